@@ -1,0 +1,106 @@
+//! Matchsticks: the state picks the gene; the gene is how many sticks to take.
+//!
+//! Subtract rule: index = sticks left (N+1 genes). Double rule: index =
+//! sticks left × (N+1) + the most that may be taken now ((N+1)² genes).
+
+use super::{Genotype, IllegalPolicy, Reason};
+use crate::games::{Matchsticks, MatchsticksPosition, TakeRule};
+use rand::{Rng, RngExt};
+
+impl Matchsticks {
+    /// The gene index of a position.
+    pub fn gene_index(&self, pos: &MatchsticksPosition) -> usize {
+        match self.rules.rule {
+            TakeRule::Subtract { .. } => pos.left as usize,
+            TakeRule::Double => {
+                pos.left as usize * (self.rules.sticks as usize + 1) + pos.limit as usize
+            }
+        }
+    }
+
+    fn lookup(&self, genes: &[u8], pos: &MatchsticksPosition, policy: IllegalPolicy) -> Reason<u8> {
+        let index = self.gene_index(pos);
+        let gene = genes[index];
+        // Legal takes are 1..=limit, so scanning upward from an illegal gene
+        // (0, or above the limit, wrapping past 255) always lands on 1.
+        let legal = gene >= 1 && gene <= pos.limit;
+        let (chosen, repaired) = match (legal, policy) {
+            (true, _) => (Some(gene), false),
+            (false, IllegalPolicy::Repair) => (Some(1), true),
+            (false, IllegalPolicy::Forfeit) => (None, false),
+        };
+        Reason::Lookup {
+            index,
+            gene,
+            chosen,
+            repaired,
+        }
+    }
+}
+
+impl Genotype for Matchsticks {
+    fn gene_count(&self) -> usize {
+        let states = self.rules.sticks as usize + 1;
+        match self.rules.rule {
+            TakeRule::Subtract { .. } => states,
+            TakeRule::Double => states * states,
+        }
+    }
+
+    fn random_gene<R: Rng + ?Sized>(&self, index: usize, rng: &mut R) -> u8 {
+        let most = match self.rules.rule {
+            TakeRule::Subtract { max_take, .. } => max_take,
+            TakeRule::Double => (index % (self.rules.sticks as usize + 1)) as u8,
+        };
+        rng.random_range(1..=most.max(1))
+    }
+
+    fn decide(&self, genes: &[u8], pos: &MatchsticksPosition, policy: IllegalPolicy) -> Option<u8> {
+        self.lookup(genes, pos, policy).chosen()
+    }
+
+    fn explain(
+        &self,
+        genes: &[u8],
+        pos: &MatchsticksPosition,
+        policy: IllegalPolicy,
+    ) -> Reason<u8> {
+        self.lookup(genes, pos, policy)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, MatchsticksRules};
+
+    #[test]
+    fn subtract_index_is_sticks_left_and_takes_are_repaired() {
+        let game = Matchsticks::new(MatchsticksRules::default());
+        assert_eq!(game.gene_count(), 22);
+        let pos = game.parse_position("3,3,3,3,3,3").unwrap(); // 3 left
+        assert_eq!(game.gene_index(&pos), 3);
+        let mut genes = vec![1u8; 22];
+        genes[3] = 2;
+        assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Forfeit), Some(2));
+        let two_left = game.parse_position("3,3,3,3,3,3,1").unwrap();
+        genes[2] = 3;
+        assert_eq!(
+            game.decide(&genes, &two_left, IllegalPolicy::Repair),
+            Some(1)
+        );
+        assert_eq!(game.decide(&genes, &two_left, IllegalPolicy::Forfeit), None);
+    }
+
+    #[test]
+    fn double_index_pairs_sticks_left_with_the_current_limit() {
+        let game = Matchsticks::new(MatchsticksRules {
+            sticks: 10,
+            rule: TakeRule::Double,
+        });
+        assert_eq!(game.gene_count(), 121);
+        assert_eq!(game.gene_index(&game.start()), 10 * 11 + 9);
+        let pos = game.parse_position("2").unwrap(); // 8 left, limit 4
+        assert_eq!(game.gene_index(&pos), 8 * 11 + 4);
+    }
+}

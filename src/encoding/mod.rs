@@ -1,0 +1,117 @@
+//! From a board to a gene, and from a gene to a move.
+//!
+//! A genome is a flat table of one-byte genes. Each game says how many genes
+//! it needs, how to draw a random one, and how a table decides a move in a
+//! position ([`Genotype`]). Decisions are allocation-free table lookups: they
+//! run millions of times per generation.
+
+mod connect4;
+mod matchsticks;
+mod tictactoe;
+
+pub use connect4::{SubgridEncoder, WINDOWS, WindowVote, centre_out_choice};
+pub use tictactoe::ternary_index;
+
+use crate::games::Game;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// What a genome does when its gene names an illegal move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IllegalPolicy {
+    /// Play the first legal move scanning upward from the gene's value,
+    /// wrapping around (the default).
+    #[default]
+    Repair,
+    /// The game is lost.
+    Forfeit,
+}
+
+impl IllegalPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            IllegalPolicy::Repair => "repair",
+            IllegalPolicy::Forfeit => "forfeit",
+        }
+    }
+}
+
+/// Why a genome plays what it plays (see `bebete explain`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason<M> {
+    /// One gene picked by the whole-board index (tic-tac-toe, matchsticks).
+    Lookup {
+        index: usize,
+        gene: u8,
+        /// `None`: the gene is illegal and the policy is forfeit.
+        chosen: Option<M>,
+        /// The gene was illegal and the move was repaired.
+        repaired: bool,
+    },
+    /// Twelve windows voted (Connect-Four).
+    Votes {
+        windows: [WindowVote; WINDOWS],
+        /// Vote sums per board column, full columns included.
+        votes: [u32; 7],
+        chosen: M,
+    },
+}
+
+impl<M: Copy> Reason<M> {
+    /// The move played, `None` for a forfeit.
+    pub fn chosen(&self) -> Option<M> {
+        match self {
+            Reason::Lookup { chosen, .. } => *chosen,
+            Reason::Votes { chosen, .. } => Some(*chosen),
+        }
+    }
+}
+
+/// A game whose players can be lookup-table genomes.
+pub trait Genotype: Game {
+    /// Genes in one genome.
+    fn gene_count(&self) -> usize;
+    /// A uniformly random gene for position `index` (initial populations and
+    /// mutation).
+    fn random_gene<R: Rng + ?Sized>(&self, index: usize, rng: &mut R) -> u8;
+    /// Whether a stored gene value is meaningful for this game.
+    fn gene_is_valid(&self, _gene: u8) -> bool {
+        true
+    }
+    /// The genome's move in `pos` (not finished); `None` means it forfeits.
+    fn decide(
+        &self,
+        genes: &[u8],
+        pos: &Self::Position,
+        policy: IllegalPolicy,
+    ) -> Option<Self::Move>;
+    /// The same decision with its reasons.
+    fn explain(
+        &self,
+        genes: &[u8],
+        pos: &Self::Position,
+        policy: IllegalPolicy,
+    ) -> Reason<Self::Move>;
+}
+
+/// The lookup decision shared by the whole-board games: the gene is the move
+/// if legal; otherwise repair scans upward through `move_space` (wrapping).
+pub(crate) fn lookup_move(
+    gene: u8,
+    move_space: u8,
+    is_legal: impl Fn(u8) -> bool,
+    policy: IllegalPolicy,
+) -> (Option<u8>, bool) {
+    if is_legal(gene) {
+        return (Some(gene), false);
+    }
+    if policy == IllegalPolicy::Forfeit {
+        return (None, false);
+    }
+    let start = gene as u32;
+    let space = move_space as u32;
+    let repaired = (1..=space)
+        .map(|step| ((start + step) % space) as u8)
+        .find(|&m| is_legal(m));
+    (repaired, true)
+}

@@ -1,0 +1,241 @@
+//! Connect-Four on 7 columns × 6 rows, as bitboards.
+//!
+//! The layout follows Pascal Pons' solver: each column takes 7 bits (6 rows
+//! plus a sentinel), bit `7·col + row` with row 0 at the bottom.
+//!
+//! ```text
+//!   .  .  .  .  .  .  .      sentinel row (always empty)
+//!   5 12 19 26 33 40 47      top row
+//!   4 11 18 25 32 39 46
+//!   3 10 17 24 31 38 45
+//!   2  9 16 23 30 37 44
+//!   1  8 15 22 29 36 43
+//!   0  7 14 21 28 35 42      bottom row
+//! ```
+//!
+//! A position is two words: `current` (stones of the side to move) and `mask`
+//! (all stones). Playing a column is three bit operations.
+
+use super::{Game, GameSpec, Outcome, Side};
+
+/// Board width (columns).
+pub const WIDTH: u32 = 7;
+/// Board height (rows).
+pub const HEIGHT: u32 = 6;
+const H1: u32 = HEIGHT + 1;
+
+/// Connect-Four (no rule parameters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Connect4;
+
+/// A Connect-Four position (Pons layout, see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Connect4Position {
+    /// Stones of the side to move.
+    pub current: u64,
+    /// All stones.
+    pub mask: u64,
+    /// Moves played so far.
+    pub moves: u8,
+}
+
+/// The bottom cell of `col`.
+pub const fn bottom_mask(col: u32) -> u64 {
+    1 << (col * H1)
+}
+
+/// The top cell of `col`.
+pub const fn top_mask(col: u32) -> u64 {
+    1 << (HEIGHT - 1 + col * H1)
+}
+
+/// Whether `stones` contain four in a row (any direction).
+pub fn has_four(stones: u64) -> bool {
+    // horizontal, diagonal (/), diagonal (\), vertical
+    [H1, H1 + 1, H1 - 1, 1].iter().any(|&shift| {
+        let pairs = stones & (stones >> shift);
+        pairs & (pairs >> (2 * shift)) != 0
+    })
+}
+
+impl Connect4Position {
+    /// Stones of the side that just moved (the opponent of the side to move).
+    pub fn opponent(&self) -> u64 {
+        self.current ^ self.mask
+    }
+
+    /// Whether a stone can still be dropped into `col`.
+    pub fn can_play(&self, col: u32) -> bool {
+        self.mask & top_mask(col) == 0
+    }
+
+    /// How many stones `col` holds.
+    pub fn height(&self, col: u32) -> u32 {
+        ((self.mask >> (col * H1)) & 0x3f).count_ones()
+    }
+}
+
+impl Game for Connect4 {
+    type Position = Connect4Position;
+    type Move = u8;
+
+    fn spec(&self) -> GameSpec {
+        GameSpec::Connect4
+    }
+
+    fn start(&self) -> Connect4Position {
+        Connect4Position::default()
+    }
+
+    fn turn(&self, pos: &Connect4Position) -> Side {
+        Side::at_ply(pos.moves as u32)
+    }
+
+    fn outcome(&self, pos: &Connect4Position) -> Option<Outcome> {
+        if has_four(pos.opponent()) {
+            Some(Outcome::Win(self.turn(pos).other()))
+        } else if pos.moves as u32 == WIDTH * HEIGHT {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn legal_moves(&self, pos: &Connect4Position, moves: &mut Vec<u8>) {
+        moves.clear();
+        if self.outcome(pos).is_none() {
+            moves.extend((0..WIDTH as u8).filter(|&c| pos.can_play(c as u32)));
+        }
+    }
+
+    fn is_legal(&self, pos: &Connect4Position, col: u8) -> bool {
+        (col as u32) < WIDTH && pos.can_play(col as u32) && self.outcome(pos).is_none()
+    }
+
+    fn play(&self, pos: &Connect4Position, col: u8) -> Connect4Position {
+        let col = col as u32 % WIDTH;
+        let current = pos.current ^ pos.mask;
+        let mask = pos.mask | (pos.mask + bottom_mask(col));
+        Connect4Position {
+            current,
+            mask,
+            moves: pos.moves + 1,
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        match text.parse::<u8>() {
+            Ok(n @ 1..=7) => Ok(n - 1),
+            _ => Err("a column is a digit 1–7".to_string()),
+        }
+    }
+
+    fn format_move(&self, col: u8) -> String {
+        (col + 1).to_string()
+    }
+
+    fn notation_separator(&self) -> &'static str {
+        ""
+    }
+
+    fn render(&self, pos: &Connect4Position) -> String {
+        // X moves first, O second, whoever is to move now.
+        let (x, o) = match self.turn(pos) {
+            Side::First => (pos.current, pos.opponent()),
+            Side::Second => (pos.opponent(), pos.current),
+        };
+        let mut out = String::new();
+        for row in (0..HEIGHT).rev() {
+            out.push('|');
+            for col in 0..WIDTH {
+                let bit = 1u64 << (col * H1 + row);
+                out.push_str(if x & bit != 0 {
+                    " X"
+                } else if o & bit != 0 {
+                    " O"
+                } else {
+                    " ."
+                });
+            }
+            out.push_str(" |\n");
+        }
+        out.push_str("  1 2 3 4 5 6 7\n");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn perft(pos: &Connect4Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let game = Connect4;
+        if game.outcome(pos).is_some() {
+            return 0;
+        }
+        (0..WIDTH as u8)
+            .filter(|&c| pos.can_play(c as u32))
+            .map(|c| perft(&game.play(pos, c), depth - 1))
+            .sum()
+    }
+
+    #[test]
+    fn perft_matches_the_published_counts() {
+        let expected = [7, 49, 343, 2_401, 16_807, 117_649, 823_536, 5_673_234];
+        for (depth, &count) in expected.iter().enumerate() {
+            assert_eq!(
+                perft(&Connect4.start(), depth as u32 + 1),
+                count,
+                "depth {}",
+                depth + 1
+            );
+        }
+    }
+
+    #[test]
+    fn distinct_positions_by_ply_match_the_published_counts() {
+        let expected = [1usize, 7, 49, 238, 1_120, 4_263, 16_422, 54_859];
+        let game = Connect4;
+        let mut layer = HashSet::from([game.start()]);
+        let mut moves = Vec::new();
+        for (ply, &count) in expected.iter().enumerate() {
+            assert_eq!(layer.len(), count, "ply {ply}");
+            let mut next = HashSet::new();
+            for pos in &layer {
+                game.legal_moves(pos, &mut moves);
+                next.extend(moves.iter().map(|&m| game.play(pos, m)));
+            }
+            layer = next;
+        }
+    }
+
+    #[test]
+    fn wins_are_seen_in_every_direction() {
+        let game = Connect4;
+        for line in ["1212121", "1122334", "12233434474", "76655454414"] {
+            let before = game.parse_position(&line[..line.len() - 1]).unwrap();
+            assert_eq!(game.outcome(&before), None, "{line}");
+            let after = game.parse_position(line).unwrap();
+            assert_eq!(
+                game.outcome(&after),
+                Some(Outcome::Win(Side::First)),
+                "{line}"
+            );
+        }
+        let err = game.parse_position("12121214").unwrap_err();
+        assert_eq!(err.number, 8);
+        assert!(err.reason.contains("over"), "{err}");
+    }
+
+    #[test]
+    fn a_full_column_is_refused_by_name() {
+        let err = Connect4.parse_position("4444444").unwrap_err();
+        assert_eq!(err.number, 7);
+        let err = Connect4.parse_position("48").unwrap_err();
+        assert_eq!((err.number, err.text.as_str()), (2, "8"));
+    }
+}

@@ -1,0 +1,164 @@
+//! The rules of the three games, behind one [`Game`] trait.
+//!
+//! The trait is deliberately small — start, turn, legal moves, play, outcome and
+//! the position notation — so that every consumer (the evolution loop, the
+//! players, the solver, the command line) is written once, generically. Each
+//! game lives in its own file; the concrete game is chosen once, at the edge,
+//! from a serialisable [`GameSpec`] through [`GameSpec::visit`].
+
+mod connect4;
+mod matchsticks;
+mod spec;
+mod tictactoe;
+
+pub use connect4::{Connect4, Connect4Position};
+pub use matchsticks::{Matchsticks, MatchsticksPosition, MatchsticksRules, TakeRule};
+pub use spec::{GameKind, GameSpec, GameVisitor};
+pub use tictactoe::{TicTacToe, TicTacToePosition};
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// One of the two players. `First` moves first (X in tic-tac-toe).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// The side that moves at `ply` (0-based count of moves already played).
+    pub fn at_ply(ply: u32) -> Side {
+        if ply % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Side),
+    Draw,
+}
+
+impl Outcome {
+    /// Points for `side` under the round-robin scoring: win 2, draw 1, loss 0.
+    pub fn points(self, side: Side) -> u32 {
+        match self {
+            Outcome::Win(winner) if winner == side => 2,
+            Outcome::Win(_) => 0,
+            Outcome::Draw => 1,
+        }
+    }
+}
+
+/// Why a move in a position-notation string was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} ('{text}'): {reason}")]
+pub struct NotationError {
+    /// 1-based number of the offending move in the sequence.
+    pub number: usize,
+    /// The move as written.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// The rules of one game.
+///
+/// Positions are small `Copy` values; playing a move returns a new position.
+/// Implementations must be cheap to clone (they carry only rule parameters).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A board state, including whose turn it is.
+    type Position: Copy + Eq + Hash + Debug + Send + Sync;
+    /// A move: a cell, a column or a number of sticks.
+    type Move: Copy + Eq + Debug + Send + Sync;
+
+    /// The game and its rules, as stored in files.
+    fn spec(&self) -> GameSpec;
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+    /// The side to move.
+    fn turn(&self, pos: &Self::Position) -> Side;
+    /// `Some` once the game is over.
+    fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;
+    /// Appends the legal moves of `pos` to `moves` (after clearing it), in a
+    /// fixed order. A finished position has none.
+    fn legal_moves(&self, pos: &Self::Position, moves: &mut Vec<Self::Move>);
+    /// Whether `mv` may be played in `pos` (false once the game is over).
+    fn is_legal(&self, pos: &Self::Position, mv: Self::Move) -> bool;
+    /// Plays a legal move. Playing an illegal move is a logic error: the
+    /// result is unspecified (but memory-safe).
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// Parses one move of the position notation, without checking legality.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// Writes one move in the position notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// The separator between moves in the notation (`""` or `","`).
+    fn notation_separator(&self) -> &'static str;
+    /// A multi-line drawing of the board with its coordinates.
+    fn render(&self, pos: &Self::Position) -> String;
+
+    /// Plays `mv` if it is legal, or says why not.
+    fn try_play(&self, pos: &Self::Position, mv: Self::Move) -> Result<Self::Position, String> {
+        if self.outcome(pos).is_some() {
+            Err("the game is already over".to_string())
+        } else if self.is_legal(pos, mv) {
+            Ok(self.play(pos, mv))
+        } else {
+            Err(format!("{} is not a legal move here", self.format_move(mv)))
+        }
+    }
+
+    /// Reads a whole position in the notation (the moves played from the
+    /// start), naming the first bad move on failure.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, NotationError> {
+        let text = text.trim();
+        let mut pos = self.start();
+        for (i, token) in self.split_notation(text).into_iter().enumerate() {
+            let fail = |reason: String| NotationError {
+                number: i + 1,
+                text: token.to_string(),
+                reason,
+            };
+            let mv = self.parse_move(token).map_err(fail)?;
+            pos = self.try_play(&pos, mv).map_err(fail)?;
+        }
+        Ok(pos)
+    }
+
+    /// Splits a notation string into the text of each move.
+    fn split_notation<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        if text.is_empty() {
+            return Vec::new();
+        }
+        match self.notation_separator() {
+            "" => text
+                .char_indices()
+                .map(|(i, c)| &text[i..i + c.len_utf8()])
+                .collect(),
+            sep => text.split(sep).map(str::trim).collect(),
+        }
+    }
+
+    /// Writes a move sequence in the notation.
+    fn format_line(&self, moves: &[Self::Move]) -> String {
+        moves
+            .iter()
+            .map(|&m| self.format_move(m))
+            .collect::<Vec<_>>()
+            .join(self.notation_separator())
+    }
+}

@@ -1,0 +1,85 @@
+//! Naming a game and its rules as data, and dispatching to the concrete type.
+
+use super::{Connect4, Matchsticks, MatchsticksRules, TicTacToe};
+use crate::encoding::Genotype;
+use serde::{Deserialize, Serialize};
+
+/// Which game, without its rules (the value of `--game`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameKind {
+    TicTacToe,
+    Matchsticks,
+    Connect4,
+}
+
+impl GameKind {
+    /// The canonical command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::TicTacToe => "tictactoe",
+            GameKind::Matchsticks => "matchsticks",
+            GameKind::Connect4 => "connect4",
+        }
+    }
+
+    /// Reads a game name or alias (`tictactoe`/`ttt`, `matchsticks`/`nim`,
+    /// `connect4`/`c4`).
+    pub fn parse(text: &str) -> Option<GameKind> {
+        match text.to_ascii_lowercase().as_str() {
+            "tictactoe" | "ttt" => Some(GameKind::TicTacToe),
+            "matchsticks" | "nim" => Some(GameKind::Matchsticks),
+            "connect4" | "c4" => Some(GameKind::Connect4),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game together with its rules: what files record and what commands run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameSpec {
+    TicTacToe,
+    Matchsticks(MatchsticksRules),
+    Connect4,
+}
+
+/// Something to do with a concrete game type; see [`GameSpec::visit`].
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Genotype>(self, game: G) -> Self::Output;
+}
+
+impl GameSpec {
+    /// The game without its rules.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSpec::TicTacToe => GameKind::TicTacToe,
+            GameSpec::Matchsticks(_) => GameKind::Matchsticks,
+            GameSpec::Connect4 => GameKind::Connect4,
+        }
+    }
+
+    /// Runs `visitor` with the concrete game: the one place where the game is
+    /// chosen at run time.
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            GameSpec::TicTacToe => visitor.visit(TicTacToe),
+            GameSpec::Matchsticks(rules) => visitor.visit(Matchsticks::new(rules)),
+            GameSpec::Connect4 => visitor.visit(Connect4),
+        }
+    }
+}
+
+impl std::fmt::Display for GameSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameSpec::Matchsticks(rules) => write!(f, "matchsticks ({rules})"),
+            other => f.write_str(other.kind().name()),
+        }
+    }
+}

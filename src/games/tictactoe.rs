@@ -1,0 +1,224 @@
+//! Tic-tac-toe on a 3×3 board, cells 0–8 row-major from the top left.
+//!
+//! A position is two 9-bit masks (X's and O's stones); whose turn it is
+//! follows from the stone counts, so one genome can play either side.
+
+use super::{Game, GameSpec, Outcome, Side};
+
+/// The eight lines of three, as cell masks.
+pub(crate) const LINES: [u16; 8] = [
+    0b000_000_111,
+    0b000_111_000,
+    0b111_000_000,
+    0b001_001_001,
+    0b010_010_010,
+    0b100_100_100,
+    0b100_010_001,
+    0b001_010_100,
+];
+
+const FULL: u16 = 0b111_111_111;
+
+/// Tic-tac-toe (no rule parameters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TicTacToe;
+
+/// Stones of X (the first player) and O, bit k = cell k.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TicTacToePosition {
+    pub x: u16,
+    pub o: u16,
+}
+
+impl TicTacToePosition {
+    /// The stones of `side`.
+    pub fn stones(&self, side: Side) -> u16 {
+        match side {
+            Side::First => self.x,
+            Side::Second => self.o,
+        }
+    }
+
+    /// Empty cells as a mask.
+    pub fn empty(&self) -> u16 {
+        FULL & !(self.x | self.o)
+    }
+}
+
+/// Whether the stones in `mask` complete a line.
+pub(crate) fn has_line(mask: u16) -> bool {
+    LINES.iter().any(|&line| mask & line == line)
+}
+
+impl Game for TicTacToe {
+    type Position = TicTacToePosition;
+    type Move = u8;
+
+    fn spec(&self) -> GameSpec {
+        GameSpec::TicTacToe
+    }
+
+    fn start(&self) -> TicTacToePosition {
+        TicTacToePosition::default()
+    }
+
+    fn turn(&self, pos: &TicTacToePosition) -> Side {
+        Side::at_ply((pos.x | pos.o).count_ones())
+    }
+
+    fn outcome(&self, pos: &TicTacToePosition) -> Option<Outcome> {
+        if has_line(pos.x) {
+            Some(Outcome::Win(Side::First))
+        } else if has_line(pos.o) {
+            Some(Outcome::Win(Side::Second))
+        } else if pos.empty() == 0 {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn legal_moves(&self, pos: &TicTacToePosition, moves: &mut Vec<u8>) {
+        moves.clear();
+        if self.outcome(pos).is_some() {
+            return;
+        }
+        let mut empty = pos.empty();
+        while empty != 0 {
+            moves.push(empty.trailing_zeros() as u8);
+            empty &= empty - 1;
+        }
+    }
+
+    fn is_legal(&self, pos: &TicTacToePosition, cell: u8) -> bool {
+        cell < 9 && pos.empty() & (1 << cell) != 0 && self.outcome(pos).is_none()
+    }
+
+    fn play(&self, pos: &TicTacToePosition, cell: u8) -> TicTacToePosition {
+        let bit = 1u16 << (cell % 9);
+        let mut next = *pos;
+        match self.turn(pos) {
+            Side::First => next.x |= bit,
+            Side::Second => next.o |= bit,
+        }
+        next
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        match text.parse::<u8>() {
+            Ok(n @ 1..=9) => Ok(n - 1),
+            _ => Err("a cell is a digit 1–9 (row-major from the top left)".to_string()),
+        }
+    }
+
+    fn format_move(&self, cell: u8) -> String {
+        (cell + 1).to_string()
+    }
+
+    fn notation_separator(&self) -> &'static str {
+        ""
+    }
+
+    fn render(&self, pos: &TicTacToePosition) -> String {
+        let mut out = String::new();
+        for row in 0..3 {
+            let cells: Vec<String> = (0..3)
+                .map(|col| {
+                    let k = row * 3 + col;
+                    if pos.x & (1 << k) != 0 {
+                        "X".to_string()
+                    } else if pos.o & (1 << k) != 0 {
+                        "O".to_string()
+                    } else {
+                        (k + 1).to_string()
+                    }
+                })
+                .collect();
+            out.push_str(&format!(" {} \n", cells.join(" | ")));
+            if row < 2 {
+                out.push_str("---+---+---\n");
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[derive(Default)]
+    struct GameCounts {
+        games: u64,
+        x_wins: u64,
+        o_wins: u64,
+        draws: u64,
+    }
+
+    fn count_games(pos: TicTacToePosition, counts: &mut GameCounts, moves: &mut Vec<Vec<u8>>) {
+        let game = TicTacToe;
+        match game.outcome(&pos) {
+            Some(Outcome::Win(Side::First)) => counts.x_wins += 1,
+            Some(Outcome::Win(Side::Second)) => counts.o_wins += 1,
+            Some(Outcome::Draw) => counts.draws += 1,
+            None => {
+                let depth = (pos.x | pos.o).count_ones() as usize;
+                let mut list = std::mem::take(&mut moves[depth]);
+                game.legal_moves(&pos, &mut list);
+                for &m in &list {
+                    count_games(game.play(&pos, m), counts, moves);
+                }
+                moves[depth] = list;
+                return;
+            }
+        }
+        counts.games += 1;
+    }
+
+    #[test]
+    fn complete_games_match_the_published_counts() {
+        let mut counts = GameCounts::default();
+        count_games(TicTacToe.start(), &mut counts, &mut vec![Vec::new(); 10]);
+        assert_eq!(counts.games, 255_168);
+        assert_eq!(counts.x_wins, 131_184);
+        assert_eq!(counts.o_wins, 77_904);
+        assert_eq!(counts.draws, 46_080);
+    }
+
+    #[test]
+    fn reachable_positions_match_the_published_counts() {
+        let game = TicTacToe;
+        let mut seen = HashSet::from([game.start()]);
+        let mut frontier = vec![game.start()];
+        let mut moves = Vec::new();
+        while let Some(pos) = frontier.pop() {
+            game.legal_moves(&pos, &mut moves);
+            for &m in &moves {
+                let next = game.play(&pos, m);
+                if seen.insert(next) {
+                    frontier.push(next);
+                }
+            }
+        }
+        assert_eq!(seen.len(), 5_478);
+        let terminal = seen.iter().filter(|p| game.outcome(p).is_some()).count();
+        assert_eq!(terminal, 958);
+    }
+
+    #[test]
+    fn notation_round_trips_and_names_the_first_bad_move() {
+        let game = TicTacToe;
+        let pos = game.parse_position("519").unwrap();
+        assert_eq!(pos.x, (1 << 4) | (1 << 8));
+        assert_eq!(pos.o, 1 << 0);
+        let err = game.parse_position("5155").unwrap_err();
+        assert_eq!(err.number, 3);
+        let err = game.parse_position("50").unwrap_err();
+        assert_eq!((err.number, err.text.as_str()), (2, "0"));
+        // X wins on the top row; a further move is refused.
+        let err = game.parse_position("1425367").unwrap_err();
+        assert_eq!(err.number, 6);
+        assert!(err.reason.contains("over"), "{err}");
+    }
+}

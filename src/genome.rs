@@ -1,0 +1,194 @@
+//! The gene table and its file format.
+//!
+//! A genome file is a framed container (see [`crate::store`]) of kind `GN`:
+//! the header holds the game with its rules, the provenance and the gene
+//! count; the payload is the gene table as raw bytes, one byte per gene.
+
+use crate::encoding::Genotype;
+use crate::games::{GameKind, GameSpec, GameVisitor};
+use crate::store::{FileError, FileProblem, Framed, read_framed, write_framed};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Magic tag and version of genome files.
+pub const GENOME_FORMAT: Framed = Framed {
+    magic: *b"BEBETEGN",
+    version: 1,
+    kind: "genome",
+};
+
+/// Where a genome came from, as far as is known.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The run that evolved it (its directory name).
+    pub run: Option<String>,
+    /// The generation it was champion of.
+    pub generation: Option<u64>,
+    /// Its round-robin points in that generation.
+    pub fitness: Option<f64>,
+    /// The seed it was drawn or evolved from.
+    pub seed: Option<u64>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct GenomeHeader {
+    game: GameSpec,
+    provenance: Provenance,
+    gene_count: u64,
+}
+
+/// A genome: a game, where it came from, and one byte per gene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Genome {
+    pub game: GameSpec,
+    pub provenance: Provenance,
+    pub genes: Vec<u8>,
+}
+
+/// A fresh table of uniformly random genes for `game`.
+pub fn random_genes<G: Genotype, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -> Vec<u8> {
+    (0..game.gene_count())
+        .map(|i| game.random_gene(i, rng))
+        .collect()
+}
+
+struct RandomGenes(u64);
+
+impl GameVisitor for RandomGenes {
+    type Output = Vec<u8>;
+    fn visit<G: Genotype>(self, game: G) -> Vec<u8> {
+        random_genes(&game, &mut Pcg64Mcg::seed_from_u64(self.0))
+    }
+}
+
+/// Checks a gene table against a game: its length and every gene's range.
+struct CheckGenes<'a>(&'a [u8]);
+
+impl GameVisitor for CheckGenes<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: Genotype>(self, game: G) -> Result<(), String> {
+        if self.0.len() != game.gene_count() {
+            return Err(format!(
+                "{} genes, but a {} genome has {}",
+                self.0.len(),
+                game.spec(),
+                game.gene_count()
+            ));
+        }
+        match self.0.iter().position(|&g| !game.gene_is_valid(g)) {
+            Some(i) => Err(format!(
+                "gene {i} holds {}, outside the game's range",
+                self.0[i]
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Genome {
+    /// A genome of uniformly random genes, reproducible from `seed`.
+    pub fn random(game: GameSpec, seed: u64) -> Genome {
+        Genome {
+            game,
+            provenance: Provenance {
+                seed: Some(seed),
+                ..Provenance::default()
+            },
+            genes: game.visit(RandomGenes(seed)),
+        }
+    }
+
+    /// Writes the genome atomically.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        let header = GenomeHeader {
+            game: self.game,
+            provenance: self.provenance.clone(),
+            gene_count: self.genes.len() as u64,
+        };
+        write_framed(path, GENOME_FORMAT, &header, &self.genes)
+    }
+
+    /// Reads and checks a genome file.
+    pub fn load(path: &Path) -> Result<Genome, FileError> {
+        let (header, genes): (GenomeHeader, Vec<u8>) = read_framed(path, GENOME_FORMAT)?;
+        let malformed = |m: String| FileError::new(path, FileProblem::Malformed(m));
+        if header.gene_count != genes.len() as u64 {
+            return Err(malformed(format!(
+                "header says {} genes, the table holds {}",
+                header.gene_count,
+                genes.len()
+            )));
+        }
+        header.game.visit(CheckGenes(&genes)).map_err(malformed)?;
+        Ok(Genome {
+            game: header.game,
+            provenance: header.provenance,
+            genes,
+        })
+    }
+
+    /// Refuses a genome of another game than `expected`.
+    pub fn expect_game(&self, path: &Path, expected: GameKind) -> Result<(), FileError> {
+        if self.game.kind() == expected {
+            Ok(())
+        } else {
+            Err(FileError::new(
+                path,
+                FileProblem::Malformed(format!(
+                    "this is a {} genome, not a {expected} one",
+                    self.game.kind()
+                )),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{MatchsticksRules, TakeRule};
+
+    #[test]
+    fn random_genomes_round_trip_and_are_reproducible() {
+        let dir = tempfile::tempdir().unwrap();
+        for spec in [
+            GameSpec::TicTacToe,
+            GameSpec::Connect4,
+            GameSpec::Matchsticks(MatchsticksRules {
+                sticks: 30,
+                rule: TakeRule::Double,
+            }),
+        ] {
+            let genome = Genome::random(spec, 42);
+            assert_eq!(genome, Genome::random(spec, 42));
+            assert_ne!(genome.genes, Genome::random(spec, 43).genes);
+            let path = dir.path().join("g.genome");
+            genome.save(&path).unwrap();
+            assert_eq!(Genome::load(&path).unwrap(), genome);
+        }
+    }
+
+    #[test]
+    fn a_gene_table_of_the_wrong_size_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.genome");
+        let mut genome = Genome::random(GameSpec::TicTacToe, 1);
+        genome.genes.pop();
+        genome.save(&path).unwrap();
+        let err = Genome::load(&path).unwrap_err().to_string();
+        assert!(err.contains("19682 genes"), "{err}");
+    }
+
+    #[test]
+    fn a_tictactoe_gene_above_8_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.genome");
+        let mut genome = Genome::random(GameSpec::TicTacToe, 1);
+        genome.genes[5] = 9;
+        genome.save(&path).unwrap();
+        let err = Genome::load(&path).unwrap_err().to_string();
+        assert!(err.contains("gene 5 holds 9"), "{err}");
+    }
+}

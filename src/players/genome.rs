@@ -1,0 +1,22 @@
+//! A genome as a player: one table lookup per move.
+
+use super::Player;
+use crate::encoding::{Genotype, IllegalPolicy};
+
+/// Plays the moves its gene table dictates.
+pub struct GenomePlayer {
+    genes: Vec<u8>,
+    policy: IllegalPolicy,
+}
+
+impl GenomePlayer {
+    pub fn new(genes: Vec<u8>, policy: IllegalPolicy) -> Self {
+        GenomePlayer { genes, policy }
+    }
+}
+
+impl<G: Genotype> Player<G> for GenomePlayer {
+    fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
+        game.decide(&self.genes, pos, self.policy)
+    }
+}

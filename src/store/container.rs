@@ -1,0 +1,244 @@
+//! The framed binary container and atomic writes.
+//!
+//! Every binary file bebete writes has the same frame, so that a truncated,
+//! corrupt, foreign or too-new file is recognised before anything is trusted:
+//!
+//! ```text
+//! magic      8 bytes   b"BEBETE" + 2 bytes naming the kind ("GN", "CK")
+//! version    u16 LE    format version of that kind
+//! header_len u32 LE
+//! header     postcard  game, rules, provenance, … (serde)
+//! payload_len u64 LE
+//! payload    raw bytes the gene tables, never serialised gene by gene
+//! checksum   u32 LE    CRC-32 of every byte above
+//! ```
+//!
+//! Writes go to a temporary file in the same directory, are synced, then
+//! renamed over the target, so a crash leaves either the old file or the new.
+
+use serde::{Serialize, de::DeserializeOwned};
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+const PREFIX_LEN: usize = 8 + 2 + 4;
+
+/// What is wrong with a file.
+#[derive(Debug, thiserror::Error)]
+pub enum FileProblem {
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    #[error("not a bebete {kind} file (it does not start with the {magic:?} tag)")]
+    Foreign { kind: &'static str, magic: String },
+    #[error(
+        "format version {found} is newer than this bebete reads (up to {supported}); upgrade bebete"
+    )]
+    Newer { found: u16, supported: u16 },
+    #[error("truncated: {needed} bytes expected, only {found} present")]
+    Truncated { needed: u64, found: u64 },
+    #[error("corrupt: checksum mismatch (stored {stored:08x}, computed {computed:08x})")]
+    Checksum { stored: u32, computed: u32 },
+    #[error("corrupt: {0}")]
+    Malformed(String),
+}
+
+/// A file that could not be read or written, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {problem}", path.display())]
+pub struct FileError {
+    pub path: PathBuf,
+    pub problem: FileProblem,
+}
+
+impl FileError {
+    pub fn new(path: &Path, problem: impl Into<FileProblem>) -> Self {
+        FileError {
+            path: path.to_path_buf(),
+            problem: problem.into(),
+        }
+    }
+}
+
+/// A file kind: its magic tag, current version and a human name.
+#[derive(Clone, Copy, Debug)]
+pub struct Framed {
+    pub magic: [u8; 8],
+    pub version: u16,
+    pub kind: &'static str,
+}
+
+/// Writes `bytes` to `path` atomically (temporary file, fsync, rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    let fail = |e: io::Error| FileError::new(path, e);
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir {
+        fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)?;
+        if let Some(dir) = dir {
+            // Make the rename itself durable; not every platform allows it.
+            let _ = fs::File::open(dir).and_then(|d| d.sync_all());
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(fail)
+}
+
+/// Frames `header` and `payload` as `format` and writes them atomically.
+pub fn write_framed<H: Serialize>(
+    path: &Path,
+    format: Framed,
+    header: &H,
+    payload: &[u8],
+) -> Result<(), FileError> {
+    let header = postcard::to_allocvec(header)
+        .map_err(|e| FileError::new(path, FileProblem::Malformed(format!("header: {e}"))))?;
+    let mut bytes = Vec::with_capacity(PREFIX_LEN + header.len() + 8 + payload.len() + 4);
+    bytes.extend_from_slice(&format.magic);
+    bytes.extend_from_slice(&format.version.to_le_bytes());
+    bytes.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&header);
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    let checksum = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    write_atomic(path, &bytes)
+}
+
+/// Reads a file written by [`write_framed`], checking every layer.
+pub fn read_framed<H: DeserializeOwned>(
+    path: &Path,
+    format: Framed,
+) -> Result<(H, Vec<u8>), FileError> {
+    let bytes = fs::read(path).map_err(|e| FileError::new(path, e))?;
+    decode_framed(&bytes, format).map_err(|p| FileError::new(path, p))
+}
+
+fn decode_framed<H: DeserializeOwned>(
+    bytes: &[u8],
+    format: Framed,
+) -> Result<(H, Vec<u8>), FileProblem> {
+    let found = bytes.len() as u64;
+    let magic_seen = &bytes[..bytes.len().min(8)];
+    if magic_seen != &format.magic[..magic_seen.len()] {
+        return Err(FileProblem::Foreign {
+            kind: format.kind,
+            magic: String::from_utf8_lossy(&format.magic).into_owned(),
+        });
+    }
+    let need = |needed: usize| -> Result<(), FileProblem> {
+        if bytes.len() < needed {
+            Err(FileProblem::Truncated {
+                needed: needed as u64,
+                found,
+            })
+        } else {
+            Ok(())
+        }
+    };
+    need(PREFIX_LEN)?;
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version > format.version {
+        return Err(FileProblem::Newer {
+            found: version,
+            supported: format.version,
+        });
+    }
+    let header_len = u32::from_le_bytes(bytes[10..14].try_into().expect("4 bytes")) as usize;
+    let header_end = PREFIX_LEN + header_len;
+    need(header_end + 8)?;
+    let payload_len = u64::from_le_bytes(
+        bytes[header_end..header_end + 8]
+            .try_into()
+            .expect("8 bytes"),
+    );
+    let payload_start = header_end + 8;
+    let total = (payload_start as u64)
+        .saturating_add(payload_len)
+        .saturating_add(4);
+    if found < total {
+        return Err(FileProblem::Truncated {
+            needed: total,
+            found,
+        });
+    }
+    if found > total {
+        return Err(FileProblem::Malformed(format!(
+            "{} unexpected bytes after the end",
+            found - total
+        )));
+    }
+    let body_end = bytes.len() - 4;
+    let stored = u32::from_le_bytes(bytes[body_end..].try_into().expect("4 bytes"));
+    let computed = crc32fast::hash(&bytes[..body_end]);
+    if stored != computed {
+        return Err(FileProblem::Checksum { stored, computed });
+    }
+    let header = postcard::from_bytes(&bytes[PREFIX_LEN..header_end])
+        .map_err(|e| FileProblem::Malformed(format!("unreadable header: {e}")))?;
+    Ok((header, bytes[payload_start..body_end].to_vec()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEST: Framed = Framed {
+        magic: *b"BEBETETS",
+        version: 1,
+        kind: "test",
+    };
+
+    fn sample(dir: &Path) -> PathBuf {
+        let path = dir.join("x.bin");
+        write_framed(&path, TEST, &("hello".to_string(), 7u32), &[1, 2, 3, 4]).unwrap();
+        path
+    }
+
+    #[test]
+    fn round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let ((s, n), payload): ((String, u32), Vec<u8>) = read_framed(&path, TEST).unwrap();
+        assert_eq!((s.as_str(), n, payload), ("hello", 7, vec![1, 2, 3, 4]));
+    }
+
+    #[test]
+    fn every_truncation_and_every_flipped_byte_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = fs::read(sample(dir.path())).unwrap();
+        for len in 0..bytes.len() {
+            let r: Result<((String, u32), Vec<u8>), _> = decode_framed(&bytes[..len], TEST);
+            assert!(r.is_err(), "truncated to {len} bytes was accepted");
+        }
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x40;
+            let r: Result<((String, u32), Vec<u8>), _> = decode_framed(&bad, TEST);
+            assert!(r.is_err(), "flipping byte {i} was accepted");
+        }
+    }
+
+    #[test]
+    fn a_newer_version_and_a_foreign_file_say_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = fs::read(sample(dir.path())).unwrap();
+        bytes[8] = 9;
+        let err = decode_framed::<(String, u32)>(&bytes, TEST).unwrap_err();
+        assert!(err.to_string().contains("newer"), "{err}");
+        let err = decode_framed::<(String, u32)>(b"PNG\x89 something", TEST).unwrap_err();
+        assert!(err.to_string().contains("not a bebete test file"), "{err}");
+    }
+}
