@@ -136,10 +136,10 @@ impl Genome {
         } else {
             Err(FileError::new(
                 path,
-                FileProblem::Malformed(format!(
-                    "this is a {} genome, not a {expected} one",
-                    self.game.kind()
-                )),
+                FileProblem::OtherGame {
+                    found: self.game.to_string(),
+                    expected: expected.to_string(),
+                },
             ))
         }
     }

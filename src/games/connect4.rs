@@ -138,6 +138,10 @@ impl Game for Connect4 {
         ""
     }
 
+    fn why_illegal(&self, _pos: &Connect4Position, col: u8) -> String {
+        format!("column {} is full", col + 1)
+    }
+
     fn render(&self, pos: &Connect4Position) -> String {
         // X moves first, O second, whoever is to move now.
         let (x, o) = match self.turn(pos) {

@@ -169,6 +169,13 @@ impl Game for Matchsticks {
         ","
     }
 
+    fn why_illegal(&self, pos: &MatchsticksPosition, take: u8) -> String {
+        format!(
+            "cannot take {take}: {} left, at most {} may be taken now",
+            pos.left, pos.limit
+        )
+    }
+
     fn render(&self, pos: &MatchsticksPosition) -> String {
         let sticks = "|".repeat(pos.left as usize);
         format!(

@@ -37,7 +37,7 @@ impl Side {
 
     /// The side that moves at `ply` (0-based count of moves already played).
     pub fn at_ply(ply: u32) -> Side {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Side::First
         } else {
             Side::Second
@@ -110,6 +110,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn notation_separator(&self) -> &'static str;
     /// A multi-line drawing of the board with its coordinates.
     fn render(&self, pos: &Self::Position) -> String;
+    /// Why `mv` is illegal in the unfinished position `pos`, in words.
+    fn why_illegal(&self, _pos: &Self::Position, mv: Self::Move) -> String {
+        format!("{} is not a legal move here", self.format_move(mv))
+    }
 
     /// Plays `mv` if it is legal, or says why not.
     fn try_play(&self, pos: &Self::Position, mv: Self::Move) -> Result<Self::Position, String> {
@@ -118,7 +122,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         } else if self.is_legal(pos, mv) {
             Ok(self.play(pos, mv))
         } else {
-            Err(format!("{} is not a legal move here", self.format_move(mv)))
+            Err(self.why_illegal(pos, mv))
         }
     }
 

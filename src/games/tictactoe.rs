@@ -47,7 +47,7 @@ impl TicTacToePosition {
 
 /// Whether the stones in `mask` complete a line.
 pub(crate) fn has_line(mask: u16) -> bool {
-    LINES.iter().any(|&line| mask & line == line)
+    LINES.iter().any(|&line| (mask & line) ^ line == 0)
 }
 
 impl Game for TicTacToe {
@@ -117,6 +117,10 @@ impl Game for TicTacToe {
 
     fn notation_separator(&self) -> &'static str {
         ""
+    }
+
+    fn why_illegal(&self, _pos: &TicTacToePosition, cell: u8) -> String {
+        format!("cell {} is already taken", cell + 1)
     }
 
     fn render(&self, pos: &TicTacToePosition) -> String {

@@ -12,9 +12,9 @@ pub use genome::GenomePlayer;
 pub use random::RandomPlayer;
 
 use crate::encoding::{Genotype, IllegalPolicy};
-use crate::games::{Game, GameSpec, Outcome, Side};
+use crate::games::{Game, Outcome, Side};
 use crate::genome::Genome;
-use crate::store::FileError;
+use crate::store::{FileError, FileProblem};
 use std::path::PathBuf;
 
 /// Something that chooses moves.
@@ -63,12 +63,6 @@ pub enum PlayerError {
     Unknown(String),
     #[error(transparent)]
     File(#[from] FileError),
-    #[error("{path}: a {found} genome cannot play {expected}", path = .path.display())]
-    OtherGame {
-        path: PathBuf,
-        found: GameSpec,
-        expected: GameSpec,
-    },
 }
 
 impl PlayerSpec {
@@ -93,11 +87,11 @@ impl PlayerSpec {
             PlayerSpec::Genome(path) => {
                 let genome = Genome::load(path)?;
                 if genome.game != game.spec() {
-                    return Err(PlayerError::OtherGame {
-                        path: path.clone(),
-                        found: genome.game,
-                        expected: game.spec(),
-                    });
+                    let problem = FileProblem::OtherGame {
+                        found: genome.game.to_string(),
+                        expected: game.spec().to_string(),
+                    };
+                    return Err(FileError::new(path, problem).into());
                 }
                 Ok(Box::new(GenomePlayer::new(genome.genes, policy)))
             }

@@ -40,6 +40,8 @@ pub enum FileProblem {
     Checksum { stored: u32, computed: u32 },
     #[error("corrupt: {0}")]
     Malformed(String),
+    #[error("holds a {found} genome, but {expected} was asked for")]
+    OtherGame { found: String, expected: String },
 }
 
 /// A file that could not be read or written, and why.

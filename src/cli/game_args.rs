@@ -1,0 +1,95 @@
+//! The game-selection flags shared by every command that needs a game.
+
+use crate::games::{GameKind, GameSpec, MatchsticksRules, TakeRule};
+use clap::{Args, ValueEnum};
+
+/// `--game` and the matchsticks rule flags.
+#[derive(Args, Clone, Debug, Default)]
+pub struct GameArgs {
+    /// The game: tictactoe (ttt), matchsticks (nim) or connect4 (c4)
+    #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
+    pub game: Option<GameKind>,
+
+    /// Matchsticks rule: subtract (take 1..=max-take) or double (Fibonacci nim)
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub rule: Option<RuleArg>,
+
+    /// Matchsticks: sticks on the heap at the start, 1-255 [default: 21]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..), value_name = "N")]
+    pub sticks: Option<u8>,
+
+    /// Matchsticks (subtract): the most sticks one move may take, 1-255 [default: 3]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..), value_name = "N")]
+    pub max_take: Option<u8>,
+
+    /// Matchsticks (subtract): whoever takes the last stick loses (misère; the default)
+    #[arg(long, conflicts_with = "last_wins")]
+    pub last_loses: bool,
+
+    /// Matchsticks (subtract): whoever takes the last stick wins
+    #[arg(long)]
+    pub last_wins: bool,
+}
+
+/// The matchsticks take rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RuleArg {
+    /// Take 1..=max-take sticks
+    Subtract,
+    /// First move 1..N-1, then at most twice the opponent's last take; last stick wins
+    Double,
+}
+
+/// clap value parser for `--game`.
+pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {
+    GameKind::parse(text).ok_or_else(|| {
+        "unknown game: expected tictactoe (ttt), matchsticks (nim) or connect4 (c4)".to_string()
+    })
+}
+
+impl GameArgs {
+    /// Whether any matchsticks rule flag was given.
+    fn has_rule_flags(&self) -> bool {
+        self.rule.is_some()
+            || self.sticks.is_some()
+            || self.max_take.is_some()
+            || self.last_loses
+            || self.last_wins
+    }
+
+    /// The game and its rules; `default` is used when `--game` is absent.
+    pub fn spec(&self, default: GameKind) -> anyhow::Result<GameSpec> {
+        let kind = self.game.unwrap_or(default);
+        match kind {
+            GameKind::Matchsticks => Ok(GameSpec::Matchsticks(self.matchsticks_rules()?)),
+            _ if self.has_rule_flags() => anyhow::bail!(
+                "--rule, --sticks, --max-take, --last-loses and --last-wins apply only to --game matchsticks, not {kind}"
+            ),
+            GameKind::TicTacToe => Ok(GameSpec::TicTacToe),
+            GameKind::Connect4 => Ok(GameSpec::Connect4),
+        }
+    }
+
+    fn matchsticks_rules(&self) -> anyhow::Result<MatchsticksRules> {
+        let defaults = MatchsticksRules::default();
+        let sticks = self.sticks.unwrap_or(defaults.sticks);
+        let rule = match self.rule.unwrap_or(RuleArg::Subtract) {
+            RuleArg::Subtract => TakeRule::Subtract {
+                max_take: self.max_take.unwrap_or(3),
+                last_loses: !self.last_wins,
+            },
+            RuleArg::Double => {
+                if self.max_take.is_some() || self.last_loses || self.last_wins {
+                    anyhow::bail!(
+                        "--max-take, --last-loses and --last-wins apply only to --rule subtract (double: last stick wins, takes limited by the last take)"
+                    );
+                }
+                if sticks < 2 {
+                    anyhow::bail!("--sticks must be 2-255 with --rule double (got {sticks})");
+                }
+                TakeRule::Double
+            }
+        };
+        Ok(MatchsticksRules { sticks, rule })
+    }
+}

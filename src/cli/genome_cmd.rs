@@ -1,0 +1,121 @@
+//! `bebete genome random|info`: create a random genome, describe a genome file.
+
+use super::{GameArgs, draw_seed};
+use crate::games::{GameKind, GameSpec, TakeRule};
+use crate::genome::Genome;
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand, Debug)]
+pub enum GenomeCommand {
+    /// Write a genome of uniformly random genes
+    #[command(after_help = "Examples:
+  bebete genome random --game ttt --seed 7 --out genomes/random-ttt.genome
+  bebete genome random --game nim --rule double --sticks 50 --seed 1 --out nim.genome")]
+    Random(RandomArgs),
+    /// Show a genome file's game, rules, size and provenance
+    #[command(after_help = "Example:
+  bebete genome info genomes/tictactoe.genome --json")]
+    Info(InfoArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct RandomArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Seed of the random genes [default: drawn and printed]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Where to write the genome
+    #[arg(long, short)]
+    pub out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// The genome file
+    pub file: PathBuf,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cmd: GenomeCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        GenomeCommand::Random(args) => random(args),
+        GenomeCommand::Info(args) => info(args),
+    }
+}
+
+fn random(args: RandomArgs) -> anyhow::Result<ExitCode> {
+    let spec = args.game.spec(GameKind::TicTacToe)?;
+    let seed = args.seed.unwrap_or_else(draw_seed);
+    let genome = Genome::random(spec, seed);
+    genome.save(&args.out)?;
+    writeln!(
+        std::io::stdout(),
+        "wrote a random {spec} genome ({} genes, seed {seed}) to {}",
+        genome.genes.len(),
+        args.out.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The rules of a game as JSON (`null` for games without parameters).
+pub fn rules_json(spec: &GameSpec) -> serde_json::Value {
+    match spec {
+        GameSpec::Matchsticks(rules) => match rules.rule {
+            TakeRule::Subtract {
+                max_take,
+                last_loses,
+            } => {
+                json!({"rule": "subtract", "sticks": rules.sticks, "max_take": max_take, "last_loses": last_loses})
+            }
+            TakeRule::Double => json!({"rule": "double", "sticks": rules.sticks}),
+        },
+        _ => serde_json::Value::Null,
+    }
+}
+
+fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
+    let genome = Genome::load(&args.file)?;
+    let p = &genome.provenance;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let value = json!({
+            "file": args.file,
+            "game": genome.game.kind().name(),
+            "rules": rules_json(&genome.game),
+            "genes": genome.genes.len(),
+            "provenance": {"run": p.run, "generation": p.generation, "fitness": p.fitness, "seed": p.seed},
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+    } else {
+        let unknown = || "unknown".to_string();
+        writeln!(out, "file        {}", args.file.display())?;
+        writeln!(out, "game        {}", genome.game)?;
+        writeln!(out, "genes       {}", genome.genes.len())?;
+        writeln!(out, "run         {}", p.run.clone().unwrap_or_else(unknown))?;
+        writeln!(
+            out,
+            "generation  {}",
+            p.generation.map_or_else(unknown, |g| g.to_string())
+        )?;
+        writeln!(
+            out,
+            "fitness     {}",
+            p.fitness.map_or_else(unknown, |f| f.to_string())
+        )?;
+        writeln!(
+            out,
+            "seed        {}",
+            p.seed.map_or_else(unknown, |s| s.to_string())
+        )?;
+    }
+    out.flush().context("writing the report")?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,130 @@
+//! `bebete move`: answer positions with moves, for people and for programs.
+//!
+//! With `--position` one move is printed. Without it, positions are read one
+//! per line from stdin and each gets one line back (flushed at once), so a
+//! GUI or a tournament manager can drive bebete as an engine. A bad line gets
+//! `error: …` on its own line and the stream goes on.
+
+use super::explain::parse_policy;
+use super::{GameArgs, draw_seed};
+use crate::encoding::{Genotype, IllegalPolicy};
+use crate::games::{GameKind, GameSpec, GameVisitor};
+use crate::genome::Genome;
+use crate::players::{Player, PlayerSpec};
+use clap::Args;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  bebete move genomes/tictactoe.genome --position 519
+  printf '4453\\n44\\n' | bebete move genomes/connect4.genome
+  bebete move --player random --game c4 --seed 3 --position 44")]
+pub struct MoveArgs {
+    /// The genome file that answers (or name a player with --player)
+    pub genome: Option<PathBuf>,
+    /// The player that answers: random, or a genome file
+    #[arg(long, value_name = "SPEC", conflicts_with = "genome")]
+    pub player: Option<String>,
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Seed of a random player [default: drawn]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Answer this one position (the moves so far) instead of reading stdin
+    #[arg(long, short, allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// What an illegal gene does: repair or forfeit
+    #[arg(long, value_parser = parse_policy, default_value = "repair")]
+    pub illegal: IllegalPolicy,
+}
+
+struct Answer<'a> {
+    player: PlayerSpec,
+    seed: u64,
+    policy: IllegalPolicy,
+    position: Option<&'a str>,
+}
+
+/// One position in, one move (in the notation) out.
+fn answer<G: Genotype>(game: &G, player: &mut dyn Player<G>, text: &str) -> anyhow::Result<String> {
+    let pos = game
+        .parse_position(text)
+        .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
+    if game.outcome(&pos).is_some() {
+        anyhow::bail!("position '{text}': the game is already over");
+    }
+    match player.choose(game, &pos) {
+        Some(mv) => Ok(game.format_move(mv)),
+        None => anyhow::bail!(
+            "position '{text}': the genome's gene names an illegal move and --illegal is forfeit"
+        ),
+    }
+}
+
+impl GameVisitor for Answer<'_> {
+    type Output = anyhow::Result<ExitCode>;
+
+    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<ExitCode> {
+        let mut player = self.player.build(&game, self.seed, self.policy)?;
+        let mut out = std::io::stdout().lock();
+        if let Some(text) = self.position {
+            writeln!(out, "{}", answer(&game, player.as_mut(), text.trim())?)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        let mut failed = false;
+        for line in std::io::stdin().lock().lines() {
+            let line = line?;
+            match answer(&game, player.as_mut(), line.trim()) {
+                Ok(mv) => writeln!(out, "{mv}")?,
+                Err(e) => {
+                    failed = true;
+                    writeln!(out, "error: {e:#}")?;
+                }
+            }
+            out.flush()?;
+        }
+        Ok(if failed {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        })
+    }
+}
+
+/// The game a `move` command plays: the genome's, checked against `--game`.
+fn resolve(args: &MoveArgs) -> anyhow::Result<(PlayerSpec, GameSpec)> {
+    let player = match (&args.genome, &args.player) {
+        (Some(path), None) => PlayerSpec::Genome(path.clone()),
+        (None, Some(spec)) => PlayerSpec::parse(spec)?,
+        (None, None) => anyhow::bail!("name a genome file, or a player with --player"),
+        (Some(_), Some(_)) => anyhow::bail!("give a genome file or --player, not both"),
+    };
+    let spec = match &player {
+        PlayerSpec::Genome(path) => {
+            let genome = Genome::load(path)?;
+            if let Some(kind) = args.game.game {
+                genome.expect_game(path, kind)?;
+            }
+            genome.game
+        }
+        _ => {
+            if args.game.game.is_none() {
+                anyhow::bail!("--game is required with --player {player}");
+            }
+            args.game.spec(GameKind::TicTacToe)?
+        }
+    };
+    Ok((player, spec))
+}
+
+pub fn run(args: MoveArgs) -> anyhow::Result<ExitCode> {
+    let (player, spec) = resolve(&args)?;
+    spec.visit(Answer {
+        player,
+        seed: args.seed.unwrap_or_else(draw_seed),
+        policy: args.illegal,
+        position: args.position.as_deref(),
+    })
+}
