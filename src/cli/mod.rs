@@ -5,11 +5,14 @@
 //! and only then handed to the library. `main` only calls [`run`] and prints
 //! the error chain on one line.
 
+mod drive;
+mod evolve;
 mod explain;
 mod game_args;
 mod genome_cmd;
 mod move_cmd;
 mod output;
+mod resume;
 
 pub use game_args::{GameArgs, RuleArg};
 pub use output::{draw_seed, is_broken_pipe};
@@ -22,6 +25,9 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "bebete", version, about, long_about = None)]
 #[command(after_help = "Examples:
+  bebete evolve                      evolve tic-tac-toe with the defaults
+  bebete evolve --game c4 --seed 1   evolve Connect-Four
+  bebete resume runs/tictactoe-1 --generations 100
   bebete genome random --game ttt --seed 7 --out genomes/random.genome
   bebete explain genomes/random.genome --position 519
   bebete move genomes/random.genome --position 519")]
@@ -33,6 +39,10 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Evolve a population of genomes (writes a run directory and a champion)
+    Evolve(evolve::EvolveArgs),
+    /// Continue a run from its newest valid checkpoint
+    Resume(resume::ResumeArgs),
     /// Create or inspect genome files
     #[command(subcommand)]
     Genome(genome_cmd::GenomeCommand),
@@ -46,6 +56,8 @@ pub enum Command {
 /// some input line failed).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Evolve(args) => evolve::run(args),
+        Command::Resume(args) => resume::run(args),
         Command::Genome(cmd) => genome_cmd::run(cmd),
         Command::Explain(args) => explain::run(args),
         Command::Move(args) => move_cmd::run(args),

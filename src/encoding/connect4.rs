@@ -131,6 +131,11 @@ impl Genotype for Connect4 {
         rng.random()
     }
 
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
+        // Every byte is a valid gene: fill whole words at a time.
+        rng.fill_bytes(genes);
+    }
+
     #[inline]
     fn decide(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Option<u8> {
         let indices = SubgridEncoder::window_indices(pos);

@@ -74,6 +74,12 @@ pub trait Genotype: Game {
     /// A uniformly random gene for position `index` (initial populations and
     /// mutation).
     fn random_gene<R: Rng + ?Sized>(&self, index: usize, rng: &mut R) -> u8;
+    /// Fills a whole gene table with random genes.
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
+        for (i, gene) in genes.iter_mut().enumerate() {
+            *gene = self.random_gene(i, rng);
+        }
+    }
     /// Whether a stored gene value is meaningful for this game.
     fn gene_is_valid(&self, _gene: u8) -> bool {
         true

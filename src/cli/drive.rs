@@ -1,0 +1,152 @@
+//! Running an evolution from the command line: thread pool, progress bar,
+//! Ctrl-C, the closing summary and the champion's copy in `genomes/`.
+//! Shared by `evolve` and `resume`.
+
+use crate::encoding::Genotype;
+use crate::evolve::checkpoint::Checkpoint;
+use crate::evolve::{Evolution, EvolveConfig, GenerationReport, RunEnd};
+use crate::games::GameVisitor;
+use crate::store::RunDir;
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// How a run begins.
+pub enum Origin {
+    Fresh(EvolveConfig),
+    Resumed { checkpoint: Checkpoint, until: u64 },
+}
+
+/// Everything `evolve`/`resume` decided before the work starts.
+pub struct Drive {
+    pub origin: Origin,
+    pub run: RunDir,
+    pub threads: usize,
+    pub quiet: bool,
+}
+
+/// Raised by Ctrl-C; a second Ctrl-C exits at once (files are written
+/// atomically, so nothing is left half-written).
+fn stop_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = flag.clone();
+    let _ = ctrlc::set_handler(move || {
+        if handler_flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\ninterrupted: finishing this generation and writing a checkpoint (Ctrl-C again to quit now)"
+        );
+    });
+    flag
+}
+
+fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
+    let bar = ProgressBar::new(until);
+    if quiet || !std::io::stdout().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let style = ProgressStyle::with_template("gen {pos}/{len} {wide_bar} {msg} eta {eta}")
+        .expect("a valid template");
+    bar.set_style(style);
+    bar.set_position(done);
+    bar
+}
+
+impl GameVisitor for Drive {
+    type Output = anyhow::Result<ExitCode>;
+
+    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<ExitCode> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .context("starting the thread pool")?;
+        pool.install(|| self.drive(game))
+    }
+}
+
+impl Drive {
+    fn drive<G: Genotype>(self, game: G) -> anyhow::Result<ExitCode> {
+        let started = Instant::now();
+        let mut evolution = match self.origin {
+            Origin::Fresh(cfg) => Evolution::start(game, cfg, self.run.clone(), self.threads)?,
+            Origin::Resumed { checkpoint, until } => {
+                Evolution::resume(game, checkpoint, self.run.clone(), until, self.threads)?
+            }
+        };
+        let first = evolution.generation();
+        let until = evolution.config().generations;
+        let stop = stop_flag();
+        let bar = progress_bar(self.quiet, first, until);
+        let mut games = 0u64;
+        let mut observer = |report: &GenerationReport| {
+            games += report.games;
+            let rate = games as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "best {} mean {:.1} | {:.0} games/s",
+                report.row.best, report.row.mean, rate
+            ));
+            bar.inc(1);
+        };
+        let end = evolution.run(until, &stop, &mut observer)?;
+        bar.finish_and_clear();
+        let run = evolution.run_dir().clone();
+        let done = evolution.generation();
+        if end == RunEnd::Stopped {
+            eprintln!(
+                "stopped after generation {done} (checkpoint written); continue with: bebete resume {}",
+                run.root().display()
+            );
+            return Ok(ExitCode::from(130));
+        }
+        let champion_copy = PathBuf::from("genomes").join(format!("{}.genome", run.name()));
+        if let Some(parent) = champion_copy.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::copy(run.best_genome(), &champion_copy)
+            .with_context(|| format!("copying the champion to {}", champion_copy.display()))?;
+        if !self.quiet {
+            let elapsed = started.elapsed().as_secs_f64();
+            let cfg = evolution.config();
+            let last = evolution.rows().last();
+            let n = cfg.population as u32;
+            println!(
+                "evolved {} for generations {first}-{} in {elapsed:.1} s ({games} games, {:.0} games/s)",
+                cfg.game,
+                done.saturating_sub(1),
+                games as f64 / elapsed.max(1e-9)
+            );
+            if let Some(row) = last {
+                println!(
+                    "champion   {} of {} points in generation {} (mean {:.1}, diversity {:.3})",
+                    row.best,
+                    4 * (n - 1),
+                    row.generation,
+                    row.mean,
+                    row.diversity
+                );
+            }
+            println!(
+                "run        {}  (run.toml, stats.csv, checkpoints/)",
+                run.root().display()
+            );
+            println!(
+                "champion   {} and {}",
+                run.best_genome().display(),
+                champion_copy.display()
+            );
+            println!("seed       {}", cfg.seed);
+            println!(
+                "continue   bebete resume {} --generations 100",
+                run.root().display()
+            );
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}

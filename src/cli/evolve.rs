@@ -1,0 +1,115 @@
+//! `bebete evolve`: start a run.
+
+use super::drive::{Drive, Origin};
+use super::explain::parse_policy;
+use super::{GameArgs, draw_seed};
+use crate::encoding::IllegalPolicy;
+use crate::evolve::{EvolveConfig, Selection};
+use crate::games::GameKind;
+use crate::store::RunDir;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Defaults per game (population 100, elite 10, 2 parents):
+  tictactoe    --mutation 0.005  --generations 1000  --checkpoint-every 50
+  matchsticks  --mutation 0.05   --generations 200   --checkpoint-every 50
+  connect4     --mutation 0.002  --generations 300   --checkpoint-every 50
+
+Examples:
+  bebete evolve                                   tic-tac-toe, all defaults
+  bebete evolve --game c4 --seed 1 --run runs/c4-first
+  bebete evolve --game nim --rule double --sticks 40 --generations 200
+  bebete evolve --population 200 --elite 20 --parents 3 --selection tournament:4")]
+pub struct EvolveArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Genomes per generation, 2-100000
+    #[arg(long, default_value_t = 100)]
+    pub population: usize,
+    /// Genomes that survive unchanged, 1 to population-1
+    #[arg(long, default_value_t = 10)]
+    pub elite: usize,
+    /// Parents per child (uniform crossover), 1 to elite
+    #[arg(long, default_value_t = 2)]
+    pub parents: usize,
+    /// Per-gene probability of being redrawn in a child, 0-1 [default: per game]
+    #[arg(long)]
+    pub mutation: Option<f64>,
+    /// Generations to run [default: per game]
+    #[arg(long)]
+    pub generations: Option<u64>,
+    /// Seed of every random draw [default: drawn, printed and stored]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Run directory [default: runs/<game>-<seed>]
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Write a checkpoint every K generations (and at the end) [default: per game]
+    #[arg(long)]
+    pub checkpoint_every: Option<u64>,
+    /// Checkpoints kept on disk
+    #[arg(long, default_value_t = 2)]
+    pub keep: usize,
+    /// Worker threads [default: all cores]; results do not depend on it
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// What an illegal gene does: repair (play the next legal move) or forfeit
+    #[arg(long, value_parser = parse_policy, default_value = "repair")]
+    pub illegal: IllegalPolicy,
+    /// Parent selection: elite (uniform among the elite) or tournament:K
+    #[arg(long, value_parser = Selection::parse, default_value = "elite")]
+    pub selection: Selection,
+    /// No progress bar and no summary
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The thread count: `--threads`, or every core.
+pub fn thread_count(threads: Option<u16>) -> usize {
+    threads
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
+    let game = args.game.spec(GameKind::TicTacToe)?;
+    let seed = args.seed.unwrap_or_else(draw_seed);
+    let mut cfg = EvolveConfig::defaults(game, seed);
+    cfg.population = args.population;
+    cfg.elite = args.elite;
+    cfg.parents = args.parents;
+    cfg.mutation = args.mutation.unwrap_or(cfg.mutation);
+    cfg.generations = args.generations.unwrap_or(cfg.generations);
+    cfg.checkpoint_every = args.checkpoint_every.unwrap_or(cfg.checkpoint_every);
+    cfg.keep = args.keep;
+    cfg.illegal = args.illegal;
+    cfg.selection = args.selection;
+    cfg.validate()?;
+    let dir = args
+        .run
+        .unwrap_or_else(|| PathBuf::from("runs").join(format!("{}-{seed}", game.kind())));
+    let run = RunDir::new(dir);
+    if run.run_toml().exists() {
+        anyhow::bail!(
+            "{} already holds a run: continue it with `bebete resume {}`, or choose another --run",
+            run.root().display(),
+            run.root().display()
+        );
+    }
+    if !args.quiet {
+        println!(
+            "evolving {game}: population {}, {} generations, seed {seed}, run {}",
+            cfg.population,
+            cfg.generations,
+            run.root().display()
+        );
+    }
+    game.visit(Drive {
+        origin: Origin::Fresh(cfg),
+        run,
+        threads: thread_count(args.threads),
+        quiet: args.quiet,
+    })
+}

@@ -1,0 +1,85 @@
+//! `bebete resume`: continue a run from its newest valid checkpoint.
+
+use super::drive::{Drive, Origin};
+use super::evolve::thread_count;
+use crate::evolve::checkpoint::{self, Checkpoint};
+use crate::store::RunDir;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  bebete resume runs/tictactoe-42                    finish the planned generations
+  bebete resume runs/tictactoe-42 --generations 100  100 more")]
+pub struct ResumeArgs {
+    /// The run directory
+    pub run: PathBuf,
+    /// Generations to run from the checkpoint [default: up to the planned total]
+    #[arg(long)]
+    pub generations: Option<u64>,
+    /// Worker threads [default: all cores]; results do not depend on it
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// No progress bar and no summary
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
+    let run = RunDir::new(&args.run);
+    let found = checkpoint::list(&run.checkpoints());
+    if found.is_empty() {
+        anyhow::bail!(
+            "{}: no checkpoints/gen-NNNNNN.ckpt here; is it a run directory written by `bebete evolve`?",
+            run.root().display()
+        );
+    }
+    let mut chosen = None;
+    for (_, path) in found.iter().rev() {
+        match Checkpoint::load(path) {
+            Ok(ckpt) => {
+                chosen = Some(ckpt);
+                break;
+            }
+            Err(e) => eprintln!("warning: skipping {e}"),
+        }
+    }
+    let Some(ckpt) = chosen else {
+        anyhow::bail!(
+            "{}: every checkpoint is unreadable (see the warnings above)",
+            run.root().display()
+        );
+    };
+    let until = match args.generations {
+        Some(more) => ckpt.generation + more,
+        None => ckpt.config.generations,
+    };
+    if until <= ckpt.generation {
+        println!(
+            "{} is complete at generation {} of {}; add --generations N to run N more",
+            run.root().display(),
+            ckpt.generation,
+            ckpt.config.generations
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !args.quiet {
+        println!(
+            "resuming {} from generation {} up to {}",
+            run.root().display(),
+            ckpt.generation,
+            until
+        );
+    }
+    let game = ckpt.config.game;
+    game.visit(Drive {
+        origin: Origin::Resumed {
+            checkpoint: ckpt,
+            until,
+        },
+        run,
+        threads: thread_count(args.threads),
+        quiet: args.quiet,
+    })
+}

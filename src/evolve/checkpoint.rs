@@ -1,0 +1,125 @@
+//! Checkpoints: the whole state needed to continue a run exactly.
+//!
+//! A checkpoint is a framed file of kind `CK` (see [`crate::store`]): the
+//! header holds the run's configuration, the next generation to evaluate and
+//! every stats row so far; the payload is the population's genes, raw.
+//! Because all randomness is derived from (seed, generation, child), nothing
+//! else is needed to continue.
+
+use super::{EvolveConfig, Population, StatsRow};
+use crate::encoding::Genotype;
+use crate::games::GameVisitor;
+use crate::store::{FileError, FileProblem, Framed, read_framed, write_framed};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Magic tag and version of checkpoint files.
+pub const CHECKPOINT_FORMAT: Framed = Framed {
+    magic: *b"BEBETECK",
+    version: 1,
+    kind: "checkpoint",
+};
+
+#[derive(Serialize, Deserialize)]
+struct CheckpointHeader {
+    config: EvolveConfig,
+    generation: u64,
+    gene_count: u64,
+    rows: Vec<StatsRow>,
+}
+
+/// The state of a run between two generations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    pub config: EvolveConfig,
+    /// The next generation to evaluate (= generations completed).
+    pub generation: u64,
+    /// Stats of every completed generation.
+    pub rows: Vec<StatsRow>,
+    /// The population of generation `generation`.
+    pub population: Population,
+}
+
+struct GeneCount;
+
+impl GameVisitor for GeneCount {
+    type Output = usize;
+    fn visit<G: Genotype>(self, game: G) -> usize {
+        game.gene_count()
+    }
+}
+
+/// The file name of the checkpoint taken before `generation`.
+pub fn file_name(generation: u64) -> String {
+    format!("gen-{generation:06}.ckpt")
+}
+
+impl Checkpoint {
+    /// Writes the checkpoint atomically.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        let header = CheckpointHeader {
+            config: self.config.clone(),
+            generation: self.generation,
+            gene_count: self.population.gene_count() as u64,
+            rows: self.rows.clone(),
+        };
+        write_framed(path, CHECKPOINT_FORMAT, &header, self.population.as_bytes())
+    }
+
+    /// Reads and checks a checkpoint.
+    pub fn load(path: &Path) -> Result<Checkpoint, FileError> {
+        let (header, genes): (CheckpointHeader, Vec<u8>) = read_framed(path, CHECKPOINT_FORMAT)?;
+        let malformed = |m: String| FileError::new(path, FileProblem::Malformed(m));
+        let expected = header.config.game.visit(GeneCount);
+        let size = header.config.population;
+        if header.gene_count as usize != expected || genes.len() != size * expected {
+            return Err(malformed(format!(
+                "{} bytes of genes, expected {size} genomes of {expected}",
+                genes.len()
+            )));
+        }
+        if header.rows.len() as u64 != header.generation {
+            return Err(malformed(format!(
+                "{} stats rows for {} generations",
+                header.rows.len(),
+                header.generation
+            )));
+        }
+        Ok(Checkpoint {
+            config: header.config,
+            generation: header.generation,
+            rows: header.rows,
+            population: Population::from_genes(genes, expected),
+        })
+    }
+}
+
+/// The checkpoints in `dir`, oldest first, as (generation, path).
+pub fn list(dir: &Path) -> Vec<(u64, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(u64, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let generation = name
+                .strip_prefix("gen-")?
+                .strip_suffix(".ckpt")?
+                .parse()
+                .ok()?;
+            Some((generation, e.path()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Removes the oldest checkpoints beyond `keep`.
+pub fn prune(dir: &Path, keep: usize) -> std::io::Result<()> {
+    let all = list(dir);
+    for (_, path) in all.iter().take(all.len().saturating_sub(keep)) {
+        std::fs::remove_file(path)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,79 @@
+//! A population: `size` genomes stored back to back in one buffer.
+//!
+//! One contiguous allocation per generation (92 MB for 100 Connect-Four
+//! genomes); the loop keeps two and swaps them, never more.
+
+use super::derive_seed;
+use crate::encoding::Genotype;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+
+/// The generation number used to seed the initial population's streams.
+const INITIAL_STREAM: u64 = u64::MAX;
+
+/// `size` gene tables of `gene_count` bytes each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Population {
+    genes: Vec<u8>,
+    gene_count: usize,
+}
+
+impl Population {
+    /// A population of all-zero genomes.
+    pub fn zeroed(size: usize, gene_count: usize) -> Population {
+        Population {
+            genes: vec![0; size * gene_count],
+            gene_count,
+        }
+    }
+
+    /// Wraps a buffer of `genes.len() / gene_count` genomes.
+    pub fn from_genes(genes: Vec<u8>, gene_count: usize) -> Population {
+        assert!(gene_count > 0 && genes.len().is_multiple_of(gene_count));
+        Population { genes, gene_count }
+    }
+
+    /// Uniformly random genomes; genome i is drawn from its own seeded stream.
+    pub fn random<G: Genotype>(game: &G, size: usize, seed: u64) -> Population {
+        let mut pop = Population::zeroed(size, game.gene_count());
+        pop.genes
+            .par_chunks_mut(pop.gene_count)
+            .enumerate()
+            .for_each(|(i, genome)| {
+                let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(seed, INITIAL_STREAM, i as u64));
+                game.fill_random(genome, &mut rng);
+            });
+        pop
+    }
+
+    /// Number of genomes.
+    pub fn size(&self) -> usize {
+        self.genes.len() / self.gene_count
+    }
+
+    /// Genes per genome.
+    pub fn gene_count(&self) -> usize {
+        self.gene_count
+    }
+
+    /// Genome `i`.
+    pub fn genome(&self, i: usize) -> &[u8] {
+        &self.genes[i * self.gene_count..(i + 1) * self.gene_count]
+    }
+
+    /// All genes, genome after genome.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.genes
+    }
+
+    /// All genes, mutably, genome after genome.
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.genes
+    }
+
+    /// The whole buffer.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.genes
+    }
+}

@@ -1,0 +1,144 @@
+//! The run directory (contract):
+//!
+//! ```text
+//! runs/NAME/run.toml                    every parameter, the seed included
+//! runs/NAME/stats.csv                   one row per generation, header first
+//! runs/NAME/checkpoints/gen-NNNNNN.ckpt the state before generation NNNNNN
+//! runs/NAME/best.genome                 the current champion
+//! ```
+
+use super::{FileError, write_atomic};
+use crate::evolve::stats::STATS_HEADER;
+use crate::evolve::{EvolveConfig, StatsRow};
+use crate::games::{GameSpec, TakeRule};
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Paths and writers of one run directory.
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    root: PathBuf,
+}
+
+/// `run.toml`: the parameters, flat and readable.
+#[derive(Serialize)]
+struct RunToml<'a> {
+    bebete_version: &'a str,
+    game: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sticks: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_take: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_loses: Option<bool>,
+    seed: u64,
+    population: usize,
+    elite: usize,
+    parents: usize,
+    mutation: f64,
+    generations: u64,
+    selection: String,
+    illegal: &'a str,
+    checkpoint_every: u64,
+    keep: usize,
+    threads: usize,
+}
+
+impl RunDir {
+    pub fn new(root: impl Into<PathBuf>) -> RunDir {
+        RunDir { root: root.into() }
+    }
+
+    /// The directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The run's name: the directory's last component.
+    pub fn name(&self) -> String {
+        self.root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "run".to_string())
+    }
+
+    pub fn run_toml(&self) -> PathBuf {
+        self.root.join("run.toml")
+    }
+
+    pub fn stats_csv(&self) -> PathBuf {
+        self.root.join("stats.csv")
+    }
+
+    pub fn checkpoints(&self) -> PathBuf {
+        self.root.join("checkpoints")
+    }
+
+    pub fn best_genome(&self) -> PathBuf {
+        self.root.join("best.genome")
+    }
+
+    /// Writes `run.toml`.
+    pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
+        let (rule, sticks, max_take, last_loses) = match cfg.game {
+            GameSpec::Matchsticks(r) => match r.rule {
+                TakeRule::Subtract {
+                    max_take,
+                    last_loses,
+                } => (
+                    Some("subtract"),
+                    Some(r.sticks),
+                    Some(max_take),
+                    Some(last_loses),
+                ),
+                TakeRule::Double => (Some("double"), Some(r.sticks), None, None),
+            },
+            _ => (None, None, None, None),
+        };
+        let doc = RunToml {
+            bebete_version: env!("CARGO_PKG_VERSION"),
+            game: cfg.game.kind().name(),
+            rule,
+            sticks,
+            max_take,
+            last_loses,
+            seed: cfg.seed,
+            population: cfg.population,
+            elite: cfg.elite,
+            parents: cfg.parents,
+            mutation: cfg.mutation,
+            generations: cfg.generations,
+            selection: cfg.selection.to_string(),
+            illegal: cfg.illegal.name(),
+            checkpoint_every: cfg.checkpoint_every,
+            keep: cfg.keep,
+            threads,
+        };
+        let text = toml::to_string(&doc).expect("run.toml fields are plain values");
+        write_atomic(&self.run_toml(), text.as_bytes())
+    }
+
+    /// Rewrites `stats.csv` with exactly `rows`.
+    pub fn write_stats(&self, rows: &[StatsRow]) -> Result<(), FileError> {
+        let mut text = String::from(STATS_HEADER);
+        text.push('\n');
+        for row in rows {
+            text.push_str(&row.csv_line());
+            text.push('\n');
+        }
+        write_atomic(&self.stats_csv(), text.as_bytes())
+    }
+
+    /// Appends one row to `stats.csv`.
+    pub fn append_stats(&self, row: &StatsRow) -> Result<(), FileError> {
+        let path = self.stats_csv();
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(|e| FileError::new(&path, e))?;
+        writeln!(file, "{}", row.csv_line()).map_err(|e| FileError::new(&path, e))
+    }
+}

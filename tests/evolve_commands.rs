@@ -1,0 +1,260 @@
+//! `evolve` and `resume`: reproducible on any thread count, exact on resume,
+//! and robust to interruption.
+
+mod common;
+
+use common::{bebete, stdout_of};
+use std::path::Path;
+
+/// `stats.csv` without its time columns (the last three).
+fn stats_without_times(run: &Path) -> Vec<String> {
+    std::fs::read_to_string(run.join("stats.csv"))
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            fields[..fields.len() - 3].join(",")
+        })
+        .collect()
+}
+
+fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
+    bebete(dir)
+        .args(["evolve", "--quiet", "--seed", "11", "--run", run])
+        .args(game)
+        .args(extra)
+        .assert()
+        .success();
+}
+
+/// Runs with the same name in different places must match byte for byte
+/// (the run name is part of the champion's provenance).
+fn same_run(a: &Path, b: &Path) {
+    let same = std::fs::read(a.join("best.genome")).unwrap()
+        == std::fs::read(b.join("best.genome")).unwrap();
+    assert!(
+        same,
+        "best.genome differs between {} and {}",
+        a.display(),
+        b.display()
+    );
+    assert_eq!(stats_without_times(a), stats_without_times(b));
+}
+
+const GAMES: [&[&str]; 3] = [
+    &["--game", "ttt"],
+    &["--game", "nim", "--rule", "double", "--sticks", "30"],
+    &["--game", "c4", "--population", "16", "--elite", "4"],
+];
+
+#[test]
+fn one_thread_and_two_threads_give_the_same_run() {
+    let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (g, game) in GAMES.iter().enumerate() {
+        let run = format!("runs/game-{g}");
+        evolve(
+            one.path(),
+            &run,
+            game,
+            &["--generations", "8", "--threads", "1"],
+        );
+        evolve(
+            two.path(),
+            &run,
+            game,
+            &["--generations", "8", "--threads", "2"],
+        );
+        same_run(&one.path().join(&run), &two.path().join(&run));
+    }
+}
+
+#[test]
+fn twenty_generations_equal_ten_plus_resume_ten() {
+    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (g, game) in GAMES.iter().enumerate() {
+        let run = format!("runs/game-{g}");
+        evolve(
+            whole.path(),
+            &run,
+            game,
+            &["--generations", "20", "--checkpoint-every", "5"],
+        );
+        evolve(
+            split.path(),
+            &run,
+            game,
+            &["--generations", "10", "--checkpoint-every", "5"],
+        );
+        bebete(split.path())
+            .args(["resume", &run, "--generations", "10", "--quiet"])
+            .assert()
+            .success();
+        same_run(&whole.path().join(&run), &split.path().join(&run));
+        assert_eq!(stats_without_times(&whole.path().join(&run)).len(), 21);
+    }
+}
+
+#[test]
+fn a_run_cut_short_resumes_from_its_last_good_checkpoint() {
+    let (whole, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flags = [
+        "--generations",
+        "30",
+        "--checkpoint-every",
+        "5",
+        "--keep",
+        "10",
+    ];
+    evolve(whole.path(), "runs/cut", &[], &flags);
+    evolve(dir.path(), "runs/cut", &[], &flags);
+    let cut = dir.path().join("runs/cut");
+    // As if the process died while writing gen 30 and after logging rows
+    // beyond gen 25: the newest checkpoint is garbage, stats run ahead.
+    let newest = cut.join("checkpoints/gen-000030.ckpt");
+    let bytes = std::fs::read(&newest).unwrap();
+    std::fs::write(&newest, &bytes[..bytes.len() / 3]).unwrap();
+    std::fs::write(cut.join("best.genome"), b"half-written").unwrap();
+    let out = bebete(dir.path())
+        .args(["resume", "runs/cut", "--quiet"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("gen-000030.ckpt") && stderr.contains("truncated"),
+        "{stderr}"
+    );
+    same_run(&whole.path().join("runs/cut"), &cut);
+}
+
+#[test]
+fn the_run_directory_holds_what_the_design_promises() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--seed",
+        "3",
+        "--generations",
+        "12",
+        "--checkpoint-every",
+        "4",
+    ]));
+    assert!(out.contains("champion"), "{out}");
+    let run = dir.path().join("runs/tictactoe-3");
+    let toml = std::fs::read_to_string(run.join("run.toml")).unwrap();
+    for key in [
+        "game = \"tictactoe\"",
+        "seed = 3",
+        "population = 100",
+        "elite = 10",
+        "mutation = 0.005",
+        "generations = 12",
+    ] {
+        assert!(toml.contains(key), "run.toml lacks {key}:\n{toml}");
+    }
+    let stats = std::fs::read_to_string(run.join("stats.csv")).unwrap();
+    assert!(
+        stats.starts_with("generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s\n")
+    );
+    assert_eq!(stats.lines().count(), 13);
+    // Keep 2: gen 8 and gen 12 remain.
+    let mut ckpts: Vec<String> = std::fs::read_dir(run.join("checkpoints"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    ckpts.sort();
+    assert_eq!(ckpts, ["gen-000008.ckpt", "gen-000012.ckpt"]);
+    assert_eq!(
+        std::fs::read(run.join("best.genome")).unwrap(),
+        std::fs::read(dir.path().join("genomes/tictactoe-3.genome")).unwrap()
+    );
+    let info = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/tictactoe-3.genome"]));
+    assert!(
+        info.contains("tictactoe-3") && info.contains("generation  11"),
+        "{info}"
+    );
+}
+
+#[test]
+fn bad_evolve_flags_name_the_flag_and_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (vec!["--elite", "100"], "--elite 100: must be 1-99"),
+        (vec!["--parents", "20"], "--parents 20"),
+        (
+            vec!["--mutation", "2"],
+            "--mutation 2: must be a probability",
+        ),
+        (vec!["--population", "1"], "--population 1"),
+        (vec!["--selection", "roulette"], "--selection"),
+        (vec!["--threads", "0"], "--threads"),
+    ] {
+        let out = bebete(dir.path())
+            .arg("evolve")
+            .args(&args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    evolve(dir.path(), "runs/x", &[], &["--generations", "2"]);
+    let out = bebete(dir.path())
+        .args(["evolve", "--run", "runs/x"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("already holds a run"));
+    let out = bebete(dir.path())
+        .args(["resume", "runs/nothing"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("no checkpoints"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_a_checkpoint_and_exits_130() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let child = Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .current_dir(dir.path())
+        .args([
+            "evolve",
+            "--seed",
+            "4",
+            "--run",
+            "runs/int",
+            "--generations",
+            "100000000",
+            "--checkpoint-every",
+            "1000000",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the first generations are logged, then interrupt.
+    let stats = dir.path().join("runs/int/stats.csv");
+    let waiting = std::time::Instant::now();
+    while std::fs::read_to_string(&stats).map_or(0, |s| s.lines().count()) < 5 {
+        assert!(
+            waiting.elapsed().as_secs() < 120,
+            "the run never logged 4 generations"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bebete resume runs/int"));
+    let rows = std::fs::read_to_string(&stats).unwrap().lines().count() as u64 - 1;
+    let ckpt = dir
+        .path()
+        .join(format!("runs/int/checkpoints/gen-{rows:06}.ckpt"));
+    assert!(ckpt.exists(), "no checkpoint after {rows} generations");
+    bebete(dir.path())
+        .args(["resume", "runs/int", "--generations", "2", "--quiet"])
+        .assert()
+        .success();
+}
