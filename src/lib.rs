@@ -15,8 +15,10 @@
 //! - [`store`]: framed files, atomic writes, run directories;
 //! - [`cli`]: the command line.
 
+pub mod audit;
 pub mod cli;
 pub mod encoding;
+pub mod eval;
 pub mod evolve;
 pub mod games;
 pub mod genome;

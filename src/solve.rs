@@ -38,17 +38,22 @@ impl Value {
 }
 
 /// A memoising solver for one game.
-pub struct Solver<'g, G: Game> {
-    game: &'g G,
+pub struct Solver<G: Game> {
+    game: G,
     values: HashMap<G::Position, Value>,
 }
 
-impl<'g, G: Game> Solver<'g, G> {
-    pub fn new(game: &'g G) -> Self {
+impl<G: Game> Solver<G> {
+    pub fn new(game: &G) -> Self {
         Solver {
-            game,
+            game: game.clone(),
             values: HashMap::new(),
         }
+    }
+
+    /// Every position solved so far, with its value for the side to move.
+    pub fn values(&self) -> &HashMap<G::Position, Value> {
+        &self.values
     }
 
     /// The value of `pos` for the side to move.

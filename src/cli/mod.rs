@@ -5,7 +5,9 @@
 //! and only then handed to the library. `main` only calls [`run`] and prints
 //! the error chain on one line.
 
+mod audit;
 mod drive;
+mod eval;
 mod evolve;
 mod explain;
 mod game_args;
@@ -13,6 +15,7 @@ mod genome_cmd;
 mod move_cmd;
 mod output;
 mod resume;
+mod solve;
 
 pub use game_args::{GameArgs, RuleArg};
 pub use output::{draw_seed, is_broken_pipe};
@@ -50,6 +53,12 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Answer positions with moves (one, or a stream on stdin)
     Move(move_cmd::MoveArgs),
+    /// Score a genome or player against fixed opponents
+    Eval(eval::EvalArgs),
+    /// Prove exactly whether a genome can be beaten (tictactoe, matchsticks)
+    Audit(audit::AuditArgs),
+    /// Solve a small game exactly: its value, positions and best first moves
+    Solve(solve::SolveArgs),
 }
 
 /// Runs a parsed command line; the exit code on success (`move` exits 1 when
@@ -61,5 +70,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Genome(cmd) => genome_cmd::run(cmd),
         Command::Explain(args) => explain::run(args),
         Command::Move(args) => move_cmd::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Audit(args) => audit::run(args),
+        Command::Solve(args) => solve::run(args),
     }
 }

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 pub struct MoveArgs {
     /// The genome file that answers (or name a player with --player)
     pub genome: Option<PathBuf>,
-    /// The player that answers: random, or a genome file
+    /// The player that answers: random, rules, mc:N, alphabeta:D, perfect or a genome file
     #[arg(long, value_name = "SPEC", conflicts_with = "genome")]
     pub player: Option<String>,
     #[command(flatten)]

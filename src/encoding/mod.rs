@@ -12,7 +12,7 @@ mod tictactoe;
 pub use connect4::{SubgridEncoder, WINDOWS, WindowVote, centre_out_choice};
 pub use tictactoe::ternary_index;
 
-use crate::games::Game;
+use crate::players::Knowledge;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +68,7 @@ impl<M: Copy> Reason<M> {
 }
 
 /// A game whose players can be lookup-table genomes.
-pub trait Genotype: Game {
+pub trait Genotype: Knowledge {
     /// Genes in one genome.
     fn gene_count(&self) -> usize;
     /// A uniformly random gene for position `index` (initial populations and

@@ -11,10 +11,14 @@ mod matchsticks;
 mod spec;
 mod tictactoe;
 
-pub use connect4::{Connect4, Connect4Position};
+pub use connect4::{
+    Connect4, Connect4Position, bottom_mask as connect4_bottom_mask, has_four as connect4_has_four,
+};
 pub use matchsticks::{Matchsticks, MatchsticksPosition, MatchsticksRules, TakeRule};
 pub use spec::{GameKind, GameSpec, GameVisitor};
-pub use tictactoe::{TicTacToe, TicTacToePosition};
+pub use tictactoe::{
+    LINES as TICTACTOE_LINES, TicTacToe, TicTacToePosition, has_line as tictactoe_has_line,
+};
 
 use std::fmt::Debug;
 use std::hash::Hash;

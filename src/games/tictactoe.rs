@@ -6,7 +6,7 @@
 use super::{Game, GameSpec, Outcome, Side};
 
 /// The eight lines of three, as cell masks.
-pub(crate) const LINES: [u16; 8] = [
+pub const LINES: [u16; 8] = [
     0b000_000_111,
     0b000_111_000,
     0b111_000_000,
@@ -46,7 +46,7 @@ impl TicTacToePosition {
 }
 
 /// Whether the stones in `mask` complete a line.
-pub(crate) fn has_line(mask: u16) -> bool {
+pub fn has_line(mask: u16) -> bool {
     LINES.iter().any(|&line| (mask & line) ^ line == 0)
 }
 

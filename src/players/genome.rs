@@ -2,16 +2,20 @@
 
 use super::Player;
 use crate::encoding::{Genotype, IllegalPolicy};
+use std::sync::Arc;
 
 /// Plays the moves its gene table dictates.
 pub struct GenomePlayer {
-    genes: Vec<u8>,
+    genes: Arc<[u8]>,
     policy: IllegalPolicy,
 }
 
 impl GenomePlayer {
-    pub fn new(genes: Vec<u8>, policy: IllegalPolicy) -> Self {
-        GenomePlayer { genes, policy }
+    pub fn new(genes: impl Into<Arc<[u8]>>, policy: IllegalPolicy) -> Self {
+        GenomePlayer {
+            genes: genes.into(),
+            policy,
+        }
     }
 }
 

@@ -1,29 +1,45 @@
 //! Players: anything that picks a move in a position.
 //!
-//! Genomes are players, and so are the fixed opponents used to measure them.
-//! A [`PlayerSpec`] is the textual form used on the command line (`random`,
-//! or a genome file path); [`PlayerSpec::build`] turns it into a boxed
-//! [`Player`] for a concrete game.
+//! Genomes are players, and so are the fixed opponents used to measure them:
+//! `random`, `rules`, `mc:N`, `alphabeta:D` and `perfect`. A [`PlayerSpec`]
+//! is the textual form used on the command line; [`PlayerSpec::factory`]
+//! checks it against a game once (loading a genome file, say) and the
+//! [`PlayerFactory`] then makes as many independent, seeded players as the
+//! parallel work needs.
 
+mod alphabeta;
 mod genome;
+pub mod knowledge;
+mod montecarlo;
+mod perfect;
 mod random;
+mod rules;
 
+pub use alphabeta::AlphaBetaPlayer;
 pub use genome::GenomePlayer;
+pub use knowledge::{ExactSolver, Knowledge};
+pub use montecarlo::MonteCarloPlayer;
+pub use perfect::PerfectPlayer;
 pub use random::RandomPlayer;
+pub use rules::RulesPlayer;
 
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::games::{Game, Outcome, Side};
 use crate::genome::Genome;
 use crate::store::{FileError, FileProblem};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Something that chooses moves.
 pub trait Player<G: Game>: Send {
     /// The move to play in `pos` (which is not finished); `None` forfeits.
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move>;
+    /// Restarts the player's random stream (players without one ignore it).
+    fn reseed(&mut self, _seed: u64) {}
 }
 
-/// Plays one game from `start`; `first` moves first. A forfeit loses.
+/// Plays one game from `start`; `first` moves first. A forfeit or an illegal
+/// move loses.
 pub fn play_game<G: Game>(
     game: &G,
     start: G::Position,
@@ -47,11 +63,24 @@ pub fn play_game<G: Game>(
     }
 }
 
+/// Most playouts per move for `mc:N`.
+pub const MAX_PLAYOUTS: u32 = 100_000;
+/// Deepest search for `alphabeta:D`.
+pub const MAX_DEPTH: u32 = 12;
+
 /// A player as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     /// A uniformly random legal move.
     Random,
+    /// Win, else block, else a fixed preference.
+    Rules,
+    /// `mc:N`: N random playouts per legal move.
+    MonteCarlo(u32),
+    /// `alphabeta:D`: negamax with alpha-beta to depth D.
+    AlphaBeta(u32),
+    /// Exact play.
+    Perfect,
     /// A genome file.
     Genome(PathBuf),
 }
@@ -59,31 +88,68 @@ pub enum PlayerSpec {
 /// A player specification that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerError {
-    #[error("unknown player '{0}': expected 'random' or the path of a genome file")]
+    #[error(
+        "unknown player '{0}': expected random, rules, mc:N, alphabeta:D, perfect or the path of a genome file"
+    )]
     Unknown(String),
+    #[error("player '{spec}': {reason}")]
+    OutOfRange { spec: String, reason: String },
     #[error(transparent)]
     File(#[from] FileError),
 }
 
+fn parse_count(spec: &str, text: &str, most: u32, what: &str) -> Result<u32, PlayerError> {
+    match text.parse::<u32>() {
+        Ok(n) if (1..=most).contains(&n) => Ok(n),
+        _ => Err(PlayerError::OutOfRange {
+            spec: spec.to_string(),
+            reason: format!("{what} must be a whole number 1-{most}"),
+        }),
+    }
+}
+
 impl PlayerSpec {
-    /// Reads `random` or a genome path (which must exist).
+    /// Reads a player name, `mc:N`, `alphabeta:D`, or a genome path (which
+    /// must exist).
     pub fn parse(text: &str) -> Result<PlayerSpec, PlayerError> {
-        match text {
-            "random" => Ok(PlayerSpec::Random),
-            path if std::path::Path::new(path).is_file() => Ok(PlayerSpec::Genome(path.into())),
-            other => Err(PlayerError::Unknown(other.to_string())),
+        match text.split_once(':') {
+            Some(("mc", n)) => Ok(PlayerSpec::MonteCarlo(parse_count(
+                text,
+                n,
+                MAX_PLAYOUTS,
+                "the playouts N",
+            )?)),
+            Some(("alphabeta", d)) => Ok(PlayerSpec::AlphaBeta(parse_count(
+                text,
+                d,
+                MAX_DEPTH,
+                "the depth D",
+            )?)),
+            _ => match text {
+                "random" => Ok(PlayerSpec::Random),
+                "rules" => Ok(PlayerSpec::Rules),
+                "perfect" => Ok(PlayerSpec::Perfect),
+                path if std::path::Path::new(path).is_file() => Ok(PlayerSpec::Genome(path.into())),
+                other => Err(PlayerError::Unknown(other.to_string())),
+            },
         }
     }
 
-    /// The player for `game`; `seed` drives any randomness it has.
-    pub fn build<G: Genotype>(
+    /// Reads a comma-separated list of player specs.
+    pub fn parse_list(text: &str) -> Result<Vec<PlayerSpec>, PlayerError> {
+        text.split(',')
+            .map(|s| PlayerSpec::parse(s.trim()))
+            .collect()
+    }
+
+    /// Checks the spec against `game` once (loading a genome file) and
+    /// returns a factory of players.
+    pub fn factory<G: Genotype>(
         &self,
         game: &G,
-        seed: u64,
         policy: IllegalPolicy,
-    ) -> Result<Box<dyn Player<G>>, PlayerError> {
-        match self {
-            PlayerSpec::Random => Ok(Box::new(RandomPlayer::new(seed))),
+    ) -> Result<PlayerFactory, PlayerError> {
+        let genes = match self {
             PlayerSpec::Genome(path) => {
                 let genome = Genome::load(path)?;
                 if genome.game != game.spec() {
@@ -93,9 +159,25 @@ impl PlayerSpec {
                     };
                     return Err(FileError::new(path, problem).into());
                 }
-                Ok(Box::new(GenomePlayer::new(genome.genes, policy)))
+                Some(Arc::from(genome.genes))
             }
-        }
+            _ => None,
+        };
+        Ok(PlayerFactory {
+            spec: self.clone(),
+            genes,
+            policy,
+        })
+    }
+
+    /// One player for `game`; `seed` drives any randomness it has.
+    pub fn build<G: Genotype>(
+        &self,
+        game: &G,
+        seed: u64,
+        policy: IllegalPolicy,
+    ) -> Result<Box<dyn Player<G>>, PlayerError> {
+        Ok(self.factory(game, policy)?.make(game, seed))
     }
 }
 
@@ -103,40 +185,47 @@ impl std::fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Rules => f.write_str("rules"),
+            PlayerSpec::MonteCarlo(n) => write!(f, "mc:{n}"),
+            PlayerSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
+            PlayerSpec::Perfect => f.write_str("perfect"),
             PlayerSpec::Genome(path) => write!(f, "{}", path.display()),
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::TicTacToe;
+/// Makes players of one spec, cheaply: a genome's genes are loaded once and
+/// shared.
+#[derive(Clone, Debug)]
+pub struct PlayerFactory {
+    spec: PlayerSpec,
+    genes: Option<Arc<[u8]>>,
+    policy: IllegalPolicy,
+}
 
-    #[test]
-    fn random_players_finish_games_and_are_reproducible() {
-        let game = TicTacToe;
-        let outcome = |seed| {
-            play_game(
-                &game,
-                game.start(),
-                &mut RandomPlayer::new(seed),
-                &mut RandomPlayer::new(seed + 100),
-            )
-        };
-        for seed in 0..20 {
-            assert_eq!(outcome(seed), outcome(seed));
+impl PlayerFactory {
+    /// The spec this factory makes.
+    pub fn spec(&self) -> &PlayerSpec {
+        &self.spec
+    }
+
+    /// A fresh player seeded with `seed`.
+    pub fn make<G: Genotype>(&self, game: &G, seed: u64) -> Box<dyn Player<G>> {
+        match (&self.spec, &self.genes) {
+            (PlayerSpec::Random, _) => Box::new(RandomPlayer::new(seed)),
+            (PlayerSpec::Rules, _) => Box::new(RulesPlayer::new(seed)),
+            (PlayerSpec::MonteCarlo(n), _) => Box::new(MonteCarloPlayer::new(*n, seed)),
+            (PlayerSpec::AlphaBeta(d), _) => Box::new(AlphaBetaPlayer::new(*d, seed)),
+            (PlayerSpec::Perfect, _) => Box::new(PerfectPlayer::new(game, seed)),
+            (PlayerSpec::Genome(_), Some(genes)) => {
+                Box::new(GenomePlayer::new(genes.clone(), self.policy))
+            }
+            (PlayerSpec::Genome(_), None) => {
+                unreachable!("a genome factory always holds its genes")
+            }
         }
     }
-
-    #[test]
-    fn a_forfeiting_genome_loses() {
-        let game = TicTacToe;
-        // Every gene says cell 0: legal once, then forfeits.
-        let genes = vec![0u8; 19_683];
-        let mut forfeiter = GenomePlayer::new(genes, IllegalPolicy::Forfeit);
-        let mut random = RandomPlayer::new(3);
-        let outcome = play_game(&game, game.start(), &mut forfeiter, &mut random);
-        assert_eq!(outcome, Outcome::Win(Side::Second));
-    }
 }
+
+#[cfg(test)]
+mod tests;

@@ -29,4 +29,8 @@ impl<G: Game> Player<G> for RandomPlayer<G::Move> {
             Some(self.moves[self.rng.random_range(0..self.moves.len())])
         }
     }
+
+    fn reseed(&mut self, seed: u64) {
+        self.rng = Pcg64Mcg::seed_from_u64(seed);
+    }
 }

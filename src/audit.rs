@@ -1,0 +1,227 @@
+//! Exact audit of a genome (tic-tac-toe, matchsticks).
+//!
+//! The genome's moves are fixed, so the whole game tree against *every*
+//! opponent is small: at the genome's turns follow its one move, at the
+//! opponent's turns branch over all legal moves. Walking it on each side
+//! gives the positions the genome can reach, whether its move keeps the
+//! game-theoretic value in each, and how many opponent lines beat it.
+//! Line counts are memoised per position, so the walk is linear in the
+//! reachable positions even when the number of lines is astronomical.
+
+use crate::encoding::{Genotype, IllegalPolicy};
+use crate::games::{Outcome, Side};
+use crate::solve::Solver;
+use std::collections::{HashMap, HashSet};
+
+/// The audit's findings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuditReport {
+    /// Positions where the genome is to move, over both sides.
+    pub reachable: usize,
+    /// Of those, positions where its move keeps the game-theoretic value.
+    pub optimal: usize,
+    /// No opponent can beat it when it moves first / second.
+    pub unbeatable_first: bool,
+    pub unbeatable_second: bool,
+    /// Opponent lines (move sequences) that beat it, per side and in all.
+    pub losing_lines_first: u128,
+    pub losing_lines_second: u128,
+    /// One losing line, with the genome's side, in the position notation.
+    pub example: Option<(Side, String)>,
+}
+
+impl AuditReport {
+    pub fn optimal_rate(&self) -> f64 {
+        if self.reachable == 0 {
+            1.0
+        } else {
+            self.optimal as f64 / self.reachable as f64
+        }
+    }
+
+    pub fn losing_lines(&self) -> u128 {
+        self.losing_lines_first
+            .saturating_add(self.losing_lines_second)
+    }
+}
+
+struct Walk<'a, G: Genotype> {
+    game: &'a G,
+    genes: &'a [u8],
+    policy: IllegalPolicy,
+    side: Side,
+    solver: &'a mut Solver<G>,
+    lines: HashMap<G::Position, u128>,
+    reachable: &'a mut HashSet<G::Position>,
+    optimal: &'a mut HashSet<G::Position>,
+}
+
+impl<G: Genotype> Walk<'_, G> {
+    /// Opponent lines from `pos` that end in the genome's loss.
+    fn losing_lines(&mut self, pos: &G::Position) -> u128 {
+        if let Some(&n) = self.lines.get(pos) {
+            return n;
+        }
+        let n = match self.game.outcome(pos) {
+            Some(Outcome::Win(winner)) => (winner != self.side) as u128,
+            Some(Outcome::Draw) => 0,
+            None if self.game.turn(pos) == self.side => {
+                self.reachable.insert(*pos);
+                match self.game.decide(self.genes, pos, self.policy) {
+                    None => 1, // a forfeit loses on the spot
+                    Some(mv) => {
+                        let next = self.game.play(pos, mv);
+                        if self.solver.value(&next).flip() == self.solver.value(pos) {
+                            self.optimal.insert(*pos);
+                        }
+                        self.losing_lines(&next)
+                    }
+                }
+            }
+            None => {
+                let mut moves = Vec::new();
+                self.game.legal_moves(pos, &mut moves);
+                moves
+                    .into_iter()
+                    .map(|m| self.losing_lines(&self.game.play(pos, m)))
+                    .fold(0u128, u128::saturating_add)
+            }
+        };
+        self.lines.insert(*pos, n);
+        n
+    }
+
+    /// One line from `pos` that beats the genome (which must exist).
+    fn example_line(&self, mut pos: G::Position) -> String {
+        let mut line = Vec::new();
+        let mut moves = Vec::new();
+        while self.game.outcome(&pos).is_none() {
+            let mv = if self.game.turn(&pos) == self.side {
+                match self.game.decide(self.genes, &pos, self.policy) {
+                    Some(mv) => mv,
+                    None => break, // forfeits here
+                }
+            } else {
+                self.game.legal_moves(&pos, &mut moves);
+                let losing = moves.iter().copied().find(|&m| {
+                    self.lines
+                        .get(&self.game.play(&pos, m))
+                        .is_some_and(|&n| n > 0)
+                });
+                match losing {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            line.push(mv);
+            pos = self.game.play(&pos, mv);
+        }
+        self.game.format_line(&line)
+    }
+}
+
+/// Audits `genes` as first and as second player.
+pub fn audit<G: Genotype>(game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
+    let mut solver = Solver::new(game);
+    let mut reachable = HashSet::new();
+    let mut optimal = HashSet::new();
+    let mut lines = [0u128; 2];
+    let mut example = None;
+    for (i, side) in [Side::First, Side::Second].into_iter().enumerate() {
+        let mut walk = Walk {
+            game,
+            genes,
+            policy,
+            side,
+            solver: &mut solver,
+            lines: HashMap::new(),
+            reachable: &mut reachable,
+            optimal: &mut optimal,
+        };
+        lines[i] = walk.losing_lines(&game.start());
+        if lines[i] > 0 && example.is_none() {
+            example = Some((side, walk.example_line(game.start())));
+        }
+    }
+    AuditReport {
+        reachable: reachable.len(),
+        optimal: optimal.len(),
+        unbeatable_first: lines[0] == 0,
+        unbeatable_second: lines[1] == 0,
+        losing_lines_first: lines[0],
+        losing_lines_second: lines[1],
+        example,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::ternary_index;
+    use crate::games::GameSpec;
+    use crate::games::{Game, Matchsticks, MatchsticksRules, TicTacToe};
+    use crate::genome::Genome;
+
+    /// A genome that plays the solver's first best move everywhere.
+    fn perfect_tictactoe() -> Vec<u8> {
+        let game = TicTacToe;
+        let mut solver = Solver::new(&game);
+        let mut genes = vec![0u8; 19_683];
+        let mut stack = vec![game.start()];
+        let mut seen = HashSet::new();
+        let mut moves = Vec::new();
+        while let Some(pos) = stack.pop() {
+            if !seen.insert(pos) || game.outcome(&pos).is_some() {
+                continue;
+            }
+            genes[ternary_index(&pos)] = solver.best_moves(&pos)[0];
+            game.legal_moves(&pos, &mut moves);
+            stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
+        }
+        genes
+    }
+
+    #[test]
+    fn a_hand_built_perfect_strategy_is_unbeatable() {
+        let report = audit(&TicTacToe, &perfect_tictactoe(), IllegalPolicy::Forfeit);
+        assert!(
+            report.unbeatable_first && report.unbeatable_second,
+            "{report:?}"
+        );
+        assert_eq!(report.losing_lines(), 0);
+        assert_eq!(report.optimal, report.reachable);
+        assert!(report.example.is_none());
+    }
+
+    #[test]
+    fn a_random_genome_is_beaten_and_the_example_line_really_beats_it() {
+        let genome = Genome::random(GameSpec::TicTacToe, 4);
+        let report = audit(&TicTacToe, &genome.genes, IllegalPolicy::Repair);
+        assert!(!report.unbeatable_first || !report.unbeatable_second);
+        assert!(report.losing_lines() > 0 && report.optimal < report.reachable);
+        let (side, line) = report.example.clone().unwrap();
+        let end = TicTacToe.parse_position(&line).unwrap();
+        assert_eq!(
+            TicTacToe.outcome(&end),
+            Some(Outcome::Win(side.other())),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn the_misere_strategy_leave_1_mod_4_is_perfect() {
+        let game = Matchsticks::new(MatchsticksRules::default());
+        // Take (left - 1) mod 4 when that is 1..=3, else 1.
+        let genes: Vec<u8> = (0..=21u8)
+            .map(|left| match left.saturating_sub(1) % 4 {
+                0 => 1,
+                t => t,
+            })
+            .collect();
+        let report = audit(&game, &genes, IllegalPolicy::Forfeit);
+        assert_eq!(report.optimal, report.reachable, "{report:?}");
+        // 21 is lost for the first player, so a perfect player moving first
+        // is beaten by a perfect opponent, but never as second player.
+        assert!(!report.unbeatable_first && report.unbeatable_second);
+    }
+}

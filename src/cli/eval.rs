@@ -1,0 +1,157 @@
+//! `bebete eval`: a player's score against fixed opponents.
+
+use super::GameArgs;
+use super::evolve::thread_count;
+use super::explain::parse_policy;
+use crate::encoding::{Genotype, IllegalPolicy};
+use crate::eval::{MatchConfig, Tally, play_match};
+use crate::games::{GameKind, GameSpec, GameVisitor};
+use crate::genome::Genome;
+use crate::players::PlayerSpec;
+use anyhow::Context;
+use clap::Args;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Players: random, rules, mc:N (N playouts per move), alphabeta:D (depth D),
+perfect (exact; Connect-Four through an embedded solver), or a genome file.
+
+Examples:
+  bebete eval genomes/tictactoe.genome --against random,rules,perfect
+  bebete eval genomes/connect4.genome --against random,rules,mc:200 --games 1000 --json
+  bebete eval rules --game c4 --against random"
+)]
+pub struct EvalArgs {
+    /// The player measured: a genome file or a player spec
+    pub player: String,
+    /// Opponents, comma separated
+    #[arg(long, value_name = "SPEC,…", default_value = "random,rules")]
+    pub against: String,
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Games per opponent, half with each side first (an odd number is rounded up)
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub games: u64,
+    /// Seed of the openings and of the players' random choices
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies before each pair of games [default: 0; 2 for connect4]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub openings: Option<u32>,
+    /// What an illegal gene does: repair or forfeit
+    #[arg(long, value_parser = parse_policy, default_value = "repair")]
+    pub illegal: IllegalPolicy,
+    /// Worker threads [default: all cores]; results do not depend on it
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Print JSON instead of a table
+    #[arg(long)]
+    pub json: bool,
+}
+
+struct Evaluate<'a> {
+    player: PlayerSpec,
+    opponents: Vec<PlayerSpec>,
+    args: &'a EvalArgs,
+}
+
+impl GameVisitor for Evaluate<'_> {
+    type Output = anyhow::Result<Vec<Tally>>;
+
+    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<Vec<Tally>> {
+        let cfg = MatchConfig {
+            games: self.args.games,
+            seed: self.args.seed,
+            openings: self
+                .args
+                .openings
+                .unwrap_or(if game.spec().kind() == GameKind::Connect4 {
+                    2
+                } else {
+                    0
+                }),
+        };
+        let player = self.player.factory(&game, self.args.illegal)?;
+        let mut tallies = Vec::new();
+        for (i, spec) in self.opponents.iter().enumerate() {
+            let opponent = spec.factory(&game, self.args.illegal)?;
+            tallies.push(play_match(&game, &player, &opponent, i as u64, cfg));
+        }
+        Ok(tallies)
+    }
+}
+
+/// The game a player spec plays: a genome's own, else `--game`.
+fn game_of(player: &PlayerSpec, args: &GameArgs) -> anyhow::Result<GameSpec> {
+    match player {
+        PlayerSpec::Genome(path) => {
+            let genome = Genome::load(path)?;
+            if let Some(kind) = args.game {
+                genome.expect_game(path, kind)?;
+            }
+            Ok(genome.game)
+        }
+        other => {
+            if args.game.is_none() {
+                anyhow::bail!(
+                    "--game is required when the player is '{other}' rather than a genome file"
+                );
+            }
+            args.spec(GameKind::TicTacToe)
+        }
+    }
+}
+
+fn table(player: &str, spec: &GameSpec, games: u64, tallies: &[Tally]) -> String {
+    let mut out = format!("{player} ({spec}), {games} games per opponent, sides alternating\n");
+    out.push_str(&format!(
+        "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7}  95% interval\n",
+        "against", "games", "wins", "draws", "losses", "score"
+    ));
+    for t in tallies {
+        let (lo, hi) = t.interval95();
+        out.push_str(&format!(
+            "{:<16} {:>7} {:>7} {:>7} {:>7} {:>6.1}%  {:.1}-{:.1}%\n",
+            t.against,
+            t.games,
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score(),
+            100.0 * lo,
+            100.0 * hi
+        ));
+    }
+    out
+}
+
+pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
+    let player = PlayerSpec::parse(&args.player)?;
+    let opponents = PlayerSpec::parse_list(&args.against)?;
+    let spec = game_of(&player, &args.game)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(thread_count(args.threads))
+        .build()
+        .context("starting the thread pool")?;
+    let tallies = pool.install(|| {
+        spec.visit(Evaluate {
+            player,
+            opponents,
+            args: &args,
+        })
+    })?;
+    let text = if args.json {
+        serde_json::to_string_pretty(&tallies)? + "\n"
+    } else {
+        table(
+            &args.player,
+            &spec,
+            tallies.first().map_or(0, |t| t.games),
+            &tallies,
+        )
+    };
+    std::io::stdout().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}

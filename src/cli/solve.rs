@@ -1,0 +1,100 @@
+//! `bebete solve`: exact values of tic-tac-toe and matchsticks.
+
+use super::GameArgs;
+use crate::encoding::Genotype;
+use crate::games::{GameKind, GameVisitor};
+use crate::solve::{Solver, Value};
+use clap::Args;
+use serde_json::json;
+use std::collections::HashSet;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  bebete solve --game ttt
+  bebete solve --game nim --rule double --sticks 55 --json")]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+struct Survey {
+    json: bool,
+}
+
+impl GameVisitor for Survey {
+    type Output = anyhow::Result<String>;
+
+    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<String> {
+        if game.spec().kind() == GameKind::Connect4 {
+            anyhow::bail!(
+                "solve enumerates every position, which only tictactoe and matchsticks allow; measure Connect-Four with `bebete eval … --against perfect`"
+            );
+        }
+        let mut solver = Solver::new(&game);
+        let start = game.start();
+        let mut seen = HashSet::from([start]);
+        let mut stack = vec![start];
+        let mut moves = Vec::new();
+        let (mut terminal, mut won, mut lost, mut drawn) = (0u64, 0u64, 0u64, 0u64);
+        while let Some(pos) = stack.pop() {
+            match solver.value(&pos) {
+                Value::Win => won += 1,
+                Value::Loss => lost += 1,
+                Value::Draw => drawn += 1,
+            }
+            if game.outcome(&pos).is_some() {
+                terminal += 1;
+                continue;
+            }
+            game.legal_moves(&pos, &mut moves);
+            for &m in &moves {
+                let next = game.play(&pos, m);
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+        let value = solver.value(&start).name();
+        let best: Vec<String> = solver
+            .best_moves(&start)
+            .into_iter()
+            .map(|m| game.format_move(m))
+            .collect();
+        if self.json {
+            let doc = json!({
+                "game": game.spec().kind().name(),
+                "rules": super::genome_cmd::rules_json(&game.spec()),
+                "positions": seen.len(),
+                "terminal": terminal,
+                "won": won,
+                "lost": lost,
+                "drawn": drawn,
+                "value": value,
+                "best_moves": best,
+            });
+            return Ok(serde_json::to_string_pretty(&doc)? + "\n");
+        }
+        Ok(format!(
+            "{}\n\
+             positions   {} reachable from the start, {terminal} of them terminal\n\
+             side to move wins {won}, loses {lost}, draws {drawn}\n\
+             value       {value} for the first player\n\
+             best moves  {}\n",
+            game.spec(),
+            seen.len(),
+            best.join(" ")
+        ))
+    }
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let spec = args.game.spec(GameKind::TicTacToe)?;
+    let text = spec.visit(Survey { json: args.json })?;
+    std::io::stdout().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}

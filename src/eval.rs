@@ -1,0 +1,187 @@
+//! Measuring a player against fixed opponents.
+//!
+//! Each opponent plays `games` games against the player, in pairs: both games
+//! of a pair start from the same opening (`openings` random plies, seeded)
+//! and the sides are swapped, so neither moving first nor a lucky opening
+//! favours anyone. Pairs run in parallel; every player is reseeded per game
+//! from (seed, opponent, pair), so results do not depend on thread count.
+
+use crate::encoding::Genotype;
+use crate::evolve::derive_seed;
+use crate::games::{Outcome, Side};
+use crate::players::{PlayerFactory, play_game};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// How a match is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchConfig {
+    /// Games per opponent (rounded up to an even number).
+    pub games: u64,
+    pub seed: u64,
+    /// Random plies played before each pair of games.
+    pub openings: u32,
+}
+
+/// Wins, draws and losses against one opponent, from the player's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tally {
+    pub against: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Tally {
+    /// Share of points: a win 1, a draw ½.
+    pub fn score(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        (self.wins as f64 + self.draws as f64 / 2.0) / self.games as f64
+    }
+
+    /// A 95% confidence interval on the score (normal approximation with
+    /// the games' own variance), clamped to [0, 1].
+    pub fn interval95(&self) -> (f64, f64) {
+        let n = self.games as f64;
+        if n == 0.0 {
+            return (0.0, 1.0);
+        }
+        let mean = self.score();
+        let mean_sq = (self.wins as f64 + self.draws as f64 / 4.0) / n;
+        let half = 1.96 * ((mean_sq - mean * mean).max(0.0) / n).sqrt();
+        ((mean - half).max(0.0), (mean + half).min(1.0))
+    }
+}
+
+/// The position after `plies` random moves (fewer if the game ends).
+fn opening<G: Genotype>(game: &G, plies: u32, seed: u64) -> G::Position {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut pos = game.start();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        game.legal_moves(&pos, &mut moves);
+        // Never play an opening into a finished game.
+        let next = moves
+            .iter()
+            .map(|&m| game.play(&pos, m))
+            .filter(|p| game.outcome(p).is_none())
+            .collect::<Vec<_>>();
+        if next.is_empty() {
+            break;
+        }
+        pos = next[rng.random_range(0..next.len())];
+    }
+    pos
+}
+
+/// Plays `player` against `opponent` (the `index`-th opponent of a match).
+pub fn play_match<G: Genotype>(
+    game: &G,
+    player: &PlayerFactory,
+    opponent: &PlayerFactory,
+    index: u64,
+    cfg: MatchConfig,
+) -> Tally {
+    let pairs = cfg.games.div_ceil(2);
+    let results: Vec<[Outcome; 2]> = (0..pairs)
+        .into_par_iter()
+        .map_init(
+            || (player.make(game, 0), opponent.make(game, 0)),
+            |(p, o), pair| {
+                let start = opening(game, cfg.openings, derive_seed(cfg.seed, index, pair));
+                let mut outcome = |player_side: Side| {
+                    let k = 2 * pair + (player_side == Side::Second) as u64;
+                    p.reseed(derive_seed(cfg.seed ^ 0x5eed, index, 2 * k));
+                    o.reseed(derive_seed(cfg.seed ^ 0x5eed, index, 2 * k + 1));
+                    match player_side {
+                        Side::First => play_game(game, start, p.as_mut(), o.as_mut()),
+                        Side::Second => play_game(game, start, o.as_mut(), p.as_mut()),
+                    }
+                };
+                [outcome(Side::First), outcome(Side::Second)]
+            },
+        )
+        .collect();
+    let mut tally = Tally {
+        against: opponent.spec().to_string(),
+        games: 2 * pairs,
+        wins: 0,
+        draws: 0,
+        losses: 0,
+    };
+    for [as_first, as_second] in results {
+        for (outcome, side) in [(as_first, Side::First), (as_second, Side::Second)] {
+            match outcome {
+                Outcome::Draw => tally.draws += 1,
+                Outcome::Win(winner) if winner == side => tally.wins += 1,
+                Outcome::Win(_) => tally.losses += 1,
+            }
+        }
+    }
+    tally
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::IllegalPolicy;
+    use crate::games::TicTacToe;
+    use crate::players::PlayerSpec;
+
+    fn factory(spec: &str) -> PlayerFactory {
+        PlayerSpec::parse(spec)
+            .unwrap()
+            .factory(&TicTacToe, IllegalPolicy::Repair)
+            .unwrap()
+    }
+
+    #[test]
+    fn perfect_against_random_never_loses_and_the_tally_adds_up() {
+        let cfg = MatchConfig {
+            games: 101,
+            seed: 3,
+            openings: 0,
+        };
+        let t = play_match(&TicTacToe, &factory("perfect"), &factory("random"), 0, cfg);
+        assert_eq!(t.games, 102);
+        assert_eq!(t.wins + t.draws + t.losses, 102);
+        assert_eq!(t.losses, 0);
+        assert!(t.score() > 0.8);
+        let (lo, hi) = t.interval95();
+        assert!(lo <= t.score() && t.score() <= hi);
+    }
+
+    #[test]
+    fn a_match_is_the_same_on_one_thread_or_two() {
+        let cfg = MatchConfig {
+            games: 60,
+            seed: 8,
+            openings: 1,
+        };
+        let on = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| play_match(&TicTacToe, &factory("mc:5"), &factory("random"), 2, cfg))
+        };
+        assert_eq!(on(1), on(2));
+    }
+
+    #[test]
+    fn the_interval_is_a_point_for_a_clean_sweep() {
+        let t = Tally {
+            against: "x".into(),
+            games: 10,
+            wins: 10,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(t.interval95(), (1.0, 1.0));
+    }
+}

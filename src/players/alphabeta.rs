@@ -1,0 +1,94 @@
+//! The `alphabeta:D` player: negamax with alpha-beta pruning to depth D.
+
+use super::Player;
+use super::knowledge::Knowledge;
+use crate::games::Outcome;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// The score of a won position, less the plies it takes (quicker is better).
+const WIN: i32 = 1_000_000;
+
+/// Searches D plies with alpha-beta and scores the leaves with the game's
+/// open-lines heuristic; every root move gets an exact score, and ties are
+/// broken at random.
+pub struct AlphaBetaPlayer {
+    depth: u32,
+    rng: Pcg64Mcg,
+}
+
+impl AlphaBetaPlayer {
+    pub fn new(depth: u32, seed: u64) -> Self {
+        AlphaBetaPlayer {
+            depth,
+            rng: Pcg64Mcg::seed_from_u64(seed),
+        }
+    }
+}
+
+/// Negamax value of `pos` for the side to move.
+fn negamax<G: Knowledge>(
+    game: &G,
+    pos: &G::Position,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    ply: i32,
+) -> i32 {
+    match game.outcome(pos) {
+        Some(Outcome::Draw) => return 0,
+        // The side that just moved won: the side to move has lost.
+        Some(Outcome::Win(_)) => return -(WIN - ply),
+        None => {}
+    }
+    if depth == 0 {
+        return game.heuristic(pos);
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    let mut best = i32::MIN + 1;
+    for mv in moves {
+        let score = -negamax(game, &game.play(pos, mv), depth - 1, -beta, -alpha, ply + 1);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+impl<G: Knowledge> Player<G> for AlphaBetaPlayer {
+    fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
+        let scored: Vec<(G::Move, i32)> = moves
+            .iter()
+            .map(|&m| {
+                let child = game.play(pos, m);
+                (
+                    m,
+                    -negamax(
+                        game,
+                        &child,
+                        self.depth.saturating_sub(1),
+                        -WIN - 1,
+                        WIN + 1,
+                        1,
+                    ),
+                )
+            })
+            .collect();
+        let best = scored.iter().map(|&(_, s)| s).max()?;
+        let ties: Vec<G::Move> = scored
+            .iter()
+            .filter(|&&(_, s)| s == best)
+            .map(|&(m, _)| m)
+            .collect();
+        Some(ties[self.rng.random_range(0..ties.len())])
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.rng = Pcg64Mcg::seed_from_u64(seed);
+    }
+}

@@ -1,0 +1,288 @@
+//! What the fixed opponents know about each game: preferred moves, immediate
+//! threats, a static evaluation, and an exact solver.
+//!
+//! Kept apart from the rules ([`crate::games`]) so that the rules stay the
+//! small core every module needs, and apart from the players so that each
+//! player is written once, generically.
+
+use crate::games::{
+    Connect4, Connect4Position, Game, Matchsticks, MatchsticksPosition, TicTacToe,
+    TicTacToePosition,
+};
+use crate::solve::{Solver, Value};
+
+/// An exact oracle: the game-theoretic value each legal move achieves.
+pub trait ExactSolver<G: Game>: Send {
+    /// For every legal move of the unfinished `pos`, the value of playing it
+    /// for the side to move (a move into a position lost for the opponent is
+    /// a `Win`).
+    fn move_values(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Value)>;
+}
+
+/// Game knowledge for the fixed opponents.
+pub trait Knowledge: Game {
+    /// Moves in preference order, in classes of equal preference (the `rules`
+    /// player); empty when no move is preferred.
+    fn preference_classes(&self) -> Vec<Vec<Self::Move>>;
+    /// Whether the opponent of the side to move would win at once by playing
+    /// `mv` here (a threat to block).
+    fn opponent_wins_by(&self, pos: &Self::Position, mv: Self::Move) -> bool;
+    /// A static evaluation for the side to move: positive is good.
+    fn heuristic(&self, pos: &Self::Position) -> i32;
+    /// A solver that knows the exact value of every move.
+    fn exact_solver(&self) -> Box<dyn ExactSolver<Self>>;
+}
+
+/// Backward induction over the game graph (tic-tac-toe, matchsticks).
+pub struct GraphSolver<G: Game> {
+    solver: Solver<G>,
+}
+
+impl<G: Game> GraphSolver<G> {
+    pub fn new(game: &G) -> Self {
+        GraphSolver {
+            solver: Solver::new(game),
+        }
+    }
+}
+
+impl<G: Game> ExactSolver<G> for GraphSolver<G> {
+    fn move_values(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Value)> {
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
+        moves
+            .into_iter()
+            .map(|m| (m, self.solver.value(&game.play(pos, m)).flip()))
+            .collect()
+    }
+}
+
+/// Points of a line by the number of stones in it (open lines only).
+const LINE_WEIGHT: [i32; 5] = [0, 1, 10, 100, 1000];
+
+impl Knowledge for TicTacToe {
+    fn preference_classes(&self) -> Vec<Vec<u8>> {
+        vec![vec![4], vec![0, 2, 6, 8], vec![1, 3, 5, 7]]
+    }
+
+    fn opponent_wins_by(&self, pos: &TicTacToePosition, cell: u8) -> bool {
+        let opponent = pos.stones(self.turn(pos).other());
+        pos.empty() & (1 << cell) != 0 && crate::games::tictactoe_has_line(opponent | 1 << cell)
+    }
+
+    fn heuristic(&self, pos: &TicTacToePosition) -> i32 {
+        let me = pos.stones(self.turn(pos));
+        let them = pos.stones(self.turn(pos).other());
+        open_lines(&crate::games::TICTACTOE_LINES, me as u64, them as u64)
+    }
+
+    fn exact_solver(&self) -> Box<dyn ExactSolver<Self>> {
+        Box::new(GraphSolver::new(self))
+    }
+}
+
+impl Knowledge for Matchsticks {
+    fn preference_classes(&self) -> Vec<Vec<u8>> {
+        Vec::new()
+    }
+
+    fn opponent_wins_by(&self, _pos: &MatchsticksPosition, _take: u8) -> bool {
+        false
+    }
+
+    fn heuristic(&self, _pos: &MatchsticksPosition) -> i32 {
+        0
+    }
+
+    fn exact_solver(&self) -> Box<dyn ExactSolver<Self>> {
+        Box::new(GraphSolver::new(self))
+    }
+}
+
+/// Σ over lines: weight of my stones in lines free of theirs, minus the same
+/// for them.
+fn open_lines<L: Copy + Into<u64>>(lines: &[L], me: u64, them: u64) -> i32 {
+    lines
+        .iter()
+        .map(|&line| {
+            let line: u64 = line.into();
+            let mine = (line & me).count_ones() as usize;
+            let theirs = (line & them).count_ones() as usize;
+            match (mine, theirs) {
+                (m, 0) => LINE_WEIGHT[m],
+                (0, t) => -LINE_WEIGHT[t],
+                _ => 0,
+            }
+        })
+        .sum()
+}
+
+/// The 69 four-cell lines of the Connect-Four board, as bitboard masks.
+static CONNECT4_LINES: [u64; 69] = {
+    let mut lines = [0u64; 69];
+    let mut n = 0;
+    let mut col = 0;
+    while col < 7 {
+        let mut row = 0;
+        while row < 6 {
+            // (dcol, drow): horizontal, vertical, diagonal up, diagonal down
+            let dirs: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+            let mut d = 0;
+            while d < 4 {
+                let (dc, dr) = dirs[d];
+                let (end_c, end_r) = (col + 3 * dc, row + 3 * dr);
+                if end_c >= 0 && end_c < 7 && end_r >= 0 && end_r < 6 {
+                    let mut mask = 0u64;
+                    let mut k = 0;
+                    while k < 4 {
+                        let c = col + k * dc;
+                        let r = row + k * dr;
+                        mask |= 1 << (c * 7 + r);
+                        k += 1;
+                    }
+                    lines[n] = mask;
+                    n += 1;
+                }
+                d += 1;
+            }
+            row += 1;
+        }
+        col += 1;
+    }
+    lines
+};
+
+impl Knowledge for Connect4 {
+    fn preference_classes(&self) -> Vec<Vec<u8>> {
+        vec![vec![3], vec![2, 4], vec![1, 5], vec![0, 6]]
+    }
+
+    fn opponent_wins_by(&self, pos: &Connect4Position, col: u8) -> bool {
+        let col = col as u32;
+        if !pos.can_play(col) {
+            return false;
+        }
+        let column = 0x3fu64 << (7 * col);
+        let drop = (pos.mask + crate::games::connect4_bottom_mask(col)) & column;
+        crate::games::connect4_has_four(pos.opponent() | drop)
+    }
+
+    fn heuristic(&self, pos: &Connect4Position) -> i32 {
+        open_lines(&CONNECT4_LINES, pos.current, pos.opponent())
+    }
+
+    fn exact_solver(&self) -> Box<dyn ExactSolver<Self>> {
+        Box::new(Connect4Solver::new())
+    }
+}
+
+/// Connect-Four solved exactly by the `connect-four-ai` crate (negamax with
+/// alpha-beta, a transposition table and an embedded opening book of depth
+/// 8). Its board uses the same bit layout as ours.
+pub struct Connect4Solver {
+    solver: connect_four_ai::Solver,
+}
+
+impl Connect4Solver {
+    pub fn new() -> Self {
+        Connect4Solver {
+            solver: connect_four_ai::Solver::new(),
+        }
+    }
+
+    /// The external solver's view of our position.
+    fn convert(pos: &Connect4Position) -> connect_four_ai::Position {
+        let mut board = String::with_capacity(48);
+        for row in (0..6).rev() {
+            for col in 0..7 {
+                let bit = 1u64 << (col * 7 + row);
+                board.push(if pos.current & bit != 0 {
+                    'x'
+                } else if pos.mask & bit != 0 {
+                    'o'
+                } else {
+                    '.'
+                });
+            }
+            board.push('\n');
+        }
+        connect_four_ai::Position::from_board_string(&board)
+            .expect("a 42-cell board string is always well formed")
+    }
+
+    /// The exact score of each column (positive: the mover wins).
+    pub fn scores(&mut self, pos: &Connect4Position) -> [Option<i8>; 7] {
+        self.solver.get_all_move_scores(&Self::convert(pos))
+    }
+}
+
+impl Default for Connect4Solver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ExactSolver<Connect4> for Connect4Solver {
+    fn move_values(&mut self, _game: &Connect4, pos: &Connect4Position) -> Vec<(u8, Value)> {
+        self.scores(pos)
+            .iter()
+            .enumerate()
+            .filter_map(|(col, score)| {
+                score.map(|s| {
+                    let value = match s.signum() {
+                        1 => Value::Win,
+                        0 => Value::Draw,
+                        _ => Value::Loss,
+                    };
+                    (col as u8, value)
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connect4_has_69_lines_of_four() {
+        assert!(CONNECT4_LINES.iter().all(|l| l.count_ones() == 4));
+        let distinct: std::collections::HashSet<_> = CONNECT4_LINES.iter().collect();
+        assert_eq!(distinct.len(), 69);
+    }
+
+    #[test]
+    fn threats_are_seen() {
+        let ttt = TicTacToe;
+        // X on 1 and 2 (cells 0, 1), O on 4; O to move... X to move after "152"? No:
+        // "15" = X 0, O 4; "152" X 1: O to move, X threatens cell 2.
+        let pos = ttt.parse_position("152").unwrap();
+        assert!(ttt.opponent_wins_by(&pos, 2));
+        assert!(!ttt.opponent_wins_by(&pos, 8));
+        let c4 = Connect4;
+        // X has three in column 1; O to move must block column 1.
+        let pos = c4.parse_position("12121").unwrap();
+        assert!(c4.opponent_wins_by(&pos, 0));
+        assert!(!c4.opponent_wins_by(&pos, 1));
+    }
+
+    #[test]
+    fn the_connect4_solver_knows_the_opening() {
+        let mut solver = Connect4Solver::new();
+        let values = solver.move_values(&Connect4, &Connect4.start());
+        // Only the centre column wins for the first player; 3 and 5 draw.
+        let wins: Vec<u8> = values
+            .iter()
+            .filter(|(_, v)| *v == Value::Win)
+            .map(|(m, _)| *m)
+            .collect();
+        assert_eq!(wins, vec![3]);
+        let draws: Vec<u8> = values
+            .iter()
+            .filter(|(_, v)| *v == Value::Draw)
+            .map(|(m, _)| *m)
+            .collect();
+        assert_eq!(draws, vec![2, 4]);
+    }
+}

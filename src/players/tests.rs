@@ -1,0 +1,138 @@
+//! Tests of the fixed opponents against each other.
+
+use super::*;
+use crate::games::{Connect4, Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
+
+fn spec(text: &str) -> PlayerSpec {
+    PlayerSpec::parse(text).unwrap()
+}
+
+/// Outcomes of `games` games of `a` against `b`, sides alternating.
+fn results<G: Genotype>(game: &G, a: &str, b: &str, games: u64) -> Vec<(Side, Outcome)> {
+    let fa = spec(a).factory(game, IllegalPolicy::Repair).unwrap();
+    let fb = spec(b).factory(game, IllegalPolicy::Repair).unwrap();
+    (0..games)
+        .map(|g| {
+            let mut pa = fa.make(game, g);
+            let mut pb = fb.make(game, 1000 + g);
+            if g % 2 == 0 {
+                (
+                    Side::First,
+                    play_game(game, game.start(), pa.as_mut(), pb.as_mut()),
+                )
+            } else {
+                (
+                    Side::Second,
+                    play_game(game, game.start(), pb.as_mut(), pa.as_mut()),
+                )
+            }
+        })
+        .collect()
+}
+
+fn losses(results: &[(Side, Outcome)]) -> usize {
+    results
+        .iter()
+        .filter(|(side, outcome)| *outcome == Outcome::Win(side.other()))
+        .count()
+}
+
+#[test]
+fn perfect_never_loses_at_tictactoe() {
+    for opponent in ["random", "rules", "mc:20", "alphabeta:2", "perfect"] {
+        let r = results(&TicTacToe, "perfect", opponent, 60);
+        assert_eq!(losses(&r), 0, "perfect lost to {opponent}");
+    }
+    // Against itself every game is drawn.
+    let r = results(&TicTacToe, "perfect", "perfect", 20);
+    assert!(r.iter().all(|(_, o)| *o == Outcome::Draw));
+}
+
+#[test]
+fn perfect_wins_every_matchsticks_game_from_the_winning_side() {
+    use crate::solve::{Solver, Value};
+    for rules in [
+        MatchsticksRules::default(),
+        MatchsticksRules {
+            sticks: 30,
+            rule: TakeRule::Double,
+        },
+    ] {
+        let game = Matchsticks::new(rules);
+        // The side the start position is won for.
+        let winner = match Solver::new(&game).value(&game.start()) {
+            Value::Win => Side::First,
+            _ => Side::Second,
+        };
+        for opponent in ["random", "rules", "mc:10", "alphabeta:3", "perfect"] {
+            let r = results(&game, "perfect", opponent, 40);
+            for (side, outcome) in r {
+                if side == winner {
+                    assert_eq!(
+                        outcome,
+                        Outcome::Win(side),
+                        "perfect lost a won game to {opponent} at {rules}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn perfect_never_loses_at_connect4_against_random() {
+    let r = results(&Connect4, "perfect", "random", 2);
+    assert_eq!(losses(&r), 0);
+    assert!(r.iter().all(|(side, o)| *o == Outcome::Win(*side)), "{r:?}");
+}
+
+#[test]
+fn rules_takes_an_immediate_win_and_blocks_a_single_threat() {
+    let ttt = TicTacToe;
+    let mut rules = spec("rules").build(&ttt, 1, IllegalPolicy::Repair).unwrap();
+    // X: 1, 2 (cells 0, 1); O: 5, 9. X to move wins at cell 3 (index 2).
+    let pos = ttt.parse_position("1529").unwrap();
+    for seed in 0..20 {
+        rules.reseed(seed);
+        assert_eq!(rules.choose(&ttt, &pos), Some(2));
+    }
+    // X: 1, 2; O: 5. O to move must block at cell 3.
+    let pos = ttt.parse_position("152").unwrap();
+    for seed in 0..20 {
+        rules.reseed(seed);
+        assert_eq!(rules.choose(&ttt, &pos), Some(2));
+    }
+    let c4 = Connect4;
+    let mut rules = spec("rules").build(&c4, 1, IllegalPolicy::Repair).unwrap();
+    // X threatens four in column 1; O blocks there.
+    let pos = c4.parse_position("12121").unwrap();
+    assert_eq!(rules.choose(&c4, &pos), Some(0));
+    // X to move with three in column 1 wins there.
+    let pos = c4.parse_position("121212").unwrap();
+    assert_eq!(rules.choose(&c4, &pos), Some(0));
+    // Nothing to win or block: the centre.
+    assert_eq!(rules.choose(&c4, &c4.start()), Some(3));
+}
+
+#[test]
+fn alphabeta_and_mc_beat_random_most_of_the_time() {
+    for player in ["alphabeta:3", "mc:30"] {
+        let r = results(&TicTacToe, player, "random", 40);
+        assert!(
+            losses(&r) <= 4,
+            "{player} lost {} of 40 to random",
+            losses(&r)
+        );
+    }
+}
+
+#[test]
+fn player_specs_parse_and_name_their_ranges() {
+    assert_eq!(spec("mc:200"), PlayerSpec::MonteCarlo(200));
+    assert_eq!(spec("alphabeta:4"), PlayerSpec::AlphaBeta(4));
+    assert_eq!(spec("alphabeta:4").to_string(), "alphabeta:4");
+    let err = PlayerSpec::parse("mc:0").unwrap_err().to_string();
+    assert!(err.contains("1-100000"), "{err}");
+    let err = PlayerSpec::parse("chess-engine").unwrap_err().to_string();
+    assert!(err.contains("unknown player 'chess-engine'"), "{err}");
+}
