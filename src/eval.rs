@@ -8,8 +8,8 @@
 
 use crate::encoding::Genotype;
 use crate::evolve::derive_seed;
-use crate::games::{Outcome, Side};
-use crate::players::{PlayerFactory, play_game};
+use crate::games::{GameKind, Outcome, Side};
+use crate::players::{Player, PlayerFactory, play_game};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -58,6 +58,12 @@ impl Tally {
     }
 }
 
+/// The default number of random opening plies: 2 for Connect-Four (whose
+/// deterministic players would otherwise repeat one game), 0 otherwise.
+pub fn default_openings(kind: GameKind) -> u32 {
+    if kind == GameKind::Connect4 { 2 } else { 0 }
+}
+
 /// The position after `plies` random moves (fewer if the game ends).
 fn opening<G: Genotype>(game: &G, plies: u32, seed: u64) -> G::Position {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
@@ -79,6 +85,9 @@ fn opening<G: Genotype>(game: &G, plies: u32, seed: u64) -> G::Position {
     pos
 }
 
+/// Makes a fresh player (one per worker thread).
+pub type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
+
 /// Plays `player` against `opponent` (the `index`-th opponent of a match).
 pub fn play_match<G: Genotype>(
     game: &G,
@@ -87,11 +96,31 @@ pub fn play_match<G: Genotype>(
     index: u64,
     cfg: MatchConfig,
 ) -> Tally {
+    let mut tally = play_with(
+        game,
+        &|| player.make(game, 0),
+        &|| opponent.make(game, 0),
+        index,
+        cfg,
+    );
+    tally.against = opponent.spec().to_string();
+    tally
+}
+
+/// Plays players made by `player` against players made by `opponent`; the
+/// tally's `against` is left empty for the caller to name.
+pub fn play_with<G: Genotype>(
+    game: &G,
+    player: &MakePlayer<'_, G>,
+    opponent: &MakePlayer<'_, G>,
+    index: u64,
+    cfg: MatchConfig,
+) -> Tally {
     let pairs = cfg.games.div_ceil(2);
     let results: Vec<[Outcome; 2]> = (0..pairs)
         .into_par_iter()
         .map_init(
-            || (player.make(game, 0), opponent.make(game, 0)),
+            || (player(), opponent()),
             |(p, o), pair| {
                 let start = opening(game, cfg.openings, derive_seed(cfg.seed, index, pair));
                 let mut outcome = |player_side: Side| {
@@ -108,7 +137,7 @@ pub fn play_match<G: Genotype>(
         )
         .collect();
     let mut tally = Tally {
-        against: opponent.spec().to_string(),
+        against: String::new(),
         games: 2 * pairs,
         wins: 0,
         draws: 0,

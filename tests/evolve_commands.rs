@@ -6,14 +6,16 @@ mod common;
 use common::{bebete, stdout_of};
 use std::path::Path;
 
-/// `stats.csv` without its time columns (the last three).
+/// `stats.csv` without its time columns (`tournament_s,breeding_s,io_s`,
+/// the 6th to 8th).
 fn stats_without_times(run: &Path) -> Vec<String> {
     std::fs::read_to_string(run.join("stats.csv"))
         .unwrap()
         .lines()
         .map(|line| {
-            let fields: Vec<&str> = line.split(',').collect();
-            fields[..fields.len() - 3].join(",")
+            let mut fields: Vec<&str> = line.split(',').collect();
+            fields.drain(5..8);
+            fields.join(",")
         })
         .collect()
 }
@@ -153,7 +155,7 @@ fn the_run_directory_holds_what_the_design_promises() {
     }
     let stats = std::fs::read_to_string(run.join("stats.csv")).unwrap();
     assert!(
-        stats.starts_with("generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s\n")
+        stats.starts_with("generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,vs_rules,optimal_rate,unbeatable_first,unbeatable_second\n")
     );
     assert_eq!(stats.lines().count(), 13);
     // Keep 2: gen 8 and gen 12 remain.
@@ -257,4 +259,147 @@ fn ctrl_c_writes_a_checkpoint_and_exits_130() {
         .args(["resume", "runs/int", "--generations", "2", "--quiet"])
         .assert()
         .success();
+}
+
+#[test]
+fn benchmarks_fill_their_columns_every_k_generations() {
+    let dir = tempfile::tempdir().unwrap();
+    evolve(
+        dir.path(),
+        "runs/b",
+        &["--game", "ttt"],
+        &[
+            "--generations",
+            "7",
+            "--bench-every",
+            "3",
+            "--bench-against",
+            "random,mc:5",
+            "--bench-games",
+            "10",
+        ],
+    );
+    let stats = std::fs::read_to_string(dir.path().join("runs/b/stats.csv")).unwrap();
+    let lines: Vec<&str> = stats.lines().collect();
+    assert_eq!(
+        lines[0],
+        "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,vs_mc:5,optimal_rate,unbeatable_first,unbeatable_second"
+    );
+    for (g, line) in lines[1..].iter().enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells.len(), 13, "{line}");
+        let measured = g % 3 == 0;
+        assert_eq!(!cells[8].is_empty(), measured, "generation {g}: {line}");
+        if measured {
+            let share: f64 = cells[8].parse().unwrap();
+            assert!((0.0..=1.0).contains(&share));
+        }
+    }
+    // Connect-Four has no audit columns.
+    evolve(
+        dir.path(),
+        "runs/c",
+        &["--game", "c4", "--population", "6", "--elite", "2"],
+        &["--generations", "2", "--bench-games", "4"],
+    );
+    let header = std::fs::read_to_string(dir.path().join("runs/c/stats.csv")).unwrap();
+    assert!(
+        header
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("io_s,vs_random,vs_rules"),
+        "{header}"
+    );
+}
+
+#[test]
+fn fitness_against_a_fixed_opponent_is_reproducible_and_resumable() {
+    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flags = [
+        "--fitness",
+        "round-robin+random:6",
+        "--checkpoint-every",
+        "4",
+    ];
+    evolve(
+        whole.path(),
+        "runs/f",
+        &["--game", "ttt"],
+        &[&flags[..], &["--generations", "12", "--threads", "2"]].concat(),
+    );
+    evolve(
+        split.path(),
+        "runs/f",
+        &["--game", "ttt"],
+        &[&flags[..], &["--generations", "6", "--threads", "1"]].concat(),
+    );
+    bebete(split.path())
+        .args([
+            "resume",
+            "runs/f",
+            "--generations",
+            "6",
+            "--quiet",
+            "--threads",
+            "1",
+        ])
+        .assert()
+        .success();
+    same_run(&whole.path().join("runs/f"), &split.path().join("runs/f"));
+    // vs:SPEC:N replaces the round-robin: points are at most 2 per game.
+    evolve(
+        whole.path(),
+        "runs/v",
+        &["--game", "nim"],
+        &["--fitness", "vs:perfect:10", "--generations", "3"],
+    );
+    let stats = stats_without_times(&whole.path().join("runs/v"));
+    let best: u32 = stats[1].split(',').nth(1).unwrap().parse().unwrap();
+    assert!(best <= 20, "{stats:?}");
+}
+
+#[test]
+fn targets_stop_the_run_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--seed",
+        "2",
+        "--run",
+        "runs/t",
+        "--target",
+        "score:random:0",
+    ]));
+    assert!(
+        out.contains("target reached") && out.contains("generation 0"),
+        "{out}"
+    );
+    let rows = std::fs::read_to_string(dir.path().join("runs/t/stats.csv"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(rows, 2, "one generation, then stop");
+    assert!(dir.path().join("genomes/t.genome").exists());
+    for (args, needle) in [
+        (
+            vec!["--game", "c4", "--target", "unbeatable"],
+            "--target unbeatable",
+        ),
+        (vec!["--target", "score:random:2"], "--target"),
+        (vec!["--patience", "5", "--bench-every", "0"], "--patience"),
+        (vec!["--fitness", "vs:random"], "--fitness"),
+        (
+            vec!["--bench-against", "deep-blue"],
+            "unknown player 'deep-blue'",
+        ),
+    ] {
+        let out = bebete(dir.path())
+            .arg("evolve")
+            .args(&args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
 }

@@ -58,6 +58,16 @@ fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
     bar
 }
 
+/// The last measured benchmark values, as `name value` pairs.
+fn bench_summary(cfg: &crate::evolve::EvolveConfig, row: &crate::evolve::StatsRow) -> String {
+    crate::evolve::bench::columns(cfg)
+        .iter()
+        .zip(&row.bench)
+        .map(|(name, value)| format!("{name} {value:.3}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl GameVisitor for Drive {
     type Output = anyhow::Result<ExitCode>;
 
@@ -94,6 +104,10 @@ impl Drive {
             bar.inc(1);
         };
         let end = evolution.run(until, &stop, &mut observer)?;
+        let reached = match &end {
+            RunEnd::Reached(reason) => Some(reason.clone()),
+            _ => None,
+        };
         bar.finish_and_clear();
         let run = evolution.run_dir().clone();
         let done = evolution.generation();
@@ -141,6 +155,14 @@ impl Drive {
                 run.best_genome().display(),
                 champion_copy.display()
             );
+            if let Some(reason) = &reached {
+                println!("stopped    {reason}");
+            }
+            let measured = evolution.rows().iter().rev().find(|r| !r.bench.is_empty());
+            if let Some(row) = measured {
+                let columns = bench_summary(cfg, row);
+                println!("benchmark  {columns} (generation {})", row.generation);
+            }
             println!("seed       {}", cfg.seed);
             println!(
                 "continue   bebete resume {} --generations 100",

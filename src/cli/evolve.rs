@@ -4,7 +4,7 @@ use super::drive::{Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::encoding::IllegalPolicy;
-use crate::evolve::{EvolveConfig, Selection};
+use crate::evolve::{EvolveConfig, Fitness, Selection, Target};
 use crate::games::GameKind;
 use crate::store::RunDir;
 use clap::Args;
@@ -21,7 +21,9 @@ Examples:
   bebete evolve                                   tic-tac-toe, all defaults
   bebete evolve --game c4 --seed 1 --run runs/c4-first
   bebete evolve --game nim --rule double --sticks 40 --generations 200
-  bebete evolve --population 200 --elite 20 --parents 3 --selection tournament:4")]
+  bebete evolve --population 200 --elite 20 --parents 3 --selection tournament:4
+  bebete evolve --fitness round-robin+random:20 --target unbeatable
+  bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100")]
 pub struct EvolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -61,6 +63,26 @@ pub struct EvolveArgs {
     /// Parent selection: elite (uniform among the elite) or tournament:K
     #[arg(long, value_parser = Selection::parse, default_value = "elite")]
     pub selection: Selection,
+    /// Fitness: round-robin (the method), round-robin+SPEC:N (plus N games
+    /// against a fixed player) or vs:SPEC:N (only those games)
+    #[arg(long, value_parser = Fitness::parse, default_value = "round-robin")]
+    pub fitness: Fitness,
+    /// Measure the champion every K generations, 0 = never [default: 10; 25 for connect4]
+    #[arg(long)]
+    pub bench_every: Option<u64>,
+    /// Benchmark opponents (columns vs_SPEC in stats.csv), comma separated
+    #[arg(long, value_name = "SPEC,…", default_value = "random,rules")]
+    pub bench_against: String,
+    /// Games per benchmark opponent, half with each side first
+    #[arg(long, default_value_t = 100)]
+    pub bench_games: u64,
+    /// Stop early: unbeatable (tictactoe, matchsticks: the audit finds no
+    /// move that gives away the game's value) or score:SPEC:X (score share ≥ X)
+    #[arg(long, value_parser = Target::parse)]
+    pub target: Option<Target>,
+    /// Stop after N generations without a better benchmark
+    #[arg(long, value_name = "N")]
+    pub patience: Option<u64>,
     /// No progress bar and no summary
     #[arg(long, short)]
     pub quiet: bool,
@@ -86,6 +108,17 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.keep = args.keep;
     cfg.illegal = args.illegal;
     cfg.selection = args.selection;
+    cfg.fitness = args.fitness;
+    cfg.bench_every = args.bench_every.unwrap_or(cfg.bench_every);
+    cfg.bench_against = args
+        .bench_against
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    cfg.bench_games = args.bench_games;
+    cfg.target = args.target;
+    cfg.patience = args.patience;
     cfg.validate()?;
     let dir = args
         .run

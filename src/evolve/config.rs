@@ -36,6 +36,114 @@ impl std::fmt::Display for Selection {
     }
 }
 
+/// What a genome's fitness is made of.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fitness {
+    /// Round-robin points only (the method).
+    RoundRobin,
+    /// Round-robin points plus N games against a fixed opponent.
+    RoundRobinPlus { opponent: String, games: u64 },
+    /// N games against a fixed opponent only.
+    Versus { opponent: String, games: u64 },
+}
+
+impl Fitness {
+    /// Reads `round-robin`, `round-robin+SPEC:N` or `vs:SPEC:N` (SPEC may
+    /// itself contain colons, as in `mc:200`).
+    pub fn parse(text: &str) -> Result<Fitness, String> {
+        let opponent_games = |rest: &str| -> Result<(String, u64), String> {
+            let (spec, n) = rest
+                .rsplit_once(':')
+                .ok_or_else(|| format!("'{rest}' needs a game count: SPEC:N"))?;
+            match n.parse::<u64>() {
+                Ok(n) if (1..=100_000).contains(&n) && !spec.is_empty() => {
+                    Ok((spec.to_string(), n))
+                }
+                _ => Err(format!(
+                    "the game count '{n}' must be 1-100000 after a player"
+                )),
+            }
+        };
+        if text == "round-robin" {
+            Ok(Fitness::RoundRobin)
+        } else if let Some(rest) = text.strip_prefix("round-robin+") {
+            let (opponent, games) = opponent_games(rest)?;
+            Ok(Fitness::RoundRobinPlus { opponent, games })
+        } else if let Some(rest) = text.strip_prefix("vs:") {
+            let (opponent, games) = opponent_games(rest)?;
+            Ok(Fitness::Versus { opponent, games })
+        } else {
+            Err("expected round-robin, round-robin+SPEC:N or vs:SPEC:N".to_string())
+        }
+    }
+
+    /// The fixed opponent and its game count, if any.
+    pub fn opponent(&self) -> Option<(&str, u64)> {
+        match self {
+            Fitness::RoundRobin => None,
+            Fitness::RoundRobinPlus { opponent, games } | Fitness::Versus { opponent, games } => {
+                Some((opponent, *games))
+            }
+        }
+    }
+
+    /// Whether the round-robin is played.
+    pub fn round_robin(&self) -> bool {
+        !matches!(self, Fitness::Versus { .. })
+    }
+}
+
+impl std::fmt::Display for Fitness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fitness::RoundRobin => f.write_str("round-robin"),
+            Fitness::RoundRobinPlus { opponent, games } => {
+                write!(f, "round-robin+{opponent}:{games}")
+            }
+            Fitness::Versus { opponent, games } => write!(f, "vs:{opponent}:{games}"),
+        }
+    }
+}
+
+/// When a run may stop before its planned generations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Target {
+    /// The champion's audit: its move keeps the game's value in every
+    /// position it can reach (tic-tac-toe, matchsticks).
+    Unbeatable,
+    /// The champion's score share against SPEC reaches X (0-1).
+    Score { opponent: String, share: f64 },
+}
+
+impl Target {
+    /// Reads `unbeatable` or `score:SPEC:X`.
+    pub fn parse(text: &str) -> Result<Target, String> {
+        if text == "unbeatable" {
+            return Ok(Target::Unbeatable);
+        }
+        let rest = text
+            .strip_prefix("score:")
+            .ok_or("expected unbeatable or score:SPEC:X")?;
+        let (spec, x) = rest.rsplit_once(':').ok_or("expected score:SPEC:X")?;
+        match x.parse::<f64>() {
+            Ok(share) if (0.0..=1.0).contains(&share) && !spec.is_empty() => Ok(Target::Score {
+                opponent: spec.to_string(),
+                share,
+            }),
+            _ => Err(format!("the score share '{x}' must be 0-1 (0.9 = 90%)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Unbeatable => f.write_str("unbeatable"),
+            Target::Score { opponent, share } => write!(f, "score:{opponent}:{share}"),
+        }
+    }
+}
+
 /// Everything that determines a run's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolveConfig {
@@ -54,6 +162,16 @@ pub struct EvolveConfig {
     pub keep: usize,
     pub illegal: IllegalPolicy,
     pub selection: Selection,
+    pub fitness: Fitness,
+    /// Measure the champion every K generations (0: never).
+    pub bench_every: u64,
+    /// Fixed opponents of the benchmark (player specs).
+    pub bench_against: Vec<String>,
+    /// Games per benchmark opponent.
+    pub bench_games: u64,
+    pub target: Option<Target>,
+    /// Stop after this many generations without a better benchmark.
+    pub patience: Option<u64>,
 }
 
 /// A parameter outside its allowed range; the message names the flag.
@@ -71,10 +189,10 @@ impl EvolveConfig {
     pub fn defaults(game: GameSpec, seed: u64) -> EvolveConfig {
         // (mutation, generations, checkpoint every): a Connect-Four
         // checkpoint of 100 genomes is 92 MB, so it is written less often.
-        let (mutation, generations, checkpoint_every) = match game.kind() {
-            GameKind::TicTacToe => (0.005, 1000, 50),
-            GameKind::Matchsticks => (0.05, 200, 50),
-            GameKind::Connect4 => (0.002, 300, 50),
+        let (mutation, generations, checkpoint_every, bench_every) = match game.kind() {
+            GameKind::TicTacToe => (0.005, 1000, 50, 10),
+            GameKind::Matchsticks => (0.05, 200, 50, 10),
+            GameKind::Connect4 => (0.002, 300, 50, 25),
         };
         EvolveConfig {
             game,
@@ -88,6 +206,12 @@ impl EvolveConfig {
             keep: 2,
             illegal: IllegalPolicy::Repair,
             selection: Selection::Elite,
+            fitness: Fitness::RoundRobin,
+            bench_every,
+            bench_against: vec!["random".to_string(), "rules".to_string()],
+            bench_games: 100,
+            target: None,
+            patience: None,
         }
     }
 
@@ -157,6 +281,29 @@ impl EvolveConfig {
         if self.keep == 0 {
             return err("keep", "0".into(), "must be at least 1".into());
         }
+        if !(1..=1_000_000).contains(&self.bench_games) {
+            return err(
+                "bench-games",
+                self.bench_games.to_string(),
+                "must be 1-1000000".into(),
+            );
+        }
+        let exact = self.game.kind() != GameKind::Connect4;
+        if self.target == Some(Target::Unbeatable) && !exact {
+            return err(
+                "target",
+                "unbeatable".into(),
+                "needs an exact audit: tictactoe or matchsticks (use score:SPEC:X for connect4)"
+                    .into(),
+            );
+        }
+        if self.patience.is_some() && self.bench_every == 0 {
+            return err(
+                "patience",
+                format!("{}", self.patience.unwrap_or(0)),
+                "needs a benchmark: set --bench-every".into(),
+            );
+        }
         Ok(())
     }
 }
@@ -175,6 +322,33 @@ mod tests {
         assert!(Selection::parse("tournament:0").is_err());
         assert!(Selection::parse("roulette").is_err());
         assert_eq!(Selection::Tournament(4).to_string(), "tournament:4");
+    }
+
+    #[test]
+    fn fitness_and_target_parse_specs_with_colons() {
+        assert_eq!(Fitness::parse("round-robin"), Ok(Fitness::RoundRobin));
+        assert_eq!(
+            Fitness::parse("vs:mc:200:50"),
+            Ok(Fitness::Versus {
+                opponent: "mc:200".into(),
+                games: 50
+            })
+        );
+        assert_eq!(
+            Fitness::parse("round-robin+random:20").unwrap().to_string(),
+            "round-robin+random:20"
+        );
+        assert!(Fitness::parse("vs:random").is_err());
+        assert!(Fitness::parse("elo").is_err());
+        assert_eq!(Target::parse("unbeatable"), Ok(Target::Unbeatable));
+        assert_eq!(
+            Target::parse("score:alphabeta:4:0.5"),
+            Ok(Target::Score {
+                opponent: "alphabeta:4".into(),
+                share: 0.5
+            })
+        );
+        assert!(Target::parse("score:random:1.5").is_err());
     }
 
     #[test]

@@ -5,12 +5,14 @@
 //! every `checkpoint_every` generations (and at the end, or when stopped)
 //! write a checkpoint of the population about to be evaluated.
 
+use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
-use super::stats::diversity;
+use super::stats::{bench_value, diversity};
 use super::tournament::{rank, round_robin};
-use super::{EvolveConfig, Population, StatsRow, breeding};
+use super::{EvolveConfig, Population, StatsRow, Target, breeding};
 use crate::encoding::Genotype;
 use crate::genome::{Genome, Provenance};
+use crate::players::PlayerError;
 use crate::store::{FileError, RunDir};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -24,12 +26,40 @@ pub struct GenerationReport {
 }
 
 /// How [`Evolution::run`] ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunEnd {
     /// All requested generations are done.
     Finished,
+    /// A `--target` or `--patience` rule was met; the reason in words.
+    Reached(String),
     /// The stop flag was raised; a checkpoint was written first.
     Stopped,
+}
+
+/// Why a run cannot start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum EvolveError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+}
+
+/// The best (generation, value) of a benchmark series when it is older than
+/// `patience` generations at generation `now` (the first of equal values
+/// counts: only a strictly better value resets the wait).
+pub fn out_of_patience(
+    values: impl Iterator<Item = (u64, f64)>,
+    now: u64,
+    patience: u64,
+) -> Option<(u64, f64)> {
+    let mut best: Option<(u64, f64)> = None;
+    for (generation, v) in values {
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((generation, v));
+        }
+    }
+    best.filter(|&(generation, _)| now.saturating_sub(generation) >= patience)
 }
 
 /// Receives a report after each generation (progress bars, logs).
@@ -54,6 +84,7 @@ pub struct Evolution<G: Genotype> {
     rows: Vec<StatsRow>,
     pending_io: f64,
     last_checkpoint: Option<u64>,
+    bench: Bench,
 }
 
 impl<G: Genotype> Evolution<G> {
@@ -64,11 +95,12 @@ impl<G: Genotype> Evolution<G> {
         cfg: EvolveConfig,
         run: RunDir,
         threads: usize,
-    ) -> Result<Self, FileError> {
+    ) -> Result<Self, EvolveError> {
+        let bench = Bench::new(&game, &cfg)?;
         run.write_run_toml(&cfg, threads)?;
-        run.write_stats(&[])?;
+        run.write_stats(&cfg, &[])?;
         let population = Population::random(&game, cfg.population, cfg.seed);
-        let mut evolution = Self::assemble(game, cfg, run, population, 0, Vec::new());
+        let mut evolution = Self::assemble(game, cfg, run, population, 0, Vec::new(), bench);
         evolution.checkpoint()?;
         Ok(evolution)
     }
@@ -81,13 +113,21 @@ impl<G: Genotype> Evolution<G> {
         run: RunDir,
         generations: u64,
         threads: usize,
-    ) -> Result<Self, FileError> {
+    ) -> Result<Self, EvolveError> {
         let mut cfg = ckpt.config;
         cfg.generations = generations;
+        let bench = Bench::new(&game, &cfg)?;
         run.write_run_toml(&cfg, threads)?;
-        run.write_stats(&ckpt.rows)?;
-        let mut evolution =
-            Self::assemble(game, cfg, run, ckpt.population, ckpt.generation, ckpt.rows);
+        run.write_stats(&cfg, &ckpt.rows)?;
+        let mut evolution = Self::assemble(
+            game,
+            cfg,
+            run,
+            ckpt.population,
+            ckpt.generation,
+            ckpt.rows,
+            bench,
+        );
         evolution.last_checkpoint = Some(ckpt.generation);
         Ok(evolution)
     }
@@ -99,6 +139,7 @@ impl<G: Genotype> Evolution<G> {
         population: Population,
         generation: u64,
         rows: Vec<StatsRow>,
+        bench: Bench,
     ) -> Self {
         let spare = Population::zeroed(population.size(), population.gene_count());
         Evolution {
@@ -111,6 +152,7 @@ impl<G: Genotype> Evolution<G> {
             rows,
             pending_io: 0.0,
             last_checkpoint: None,
+            bench,
         }
     }
 
@@ -135,13 +177,36 @@ impl<G: Genotype> Evolution<G> {
     /// Evaluates the current generation and breeds the next.
     pub fn step(&mut self) -> Result<GenerationReport, FileError> {
         let started = Instant::now();
-        let points = round_robin(&self.game, &self.population, self.cfg.illegal);
+        let n = self.population.size();
+        let (mut points, mut games) = if self.cfg.fitness.round_robin() {
+            let points = round_robin(&self.game, &self.population, self.cfg.illegal);
+            (points, (n * (n - 1)) as u64)
+        } else {
+            (vec![0; n], 0)
+        };
+        let fixed = self.bench.fitness_points(
+            &self.game,
+            &self.population,
+            self.cfg.illegal,
+            self.cfg.seed,
+            self.generation,
+        );
+        if let Some((extra, played)) = fixed {
+            points.iter_mut().zip(extra).for_each(|(p, e)| *p += e);
+            games += played;
+        }
         let ranking = rank(&points);
-        let n = points.len();
         let best = points[ranking[0]];
         let worst = points[ranking[n - 1]];
         let mean = points.iter().map(|&p| p as f64).sum::<f64>() / n as f64;
         let diversity = diversity(&self.population);
+        let champion_genes = self.population.genome(ranking[0]);
+        let bench = if bench::due(&self.cfg, self.generation) {
+            self.bench
+                .measure(&self.game, champion_genes, &self.cfg, self.generation)
+        } else {
+            Vec::new()
+        };
         let tournament_s = started.elapsed().as_secs_f64();
 
         let io_started = Instant::now();
@@ -179,8 +244,9 @@ impl<G: Genotype> Evolution<G> {
             tournament_s,
             breeding_s,
             io_s,
+            bench,
         };
-        self.run.append_stats(&row)?;
+        self.run.append_stats(&self.cfg, &row)?;
         self.rows.push(row.clone());
         self.generation += 1;
         self.pending_io = 0.0;
@@ -189,10 +255,7 @@ impl<G: Genotype> Evolution<G> {
         {
             self.checkpoint()?;
         }
-        Ok(GenerationReport {
-            row,
-            games: (n * (n - 1)) as u64,
-        })
+        Ok(GenerationReport { row, games })
     }
 
     /// Writes the checkpoint of the current state (once per generation) and
@@ -218,8 +281,8 @@ impl<G: Genotype> Evolution<G> {
         Ok(())
     }
 
-    /// Runs generations until `until` have been completed or `stop` is
-    /// raised; either way the state is checkpointed before returning.
+    /// Runs generations until `until` have been completed, a stopping rule
+    /// is met or `stop` is raised; the state is checkpointed before returning.
     pub fn run(
         &mut self,
         until: u64,
@@ -233,8 +296,65 @@ impl<G: Genotype> Evolution<G> {
             }
             let report = self.step()?;
             observer.generation_done(&report);
+            if let Some(reason) = self.stop_reason() {
+                self.checkpoint()?;
+                return Ok(RunEnd::Reached(reason));
+            }
         }
         self.checkpoint()?;
         Ok(RunEnd::Finished)
+    }
+
+    /// Whether `--target` or `--patience` says to stop after the last
+    /// generation (decided from the stats rows alone, so a resumed run
+    /// decides alike).
+    pub fn stop_reason(&self) -> Option<String> {
+        let cfg = &self.cfg;
+        let last = self.rows.last().filter(|r| !r.bench.is_empty())?;
+        let g = last.generation;
+        match &cfg.target {
+            Some(Target::Unbeatable) if bench_value(cfg, last, "optimal_rate") == Some(1.0) => {
+                return Some(format!(
+                    "target reached: the champion of generation {g} keeps the game's value in every position it can reach (unbeatable)"
+                ));
+            }
+            Some(Target::Score { opponent, share }) => {
+                let column = bench::column_name(opponent);
+                if bench_value(cfg, last, &column).is_some_and(|v| v >= *share) {
+                    return Some(format!(
+                        "target reached: the champion of generation {g} scores {:.1}% or more against {opponent}",
+                        100.0 * share
+                    ));
+                }
+            }
+            _ => {}
+        }
+        let patience = cfg.patience?;
+        let columns = bench::columns(cfg);
+        let metric = columns
+            .iter()
+            .find(|c| *c == "optimal_rate")
+            .or_else(|| columns.first())?;
+        let values = self
+            .rows
+            .iter()
+            .filter_map(|r| bench_value(cfg, r, metric).map(|v| (r.generation, v)));
+        let (best_gen, best) = out_of_patience(values, g, patience)?;
+        Some(format!(
+            "patience: {metric} has not beaten {best:.4} (generation {best_gen}) for {patience} generations"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::out_of_patience;
+
+    #[test]
+    fn patience_counts_from_the_last_strict_improvement() {
+        let series = [(0, 0.5), (10, 0.7), (20, 0.7), (30, 0.6)];
+        assert_eq!(out_of_patience(series.into_iter(), 30, 20), Some((10, 0.7)));
+        assert_eq!(out_of_patience(series.into_iter(), 30, 21), None);
+        assert_eq!(out_of_patience(std::iter::empty(), 30, 1), None);
     }
 }

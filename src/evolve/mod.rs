@@ -10,6 +10,7 @@
 //! uninterrupted one. [`Evolution`] drives the loop; [`checkpoint`] saves and
 //! restores its whole state.
 
+pub mod bench;
 pub mod breeding;
 pub mod checkpoint;
 mod config;
@@ -18,8 +19,8 @@ pub mod population;
 pub mod stats;
 pub mod tournament;
 
-pub use config::{ConfigError, EvolveConfig, Selection};
-pub use driver::{Evolution, GenerationReport, Observer, RunEnd};
+pub use config::{ConfigError, EvolveConfig, Fitness, Selection, Target};
+pub use driver::{Evolution, EvolveError, GenerationReport, Observer, RunEnd};
 pub use population::Population;
 pub use stats::StatsRow;
 

@@ -1,10 +1,22 @@
 //! One row of `stats.csv` per generation, and the diversity measure.
 
-use super::Population;
+use super::{EvolveConfig, Population, bench};
 use serde::{Deserialize, Serialize};
 
-/// The header of `stats.csv` (contract: the first four columns).
+/// The fixed columns of `stats.csv` (contract: the first four).
 pub const STATS_HEADER: &str = "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s";
+
+/// The header of a run's `stats.csv`: the fixed columns, then one per
+/// benchmark opponent (`vs_random`, …) and, for tic-tac-toe and matchsticks,
+/// the audit's `optimal_rate,unbeatable_first,unbeatable_second`.
+pub fn header(cfg: &EvolveConfig) -> String {
+    let mut header = STATS_HEADER.to_string();
+    for column in bench::columns(cfg) {
+        header.push(',');
+        header.push_str(&column);
+    }
+    header
+}
 
 /// What one generation looked like.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -23,12 +35,15 @@ pub struct StatsRow {
     /// Seconds writing files since the previous row (the checkpoint written
     /// after the previous generation included).
     pub io_s: f64,
+    /// Benchmark values in header order; empty when not measured.
+    pub bench: Vec<f64>,
 }
 
 impl StatsRow {
-    /// The row as a CSV line (no newline).
-    pub fn csv_line(&self) -> String {
-        format!(
+    /// The row as a CSV line (no newline) with `columns` benchmark cells
+    /// (left empty when this generation was not measured).
+    pub fn csv_line(&self, columns: usize) -> String {
+        let mut line = format!(
             "{},{},{:.3},{},{:.5},{:.6},{:.6},{:.6}",
             self.generation,
             self.best,
@@ -38,8 +53,21 @@ impl StatsRow {
             self.tournament_s,
             self.breeding_s,
             self.io_s
-        )
+        );
+        for i in 0..columns {
+            line.push(',');
+            if let Some(v) = self.bench.get(i) {
+                line.push_str(&format!("{v:.4}"));
+            }
+        }
+        line
     }
+}
+
+/// The value of benchmark column `name` in `row`, if measured.
+pub fn bench_value(cfg: &EvolveConfig, row: &StatsRow, name: &str) -> Option<f64> {
+    let index = bench::columns(cfg).iter().position(|c| c == name)?;
+    row.bench.get(index).copied()
 }
 
 /// Genomes sampled for the diversity measure.

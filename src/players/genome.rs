@@ -4,23 +4,21 @@ use super::Player;
 use crate::encoding::{Genotype, IllegalPolicy};
 use std::sync::Arc;
 
-/// Plays the moves its gene table dictates.
-pub struct GenomePlayer {
-    genes: Arc<[u8]>,
+/// Plays the moves its gene table dictates. The table may be owned and
+/// shared (`Arc<[u8]>`, the default) or borrowed from a population.
+pub struct GenomePlayer<T = Arc<[u8]>> {
+    genes: T,
     policy: IllegalPolicy,
 }
 
-impl GenomePlayer {
-    pub fn new(genes: impl Into<Arc<[u8]>>, policy: IllegalPolicy) -> Self {
-        GenomePlayer {
-            genes: genes.into(),
-            policy,
-        }
+impl<T: AsRef<[u8]>> GenomePlayer<T> {
+    pub fn new(genes: T, policy: IllegalPolicy) -> Self {
+        GenomePlayer { genes, policy }
     }
 }
 
-impl<G: Genotype> Player<G> for GenomePlayer {
+impl<G: Genotype, T: AsRef<[u8]> + Send> Player<G> for GenomePlayer<T> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
-        game.decide(&self.genes, pos, self.policy)
+        game.decide(self.genes.as_ref(), pos, self.policy)
     }
 }

@@ -136,3 +136,13 @@ fn player_specs_parse_and_name_their_ranges() {
     let err = PlayerSpec::parse("chess-engine").unwrap_err().to_string();
     assert!(err.contains("unknown player 'chess-engine'"), "{err}");
 }
+
+#[test]
+fn a_forfeiting_genome_loses() {
+    let game = TicTacToe;
+    // Every gene says cell 0: legal once, then a forfeit.
+    let mut forfeiter = GenomePlayer::new(vec![0u8; 19_683], IllegalPolicy::Forfeit);
+    let mut random = RandomPlayer::new(3);
+    let outcome = play_game(&game, game.start(), &mut forfeiter, &mut random);
+    assert_eq!(outcome, Outcome::Win(Side::Second));
+}

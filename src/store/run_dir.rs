@@ -8,7 +8,8 @@
 //! ```
 
 use super::{FileError, write_atomic};
-use crate::evolve::stats::STATS_HEADER;
+use crate::evolve::bench;
+use crate::evolve::stats::header;
 use crate::evolve::{EvolveConfig, StatsRow};
 use crate::games::{GameSpec, TakeRule};
 use serde::Serialize;
@@ -45,6 +46,14 @@ struct RunToml<'a> {
     checkpoint_every: u64,
     keep: usize,
     threads: usize,
+    fitness: String,
+    bench_every: u64,
+    bench_against: &'a [String],
+    bench_games: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    patience: Option<u64>,
 }
 
 impl RunDir {
@@ -116,29 +125,37 @@ impl RunDir {
             checkpoint_every: cfg.checkpoint_every,
             keep: cfg.keep,
             threads,
+            fitness: cfg.fitness.to_string(),
+            bench_every: cfg.bench_every,
+            bench_against: &cfg.bench_against,
+            bench_games: cfg.bench_games,
+            target: cfg.target.as_ref().map(|t| t.to_string()),
+            patience: cfg.patience,
         };
         let text = toml::to_string(&doc).expect("run.toml fields are plain values");
         write_atomic(&self.run_toml(), text.as_bytes())
     }
 
     /// Rewrites `stats.csv` with exactly `rows`.
-    pub fn write_stats(&self, rows: &[StatsRow]) -> Result<(), FileError> {
-        let mut text = String::from(STATS_HEADER);
+    pub fn write_stats(&self, cfg: &EvolveConfig, rows: &[StatsRow]) -> Result<(), FileError> {
+        let columns = bench::columns(cfg).len();
+        let mut text = header(cfg);
         text.push('\n');
         for row in rows {
-            text.push_str(&row.csv_line());
+            text.push_str(&row.csv_line(columns));
             text.push('\n');
         }
         write_atomic(&self.stats_csv(), text.as_bytes())
     }
 
     /// Appends one row to `stats.csv`.
-    pub fn append_stats(&self, row: &StatsRow) -> Result<(), FileError> {
+    pub fn append_stats(&self, cfg: &EvolveConfig, row: &StatsRow) -> Result<(), FileError> {
         let path = self.stats_csv();
         let mut file = std::fs::OpenOptions::new()
             .append(true)
             .open(&path)
             .map_err(|e| FileError::new(&path, e))?;
-        writeln!(file, "{}", row.csv_line()).map_err(|e| FileError::new(&path, e))
+        let line = row.csv_line(bench::columns(cfg).len());
+        writeln!(file, "{line}").map_err(|e| FileError::new(&path, e))
     }
 }
