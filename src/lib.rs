@@ -22,6 +22,8 @@ pub mod eval;
 pub mod evolve;
 pub mod games;
 pub mod genome;
+pub mod play;
 pub mod players;
+pub mod plot;
 pub mod solve;
 pub mod store;

@@ -2,10 +2,12 @@
 //! Ctrl-C, the closing summary and the champion's copy in `genomes/`.
 //! Shared by `evolve` and `resume`.
 
+use super::plot_cmd::default_plot;
 use crate::encoding::Genotype;
 use crate::evolve::checkpoint::Checkpoint;
-use crate::evolve::{Evolution, EvolveConfig, GenerationReport, RunEnd};
+use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, RunEnd};
 use crate::games::GameVisitor;
+use crate::plot::render;
 use crate::store::RunDir;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -58,6 +60,34 @@ fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
     bar
 }
 
+/// The progress bar, and a fresh plot at every checkpoint.
+struct Progress {
+    bar: ProgressBar,
+    games: u64,
+    started: Instant,
+    run: RunDir,
+    plot: PathBuf,
+}
+
+impl Observer for Progress {
+    fn generation_done(&mut self, report: &GenerationReport) {
+        self.games += report.games;
+        let rate = self.games as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+        self.bar.set_message(format!(
+            "best {} mean {:.1} | {:.0} games/s",
+            report.row.best, report.row.mean, rate
+        ));
+        self.bar.inc(1);
+    }
+
+    fn checkpoint_written(&mut self, _generation: u64) {
+        // A plot is a convenience: failing to draw one never stops a run.
+        if let Err(e) = render(&[self.run.root().to_path_buf()], &self.plot) {
+            self.bar.suspend(|| eprintln!("warning: no plot: {e}"));
+        }
+    }
+}
+
 /// The last measured benchmark values, as `name value` pairs.
 fn bench_summary(cfg: &crate::evolve::EvolveConfig, row: &crate::evolve::StatsRow) -> String {
     crate::evolve::bench::columns(cfg)
@@ -93,17 +123,22 @@ impl Drive {
         let until = evolution.config().generations;
         let stop = stop_flag();
         let bar = progress_bar(self.quiet, first, until);
-        let mut games = 0u64;
-        let mut observer = |report: &GenerationReport| {
-            games += report.games;
-            let rate = games as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!(
-                "best {} mean {:.1} | {:.0} games/s",
-                report.row.best, report.row.mean, rate
-            ));
-            bar.inc(1);
+        let mut observer = Progress {
+            bar,
+            games: 0,
+            started,
+            run: self.run.clone(),
+            plot: default_plot(self.run.root()),
         };
         let end = evolution.run(until, &stop, &mut observer)?;
+        let (bar, games, plot) = (observer.bar, observer.games, observer.plot);
+        let plotted = match render(&[self.run.root().to_path_buf()], &plot) {
+            Ok(()) => Some(plot),
+            Err(e) => {
+                eprintln!("warning: no plot: {e}");
+                None
+            }
+        };
         let reached = match &end {
             RunEnd::Reached(reason) => Some(reason.clone()),
             _ => None,
@@ -155,6 +190,9 @@ impl Drive {
                 run.best_genome().display(),
                 champion_copy.display()
             );
+            if let Some(plot) = &plotted {
+                println!("plot       {}", plot.display());
+            }
             if let Some(reason) = &reached {
                 println!("stopped    {reason}");
             }

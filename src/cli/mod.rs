@@ -14,6 +14,8 @@ mod game_args;
 mod genome_cmd;
 mod move_cmd;
 mod output;
+mod play_cmd;
+mod plot_cmd;
 mod resume;
 mod solve;
 
@@ -57,6 +59,10 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Prove exactly whether a genome can be beaten (tictactoe, matchsticks)
     Audit(audit::AuditArgs),
+    /// Play against a genome (the shipped champion by default) in the terminal
+    Play(play_cmd::PlayArgs),
+    /// Draw fitness curves of runs to PNG or SVG
+    Plot(plot_cmd::PlotArgs),
     /// Solve a small game exactly: its value, positions and best first moves
     Solve(solve::SolveArgs),
 }
@@ -73,5 +79,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Eval(args) => eval::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Plot(args) => plot_cmd::run(args),
+        Command::Play(args) => play_cmd::run(args),
     }
 }

@@ -62,9 +62,11 @@ pub fn out_of_patience(
     best.filter(|&(generation, _)| now.saturating_sub(generation) >= patience)
 }
 
-/// Receives a report after each generation (progress bars, logs).
+/// Receives a report after each generation (progress bars, logs) and a
+/// call after each checkpoint (plots).
 pub trait Observer {
     fn generation_done(&mut self, report: &GenerationReport);
+    fn checkpoint_written(&mut self, _generation: u64) {}
 }
 
 impl<F: FnMut(&GenerationReport)> Observer for F {
@@ -294,8 +296,12 @@ impl<G: Genotype> Evolution<G> {
                 self.checkpoint()?;
                 return Ok(RunEnd::Stopped);
             }
+            let before = self.last_checkpoint;
             let report = self.step()?;
             observer.generation_done(&report);
+            if self.last_checkpoint != before {
+                observer.checkpoint_written(self.generation);
+            }
             if let Some(reason) = self.stop_reason() {
                 self.checkpoint()?;
                 return Ok(RunEnd::Reached(reason));

@@ -1,0 +1,151 @@
+//! `bebete play`: a game in the terminal against a genome or any player.
+
+use super::explain::parse_policy;
+use super::{GameArgs, draw_seed};
+use crate::encoding::{Genotype, IllegalPolicy};
+use crate::games::{GameKind, GameSpec, GameVisitor};
+use crate::genome::Genome;
+use crate::play::{Bot, First, play};
+use crate::players::PlayerSpec;
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "With no genome, the shipped champion genomes/<game>.genome plays.
+
+Examples:
+  bebete play                                    tic-tac-toe against the champion
+  bebete play --game c4 --first bot --games 3
+  bebete play runs/tictactoe-1                   that run's champion
+  bebete play --game c4 --opponent alphabeta:4
+  printf '5\\n1\\n9\\n' | bebete play            moves from a pipe"
+)]
+pub struct PlayArgs {
+    /// A genome file or a run directory (its champion) [default: genomes/<game>.genome]
+    pub genome: Option<PathBuf>,
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Play against this player instead: random, rules, mc:N, alphabeta:D, perfect or a genome file
+    #[arg(long, value_name = "SPEC", conflicts_with = "genome")]
+    pub opponent: Option<String>,
+    /// Who moves first in the first game; then sides alternate
+    #[arg(long, value_enum, default_value = "human")]
+    pub first: FirstArg,
+    /// Games to play
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Seed of a random or otherwise randomised opponent [default: drawn]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// What an illegal gene does: repair or forfeit
+    #[arg(long, value_parser = parse_policy, default_value = "repair")]
+    pub illegal: IllegalPolicy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FirstArg {
+    Human,
+    Bot,
+}
+
+struct Session<'a> {
+    genes: Option<Vec<u8>>,
+    opponent: Option<PlayerSpec>,
+    args: &'a PlayArgs,
+}
+
+impl GameVisitor for Session<'_> {
+    type Output = anyhow::Result<ExitCode>;
+
+    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<ExitCode> {
+        let mut bot = match (self.genes, self.opponent) {
+            (Some(genes), _) => Bot::Genome {
+                genes: genes.into(),
+                policy: self.args.illegal,
+            },
+            (None, Some(spec)) => Bot::Player {
+                name: spec.to_string(),
+                player: spec.build(
+                    &game,
+                    self.args.seed.unwrap_or_else(draw_seed),
+                    self.args.illegal,
+                )?,
+            },
+            (None, None) => anyhow::bail!("no bot to play against"),
+        };
+        let first = match self.args.first {
+            FirstArg::Human => First::Human,
+            FirstArg::Bot => First::Bot,
+        };
+        let stdin = std::io::stdin();
+        let stdout = std::io::stdout();
+        play(
+            &game,
+            &mut bot,
+            first,
+            self.args.games,
+            &mut stdin.lock(),
+            &mut stdout.lock(),
+        )?;
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// The genome file behind a path: the file itself or a run's `best.genome`.
+fn genome_path(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join("best.genome")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let (spec, genes, opponent): (GameSpec, Option<Vec<u8>>, Option<PlayerSpec>) = match (
+        &args.genome,
+        &args.opponent,
+    ) {
+        (_, Some(text)) => {
+            let opponent = PlayerSpec::parse(text)?;
+            let spec = match &opponent {
+                PlayerSpec::Genome(path) => Genome::load(path)?.game,
+                _ => args.game.spec(GameKind::TicTacToe)?,
+            };
+            (spec, None, Some(opponent))
+        }
+        (given, None) => {
+            let wanted = args.game.spec(GameKind::TicTacToe)?;
+            let path = match given {
+                Some(p) => genome_path(p),
+                None => {
+                    let shipped =
+                        PathBuf::from("genomes").join(format!("{}.genome", wanted.kind()));
+                    if !shipped.is_file() {
+                        anyhow::bail!(
+                            "no genome given and {} is not here: pass a genome file or run directory, or run from the bebete directory",
+                            shipped.display()
+                        );
+                    }
+                    shipped
+                }
+            };
+            let genome = Genome::load(&path)?;
+            if args.game.game.is_some() && genome.game != wanted {
+                genome.expect_game(&path, wanted.kind())?;
+                anyhow::bail!(
+                    "{}: a {} genome, but {wanted} was asked for",
+                    path.display(),
+                    genome.game
+                );
+            }
+            (genome.game, Some(genome.genes), None)
+        }
+    };
+    spec.visit(Session {
+        genes,
+        opponent,
+        args: &args,
+    })
+}

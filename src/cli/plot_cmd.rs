@@ -1,0 +1,38 @@
+//! `bebete plot`: draw the fitness curves of one or more runs.
+
+use crate::plot::render;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  bebete plot runs/tictactoe-1                      writes plots/tictactoe-1.png
+  bebete plot runs/a runs/b --out plots/a-vs-b.svg  two runs overlaid, as SVG")]
+pub struct PlotArgs {
+    /// Run directories (several overlay, labelled by what sets them apart)
+    #[arg(required = true)]
+    pub runs: Vec<PathBuf>,
+    /// Output file, .png or .svg [default: plots/<first run's name>.png]
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+}
+
+/// The default plot of a run: `plots/<name>.png`.
+pub fn default_plot(run: &std::path::Path) -> PathBuf {
+    let name = run
+        .file_name()
+        .map_or_else(|| "run".into(), |n| n.to_string_lossy().into_owned());
+    PathBuf::from("plots").join(format!("{name}.png"))
+}
+
+pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_plot(&args.runs[0]));
+    render(&args.runs, &out)?;
+    writeln!(std::io::stdout(), "wrote {}", out.display())?;
+    Ok(ExitCode::SUCCESS)
+}

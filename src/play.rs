@@ -1,0 +1,266 @@
+//! Playing against a bot in the terminal (or through a pipe).
+//!
+//! The session reads moves line by line and writes the board, the bot's
+//! moves with a one-line reason, and the score. It works the same on a
+//! terminal and on a pipe, so whole games can be scripted and tested; the
+//! end of the input ends the session cleanly.
+
+use crate::encoding::{Genotype, IllegalPolicy, Reason};
+use crate::games::{GameKind, Outcome, Side};
+use crate::players::Player;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+
+/// The bot: a genome (whose moves can be explained) or any other player.
+pub enum Bot<G: Genotype> {
+    Genome {
+        genes: Arc<[u8]>,
+        policy: IllegalPolicy,
+    },
+    Player {
+        name: String,
+        player: Box<dyn Player<G>>,
+    },
+}
+
+/// Who moves first in the first game (then sides alternate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    Human,
+    Bot,
+}
+
+/// Games won by each side and drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    pub human: u32,
+    pub bot: u32,
+    pub draws: u32,
+}
+
+impl Score {
+    fn line(&self) -> String {
+        format!(
+            "score: you {}, bebete {}, draws {}",
+            self.human, self.bot, self.draws
+        )
+    }
+}
+
+/// What the human is asked for.
+fn prompt(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::TicTacToe => "your move (cell 1-9, q to quit): ",
+        GameKind::Connect4 => "your move (column 1-7, q to quit): ",
+        GameKind::Matchsticks => "sticks to take (q to quit): ",
+    }
+}
+
+/// The bot's move and a one-line reason; `None` when it forfeits.
+fn bot_move<G: Genotype>(
+    game: &G,
+    bot: &mut Bot<G>,
+    pos: &G::Position,
+) -> (Option<G::Move>, String) {
+    match bot {
+        Bot::Player { name, player } => (player.choose(game, pos), format!("({name})")),
+        Bot::Genome { genes, policy } => {
+            let reason = game.explain(genes, pos, *policy);
+            let why = match &reason {
+                Reason::Lookup {
+                    index,
+                    gene,
+                    repaired,
+                    ..
+                } => {
+                    format!(
+                        "(index {index}, gene {gene}{})",
+                        if *repaired { ", illegal, repaired" } else { "" }
+                    )
+                }
+                Reason::Votes { votes, .. } => {
+                    let sums: Vec<String> = votes
+                        .iter()
+                        .enumerate()
+                        .map(|(c, v)| format!("{}:{v}", c + 1))
+                        .collect();
+                    format!("(column sums {})", sums.join(" "))
+                }
+            };
+            (reason.chosen(), why)
+        }
+    }
+}
+
+enum Turn<M> {
+    Move(M),
+    Quit,
+}
+
+/// Reads human moves until a legal one, `q`, or the end of the input.
+fn human_move<G: Genotype>(
+    game: &G,
+    pos: &G::Position,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<Turn<G::Move>> {
+    loop {
+        write!(out, "{}", prompt(game.spec().kind()))?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(Turn::Quit);
+        }
+        let text = line.trim();
+        if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
+            return Ok(Turn::Quit);
+        }
+        match game.parse_move(text) {
+            Err(reason) => writeln!(out, "'{text}' is not a move: {reason}")?,
+            Ok(mv) if !game.is_legal(pos, mv) => {
+                writeln!(out, "not allowed: {}", game.why_illegal(pos, mv))?
+            }
+            Ok(mv) => return Ok(Turn::Move(mv)),
+        }
+    }
+}
+
+/// Plays up to `games` games, alternating who moves first; returns the score.
+pub fn play<G: Genotype>(
+    game: &G,
+    bot: &mut Bot<G>,
+    first: First,
+    games: u32,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<Score> {
+    let mut score = Score::default();
+    for n in 0..games {
+        let human_side = match (first, n % 2) {
+            (First::Human, 0) | (First::Bot, 1) => Side::First,
+            _ => Side::Second,
+        };
+        let mark = if human_side == Side::First {
+            "X, moving first"
+        } else {
+            "O, moving second"
+        };
+        writeln!(out, "\ngame {} of {games}: you are {mark}", n + 1)?;
+        let mut pos = game.start();
+        let mut line = Vec::new();
+        let outcome = loop {
+            if let Some(outcome) = game.outcome(&pos) {
+                write!(out, "{}", game.render(&pos))?;
+                break outcome;
+            }
+            let side = game.turn(&pos);
+            if side == human_side {
+                write!(out, "{}", game.render(&pos))?;
+                match human_move(game, &pos, input, out)? {
+                    Turn::Move(mv) => {
+                        line.push(mv);
+                        pos = game.play(&pos, mv);
+                    }
+                    Turn::Quit => {
+                        writeln!(out, "stopped; {}", score.line())?;
+                        return Ok(score);
+                    }
+                }
+            } else {
+                match bot_move(game, bot, &pos) {
+                    (Some(mv), why) if game.is_legal(&pos, mv) => {
+                        writeln!(out, "bebete plays {} {why}", game.format_move(mv))?;
+                        line.push(mv);
+                        pos = game.play(&pos, mv);
+                    }
+                    (_, why) => {
+                        writeln!(
+                            out,
+                            "bebete's gene names an illegal move and it forfeits {why}"
+                        )?;
+                        break Outcome::Win(human_side);
+                    }
+                }
+            }
+        };
+        let result = match outcome {
+            Outcome::Draw => {
+                score.draws += 1;
+                "a draw"
+            }
+            Outcome::Win(side) if side == human_side => {
+                score.human += 1;
+                "you win"
+            }
+            Outcome::Win(_) => {
+                score.bot += 1;
+                "bebete wins"
+            }
+        };
+        writeln!(out, "{result} ({})", game.format_line(&line))?;
+        writeln!(out, "{}", score.line())?;
+    }
+    Ok(score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::TicTacToe;
+    use crate::players::PlayerSpec;
+
+    fn session(moves: &str, first: First, games: u32) -> (Score, String) {
+        let game = TicTacToe;
+        let player = PlayerSpec::Perfect
+            .build(&game, 1, IllegalPolicy::Repair)
+            .unwrap();
+        let mut bot = Bot::Player {
+            name: "perfect".into(),
+            player,
+        };
+        let mut out = Vec::new();
+        let score = play(
+            &game,
+            &mut bot,
+            first,
+            games,
+            &mut moves.as_bytes(),
+            &mut out,
+        )
+        .unwrap();
+        (score, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn bad_moves_are_refused_with_the_reason_and_asked_again() {
+        let (_, out) = session("x\n0\n5\n5\nq\n", First::Human, 1);
+        assert!(out.contains("'x' is not a move"), "{out}");
+        assert!(out.contains("'0' is not a move"), "{out}");
+        assert!(
+            out.contains("not allowed: cell 5 is already taken"),
+            "{out}"
+        );
+        assert!(
+            out.contains("stopped; score: you 0, bebete 0, draws 0"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_end_of_input_ends_cleanly() {
+        let (score, out) = session("", First::Human, 3);
+        assert_eq!(score, Score::default());
+        assert!(out.contains("stopped"), "{out}");
+    }
+
+    #[test]
+    fn a_whole_game_against_perfect_never_ends_in_a_human_win() {
+        // The human plays the first legal cell every time.
+        let input = "1\n2\n3\n4\n5\n6\n7\n8\n9\n".repeat(3);
+        let (score, out) = session(&input, First::Bot, 2);
+        assert_eq!(score.human, 0, "{out}");
+        assert_eq!(score.bot + score.draws, 2, "{out}");
+        assert!(out.contains("game 2 of 2: you are X"), "{out}");
+    }
+}

@@ -1,0 +1,436 @@
+//! Fitness curves: one figure, panels sharing the generation axis.
+//!
+//! Panels: round-robin points (best, mean, worst); the benchmark curves
+//! (score share against each fixed opponent, and the audit's optimal-move
+//! rate); diversity. Several runs overlay, each labelled by the parameters
+//! that set it apart. Text is drawn with the DejaVu Sans font compiled into
+//! the binary, so rendering needs no system fonts or libraries.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+/// Why a plot could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error("{path}: {reason}", path = .path.display())]
+    Run { path: PathBuf, reason: String },
+    #[error("drawing {path}: {reason}", path = .path.display())]
+    Draw { path: PathBuf, reason: String },
+}
+
+/// One run's `stats.csv` (and the parameters from its `run.toml`).
+#[derive(Clone, Debug)]
+pub struct RunStats {
+    pub name: String,
+    pub params: toml::Table,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Option<f64>>>,
+}
+
+/// Parameters that never tell runs apart in a legend.
+const IGNORED_PARAMS: [&str; 4] = ["bebete_version", "threads", "checkpoint_every", "keep"];
+
+impl RunStats {
+    /// Reads `dir/stats.csv` and `dir/run.toml`.
+    pub fn load(dir: &Path) -> Result<RunStats, PlotError> {
+        let fail = |reason: String| PlotError::Run {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        let csv = std::fs::read_to_string(dir.join("stats.csv")).map_err(|e| {
+            fail(format!(
+                "cannot read stats.csv ({e}); is this a run directory?"
+            ))
+        })?;
+        let params = std::fs::read_to_string(dir.join("run.toml"))
+            .ok()
+            .and_then(|t| t.parse::<toml::Table>().ok())
+            .unwrap_or_default();
+        let mut lines = csv.lines();
+        let columns: Vec<String> = lines
+            .next()
+            .ok_or_else(|| fail("stats.csv is empty".into()))?
+            .split(',')
+            .map(str::to_string)
+            .collect();
+        if columns.first().map(String::as_str) != Some("generation") {
+            return Err(fail(
+                "stats.csv does not start with a generation column".into(),
+            ));
+        }
+        let mut rows = Vec::new();
+        for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let cells: Vec<Option<f64>> = line.split(',').map(|c| c.parse::<f64>().ok()).collect();
+            if cells.len() != columns.len() || cells[0].is_none() {
+                return Err(fail(format!(
+                    "stats.csv line {}: {} cells, expected {}",
+                    i + 2,
+                    cells.len(),
+                    columns.len()
+                )));
+            }
+            rows.push(cells);
+        }
+        if rows.is_empty() {
+            return Err(fail("stats.csv has no generations yet".into()));
+        }
+        let name = dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Ok(RunStats {
+            name,
+            params,
+            columns,
+            rows,
+        })
+    }
+
+    /// The (generation, value) points of a column, skipping empty cells.
+    pub fn series(&self, column: &str) -> Vec<(f64, f64)> {
+        let Some(c) = self.columns.iter().position(|x| x == column) else {
+            return Vec::new();
+        };
+        self.rows
+            .iter()
+            .filter_map(|r| Some((r[0]?, r[c]?)))
+            .collect()
+    }
+
+    /// The benchmark columns: scores against opponents and the optimal rate.
+    fn bench_columns(&self) -> Vec<&str> {
+        self.columns
+            .iter()
+            .map(String::as_str)
+            .filter(|c| c.starts_with("vs_") || *c == "optimal_rate")
+            .collect()
+    }
+
+    fn param(&self, key: &str) -> String {
+        self.params.get(key).map_or_else(String::new, |v| match v {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    }
+}
+
+/// Legend labels: the parameters in which the runs differ (or the run name).
+fn labels(runs: &[RunStats]) -> Vec<String> {
+    let keys: Vec<&String> = runs
+        .first()
+        .map(|r| {
+            r.params
+                .keys()
+                .filter(|k| !IGNORED_PARAMS.contains(&k.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    runs.iter()
+        .map(|run| {
+            let differing: Vec<String> = keys
+                .iter()
+                .filter(|k| runs.iter().any(|other| other.param(k) != run.param(k)))
+                .map(|k| format!("{k}={}", run.param(k)))
+                .collect();
+            if runs.len() == 1 || differing.is_empty() {
+                run.name.clone()
+            } else {
+                differing.join(" ")
+            }
+        })
+        .collect()
+}
+
+fn register_fonts() {
+    static FONTS: Once = Once::new();
+    FONTS.call_once(|| {
+        // The bytes are a valid TrueType font shipped by the dejavu crate.
+        let _ = plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            dejavu::sans::regular(),
+        );
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+/// Renders the runs in `dirs` to `out` (`.svg` for SVG, anything else PNG).
+pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
+    let runs = dirs
+        .iter()
+        .map(|d| RunStats::load(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    register_fonts();
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| PlotError::Draw {
+            path: out.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+    }
+    let size = (1200, 1200);
+    let result = if out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+    {
+        draw(SVGBackend::new(out, size).into_drawing_area(), &runs)
+    } else {
+        draw(BitMapBackend::new(out, size).into_drawing_area(), &runs)
+    };
+    result.map_err(|reason| PlotError::Draw {
+        path: out.to_path_buf(),
+        reason,
+    })
+}
+
+type Panel<'a, DB> = DrawingArea<DB, Shift>;
+
+/// One curve: its run (index), column name, points and shade (0-1).
+struct Curve {
+    run: usize,
+    column: String,
+    points: Vec<(f64, f64)>,
+    shade: f64,
+}
+
+fn draw<DB: DrawingBackend>(root: Panel<'_, DB>, runs: &[RunStats]) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let first = &runs[0];
+    let population = first.param("population");
+    let title = format!(
+        "{}, population {}{}",
+        first.param("game"),
+        population,
+        if runs.len() > 1 {
+            format!(" ({} runs)", runs.len())
+        } else {
+            String::new()
+        }
+    );
+    let root = root.titled(&title, ("sans-serif", 30)).map_err(err)?;
+    let labels = labels(runs);
+    let max_gen = runs
+        .iter()
+        .flat_map(|r| r.rows.iter().filter_map(|row| row[0]))
+        .fold(1.0f64, f64::max);
+    let has_bench = runs.iter().any(|r| !r.bench_columns().is_empty());
+    let panels = root.split_evenly((if has_bench { 3 } else { 2 }, 1));
+
+    // Points: best, mean, worst.
+    let max_points = runs
+        .iter()
+        .flat_map(|r| r.series("best"))
+        .map(|(_, v)| v)
+        .fold(1.0f64, f64::max);
+    let series: Vec<Curve> = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, run)| {
+            [("best", 1.0), ("mean", 0.6), ("worst", 0.3)]
+                .into_iter()
+                .map(move |(col, shade)| Curve {
+                    run: i,
+                    column: col.to_string(),
+                    points: run.series(col),
+                    shade,
+                })
+        })
+        .collect();
+    line_panel(
+        &panels[0],
+        "Round-robin points",
+        "points",
+        max_gen,
+        0.0..max_points * 1.05,
+        &series,
+        &labels,
+    )?;
+
+    let mut next = 1;
+    if has_bench {
+        let mut series = Vec::new();
+        for (i, run) in runs.iter().enumerate() {
+            for (j, col) in run.bench_columns().into_iter().enumerate() {
+                let alpha = 1.0 - 0.6 * j as f64 / run.bench_columns().len().max(1) as f64;
+                series.push(Curve {
+                    run: i,
+                    column: col.to_string(),
+                    points: run.series(col),
+                    shade: alpha,
+                });
+            }
+        }
+        line_panel(
+            &panels[1],
+            "Champion against fixed opponents (score share) and optimal-move rate",
+            "share",
+            max_gen,
+            0.0..1.02,
+            &series,
+            &labels,
+        )?;
+        next = 2;
+    }
+    let series: Vec<_> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, run)| Curve {
+            run: i,
+            column: "diversity".to_string(),
+            points: run.series("diversity"),
+            shade: 1.0,
+        })
+        .collect();
+    line_panel(
+        &panels[next],
+        "Diversity (share of differing genes)",
+        "diversity",
+        max_gen,
+        0.0..1.02,
+        &series,
+        &labels,
+    )?;
+    root.present().map_err(err)
+}
+
+/// One panel of curves.
+fn line_panel<DB: DrawingBackend>(
+    area: &Panel<'_, DB>,
+    caption: &str,
+    y_desc: &str,
+    max_gen: f64,
+    y_range: std::ops::Range<f64>,
+    series: &[Curve],
+    labels: &[String],
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 20))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(55)
+        .build_cartesian_2d(0.0..max_gen.max(1.0), y_range)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("generation")
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_desc(y_desc)
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    let single_run = labels.len() == 1;
+    for (k, curve) in series.iter().enumerate() {
+        let Curve {
+            run,
+            column,
+            points,
+            shade,
+        } = curve;
+        if points.is_empty() {
+            continue;
+        }
+        // One run: a colour per curve. Several: a colour per run, curves shaded.
+        let base = Palette99::pick(if single_run { k } else { *run });
+        let color = base.mix(*shade);
+        let label = if single_run {
+            column.clone()
+        } else {
+            format!("{}: {column}", labels[*run])
+        };
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                color.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 13))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_dir(dir: &Path, name: &str, seed: u64) -> PathBuf {
+        let run = dir.join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::write(
+            run.join("run.toml"),
+            format!("game = \"tictactoe\"\nseed = {seed}\npopulation = 100\nthreads = 2\n"),
+        )
+        .unwrap();
+        let mut csv = String::from(
+            "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,optimal_rate\n",
+        );
+        for g in 0..20 {
+            let bench = if g % 5 == 0 {
+                format!("{:.2},{:.2}", 0.5 + g as f64 / 50.0, 0.6)
+            } else {
+                ",".into()
+            };
+            csv.push_str(&format!(
+                "{g},{},198,{},0.5,0.01,0.01,0.01,{bench}\n",
+                250 + g,
+                150 - g
+            ));
+        }
+        std::fs::write(run.join("stats.csv"), csv).unwrap();
+        run
+    }
+
+    #[test]
+    fn png_and_svg_are_written_and_look_like_their_formats() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = run_dir(dir.path(), "a", 1);
+        let b = run_dir(dir.path(), "b", 2);
+        let png = dir.path().join("out/plot.png");
+        render(&[a.clone(), b.clone()], &png).unwrap();
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        let svg = dir.path().join("plot.svg");
+        render(&[a, b], &svg).unwrap();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(text.starts_with("<svg") && text.contains("seed=1") && text.contains("generation"));
+    }
+
+    #[test]
+    fn series_skip_unmeasured_generations_and_labels_name_what_differs() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = [
+            RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap(),
+            RunStats::load(&run_dir(dir.path(), "b", 2)).unwrap(),
+        ];
+        assert_eq!(runs[0].series("vs_random").len(), 4);
+        assert_eq!(labels(&runs), ["seed=1", "seed=2"]);
+        assert_eq!(labels(&runs[..1]), ["a"]);
+    }
+
+    #[test]
+    fn a_directory_without_stats_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = render(&[dir.path().to_path_buf()], &dir.path().join("x.png"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("stats.csv"), "{err}");
+    }
+}

@@ -1,0 +1,130 @@
+//! `play` through a pipe and `plot` of real runs.
+
+mod common;
+
+use common::{bebete, random_genome, stdout_of};
+
+#[test]
+fn a_whole_game_can_be_piped_into_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    // Every cell in order: illegal ones are refused, the rest are played.
+    let input = "1\n2\n3\n4\n5\n6\n7\n8\n9\n".repeat(2);
+    let out = stdout_of(
+        bebete(dir.path())
+            .arg("play")
+            .arg(&g)
+            .args(["--games", "2"])
+            .write_stdin(input),
+    );
+    assert!(
+        out.contains("game 1 of 2") && out.contains("game 2 of 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bebete plays") && out.contains("(index "),
+        "{out}"
+    );
+    assert!(out.contains("score: you"), "{out}");
+    let finished = out.matches("you win (").count()
+        + out.matches("bebete wins (").count()
+        + out.matches("a draw (").count();
+    assert!(finished >= 1, "{out}");
+}
+
+#[test]
+fn connect4_play_explains_with_column_sums_and_eof_ends_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(dir.path(), "c.genome", &["--game", "c4"]);
+    let out = stdout_of(
+        bebete(dir.path())
+            .arg("play")
+            .arg(&g)
+            .args(["--first", "bot"])
+            .write_stdin("4\n"),
+    );
+    assert!(out.contains("column sums 1:"), "{out}");
+    assert!(out.contains("1 2 3 4 5 6 7"), "{out}");
+    assert!(
+        out.trim_end().ends_with("score: you 0, bebete 0, draws 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_against_a_player_spec_and_a_run_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(
+        bebete(dir.path())
+            .args([
+                "play",
+                "--game",
+                "nim",
+                "--opponent",
+                "perfect",
+                "--seed",
+                "1",
+            ])
+            .write_stdin("3\n3\n3\n3\n3\n3\n3\n3\n"),
+    );
+    assert!(
+        out.contains("(perfect)") && out.contains("sticks left"),
+        "{out}"
+    );
+    bebete(dir.path())
+        .args([
+            "evolve",
+            "-q",
+            "--seed",
+            "1",
+            "--run",
+            "runs/r",
+            "--generations",
+            "2",
+        ])
+        .assert()
+        .success();
+    let out = stdout_of(
+        bebete(dir.path())
+            .args(["play", "runs/r"])
+            .write_stdin("q\n"),
+    );
+    assert!(out.contains("stopped"), "{out}");
+    let out = bebete(dir.path())
+        .args(["play", "--game", "c4"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("genomes/connect4.genome"));
+}
+
+#[test]
+fn evolve_draws_a_plot_and_plot_overlays_runs_as_png_or_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in ["1", "2"] {
+        let out = stdout_of(bebete(dir.path()).args([
+            "evolve",
+            "--seed",
+            seed,
+            "--generations",
+            "15",
+            "--run",
+            &format!("runs/s{seed}"),
+        ]));
+        assert!(
+            out.contains(&format!("plot       plots/s{seed}.png")),
+            "{out}"
+        );
+        let png = std::fs::read(dir.path().join(format!("plots/s{seed}.png"))).unwrap();
+        assert_eq!(&png[..4], b"\x89PNG");
+    }
+    let out =
+        stdout_of(bebete(dir.path()).args(["plot", "runs/s1", "runs/s2", "--out", "both.svg"]));
+    assert!(out.contains("wrote both.svg"));
+    let svg = std::fs::read_to_string(dir.path().join("both.svg")).unwrap();
+    assert!(svg.contains("seed=1") && svg.contains("seed=2") && svg.contains("Round-robin points"));
+    let out = bebete(dir.path())
+        .args(["plot", "runs/none"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("runs/none"));
+}
