@@ -10,6 +10,13 @@ use crate::games::{
     TicTacToePosition,
 };
 use crate::solve::{Solver, Value};
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Whatever a game's exact solver shares between players (a solved table
+/// for the small games), built once per match or run.
+pub type SharedOracle = Arc<dyn Any + Send + Sync>;
 
 /// An exact oracle: the game-theoretic value each legal move achieves.
 pub trait ExactSolver<G: Game>: Send {
@@ -29,30 +36,75 @@ pub trait Knowledge: Game {
     fn opponent_wins_by(&self, pos: &Self::Position, mv: Self::Move) -> bool;
     /// A static evaluation for the side to move: positive is good.
     fn heuristic(&self, pos: &Self::Position) -> i32;
-    /// A solver that knows the exact value of every move.
-    fn exact_solver(&self) -> Box<dyn ExactSolver<Self>>;
+    /// The shared part of the exact solver, built once (it may be costly).
+    fn exact_oracle(&self) -> SharedOracle;
+    /// A solver that knows the exact value of every move, using `oracle`
+    /// from [`Knowledge::exact_oracle`].
+    fn exact_solver(&self, oracle: &SharedOracle) -> Box<dyn ExactSolver<Self>>;
 }
 
-/// Backward induction over the game graph (tic-tac-toe, matchsticks).
-pub struct GraphSolver<G: Game> {
-    solver: Solver<G>,
+/// The value of every position reachable from the start (the small games).
+pub struct SolvedTable<P> {
+    values: HashMap<P, Value>,
 }
 
-impl<G: Game> GraphSolver<G> {
-    pub fn new(game: &G) -> Self {
-        GraphSolver {
-            solver: Solver::new(game),
+impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
+    /// Solves every reachable position of `game`.
+    pub fn build<G: Game<Position = P>>(game: &G) -> Self {
+        let mut solver = Solver::new(game);
+        let mut stack = vec![game.start()];
+        let mut moves = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(pos) = stack.pop() {
+            if !seen.insert(pos) {
+                continue;
+            }
+            solver.value(&pos);
+            game.legal_moves(&pos, &mut moves);
+            stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
         }
+        let values = seen.into_iter().map(|p| (p, solver.value(&p))).collect();
+        SolvedTable { values }
+    }
+
+    /// The value of `pos` for the side to move, if reachable.
+    pub fn get(&self, pos: &P) -> Option<Value> {
+        self.values.get(pos).copied()
     }
 }
 
-impl<G: Game> ExactSolver<G> for GraphSolver<G> {
+/// Reads move values from a shared [`SolvedTable`]; positions outside it
+/// (none, in play from the start) fall back to a private solver.
+pub struct TableSolver<G: Game> {
+    table: Arc<SolvedTable<G::Position>>,
+    fallback: Solver<G>,
+}
+
+fn table_solver<G: Game>(game: &G, oracle: &SharedOracle) -> Box<dyn ExactSolver<G>> {
+    let table = oracle
+        .clone()
+        .downcast::<SolvedTable<G::Position>>()
+        .unwrap_or_else(|_| Arc::new(SolvedTable::build(game)));
+    Box::new(TableSolver {
+        table,
+        fallback: Solver::new(game),
+    })
+}
+
+impl<G: Game> ExactSolver<G> for TableSolver<G> {
     fn move_values(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Value)> {
         let mut moves = Vec::new();
         game.legal_moves(pos, &mut moves);
         moves
             .into_iter()
-            .map(|m| (m, self.solver.value(&game.play(pos, m)).flip()))
+            .map(|m| {
+                let next = game.play(pos, m);
+                let value = self
+                    .table
+                    .get(&next)
+                    .unwrap_or_else(|| self.fallback.value(&next));
+                (m, value.flip())
+            })
             .collect()
     }
 }
@@ -76,8 +128,12 @@ impl Knowledge for TicTacToe {
         open_lines(&crate::games::TICTACTOE_LINES, me as u64, them as u64)
     }
 
-    fn exact_solver(&self) -> Box<dyn ExactSolver<Self>> {
-        Box::new(GraphSolver::new(self))
+    fn exact_oracle(&self) -> SharedOracle {
+        Arc::new(SolvedTable::build(self))
+    }
+
+    fn exact_solver(&self, oracle: &SharedOracle) -> Box<dyn ExactSolver<Self>> {
+        table_solver(self, oracle)
     }
 }
 
@@ -94,8 +150,12 @@ impl Knowledge for Matchsticks {
         0
     }
 
-    fn exact_solver(&self) -> Box<dyn ExactSolver<Self>> {
-        Box::new(GraphSolver::new(self))
+    fn exact_oracle(&self) -> SharedOracle {
+        Arc::new(SolvedTable::build(self))
+    }
+
+    fn exact_solver(&self, oracle: &SharedOracle) -> Box<dyn ExactSolver<Self>> {
+        table_solver(self, oracle)
     }
 }
 
@@ -171,7 +231,12 @@ impl Knowledge for Connect4 {
         open_lines(&CONNECT4_LINES, pos.current, pos.opponent())
     }
 
-    fn exact_solver(&self) -> Box<dyn ExactSolver<Self>> {
+    fn exact_oracle(&self) -> SharedOracle {
+        // Each Connect-Four solver keeps its own transposition table.
+        Arc::new(())
+    }
+
+    fn exact_solver(&self, _oracle: &SharedOracle) -> Box<dyn ExactSolver<Self>> {
         Box::new(Connect4Solver::new())
     }
 }

@@ -17,7 +17,7 @@ mod rules;
 
 pub use alphabeta::AlphaBetaPlayer;
 pub use genome::GenomePlayer;
-pub use knowledge::{ExactSolver, Knowledge};
+pub use knowledge::{ExactSolver, Knowledge, SharedOracle};
 pub use montecarlo::MonteCarloPlayer;
 pub use perfect::PerfectPlayer;
 pub use random::RandomPlayer;
@@ -163,9 +163,11 @@ impl PlayerSpec {
             }
             _ => None,
         };
+        let oracle = (*self == PlayerSpec::Perfect).then(|| game.exact_oracle());
         Ok(PlayerFactory {
             spec: self.clone(),
             genes,
+            oracle,
             policy,
         })
     }
@@ -195,11 +197,12 @@ impl std::fmt::Display for PlayerSpec {
 }
 
 /// Makes players of one spec, cheaply: a genome's genes are loaded once and
-/// shared.
-#[derive(Clone, Debug)]
+/// shared, and so is a perfect player's solved table.
+#[derive(Clone)]
 pub struct PlayerFactory {
     spec: PlayerSpec,
     genes: Option<Arc<[u8]>>,
+    oracle: Option<SharedOracle>,
     policy: IllegalPolicy,
 }
 
@@ -216,7 +219,10 @@ impl PlayerFactory {
             (PlayerSpec::Rules, _) => Box::new(RulesPlayer::new(seed)),
             (PlayerSpec::MonteCarlo(n), _) => Box::new(MonteCarloPlayer::new(*n, seed)),
             (PlayerSpec::AlphaBeta(d), _) => Box::new(AlphaBetaPlayer::new(*d, seed)),
-            (PlayerSpec::Perfect, _) => Box::new(PerfectPlayer::new(game, seed)),
+            (PlayerSpec::Perfect, _) => {
+                let oracle = self.oracle.clone().unwrap_or_else(|| game.exact_oracle());
+                Box::new(PerfectPlayer::new(game, &oracle, seed))
+            }
             (PlayerSpec::Genome(_), Some(genes)) => {
                 Box::new(GenomePlayer::new(genes.clone(), self.policy))
             }

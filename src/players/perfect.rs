@@ -1,7 +1,7 @@
 //! The `perfect` player: exact play, at random among equally good moves.
 
 use super::Player;
-use super::knowledge::{ExactSolver, Knowledge};
+use super::knowledge::{ExactSolver, Knowledge, SharedOracle};
 use crate::solve::Value;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -14,9 +14,10 @@ pub struct PerfectPlayer<G: Knowledge> {
 }
 
 impl<G: Knowledge> PerfectPlayer<G> {
-    pub fn new(game: &G, seed: u64) -> Self {
+    /// A perfect player using `oracle` (from [`Knowledge::exact_oracle`]).
+    pub fn new(game: &G, oracle: &SharedOracle, seed: u64) -> Self {
         PerfectPlayer {
-            solver: game.exact_solver(),
+            solver: game.exact_solver(oracle),
             rng: Pcg64Mcg::seed_from_u64(seed),
         }
     }
