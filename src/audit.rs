@@ -10,7 +10,8 @@
 
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::games::{Outcome, Side};
-use crate::solve::Solver;
+use crate::players::knowledge::SolvedTable;
+use crate::solve::Value;
 use std::collections::{HashMap, HashSet};
 
 /// The audit's findings.
@@ -50,13 +51,19 @@ struct Walk<'a, G: Genotype> {
     genes: &'a [u8],
     policy: IllegalPolicy,
     side: Side,
-    solver: &'a mut Solver<G>,
+    table: &'a SolvedTable<G::Position>,
     lines: HashMap<G::Position, u128>,
     reachable: &'a mut HashSet<G::Position>,
     optimal: &'a mut HashSet<G::Position>,
 }
 
 impl<G: Genotype> Walk<'_, G> {
+    /// The value of a reachable position (every position the walk meets is
+    /// reachable from the start, so the table has it).
+    fn value(&self, pos: &G::Position) -> Value {
+        self.table.get(pos).unwrap_or(Value::Draw)
+    }
+
     /// Opponent lines from `pos` that end in the genome's loss.
     fn losing_lines(&mut self, pos: &G::Position) -> u128 {
         if let Some(&n) = self.lines.get(pos) {
@@ -71,7 +78,7 @@ impl<G: Genotype> Walk<'_, G> {
                     None => 1, // a forfeit loses on the spot
                     Some(mv) => {
                         let next = self.game.play(pos, mv);
-                        if self.solver.value(&next).flip() == self.solver.value(pos) {
+                        if self.value(&next).flip() == self.value(pos) {
                             self.optimal.insert(*pos);
                         }
                         self.losing_lines(&next)
@@ -122,7 +129,16 @@ impl<G: Genotype> Walk<'_, G> {
 
 /// Audits `genes` as first and as second player.
 pub fn audit<G: Genotype>(game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
-    let mut solver = Solver::new(game);
+    audit_with(game, genes, policy, &SolvedTable::build(game))
+}
+
+/// [`audit`] with the game's values already solved (to audit many genomes).
+pub fn audit_with<G: Genotype>(
+    game: &G,
+    genes: &[u8],
+    policy: IllegalPolicy,
+    table: &SolvedTable<G::Position>,
+) -> AuditReport {
     let mut reachable = HashSet::new();
     let mut optimal = HashSet::new();
     let mut lines = [0u128; 2];
@@ -133,7 +149,7 @@ pub fn audit<G: Genotype>(game: &G, genes: &[u8], policy: IllegalPolicy) -> Audi
             genes,
             policy,
             side,
-            solver: &mut solver,
+            table,
             lines: HashMap::new(),
             reachable: &mut reachable,
             optimal: &mut optimal,
@@ -161,6 +177,7 @@ mod tests {
     use crate::games::GameSpec;
     use crate::games::{Game, Matchsticks, MatchsticksRules, TicTacToe};
     use crate::genome::Genome;
+    use crate::solve::Solver;
 
     /// A genome that plays the solver's first best move everywhere.
     fn perfect_tictactoe() -> Vec<u8> {

@@ -184,7 +184,7 @@ fn bad_evolve_flags_name_the_flag_and_the_range() {
         (vec!["--parents", "20"], "--parents 20"),
         (
             vec!["--mutation", "2"],
-            "--mutation 2: must be a probability",
+            "'--mutation <MUTATION>': '2' must be a probability, 0-1",
         ),
         (vec!["--population", "1"], "--population 1"),
         (vec!["--selection", "roulette"], "--selection"),

@@ -4,7 +4,7 @@ use super::drive::{Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::encoding::IllegalPolicy;
-use crate::evolve::{EvolveConfig, Fitness, Selection, Target};
+use crate::evolve::{EvolveConfig, Fitness, Mutation, Selection, Target};
 use crate::games::GameKind;
 use crate::store::RunDir;
 use clap::Args;
@@ -36,9 +36,10 @@ pub struct EvolveArgs {
     /// Parents per child (uniform crossover), 1 to elite
     #[arg(long, default_value_t = 2)]
     pub parents: usize,
-    /// Per-gene probability of being redrawn in a child, 0-1 [default: per game]
-    #[arg(long)]
-    pub mutation: Option<f64>,
+    /// Per-gene probability of being redrawn in a child, 0-1, or a range
+    /// LO..HI from which each child draws its own rate [default: per game]
+    #[arg(long, value_parser = Mutation::parse)]
+    pub mutation: Option<Mutation>,
     /// Generations to run [default: per game]
     #[arg(long)]
     pub generations: Option<u64>,
@@ -64,7 +65,8 @@ pub struct EvolveArgs {
     #[arg(long, value_parser = Selection::parse, default_value = "elite")]
     pub selection: Selection,
     /// Fitness: round-robin (the method), round-robin+SPEC:N (plus N games
-    /// against a fixed player) or vs:SPEC:N (only those games)
+    /// against a fixed player; more terms joined by +) or vs:SPEC:N[+SPEC:N]
+    /// (only games against fixed players)
     #[arg(long, value_parser = Fitness::parse, default_value = "round-robin")]
     pub fitness: Fitness,
     /// Measure the champion every K generations, 0 = never [default: 10; 25 for connect4]

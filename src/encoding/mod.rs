@@ -80,6 +80,11 @@ pub trait Genotype: Knowledge {
             *gene = self.random_gene(i, rng);
         }
     }
+    /// The gene indices play can ever consult, when that is not all of them
+    /// (mutation leaves the others alone).
+    fn active_genes(&self) -> Option<&'static [u32]> {
+        None
+    }
     /// Whether a stored gene value is meaningful for this game.
     fn gene_is_valid(&self, _gene: u8) -> bool {
         true

@@ -4,8 +4,9 @@
 //! two stone masks with a 512-entry table, so encoding is two loads and an add.
 
 use super::{Genotype, IllegalPolicy, Reason, lookup_move};
-use crate::games::{TicTacToe, TicTacToePosition};
+use crate::games::{Game, TicTacToe, TicTacToePosition};
 use rand::{Rng, RngExt};
+use std::sync::OnceLock;
 
 /// Genes in a tic-tac-toe genome: 3^9.
 pub const TICTACTOE_GENES: usize = 19_683;
@@ -43,6 +44,26 @@ impl Genotype for TicTacToe {
 
     fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
         rng.random_range(0..9)
+    }
+
+    fn active_genes(&self) -> Option<&'static [u32]> {
+        static ACTIVE: OnceLock<Vec<u32>> = OnceLock::new();
+        Some(ACTIVE.get_or_init(|| {
+            // Unfinished boards reachable from the start.
+            let mut seen = std::collections::HashSet::new();
+            let mut stack = vec![self.start()];
+            let mut moves = Vec::new();
+            while let Some(pos) = stack.pop() {
+                if self.outcome(&pos).is_some() || !seen.insert(ternary_index(&pos) as u32) {
+                    continue;
+                }
+                self.legal_moves(&pos, &mut moves);
+                stack.extend(moves.iter().map(|&m| self.play(&pos, m)));
+            }
+            let mut active: Vec<u32> = seen.into_iter().collect();
+            active.sort_unstable();
+            active
+        }))
     }
 
     fn gene_is_valid(&self, gene: u8) -> bool {

@@ -11,8 +11,12 @@ use crate::audit::audit;
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::eval::{MatchConfig, default_openings, play_with};
 use crate::games::GameKind;
+use crate::players::knowledge::SolvedTable;
 use crate::players::{GenomePlayer, Player, PlayerError, PlayerFactory, PlayerSpec};
+use crate::solve::Value;
 use rayon::prelude::*;
+use std::any::Any;
+use std::sync::{Arc, OnceLock};
 
 /// Seed streams, so benchmark and fitness games never share draws.
 const BENCH_STREAM: u64 = 0xbe4c;
@@ -49,10 +53,9 @@ fn opponents(cfg: &EvolveConfig) -> Vec<String> {
     specs
 }
 
-/// Whether the champion is audited (exact games, when benchmarking or
-/// aiming at an unbeatable genome).
+/// Whether the benchmark includes the audit (exact games only).
 fn audited(cfg: &EvolveConfig) -> bool {
-    cfg.game.kind() != GameKind::Connect4 && (cfg.bench_every > 0 || cfg.target.is_some())
+    cfg.game.kind() != GameKind::Connect4 && cfg.bench_every > 0
 }
 
 /// The benchmark columns of `stats.csv`, in order.
@@ -64,16 +67,66 @@ pub fn columns(cfg: &EvolveConfig) -> Vec<String> {
     cols
 }
 
-/// Whether generation `generation` is measured.
+/// Whether generation `generation` is measured: every `bench_every`
+/// generations, or every generation when a score target needs it and
+/// `bench_every` is 0.
 pub fn due(cfg: &EvolveConfig, generation: u64) -> bool {
-    (cfg.bench_every > 0 && generation.is_multiple_of(cfg.bench_every)) || cfg.target.is_some()
+    match cfg.bench_every {
+        0 => matches!(cfg.target, Some(Target::Score { .. })),
+        k => generation.is_multiple_of(k),
+    }
 }
 
 /// The fixed opponents of a run, ready to play.
 pub struct Bench {
     opponents: Vec<PlayerFactory>,
     audit: bool,
-    fitness: Option<(PlayerFactory, u64)>,
+    fitness: Vec<(PlayerFactory, u64)>,
+    exhaustive: bool,
+    /// The solved positions of the exhaustive fitness, built on first use.
+    lessons: OnceLock<Arc<dyn Any + Send + Sync>>,
+}
+
+/// Every unfinished position of a small game with the moves that keep its
+/// value: what the exhaustive fitness checks a genome against.
+pub struct Lessons<G: Genotype> {
+    positions: Vec<(G::Position, Vec<G::Move>)>,
+}
+
+impl<G: Genotype> Lessons<G> {
+    /// Solves `game` and lists its positions (tic-tac-toe: 4,520).
+    pub fn build(game: &G) -> Self {
+        let table = SolvedTable::build(game);
+        let mut moves = Vec::new();
+        let positions = table
+            .positions()
+            .filter(|pos| game.outcome(pos).is_none())
+            .map(|pos| {
+                let target = table.get(pos).unwrap_or(Value::Draw);
+                game.legal_moves(pos, &mut moves);
+                let keep = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| table.get(&game.play(pos, m)).map(Value::flip) == Some(target))
+                    .collect();
+                (*pos, keep)
+            })
+            .collect();
+        Lessons { positions }
+    }
+
+    /// 10,000 × the share of positions where the genome's move keeps the value.
+    pub fn score(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> u32 {
+        let good = self
+            .positions
+            .iter()
+            .filter(|(pos, keep)| {
+                game.decide(genes, pos, policy)
+                    .is_some_and(|m| keep.contains(&m))
+            })
+            .count();
+        (10_000 * good / self.positions.len().max(1)) as u32
+    }
 }
 
 impl Bench {
@@ -84,15 +137,30 @@ impl Bench {
             .iter()
             .map(|s| resolve(s))
             .collect::<Result<_, _>>()?;
-        let fitness = match cfg.fitness.opponent() {
-            Some((spec, games)) => Some((resolve(spec)?, games)),
-            None => None,
-        };
+        let fitness = cfg
+            .fitness
+            .opponents
+            .iter()
+            .map(|(spec, games)| Ok((resolve(spec)?, *games)))
+            .collect::<Result<_, PlayerError>>()?;
         Ok(Bench {
             opponents,
             audit: audited(cfg),
             fitness,
+            exhaustive: cfg.fitness.exhaustive,
+            lessons: OnceLock::new(),
         })
+    }
+
+    /// The exhaustive fitness's positions for `game`, solved once per run.
+    fn lessons<G: Genotype>(&self, game: &G) -> Arc<Lessons<G>> {
+        let shared = self
+            .lessons
+            .get_or_init(|| Arc::new(Lessons::build(game)) as Arc<dyn Any + Send + Sync>);
+        shared
+            .clone()
+            .downcast::<Lessons<G>>()
+            .unwrap_or_else(|_| Arc::new(Lessons::build(game)))
     }
 
     /// The champion's benchmark values, in [`columns`] order.
@@ -126,8 +194,8 @@ impl Bench {
         values
     }
 
-    /// Fitness points from games against the fixed opponent (2 a win, 1 a
-    /// draw), per genome; `None` without such an opponent.
+    /// Fitness points from games against the fixed opponents (2 a win, 1 a
+    /// draw) per genome, and the games played; `None` without opponents.
     pub fn fitness_points<G: Genotype>(
         &self,
         game: &G,
@@ -136,22 +204,39 @@ impl Bench {
         seed: u64,
         generation: u64,
     ) -> Option<(Vec<u32>, u64)> {
-        let (opponent, games) = self.fitness.as_ref()?;
-        let match_cfg = MatchConfig {
-            games: *games,
-            seed: derive_seed(seed, generation, FITNESS_STREAM),
-            openings: default_openings(game.spec().kind()),
-        };
-        let points = (0..pop.size())
-            .into_par_iter()
-            .map(|i| {
-                let me = || {
-                    Box::new(GenomePlayer::new(pop.genome(i), policy)) as Box<dyn Player<G> + '_>
-                };
-                let t = play_with(game, &me, &|| opponent.make(game, 0), i as u64, match_cfg);
-                (2 * t.wins + t.draws) as u32
-            })
-            .collect();
-        Some((points, games.div_ceil(2) * 2 * pop.size() as u64))
+        if self.fitness.is_empty() && !self.exhaustive {
+            return None;
+        }
+        let mut points = vec![0u32; pop.size()];
+        let mut played = 0;
+        if self.exhaustive {
+            let lessons = self.lessons(game);
+            let scores: Vec<u32> = (0..pop.size())
+                .into_par_iter()
+                .map(|i| lessons.score(game, pop.genome(i), policy))
+                .collect();
+            points.iter_mut().zip(scores).for_each(|(p, r)| *p += r);
+        }
+        for (k, (opponent, games)) in self.fitness.iter().enumerate() {
+            let match_cfg = MatchConfig {
+                games: *games,
+                seed: derive_seed(seed, generation, FITNESS_STREAM + k as u64),
+                openings: default_openings(game.spec().kind()),
+            };
+            let earned: Vec<u32> = (0..pop.size())
+                .into_par_iter()
+                .map(|i| {
+                    let me = || {
+                        Box::new(GenomePlayer::new(pop.genome(i), policy))
+                            as Box<dyn Player<G> + '_>
+                    };
+                    let t = play_with(game, &me, &|| opponent.make(game, 0), i as u64, match_cfg);
+                    (2 * t.wins + t.draws) as u32
+                })
+                .collect();
+            points.iter_mut().zip(earned).for_each(|(p, e)| *p += e);
+            played += games.div_ceil(2) * 2 * pop.size() as u64;
+        }
+        Some((points, played))
     }
 }

@@ -80,8 +80,8 @@ pub fn crossover<R: Rng + ?Sized>(parents: &[&[u8]], child: &mut [u8], rng: &mut
     }
 }
 
-/// Redraws each gene with probability `rate`, visiting only the mutated
-/// genes (geometric gaps). Returns how many genes were redrawn.
+/// Redraws each gene the game can consult with probability `rate`, visiting
+/// only the mutated genes (geometric gaps). Returns how many were redrawn.
 pub fn mutate<G: Genotype, R: Rng + ?Sized>(
     game: &G,
     genes: &mut [u8],
@@ -100,10 +100,15 @@ pub fn mutate<G: Genotype, R: Rng + ?Sized>(
         let u = 1.0 - rng.random::<f64>();
         (u.ln() / log_keep) as usize
     };
+    // Only the genes a game can ever consult are mutated (tic-tac-toe:
+    // the 4,520 unfinished reachable boards of 19,683 indices).
+    let active = game.active_genes();
+    let len = active.map_or(genes.len(), <[u32]>::len);
     let mut count = 0;
     let mut i = gap(rng);
-    while i < genes.len() {
-        genes[i] = game.random_gene(i, rng);
+    while i < len {
+        let index = active.map_or(i, |a| a[i] as usize);
+        genes[index] = game.random_gene(index, rng);
         count += 1;
         i = i.saturating_add(1).saturating_add(gap(rng));
     }
@@ -161,7 +166,8 @@ pub fn breed<G: Genotype>(
                 .map(|p| current.genome(p))
                 .collect();
             crossover(&parents, child, &mut rng);
-            mutate(game, child, cfg.mutation, &mut rng);
+            let rate = cfg.mutation.draw(&mut rng);
+            mutate(game, child, rate, &mut rng);
         });
 }
 
@@ -228,10 +234,12 @@ mod tests {
             let changed = genes.iter().filter(|&&g| g != 0).count() as f64;
             assert!((changed - n as f64 * 255.0 / 256.0).abs() < 6.0 * sd + 10.0);
         }
-        let mut genes = vec![9u8; 1000];
+        // Tic-tac-toe mutates only its 4,520 playable boards.
+        let mut genes = vec![9u8; 19_683];
         assert_eq!(
             mutate(&TicTacToe, &mut genes, 1.0, &mut Pcg64Mcg::seed_from_u64(6)),
-            1000
+            4_520
         );
+        assert_eq!(genes.iter().filter(|&&g| g == 9).count(), 19_683 - 4_520);
     }
 }

@@ -36,25 +36,36 @@ impl std::fmt::Display for Selection {
     }
 }
 
-/// What a genome's fitness is made of.
+/// What a genome's fitness is made of: round-robin points (the method)
+/// and/or games against fixed opponents (2 points a win, 1 a draw).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Fitness {
-    /// Round-robin points only (the method).
-    RoundRobin,
-    /// Round-robin points plus N games against a fixed opponent.
-    RoundRobinPlus { opponent: String, games: u64 },
-    /// N games against a fixed opponent only.
-    Versus { opponent: String, games: u64 },
+pub struct Fitness {
+    pub round_robin: bool,
+    /// (player spec, games) per fixed opponent.
+    pub opponents: Vec<(String, u64)>,
+    /// Score the genome in every position of the game (tic-tac-toe and
+    /// matchsticks, solved exactly): 10,000 × the share of unfinished
+    /// positions where its move keeps the game's value.
+    pub exhaustive: bool,
 }
 
 impl Fitness {
-    /// Reads `round-robin`, `round-robin+SPEC:N` or `vs:SPEC:N` (SPEC may
-    /// itself contain colons, as in `mc:200`).
+    /// The method: round-robin points only.
+    pub fn round_robin() -> Fitness {
+        Fitness {
+            round_robin: true,
+            opponents: Vec::new(),
+            exhaustive: false,
+        }
+    }
+
+    /// Reads `round-robin`, `round-robin+SPEC:N[+SPEC:N…]` or
+    /// `vs:SPEC:N[+SPEC:N…]` (SPEC may itself contain colons, as in `mc:200`).
     pub fn parse(text: &str) -> Result<Fitness, String> {
-        let opponent_games = |rest: &str| -> Result<(String, u64), String> {
-            let (spec, n) = rest
+        let opponent = |term: &str| -> Result<(String, u64), String> {
+            let (spec, n) = term
                 .rsplit_once(':')
-                .ok_or_else(|| format!("'{rest}' needs a game count: SPEC:N"))?;
+                .ok_or_else(|| format!("'{term}' needs a game count: SPEC:N"))?;
             match n.parse::<u64>() {
                 Ok(n) if (1..=100_000).contains(&n) && !spec.is_empty() => {
                     Ok((spec.to_string(), n))
@@ -64,43 +75,112 @@ impl Fitness {
                 )),
             }
         };
-        if text == "round-robin" {
-            Ok(Fitness::RoundRobin)
+        let (round_robin, rest) = if let Some(rest) = text.strip_prefix("vs:") {
+            (false, Some(rest))
+        } else if text == "round-robin" {
+            (true, None)
         } else if let Some(rest) = text.strip_prefix("round-robin+") {
-            let (opponent, games) = opponent_games(rest)?;
-            Ok(Fitness::RoundRobinPlus { opponent, games })
-        } else if let Some(rest) = text.strip_prefix("vs:") {
-            let (opponent, games) = opponent_games(rest)?;
-            Ok(Fitness::Versus { opponent, games })
+            (true, Some(rest))
         } else {
-            Err("expected round-robin, round-robin+SPEC:N or vs:SPEC:N".to_string())
-        }
-    }
-
-    /// The fixed opponent and its game count, if any.
-    pub fn opponent(&self) -> Option<(&str, u64)> {
-        match self {
-            Fitness::RoundRobin => None,
-            Fitness::RoundRobinPlus { opponent, games } | Fitness::Versus { opponent, games } => {
-                Some((opponent, *games))
+            return Err(
+                "expected round-robin, round-robin+SPEC:N or vs:SPEC:N (terms joined by +)"
+                    .to_string(),
+            );
+        };
+        let mut fitness = Fitness {
+            round_robin,
+            opponents: Vec::new(),
+            exhaustive: false,
+        };
+        for term in rest
+            .map(|r| r.split('+').collect::<Vec<_>>())
+            .unwrap_or_default()
+        {
+            if term == "exhaustive" {
+                fitness.exhaustive = true;
+            } else {
+                fitness.opponents.push(opponent(term)?);
             }
         }
-    }
-
-    /// Whether the round-robin is played.
-    pub fn round_robin(&self) -> bool {
-        !matches!(self, Fitness::Versus { .. })
+        Ok(fitness)
     }
 }
 
 impl std::fmt::Display for Fitness {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fitness::RoundRobin => f.write_str("round-robin"),
-            Fitness::RoundRobinPlus { opponent, games } => {
-                write!(f, "round-robin+{opponent}:{games}")
+        let mut terms: Vec<String> = self
+            .opponents
+            .iter()
+            .map(|(s, n)| format!("{s}:{n}"))
+            .collect();
+        if self.exhaustive {
+            terms.push("exhaustive".to_string());
+        }
+        match (self.round_robin, terms.is_empty()) {
+            (true, true) => f.write_str("round-robin"),
+            (true, false) => write!(f, "round-robin+{}", terms.join("+")),
+            (false, _) => write!(f, "vs:{}", terms.join("+")),
+        }
+    }
+}
+
+/// The per-gene mutation probability: one rate, or a range from which each
+/// child draws its own rate (log-uniformly), so that every generation has
+/// both bold and careful children and selection keeps whichever works.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mutation {
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Mutation {
+    /// One rate for every child.
+    pub fn fixed(rate: f64) -> Mutation {
+        Mutation {
+            low: rate,
+            high: rate,
+        }
+    }
+
+    /// Reads `P` or `LO..HI` (0 < LO ≤ HI ≤ 1 for a range).
+    pub fn parse(text: &str) -> Result<Mutation, String> {
+        let rate = |t: &str| -> Result<f64, String> {
+            match t.trim().parse::<f64>() {
+                Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+                _ => Err(format!("'{t}' must be a probability, 0-1")),
             }
-            Fitness::Versus { opponent, games } => write!(f, "vs:{opponent}:{games}"),
+        };
+        match text.split_once("..") {
+            None => Ok(Mutation::fixed(rate(text)?)),
+            Some((lo, hi)) => {
+                let (low, high) = (rate(lo)?, rate(hi)?);
+                if low <= 0.0 || low > high {
+                    return Err(format!(
+                        "a range LO..HI needs 0 < LO <= HI (got {low}..{high})"
+                    ));
+                }
+                Ok(Mutation { low, high })
+            }
+        }
+    }
+
+    /// The rate of one child: the fixed rate, or a log-uniform draw.
+    pub fn draw<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        use rand::RngExt;
+        if self.low >= self.high {
+            return self.low;
+        }
+        let (a, b) = (self.low.ln(), self.high.ln());
+        (a + (b - a) * rng.random::<f64>()).exp()
+    }
+}
+
+impl std::fmt::Display for Mutation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.low >= self.high {
+            write!(f, "{}", self.low)
+        } else {
+            write!(f, "{}..{}", self.low, self.high)
         }
     }
 }
@@ -152,7 +232,7 @@ pub struct EvolveConfig {
     pub elite: usize,
     pub parents: usize,
     /// Per-gene probability of being redrawn in a child.
-    pub mutation: f64,
+    pub mutation: Mutation,
     /// Planned total number of generations.
     pub generations: u64,
     pub seed: u64,
@@ -199,14 +279,14 @@ impl EvolveConfig {
             population: 100,
             elite: 10,
             parents: 2,
-            mutation,
+            mutation: Mutation::fixed(mutation),
             generations,
             seed,
             checkpoint_every,
             keep: 2,
             illegal: IllegalPolicy::Repair,
             selection: Selection::Elite,
-            fitness: Fitness::RoundRobin,
+            fitness: Fitness::round_robin(),
             bench_every,
             bench_against: vec!["random".to_string(), "rules".to_string()],
             bench_games: 100,
@@ -256,7 +336,8 @@ impl EvolveConfig {
                 ),
             );
         }
-        if !(0.0..=1.0).contains(&self.mutation) {
+        let Mutation { low, high } = self.mutation;
+        if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low > high {
             return err(
                 "mutation",
                 self.mutation.to_string(),
@@ -297,6 +378,13 @@ impl EvolveConfig {
                     .into(),
             );
         }
+        if self.fitness.exhaustive && !exact {
+            return err(
+                "fitness",
+                self.fitness.to_string(),
+                "exhaustive needs an exact audit: tictactoe or matchsticks".into(),
+            );
+        }
         if self.patience.is_some() && self.bench_every == 0 {
             return err(
                 "patience",
@@ -313,6 +401,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn mutation_is_a_rate_or_a_log_uniform_range() {
+        assert_eq!(Mutation::parse("0.01"), Ok(Mutation::fixed(0.01)));
+        let range = Mutation::parse("0.0001..0.01").unwrap();
+        assert_eq!(range.to_string(), "0.0001..0.01");
+        let mut rng = <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(1);
+        let draws: Vec<f64> = (0..1000).map(|_| range.draw(&mut rng)).collect();
+        assert!(draws.iter().all(|&r| (0.0001..=0.01).contains(&r)));
+        // Log-uniform: about half the draws fall below the geometric mean 0.001.
+        let below = draws.iter().filter(|&&r| r < 0.001).count();
+        assert!((400..600).contains(&below), "{below}");
+        for bad in ["2", "0.1..0.01", "0..0.1", "x"] {
+            assert!(Mutation::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn selection_parses_and_prints() {
         assert_eq!(Selection::parse("elite"), Ok(Selection::Elite));
         assert_eq!(
@@ -326,18 +430,19 @@ mod tests {
 
     #[test]
     fn fitness_and_target_parse_specs_with_colons() {
-        assert_eq!(Fitness::parse("round-robin"), Ok(Fitness::RoundRobin));
-        assert_eq!(
-            Fitness::parse("vs:mc:200:50"),
-            Ok(Fitness::Versus {
-                opponent: "mc:200".into(),
-                games: 50
-            })
-        );
-        assert_eq!(
-            Fitness::parse("round-robin+random:20").unwrap().to_string(),
-            "round-robin+random:20"
-        );
+        assert_eq!(Fitness::parse("round-robin"), Ok(Fitness::round_robin()));
+        let versus = Fitness::parse("vs:mc:200:50").unwrap();
+        assert!(!versus.round_robin && !versus.exhaustive);
+        assert_eq!(versus.opponents, vec![("mc:200".to_string(), 50)]);
+        for text in [
+            "round-robin+random:20",
+            "vs:random:20+perfect:4",
+            "round-robin+rules:2+mc:5:6",
+            "vs:exhaustive",
+            "vs:random:10+exhaustive",
+        ] {
+            assert_eq!(Fitness::parse(text).unwrap().to_string(), text);
+        }
         assert!(Fitness::parse("vs:random").is_err());
         assert!(Fitness::parse("elo").is_err());
         assert_eq!(Target::parse("unbeatable"), Ok(Target::Unbeatable));
@@ -371,7 +476,7 @@ mod tests {
                 .contains("--parents")
         );
         cfg.parents = 2;
-        cfg.mutation = 1.5;
+        cfg.mutation = Mutation::fixed(1.5);
         assert!(
             cfg.validate()
                 .unwrap_err()

@@ -10,6 +10,7 @@ use super::checkpoint::{self, Checkpoint};
 use super::stats::{bench_value, diversity};
 use super::tournament::{rank, round_robin};
 use super::{EvolveConfig, Population, StatsRow, Target, breeding};
+use crate::audit::audit;
 use crate::encoding::Genotype;
 use crate::genome::{Genome, Provenance};
 use crate::players::PlayerError;
@@ -87,6 +88,8 @@ pub struct Evolution<G: Genotype> {
     pending_io: f64,
     last_checkpoint: Option<u64>,
     bench: Bench,
+    /// With `--target unbeatable`: whether the last champion's audit is perfect.
+    champion_perfect: bool,
 }
 
 impl<G: Genotype> Evolution<G> {
@@ -155,6 +158,7 @@ impl<G: Genotype> Evolution<G> {
             pending_io: 0.0,
             last_checkpoint: None,
             bench,
+            champion_perfect: false,
         }
     }
 
@@ -180,7 +184,7 @@ impl<G: Genotype> Evolution<G> {
     pub fn step(&mut self) -> Result<GenerationReport, FileError> {
         let started = Instant::now();
         let n = self.population.size();
-        let (mut points, mut games) = if self.cfg.fitness.round_robin() {
+        let (mut points, mut games) = if self.cfg.fitness.round_robin {
             let points = round_robin(&self.game, &self.population, self.cfg.illegal);
             (points, (n * (n - 1)) as u64)
         } else {
@@ -209,6 +213,10 @@ impl<G: Genotype> Evolution<G> {
         } else {
             Vec::new()
         };
+        if self.cfg.target == Some(Target::Unbeatable) {
+            let report = audit(&self.game, champion_genes, self.cfg.illegal);
+            self.champion_perfect = report.optimal == report.reachable;
+        }
         let tournament_s = started.elapsed().as_secs_f64();
 
         let io_started = Instant::now();
@@ -316,14 +324,14 @@ impl<G: Genotype> Evolution<G> {
     /// decides alike).
     pub fn stop_reason(&self) -> Option<String> {
         let cfg = &self.cfg;
+        let g = self.rows.last()?.generation;
+        if self.champion_perfect {
+            return Some(format!(
+                "target reached: the champion of generation {g} keeps the game's value in every position it can reach (unbeatable)"
+            ));
+        }
         let last = self.rows.last().filter(|r| !r.bench.is_empty())?;
-        let g = last.generation;
         match &cfg.target {
-            Some(Target::Unbeatable) if bench_value(cfg, last, "optimal_rate") == Some(1.0) => {
-                return Some(format!(
-                    "target reached: the champion of generation {g} keeps the game's value in every position it can reach (unbeatable)"
-                ));
-            }
             Some(Target::Score { opponent, share }) => {
                 let column = bench::column_name(opponent);
                 if bench_value(cfg, last, &column).is_some_and(|v| v >= *share) {

@@ -67,6 +67,11 @@ impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
         SolvedTable { values }
     }
 
+    /// Every reachable position.
+    pub fn positions(&self) -> impl Iterator<Item = &P> {
+        self.values.keys()
+    }
+
     /// The value of `pos` for the side to move, if reachable.
     pub fn get(&self, pos: &P) -> Option<Value> {
         self.values.get(pos).copied()

@@ -39,7 +39,7 @@ struct RunToml<'a> {
     population: usize,
     elite: usize,
     parents: usize,
-    mutation: f64,
+    mutation: toml::Value,
     generations: u64,
     selection: String,
     illegal: &'a str,
@@ -118,7 +118,11 @@ impl RunDir {
             population: cfg.population,
             elite: cfg.elite,
             parents: cfg.parents,
-            mutation: cfg.mutation,
+            mutation: if cfg.mutation.low >= cfg.mutation.high {
+                toml::Value::Float(cfg.mutation.low)
+            } else {
+                toml::Value::String(cfg.mutation.to_string())
+            },
             generations: cfg.generations,
             selection: cfg.selection.to_string(),
             illegal: cfg.illegal.name(),
