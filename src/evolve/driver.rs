@@ -331,17 +331,14 @@ impl<G: Genotype> Evolution<G> {
             ));
         }
         let last = self.rows.last().filter(|r| !r.bench.is_empty())?;
-        match &cfg.target {
-            Some(Target::Score { opponent, share }) => {
-                let column = bench::column_name(opponent);
-                if bench_value(cfg, last, &column).is_some_and(|v| v >= *share) {
-                    return Some(format!(
-                        "target reached: the champion of generation {g} scores {:.1}% or more against {opponent}",
-                        100.0 * share
-                    ));
-                }
+        if let Some(Target::Score { opponent, share }) = &cfg.target {
+            let column = bench::column_name(opponent);
+            if bench_value(cfg, last, &column).is_some_and(|v| v >= *share) {
+                return Some(format!(
+                    "target reached: the champion of generation {g} scores {:.1}% or more against {opponent}",
+                    100.0 * share
+                ));
             }
-            _ => {}
         }
         let patience = cfg.patience?;
         let columns = bench::columns(cfg);
