@@ -181,7 +181,7 @@ mod tests {
 
     /// A genome that plays the solver's first best move everywhere.
     fn perfect_tictactoe() -> Vec<u8> {
-        let game = TicTacToe;
+        let game = TicTacToe::BASE3;
         let mut solver = Solver::new(&game);
         let mut genes = vec![0u8; 19_683];
         let mut stack = vec![game.start()];
@@ -200,7 +200,11 @@ mod tests {
 
     #[test]
     fn a_hand_built_perfect_strategy_is_unbeatable() {
-        let report = audit(&TicTacToe, &perfect_tictactoe(), IllegalPolicy::Forfeit);
+        let report = audit(
+            &TicTacToe::BASE3,
+            &perfect_tictactoe(),
+            IllegalPolicy::Forfeit,
+        );
         assert!(
             report.unbeatable_first && report.unbeatable_second,
             "{report:?}"
@@ -212,14 +216,14 @@ mod tests {
 
     #[test]
     fn a_random_genome_is_beaten_and_the_example_line_really_beats_it() {
-        let genome = Genome::random(GameSpec::TicTacToe, 4);
-        let report = audit(&TicTacToe, &genome.genes, IllegalPolicy::Repair);
+        let genome = Genome::random(GameSpec::TICTACTOE, 4);
+        let report = audit(&TicTacToe::BASE3, &genome.genes, IllegalPolicy::Repair);
         assert!(!report.unbeatable_first || !report.unbeatable_second);
         assert!(report.losing_lines() > 0 && report.optimal < report.reachable);
         let (side, line) = report.example.clone().unwrap();
-        let end = TicTacToe.parse_position(&line).unwrap();
+        let end = TicTacToe::BASE3.parse_position(&line).unwrap();
         assert_eq!(
-            TicTacToe.outcome(&end),
+            TicTacToe::BASE3.outcome(&end),
             Some(Outcome::Win(side.other())),
             "{line}"
         );

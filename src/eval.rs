@@ -165,7 +165,7 @@ mod tests {
     fn factory(spec: &str) -> PlayerFactory {
         PlayerSpec::parse(spec)
             .unwrap()
-            .factory(&TicTacToe, IllegalPolicy::Repair)
+            .factory(&TicTacToe::BASE3, IllegalPolicy::Repair)
             .unwrap()
     }
 
@@ -176,7 +176,13 @@ mod tests {
             seed: 3,
             openings: 0,
         };
-        let t = play_match(&TicTacToe, &factory("perfect"), &factory("random"), 0, cfg);
+        let t = play_match(
+            &TicTacToe::BASE3,
+            &factory("perfect"),
+            &factory("random"),
+            0,
+            cfg,
+        );
         assert_eq!(t.games, 102);
         assert_eq!(t.wins + t.draws + t.losses, 102);
         assert_eq!(t.losses, 0);
@@ -197,7 +203,15 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| play_match(&TicTacToe, &factory("mc:5"), &factory("random"), 2, cfg))
+                .install(|| {
+                    play_match(
+                        &TicTacToe::BASE3,
+                        &factory("mc:5"),
+                        &factory("random"),
+                        2,
+                        cfg,
+                    )
+                })
         };
         assert_eq!(on(1), on(2));
     }

@@ -154,7 +154,8 @@ mod tests {
     fn random_genomes_round_trip_and_are_reproducible() {
         let dir = tempfile::tempdir().unwrap();
         for spec in [
-            GameSpec::TicTacToe,
+            GameSpec::TICTACTOE,
+            GameSpec::TicTacToe(crate::games::TicTacToeEncoder::Symmetric),
             GameSpec::Connect4,
             GameSpec::Matchsticks(MatchsticksRules {
                 sticks: 30,
@@ -174,7 +175,7 @@ mod tests {
     fn a_gene_table_of_the_wrong_size_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.genome");
-        let mut genome = Genome::random(GameSpec::TicTacToe, 1);
+        let mut genome = Genome::random(GameSpec::TICTACTOE, 1);
         genome.genes.pop();
         genome.save(&path).unwrap();
         let err = Genome::load(&path).unwrap_err().to_string();
@@ -185,7 +186,7 @@ mod tests {
     fn a_tictactoe_gene_above_8_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.genome");
-        let mut genome = Genome::random(GameSpec::TicTacToe, 1);
+        let mut genome = Genome::random(GameSpec::TICTACTOE, 1);
         genome.genes[5] = 9;
         genome.save(&path).unwrap();
         let err = Genome::load(&path).unwrap_err().to_string();

@@ -211,7 +211,7 @@ mod tests {
     use crate::players::PlayerSpec;
 
     fn session(moves: &str, first: First, games: u32) -> (Score, String) {
-        let game = TicTacToe;
+        let game = TicTacToe::BASE3;
         let player = PlayerSpec::Perfect
             .build(&game, 1, IllegalPolicy::Repair)
             .unwrap();

@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn tictactoe_is_a_draw_and_every_first_move_keeps_it() {
-        let game = TicTacToe;
+        let game = TicTacToe::BASE3;
         let mut solver = Solver::new(&game);
         assert_eq!(solver.value(&game.start()), Value::Draw);
         assert_eq!(solver.best_moves(&game.start()).len(), 9);

@@ -1,6 +1,6 @@
 //! The game-selection flags shared by every command that needs a game.
 
-use crate::games::{GameKind, GameSpec, MatchsticksRules, TakeRule};
+use crate::games::{GameKind, GameSpec, MatchsticksRules, TakeRule, TicTacToeEncoder};
 use clap::{Args, ValueEnum};
 
 /// `--game` and the matchsticks rule flags.
@@ -9,6 +9,11 @@ pub struct GameArgs {
     /// The game: tictactoe (ttt), matchsticks (nim) or connect4 (c4)
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
     pub game: Option<GameKind>,
+
+    /// How boards become gene indices: tictactoe base3 (default) or
+    /// symmetric (the 8 rotations/reflections share a gene)
+    #[arg(long, value_name = "NAME")]
+    pub encoder: Option<String>,
 
     /// Matchsticks rule: subtract (take 1..=max-take) or double (Fibonacci nim)
     #[arg(long, value_enum, value_name = "RULE")]
@@ -60,12 +65,27 @@ impl GameArgs {
     /// The game and its rules; `default` is used when `--game` is absent.
     pub fn spec(&self, default: GameKind) -> anyhow::Result<GameSpec> {
         let kind = self.game.unwrap_or(default);
-        match kind {
-            GameKind::Matchsticks => Ok(GameSpec::Matchsticks(self.matchsticks_rules()?)),
-            _ if self.has_rule_flags() => anyhow::bail!(
+        if kind != GameKind::Matchsticks && self.has_rule_flags() {
+            anyhow::bail!(
                 "--rule, --sticks, --max-take, --last-loses and --last-wins apply only to --game matchsticks, not {kind}"
-            ),
-            GameKind::TicTacToe => Ok(GameSpec::TicTacToe),
+            );
+        }
+        match kind {
+            GameKind::Matchsticks => {
+                if self.encoder.is_some() {
+                    anyhow::bail!(
+                        "--encoder: matchsticks has one encoder (the state index); drop the flag"
+                    );
+                }
+                Ok(GameSpec::Matchsticks(self.matchsticks_rules()?))
+            }
+            GameKind::TicTacToe => Ok(GameSpec::TicTacToe(match self.encoder.as_deref() {
+                None | Some("base3") => TicTacToeEncoder::Base3,
+                Some("symmetric") => TicTacToeEncoder::Symmetric,
+                Some(other) => anyhow::bail!(
+                    "--encoder {other}: tictactoe encoders are base3 (default) and symmetric"
+                ),
+            })),
             GameKind::Connect4 => Ok(GameSpec::Connect4),
         }
     }

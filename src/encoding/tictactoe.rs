@@ -2,9 +2,12 @@
 //!
 //! Empty = 0, X = 1, O = 2, cell k weighs 3^k. The sum is computed from the
 //! two stone masks with a 512-entry table, so encoding is two loads and an add.
+//! The symmetric encoder maps the board through its 8 rotations and
+//! reflections (table lookups too) and uses the smallest index: 627 genes
+//! then cover all 4,520 unfinished boards.
 
 use super::{Genotype, IllegalPolicy, Reason, lookup_move};
-use crate::games::{Game, TicTacToe, TicTacToePosition};
+use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
 use std::sync::OnceLock;
 
@@ -37,6 +40,132 @@ pub fn ternary_index(pos: &TicTacToePosition) -> usize {
     TERNARY[pos.x as usize & 511] as usize + 2 * TERNARY[pos.o as usize & 511] as usize
 }
 
+/// The 8 symmetries of the board as cell permutations: `SYMMETRIES[t][c]`
+/// is where cell c goes (identity, three rotations, four reflections).
+const SYMMETRIES: [[u8; 9]; 8] = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8],
+    [2, 5, 8, 1, 4, 7, 0, 3, 6],
+    [8, 7, 6, 5, 4, 3, 2, 1, 0],
+    [6, 3, 0, 7, 4, 1, 8, 5, 2],
+    [2, 1, 0, 5, 4, 3, 8, 7, 6],
+    [6, 7, 8, 3, 4, 5, 0, 1, 2],
+    [0, 3, 6, 1, 4, 7, 2, 5, 8],
+    [8, 5, 2, 7, 4, 1, 6, 3, 0],
+];
+
+/// `MASK_MAP[t][mask]`: a 9-bit cell mask under symmetry t.
+static MASK_MAP: [[u16; 512]; 8] = {
+    let mut table = [[0u16; 512]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let mut mask = 0;
+        while mask < 512 {
+            let mut out = 0u16;
+            let mut c = 0;
+            while c < 9 {
+                if mask & (1 << c) != 0 {
+                    out |= 1 << SYMMETRIES[t][c];
+                }
+                c += 1;
+            }
+            table[t][mask] = out;
+            mask += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+/// `INVERSE[t][g]`: the cell that symmetry t sends to g.
+static INVERSE: [[u8; 9]; 8] = {
+    let mut table = [[0u8; 9]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let mut c = 0;
+        while c < 9 {
+            table[t][SYMMETRIES[t][c] as usize] = c as u8;
+            c += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+/// The canonical index of a board (the smallest base-3 index among its 8
+/// images) and the symmetry that produces it (the first, on ties).
+pub fn canonical_index(pos: &TicTacToePosition) -> (usize, usize) {
+    let (x, o) = (pos.x as usize & 511, pos.o as usize & 511);
+    (0..8)
+        .map(|t| {
+            let index = TERNARY[MASK_MAP[t][x] as usize] as usize
+                + 2 * TERNARY[MASK_MAP[t][o] as usize] as usize;
+            (index, t)
+        })
+        .min()
+        .expect("eight symmetries")
+}
+
+/// [`canonical_index`] for every base-3 index, computed once: the symmetric
+/// encoder's hot path is then one more table load. Entry = index << 3 | t.
+fn canonical_table() -> &'static [u32] {
+    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![0u32; TICTACTOE_GENES];
+        for x in 0..512u16 {
+            for o in (0..512u16).filter(|o| o & x == 0) {
+                let pos = TicTacToePosition { x, o };
+                let (index, t) = canonical_index(&pos);
+                table[ternary_index(&pos)] = (index as u32) << 3 | t as u32;
+            }
+        }
+        table
+    })
+}
+
+impl TicTacToe {
+    /// The gene index, its gene and the move in board cells, with repair.
+    fn lookup(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Reason<u8> {
+        let (index, t) = match self.encoder {
+            TicTacToeEncoder::Base3 => (ternary_index(pos), 0),
+            TicTacToeEncoder::Symmetric => {
+                let entry = canonical_table()[ternary_index(pos)];
+                ((entry >> 3) as usize, (entry & 7) as usize)
+            }
+        };
+        let gene = genes[index];
+        // Repair scans in the gene's own frame, so symmetric boards repair alike.
+        let empty = MASK_MAP[t][pos.empty() as usize & 511];
+        let (chosen, repaired) = lookup_move(gene % 9, 9, |c| empty & (1 << c) != 0, policy);
+        Reason::Lookup {
+            index,
+            gene,
+            chosen: chosen.map(|c| INVERSE[t][c as usize]),
+            repaired,
+        }
+    }
+}
+
+/// The gene indices an encoder consults on unfinished reachable boards.
+fn active_indices(game: &TicTacToe) -> Vec<u32> {
+    let mut seen = std::collections::HashSet::new();
+    let mut indices = std::collections::BTreeSet::new();
+    let mut stack = vec![game.start()];
+    let mut moves = Vec::new();
+    while let Some(pos) = stack.pop() {
+        if game.outcome(&pos).is_some() || !seen.insert(pos) {
+            continue;
+        }
+        if let Reason::Lookup { index, .. } =
+            game.lookup(&[0; TICTACTOE_GENES], &pos, IllegalPolicy::Repair)
+        {
+            indices.insert(index as u32);
+        }
+        game.legal_moves(&pos, &mut moves);
+        stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
+    }
+    indices.into_iter().collect()
+}
+
 impl Genotype for TicTacToe {
     fn gene_count(&self) -> usize {
         TICTACTOE_GENES
@@ -47,23 +176,13 @@ impl Genotype for TicTacToe {
     }
 
     fn active_genes(&self) -> Option<&'static [u32]> {
-        static ACTIVE: OnceLock<Vec<u32>> = OnceLock::new();
-        Some(ACTIVE.get_or_init(|| {
-            // Unfinished boards reachable from the start.
-            let mut seen = std::collections::HashSet::new();
-            let mut stack = vec![self.start()];
-            let mut moves = Vec::new();
-            while let Some(pos) = stack.pop() {
-                if self.outcome(&pos).is_some() || !seen.insert(ternary_index(&pos) as u32) {
-                    continue;
-                }
-                self.legal_moves(&pos, &mut moves);
-                stack.extend(moves.iter().map(|&m| self.play(&pos, m)));
-            }
-            let mut active: Vec<u32> = seen.into_iter().collect();
-            active.sort_unstable();
-            active
-        }))
+        static BASE3: OnceLock<Vec<u32>> = OnceLock::new();
+        static SYMMETRIC: OnceLock<Vec<u32>> = OnceLock::new();
+        let cell = match self.encoder {
+            TicTacToeEncoder::Base3 => &BASE3,
+            TicTacToeEncoder::Symmetric => &SYMMETRIC,
+        };
+        Some(cell.get_or_init(|| active_indices(self)))
     }
 
     fn gene_is_valid(&self, gene: u8) -> bool {
@@ -71,22 +190,11 @@ impl Genotype for TicTacToe {
     }
 
     fn decide(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Option<u8> {
-        let gene = genes[ternary_index(pos)];
-        let empty = pos.empty();
-        lookup_move(gene % 9, 9, |c| empty & (1 << c) != 0, policy).0
+        self.lookup(genes, pos, policy).chosen()
     }
 
     fn explain(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Reason<u8> {
-        let index = ternary_index(pos);
-        let gene = genes[index];
-        let empty = pos.empty();
-        let (chosen, repaired) = lookup_move(gene % 9, 9, |c| empty & (1 << c) != 0, policy);
-        Reason::Lookup {
-            index,
-            gene,
-            chosen,
-            repaired,
-        }
+        self.lookup(genes, pos, policy)
     }
 }
 
@@ -126,14 +234,48 @@ mod tests {
         let index = ternary_index(&pos);
         genes[index] = 8;
         assert_eq!(
-            TicTacToe.decide(&genes, &pos, IllegalPolicy::Repair),
+            TicTacToe::BASE3.decide(&genes, &pos, IllegalPolicy::Repair),
             Some(1)
         );
-        assert_eq!(TicTacToe.decide(&genes, &pos, IllegalPolicy::Forfeit), None);
+        assert_eq!(
+            TicTacToe::BASE3.decide(&genes, &pos, IllegalPolicy::Forfeit),
+            None
+        );
         genes[index] = 4;
         assert_eq!(
-            TicTacToe.decide(&genes, &pos, IllegalPolicy::Forfeit),
+            TicTacToe::BASE3.decide(&genes, &pos, IllegalPolicy::Forfeit),
             Some(4)
         );
+    }
+
+    #[test]
+    fn symmetric_boards_share_a_gene_and_move_alike() {
+        let sym = TicTacToe {
+            encoder: TicTacToeEncoder::Symmetric,
+        };
+        assert_eq!(sym.active_genes().unwrap().len(), 627);
+        assert_eq!(TicTacToe::BASE3.active_genes().unwrap().len(), 4_520);
+        // X in each corner: one canonical board.
+        let corners: Vec<usize> = [0u8, 2, 6, 8]
+            .iter()
+            .map(|&c| canonical_index(&board(&[c], &[])).0)
+            .collect();
+        assert!(corners.iter().all(|&i| i == corners[0]));
+        // A gene saying "the cell next to X along the top row" in the
+        // canonical frame answers each corner with its own neighbour.
+        let mut genes = vec![4u8; TICTACTOE_GENES];
+        let (index, t) = canonical_index(&board(&[0], &[]));
+        genes[index] = SYMMETRIES[t][1];
+        let answer = sym
+            .decide(&genes, &board(&[0], &[]), IllegalPolicy::Forfeit)
+            .unwrap();
+        assert_eq!(answer, 1);
+        for corner in [2u8, 6, 8] {
+            let pos = board(&[corner], &[]);
+            let mv = sym.decide(&genes, &pos, IllegalPolicy::Forfeit).unwrap();
+            assert!(pos.empty() & (1 << mv) != 0);
+            // The answer is an edge cell adjacent to the corner.
+            assert!([1u8, 3, 5, 7].contains(&mv), "corner {corner}: {mv}");
+        }
     }
 }

@@ -7,7 +7,7 @@
 //! seed, generation, stream), so benchmarks are as reproducible as the run.
 
 use super::{EvolveConfig, Population, Target, derive_seed};
-use crate::audit::audit;
+use crate::audit::{AuditReport, audit, audit_with};
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::eval::{MatchConfig, default_openings, play_with};
 use crate::games::GameKind;
@@ -85,47 +85,76 @@ pub struct Bench {
     exhaustive: bool,
     /// The solved positions of the exhaustive fitness, built on first use.
     lessons: OnceLock<Arc<dyn Any + Send + Sync>>,
+    /// The solved game for audits, built on first use.
+    table: OnceLock<Arc<dyn Any + Send + Sync>>,
 }
 
 /// Every unfinished position of a small game with the moves that keep its
-/// value: what the exhaustive fitness checks a genome against.
+/// value: what the exhaustive fitness checks a genome against. Positions
+/// that read the same gene are equivalent in these games (symmetric boards;
+/// matchsticks states whoever is to move), so one of each is kept, weighted
+/// by how many it stands for.
 pub struct Lessons<G: Genotype> {
-    positions: Vec<(G::Position, Vec<G::Move>)>,
+    positions: Vec<Lesson<G>>,
+    total: u32,
 }
+
+/// A position, the moves that keep its value, and how many positions it
+/// stands for.
+type Lesson<G> = (
+    <G as crate::games::Game>::Position,
+    Vec<<G as crate::games::Game>::Move>,
+    u32,
+);
 
 impl<G: Genotype> Lessons<G> {
     /// Solves `game` and lists its positions (tic-tac-toe: 4,520).
     pub fn build(game: &G) -> Self {
         let table = SolvedTable::build(game);
         let mut moves = Vec::new();
-        let positions = table
-            .positions()
-            .filter(|pos| game.outcome(pos).is_none())
-            .map(|pos| {
-                let target = table.get(pos).unwrap_or(Value::Draw);
-                game.legal_moves(pos, &mut moves);
-                let keep = moves
-                    .iter()
-                    .copied()
-                    .filter(|&m| table.get(&game.play(pos, m)).map(Value::flip) == Some(target))
-                    .collect();
-                (*pos, keep)
-            })
-            .collect();
-        Lessons { positions }
+        let mut by_gene: std::collections::BTreeMap<usize, Lesson<G>> =
+            std::collections::BTreeMap::new();
+        let mut total = 0;
+        for pos in table.positions().filter(|pos| game.outcome(pos).is_none()) {
+            total += 1;
+            let index = match game.explain(&vec![0; game.gene_count()], pos, IllegalPolicy::Repair)
+            {
+                crate::encoding::Reason::Lookup { index, .. } => index,
+                crate::encoding::Reason::Votes { .. } => {
+                    unreachable!("only lookup games are solved")
+                }
+            };
+            if let Some(entry) = by_gene.get_mut(&index) {
+                entry.2 += 1;
+                continue;
+            }
+            let target = table.get(pos).unwrap_or(Value::Draw);
+            game.legal_moves(pos, &mut moves);
+            let keep = moves
+                .iter()
+                .copied()
+                .filter(|&m| table.get(&game.play(pos, m)).map(Value::flip) == Some(target))
+                .collect();
+            by_gene.insert(index, (*pos, keep, 1));
+        }
+        Lessons {
+            positions: by_gene.into_values().collect(),
+            total,
+        }
     }
 
     /// 10,000 × the share of positions where the genome's move keeps the value.
     pub fn score(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> u32 {
-        let good = self
+        let good: u64 = self
             .positions
             .iter()
-            .filter(|(pos, keep)| {
+            .filter(|(pos, keep, _)| {
                 game.decide(genes, pos, policy)
                     .is_some_and(|m| keep.contains(&m))
             })
-            .count();
-        (10_000 * good / self.positions.len().max(1)) as u32
+            .map(|&(_, _, weight)| weight as u64)
+            .sum();
+        (10_000 * good / self.total.max(1) as u64) as u32
     }
 }
 
@@ -149,6 +178,7 @@ impl Bench {
             fitness,
             exhaustive: cfg.fitness.exhaustive,
             lessons: OnceLock::new(),
+            table: OnceLock::new(),
         })
     }
 
@@ -161,6 +191,17 @@ impl Bench {
             .clone()
             .downcast::<Lessons<G>>()
             .unwrap_or_else(|_| Arc::new(Lessons::build(game)))
+    }
+
+    /// The exact audit of `genes`, with the game solved once per run.
+    pub fn audit<G: Genotype>(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
+        let shared = self
+            .table
+            .get_or_init(|| Arc::new(SolvedTable::build(game)) as Arc<dyn Any + Send + Sync>);
+        match shared.clone().downcast::<SolvedTable<G::Position>>() {
+            Ok(table) => audit_with(game, genes, policy, &table),
+            Err(_) => audit(game, genes, policy),
+        }
     }
 
     /// The champion's benchmark values, in [`columns`] order.
@@ -186,7 +227,7 @@ impl Bench {
             })
             .collect();
         if self.audit {
-            let report = audit(game, champion, cfg.illegal);
+            let report = self.audit(game, champion, cfg.illegal);
             values.push(report.optimal_rate());
             values.push(report.unbeatable_first as u8 as f64);
             values.push(report.unbeatable_second as u8 as f64);

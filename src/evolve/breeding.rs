@@ -237,7 +237,12 @@ mod tests {
         // Tic-tac-toe mutates only its 4,520 playable boards.
         let mut genes = vec![9u8; 19_683];
         assert_eq!(
-            mutate(&TicTacToe, &mut genes, 1.0, &mut Pcg64Mcg::seed_from_u64(6)),
+            mutate(
+                &TicTacToe::BASE3,
+                &mut genes,
+                1.0,
+                &mut Pcg64Mcg::seed_from_u64(6)
+            ),
             4_520
         );
         assert_eq!(genes.iter().filter(|&&g| g == 9).count(), 19_683 - 4_520);

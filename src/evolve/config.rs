@@ -458,7 +458,7 @@ mod tests {
 
     #[test]
     fn out_of_range_values_name_the_flag() {
-        let mut cfg = EvolveConfig::defaults(GameSpec::TicTacToe, 1);
+        let mut cfg = EvolveConfig::defaults(GameSpec::TICTACTOE, 1);
         assert!(cfg.validate().is_ok());
         cfg.elite = 100;
         assert!(

@@ -10,7 +10,6 @@ use super::checkpoint::{self, Checkpoint};
 use super::stats::{bench_value, diversity};
 use super::tournament::{rank, round_robin};
 use super::{EvolveConfig, Population, StatsRow, Target, breeding};
-use crate::audit::audit;
 use crate::encoding::Genotype;
 use crate::genome::{Genome, Provenance};
 use crate::players::PlayerError;
@@ -214,7 +213,9 @@ impl<G: Genotype> Evolution<G> {
             Vec::new()
         };
         if self.cfg.target == Some(Target::Unbeatable) {
-            let report = audit(&self.game, champion_genes, self.cfg.illegal);
+            let report = self
+                .bench
+                .audit(&self.game, champion_genes, self.cfg.illegal);
             self.champion_perfect = report.optimal == report.reachable;
         }
         let tournament_s = started.elapsed().as_secs_f64();

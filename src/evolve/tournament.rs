@@ -78,21 +78,21 @@ mod tests {
 
     #[test]
     fn points_sum_to_two_per_game_and_ranks_break_ties_by_index() {
-        let pop = Population::random(&TicTacToe, 12, 3);
-        let points = round_robin(&TicTacToe, &pop, IllegalPolicy::Repair);
+        let pop = Population::random(&TicTacToe::BASE3, 12, 3);
+        let points = round_robin(&TicTacToe::BASE3, &pop, IllegalPolicy::Repair);
         assert_eq!(points.iter().sum::<u32>(), 2 * 12 * 11);
         assert_eq!(rank(&[3, 5, 5, 1]), vec![1, 2, 0, 3]);
     }
 
     #[test]
     fn the_same_population_scores_the_same_on_one_thread_or_two() {
-        let pop = Population::random(&TicTacToe, 30, 9);
+        let pop = Population::random(&TicTacToe::BASE3, 30, 9);
         let on = |threads| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| round_robin(&TicTacToe, &pop, IllegalPolicy::Repair))
+                .install(|| round_robin(&TicTacToe::BASE3, &pop, IllegalPolicy::Repair))
         };
         assert_eq!(on(1), on(2));
     }

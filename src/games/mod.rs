@@ -17,7 +17,8 @@ pub use connect4::{
 pub use matchsticks::{Matchsticks, MatchsticksPosition, MatchsticksRules, TakeRule};
 pub use spec::{GameKind, GameSpec, GameVisitor};
 pub use tictactoe::{
-    LINES as TICTACTOE_LINES, TicTacToe, TicTacToePosition, has_line as tictactoe_has_line,
+    LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
+    has_line as tictactoe_has_line,
 };
 
 use std::fmt::Debug;

@@ -1,6 +1,6 @@
 //! Naming a game and its rules as data, and dispatching to the concrete type.
 
-use super::{Connect4, Matchsticks, MatchsticksRules, TicTacToe};
+use super::{Connect4, Matchsticks, MatchsticksRules, TicTacToe, TicTacToeEncoder};
 use crate::encoding::Genotype;
 use serde::{Deserialize, Serialize};
 
@@ -43,7 +43,7 @@ impl std::fmt::Display for GameKind {
 /// A game together with its rules: what files record and what commands run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameSpec {
-    TicTacToe,
+    TicTacToe(TicTacToeEncoder),
     Matchsticks(MatchsticksRules),
     Connect4,
 }
@@ -55,10 +55,13 @@ pub trait GameVisitor {
 }
 
 impl GameSpec {
+    /// Tic-tac-toe with the design's base-3 encoder.
+    pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToeEncoder::Base3);
+
     /// The game without its rules.
     pub fn kind(&self) -> GameKind {
         match self {
-            GameSpec::TicTacToe => GameKind::TicTacToe,
+            GameSpec::TicTacToe(_) => GameKind::TicTacToe,
             GameSpec::Matchsticks(_) => GameKind::Matchsticks,
             GameSpec::Connect4 => GameKind::Connect4,
         }
@@ -68,7 +71,7 @@ impl GameSpec {
     /// chosen at run time.
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
         match self {
-            GameSpec::TicTacToe => visitor.visit(TicTacToe),
+            GameSpec::TicTacToe(encoder) => visitor.visit(TicTacToe { encoder }),
             GameSpec::Matchsticks(rules) => visitor.visit(Matchsticks::new(rules)),
             GameSpec::Connect4 => visitor.visit(Connect4),
         }
@@ -79,6 +82,9 @@ impl std::fmt::Display for GameSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GameSpec::Matchsticks(rules) => write!(f, "matchsticks ({rules})"),
+            GameSpec::TicTacToe(TicTacToeEncoder::Symmetric) => {
+                f.write_str("tictactoe (symmetric encoder)")
+            }
             other => f.write_str(other.kind().name()),
         }
     }

@@ -19,9 +19,40 @@ pub const LINES: [u16; 8] = [
 
 const FULL: u16 = 0b111_111_111;
 
-/// Tic-tac-toe (no rule parameters).
+/// How a tic-tac-toe genome indexes boards (the rules are the same).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum TicTacToeEncoder {
+    /// The board in base 3: one gene per board (the design's encoding).
+    #[default]
+    Base3,
+    /// The 8 rotations and reflections of a board share one gene: the gene
+    /// of the smallest base-3 index among them, its cell read in that frame.
+    Symmetric,
+}
+
+impl TicTacToeEncoder {
+    pub fn name(self) -> &'static str {
+        match self {
+            TicTacToeEncoder::Base3 => "base3",
+            TicTacToeEncoder::Symmetric => "symmetric",
+        }
+    }
+}
+
+/// Tic-tac-toe, with the encoder its genomes use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TicTacToe;
+pub struct TicTacToe {
+    pub encoder: TicTacToeEncoder,
+}
+
+impl TicTacToe {
+    /// Tic-tac-toe with the design's base-3 encoder.
+    pub const BASE3: TicTacToe = TicTacToe {
+        encoder: TicTacToeEncoder::Base3,
+    };
+}
 
 /// Stones of X (the first player) and O, bit k = cell k.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -55,7 +86,7 @@ impl Game for TicTacToe {
     type Move = u8;
 
     fn spec(&self) -> GameSpec {
-        GameSpec::TicTacToe
+        GameSpec::TicTacToe(self.encoder)
     }
 
     fn start(&self) -> TicTacToePosition {
@@ -161,7 +192,7 @@ mod tests {
     }
 
     fn count_games(pos: TicTacToePosition, counts: &mut GameCounts, moves: &mut Vec<Vec<u8>>) {
-        let game = TicTacToe;
+        let game = TicTacToe::BASE3;
         match game.outcome(&pos) {
             Some(Outcome::Win(Side::First)) => counts.x_wins += 1,
             Some(Outcome::Win(Side::Second)) => counts.o_wins += 1,
@@ -183,7 +214,11 @@ mod tests {
     #[test]
     fn complete_games_match_the_published_counts() {
         let mut counts = GameCounts::default();
-        count_games(TicTacToe.start(), &mut counts, &mut vec![Vec::new(); 10]);
+        count_games(
+            TicTacToe::BASE3.start(),
+            &mut counts,
+            &mut vec![Vec::new(); 10],
+        );
         assert_eq!(counts.games, 255_168);
         assert_eq!(counts.x_wins, 131_184);
         assert_eq!(counts.o_wins, 77_904);
@@ -192,7 +227,7 @@ mod tests {
 
     #[test]
     fn reachable_positions_match_the_published_counts() {
-        let game = TicTacToe;
+        let game = TicTacToe::BASE3;
         let mut seen = HashSet::from([game.start()]);
         let mut frontier = vec![game.start()];
         let mut moves = Vec::new();
@@ -212,7 +247,7 @@ mod tests {
 
     #[test]
     fn notation_round_trips_and_names_the_first_bad_move() {
-        let game = TicTacToe;
+        let game = TicTacToe::BASE3;
         let pos = game.parse_position("519").unwrap();
         assert_eq!(pos.x, (1 << 4) | (1 << 8));
         assert_eq!(pos.o, 1 << 0);

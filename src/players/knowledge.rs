@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn threats_are_seen() {
-        let ttt = TicTacToe;
+        let ttt = TicTacToe::BASE3;
         // X on 1 and 2 (cells 0, 1), O on 4; O to move... X to move after "152"? No:
         // "15" = X 0, O 4; "152" X 1: O to move, X threatens cell 2.
         let pos = ttt.parse_position("152").unwrap();

@@ -40,11 +40,11 @@ fn losses(results: &[(Side, Outcome)]) -> usize {
 #[test]
 fn perfect_never_loses_at_tictactoe() {
     for opponent in ["random", "rules", "mc:20", "alphabeta:2", "perfect"] {
-        let r = results(&TicTacToe, "perfect", opponent, 60);
+        let r = results(&TicTacToe::BASE3, "perfect", opponent, 60);
         assert_eq!(losses(&r), 0, "perfect lost to {opponent}");
     }
     // Against itself every game is drawn.
-    let r = results(&TicTacToe, "perfect", "perfect", 20);
+    let r = results(&TicTacToe::BASE3, "perfect", "perfect", 20);
     assert!(r.iter().all(|(_, o)| *o == Outcome::Draw));
 }
 
@@ -88,7 +88,7 @@ fn perfect_never_loses_at_connect4_against_random() {
 
 #[test]
 fn rules_takes_an_immediate_win_and_blocks_a_single_threat() {
-    let ttt = TicTacToe;
+    let ttt = TicTacToe::BASE3;
     let mut rules = spec("rules").build(&ttt, 1, IllegalPolicy::Repair).unwrap();
     // X: 1, 2 (cells 0, 1); O: 5, 9. X to move wins at cell 3 (index 2).
     let pos = ttt.parse_position("1529").unwrap();
@@ -117,7 +117,7 @@ fn rules_takes_an_immediate_win_and_blocks_a_single_threat() {
 #[test]
 fn alphabeta_and_mc_beat_random_most_of_the_time() {
     for player in ["alphabeta:3", "mc:30"] {
-        let r = results(&TicTacToe, player, "random", 40);
+        let r = results(&TicTacToe::BASE3, player, "random", 40);
         assert!(
             losses(&r) <= 4,
             "{player} lost {} of 40 to random",
@@ -139,7 +139,7 @@ fn player_specs_parse_and_name_their_ranges() {
 
 #[test]
 fn a_forfeiting_genome_loses() {
-    let game = TicTacToe;
+    let game = TicTacToe::BASE3;
     // Every gene says cell 0: legal once, then a forfeit.
     let mut forfeiter = GenomePlayer::new(vec![0u8; 19_683], IllegalPolicy::Forfeit);
     let mut random = RandomPlayer::new(3);
