@@ -157,10 +157,13 @@ mod tests {
             GameSpec::TICTACTOE,
             GameSpec::TicTacToe(crate::games::TicTacToeEncoder::Symmetric),
             GameSpec::Connect4,
-            GameSpec::Matchsticks(MatchsticksRules {
-                sticks: 30,
-                rule: TakeRule::Double,
-            }),
+            GameSpec::Matchsticks(
+                MatchsticksRules {
+                    sticks: 30,
+                    rule: TakeRule::Double,
+                },
+                crate::games::MatchsticksEncoder::Sticks,
+            ),
         ] {
             let genome = Genome::random(spec, 42);
             assert_eq!(genome, Genome::random(spec, 42));

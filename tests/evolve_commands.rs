@@ -148,7 +148,10 @@ fn the_run_directory_holds_what_the_design_promises() {
         "seed = 3",
         "population = 100",
         "elite = 10",
-        "mutation = 0.005",
+        "encoder = \"symmetric\"",
+        "mutation = \"0.0005..0.02\"",
+        "fitness = \"vs:exhaustive\"",
+        "target = \"unbeatable\"",
         "generations = 12",
     ] {
         assert!(toml.contains(key), "run.toml lacks {key}:\n{toml}");
@@ -174,6 +177,62 @@ fn the_run_directory_holds_what_the_design_promises() {
         info.contains("tictactoe-3") && info.contains("generation  11"),
         "{info}"
     );
+}
+
+#[test]
+fn the_recommended_settings_evolve_an_unbeatable_tictactoe_genome() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args(["evolve", "--seed", "1", "--run", "runs/u"]));
+    assert!(out.contains("target reached"), "{out}");
+    let audit: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "audit",
+        "genomes/u.genome",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(audit["unbeatable_first"], true, "{audit}");
+    assert_eq!(audit["unbeatable_second"], true, "{audit}");
+    assert_eq!(audit["losing_lines"], 0);
+    // The plain method is one flag away and records what it used.
+    evolve(
+        dir.path(),
+        "runs/plain",
+        &[],
+        &["--fitness", "round-robin", "--generations", "3"],
+    );
+    let toml = std::fs::read_to_string(dir.path().join("runs/plain/run.toml")).unwrap();
+    for key in [
+        "encoder = \"base3\"",
+        "mutation = 0.001",
+        "fitness = \"round-robin\"",
+    ] {
+        assert!(toml.contains(key), "{key}:\n{toml}");
+    }
+}
+
+#[test]
+fn matchsticks_evolve_to_perfect_play_under_both_rule_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    for (run, rules) in [
+        ("runs/subtract", vec!["--game", "nim"]),
+        (
+            "runs/double",
+            vec!["--game", "nim", "--rule", "double", "--sticks", "40"],
+        ),
+    ] {
+        let out = stdout_of(
+            bebete(dir.path())
+                .args(["evolve", "--seed", "3", "--run", run])
+                .args(&rules),
+        );
+        assert!(out.contains("target reached"), "{out}");
+        let genome = format!("{run}/best.genome");
+        let audit: serde_json::Value = serde_json::from_str(&stdout_of(
+            bebete(dir.path()).args(["audit", &genome, "--json"]),
+        ))
+        .unwrap();
+        assert_eq!(audit["optimal_rate"], 1.0, "{run}: {audit}");
+    }
 }
 
 #[test]

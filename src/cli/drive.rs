@@ -88,11 +88,11 @@ impl Observer for Progress {
     }
 }
 
-/// The last measured benchmark values, as `name value` pairs.
-fn bench_summary(cfg: &crate::evolve::EvolveConfig, row: &crate::evolve::StatsRow) -> String {
+/// Benchmark values, as `name value` pairs.
+fn bench_summary(cfg: &crate::evolve::EvolveConfig, values: &[f64]) -> String {
     crate::evolve::bench::columns(cfg)
         .iter()
-        .zip(&row.bench)
+        .zip(values)
         .map(|(name, value)| format!("{name} {value:.3}"))
         .collect::<Vec<_>>()
         .join(", ")
@@ -164,18 +164,24 @@ impl Drive {
             let elapsed = started.elapsed().as_secs_f64();
             let cfg = evolution.config();
             let last = evolution.rows().last();
-            let n = cfg.population as u32;
+            let pace = if games > 0 {
+                format!(
+                    " ({games} games, {:.0} games/s)",
+                    games as f64 / elapsed.max(1e-9)
+                )
+            } else {
+                String::new()
+            };
             println!(
-                "evolved {} for generations {first}-{} in {elapsed:.1} s ({games} games, {:.0} games/s)",
+                "evolved {} for generations {first}-{} in {elapsed:.1} s{pace}",
                 cfg.game,
                 done.saturating_sub(1),
-                games as f64 / elapsed.max(1e-9)
             );
             if let Some(row) = last {
                 println!(
-                    "champion   {} of {} points in generation {} (mean {:.1}, diversity {:.3})",
+                    "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",
                     row.best,
-                    4 * (n - 1),
+                    cfg.max_points(),
                     row.generation,
                     row.mean,
                     row.diversity
@@ -196,10 +202,10 @@ impl Drive {
             if let Some(reason) = &reached {
                 println!("stopped    {reason}");
             }
-            let measured = evolution.rows().iter().rev().find(|r| !r.bench.is_empty());
-            if let Some(row) = measured {
-                let columns = bench_summary(cfg, row);
-                println!("benchmark  {columns} (generation {})", row.generation);
+            let champion = evolution.measure_champion()?;
+            if !champion.is_empty() {
+                let columns = bench_summary(cfg, &champion);
+                println!("benchmark  {columns} (the final champion)");
             }
             println!("seed       {}", cfg.seed);
             println!(

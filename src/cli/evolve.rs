@@ -12,18 +12,25 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
-#[command(after_help = "Defaults per game (population 100, elite 10, 2 parents):
-  tictactoe    --mutation 0.005  --generations 1000  --checkpoint-every 50
-  matchsticks  --mutation 0.05   --generations 200   --checkpoint-every 50
-  connect4     --mutation 0.002  --generations 300   --checkpoint-every 50
+#[command(
+    after_help = "Defaults (population 100, elite 10, 2 parents, elite selection):
+  tictactoe    recommended: --encoder symmetric --fitness vs:exhaustive
+               --mutation 0.0005..0.02 --target unbeatable --generations 5000
+  matchsticks  recommended: --fitness vs:exhaustive --mutation 0.002..0.2
+               --target unbeatable --generations 5000 (--encoder sticks with --rule double)
+  connect4     the method: --fitness round-robin --mutation 0.002 --generations 300
+Giving --fitness selects the method's defaults instead (base3/state encoders,
+one mutation rate: tictactoe 0.001, matchsticks 0.05, connect4 0.002;
+generations 1000, 200, 300); any flag given explicitly wins.
 
 Examples:
-  bebete evolve                                   tic-tac-toe, all defaults
+  bebete evolve                                   an unbeatable tic-tac-toe genome
+  bebete evolve --fitness round-robin             the plain method, for comparison
   bebete evolve --game c4 --seed 1 --run runs/c4-first
-  bebete evolve --game nim --rule double --sticks 40 --generations 200
-  bebete evolve --population 200 --elite 20 --parents 3 --selection tournament:4
-  bebete evolve --fitness round-robin+random:20 --target unbeatable
-  bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100")]
+  bebete evolve --game nim --rule double --sticks 100
+  bebete evolve --fitness round-robin+random:20 --selection tournament:4
+  bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100"
+)]
 pub struct EvolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -67,8 +74,9 @@ pub struct EvolveArgs {
     /// Fitness: round-robin (the method), round-robin+SPEC:N (plus N games
     /// against a fixed player; more terms joined by +) or vs:SPEC:N[+SPEC:N]
     /// (only games against fixed players)
-    #[arg(long, value_parser = Fitness::parse, default_value = "round-robin")]
-    pub fitness: Fitness,
+    /// [default: vs:exhaustive for tictactoe and matchsticks, round-robin for connect4]
+    #[arg(long, value_parser = Fitness::parse)]
+    pub fitness: Option<Fitness>,
     /// Measure the champion every K generations, 0 = never [default: 10; 25 for connect4]
     #[arg(long)]
     pub bench_every: Option<u64>,
@@ -98,9 +106,17 @@ pub fn thread_count(threads: Option<u16>) -> usize {
 }
 
 pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
-    let game = args.game.spec(GameKind::TicTacToe)?;
+    // Without --fitness, the recommended settings; with it, the method's.
+    let recommended = args.fitness.is_none();
+    let game = args
+        .game
+        .spec_with_encoders(GameKind::TicTacToe, recommended)?;
     let seed = args.seed.unwrap_or_else(draw_seed);
-    let mut cfg = EvolveConfig::defaults(game, seed);
+    let mut cfg = if recommended {
+        EvolveConfig::recommended(game, seed)
+    } else {
+        EvolveConfig::method(game, seed)
+    };
     cfg.population = args.population;
     cfg.elite = args.elite;
     cfg.parents = args.parents;
@@ -110,7 +126,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.keep = args.keep;
     cfg.illegal = args.illegal;
     cfg.selection = args.selection;
-    cfg.fitness = args.fitness;
+    cfg.fitness = args.fitness.unwrap_or(cfg.fitness);
     cfg.bench_every = args.bench_every.unwrap_or(cfg.bench_every);
     cfg.bench_against = args
         .bench_against
@@ -119,7 +135,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         .filter(|s| !s.is_empty())
         .collect();
     cfg.bench_games = args.bench_games;
-    cfg.target = args.target;
+    cfg.target = args.target.or(cfg.target);
     cfg.patience = args.patience;
     cfg.validate()?;
     let dir = args

@@ -1,6 +1,8 @@
 //! The game-selection flags shared by every command that needs a game.
 
-use crate::games::{GameKind, GameSpec, MatchsticksRules, TakeRule, TicTacToeEncoder};
+use crate::games::{
+    GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule, TicTacToeEncoder,
+};
 use clap::{Args, ValueEnum};
 
 /// `--game` and the matchsticks rule flags.
@@ -10,8 +12,9 @@ pub struct GameArgs {
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
     pub game: Option<GameKind>,
 
-    /// How boards become gene indices: tictactoe base3 (default) or
-    /// symmetric (the 8 rotations/reflections share a gene)
+    /// How positions become gene indices: tictactoe base3 (default) or
+    /// symmetric (the 8 rotations/reflections share a gene); matchsticks
+    /// state (default) or sticks (sticks left only)
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
 
@@ -64,6 +67,17 @@ impl GameArgs {
 
     /// The game and its rules; `default` is used when `--game` is absent.
     pub fn spec(&self, default: GameKind) -> anyhow::Result<GameSpec> {
+        self.spec_with_encoders(default, false)
+    }
+
+    /// [`GameArgs::spec`], with `evolve`'s recommended encoders when
+    /// `--encoder` is absent and `recommended` is set: symmetric for
+    /// tic-tac-toe, sticks for matchsticks under the double rule.
+    pub fn spec_with_encoders(
+        &self,
+        default: GameKind,
+        recommended: bool,
+    ) -> anyhow::Result<GameSpec> {
         let kind = self.game.unwrap_or(default);
         if kind != GameKind::Matchsticks && self.has_rule_flags() {
             anyhow::bail!(
@@ -72,14 +86,19 @@ impl GameArgs {
         }
         match kind {
             GameKind::Matchsticks => {
-                if self.encoder.is_some() {
-                    anyhow::bail!(
-                        "--encoder: matchsticks has one encoder (the state index); drop the flag"
-                    );
-                }
-                Ok(GameSpec::Matchsticks(self.matchsticks_rules()?))
+                let double = self.rule == Some(RuleArg::Double);
+                let encoder = match self.encoder.as_deref() {
+                    None if recommended && double => MatchsticksEncoder::Sticks,
+                    None | Some("state") => MatchsticksEncoder::State,
+                    Some("sticks") => MatchsticksEncoder::Sticks,
+                    Some(other) => anyhow::bail!(
+                        "--encoder {other}: matchsticks encoders are state (default) and sticks"
+                    ),
+                };
+                Ok(GameSpec::Matchsticks(self.matchsticks_rules()?, encoder))
             }
             GameKind::TicTacToe => Ok(GameSpec::TicTacToe(match self.encoder.as_deref() {
+                None if recommended => TicTacToeEncoder::Symmetric,
                 None | Some("base3") => TicTacToeEncoder::Base3,
                 Some("symmetric") => TicTacToeEncoder::Symmetric,
                 Some(other) => anyhow::bail!(

@@ -68,7 +68,7 @@ fn random(args: RandomArgs) -> anyhow::Result<ExitCode> {
 /// The rules of a game as JSON (`null` for games without parameters).
 pub fn rules_json(spec: &GameSpec) -> serde_json::Value {
     match spec {
-        GameSpec::Matchsticks(rules) => match rules.rule {
+        GameSpec::Matchsticks(rules, _) => match rules.rule {
             TakeRule::Subtract {
                 max_take,
                 last_loses,

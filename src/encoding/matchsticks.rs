@@ -1,20 +1,21 @@
 //! Matchsticks: the state picks the gene; the gene is how many sticks to take.
 //!
 //! Subtract rule: index = sticks left (N+1 genes). Double rule: index =
-//! sticks left × (N+1) + the most that may be taken now ((N+1)² genes).
+//! sticks left × (N+1) + the most that may be taken now ((N+1)² genes), or
+//! with the `sticks` encoder sticks left alone (N+1 genes).
 
 use super::{Genotype, IllegalPolicy, Reason};
-use crate::games::{Matchsticks, MatchsticksPosition, TakeRule};
+use crate::games::{Matchsticks, MatchsticksEncoder, MatchsticksPosition, TakeRule};
 use rand::{Rng, RngExt};
 
 impl Matchsticks {
     /// The gene index of a position.
     pub fn gene_index(&self, pos: &MatchsticksPosition) -> usize {
-        match self.rules.rule {
-            TakeRule::Subtract { .. } => pos.left as usize,
-            TakeRule::Double => {
+        match (self.rules.rule, self.encoder) {
+            (TakeRule::Double, MatchsticksEncoder::State) => {
                 pos.left as usize * (self.rules.sticks as usize + 1) + pos.limit as usize
             }
+            _ => pos.left as usize,
         }
     }
 
@@ -41,18 +42,34 @@ impl Matchsticks {
 impl Genotype for Matchsticks {
     fn gene_count(&self) -> usize {
         let states = self.rules.sticks as usize + 1;
-        match self.rules.rule {
-            TakeRule::Subtract { .. } => states,
-            TakeRule::Double => states * states,
+        match (self.rules.rule, self.encoder) {
+            (TakeRule::Double, MatchsticksEncoder::State) => states * states,
+            _ => states,
         }
     }
 
     fn random_gene<R: Rng + ?Sized>(&self, index: usize, rng: &mut R) -> u8 {
-        let most = match self.rules.rule {
-            TakeRule::Subtract { max_take, .. } => max_take,
-            TakeRule::Double => (index % (self.rules.sticks as usize + 1)) as u8,
-        };
-        rng.random_range(1..=most.max(1))
+        let most = match (self.rules.rule, self.encoder) {
+            (TakeRule::Subtract { max_take, .. }, _) => max_take,
+            (TakeRule::Double, MatchsticksEncoder::State) => {
+                (index % (self.rules.sticks as usize + 1)) as u8
+            }
+            // Sticks left only: any take up to the whole heap.
+            (TakeRule::Double, MatchsticksEncoder::Sticks) => index.min(255) as u8,
+        }
+        .max(1);
+        // Log-uniform over 1..=most: small takes are drawn more often than
+        // large ones (P(t) ≈ ln(1 + 1/t) / ln(most + 1)), as a heap of N
+        // sticks mostly calls for small takes.
+        let u: f64 = rng.random();
+        let t = ((most as f64 + 1.0).ln() * u).exp().floor() as u8;
+        t.clamp(1, most)
+    }
+
+    fn index_is_state(&self) -> bool {
+        // The sticks encoder under the double rule shares one gene between
+        // states with different limits.
+        !(self.rules.rule == TakeRule::Double && self.encoder == MatchsticksEncoder::Sticks)
     }
 
     fn decide(&self, genes: &[u8], pos: &MatchsticksPosition, policy: IllegalPolicy) -> Option<u8> {

@@ -112,38 +112,40 @@ impl<G: Genotype> Lessons<G> {
     pub fn build(game: &G) -> Self {
         let table = SolvedTable::build(game);
         let mut moves = Vec::new();
-        let mut by_gene: std::collections::BTreeMap<usize, Lesson<G>> =
+        let mut classes: std::collections::BTreeMap<String, Lesson<G>> =
             std::collections::BTreeMap::new();
         let mut total = 0;
+        let zeros = vec![0; game.gene_count()];
         for pos in table.positions().filter(|pos| game.outcome(pos).is_none()) {
             total += 1;
-            let index = match game.explain(&vec![0; game.gene_count()], pos, IllegalPolicy::Repair)
-            {
+            let index = match game.explain(&zeros, pos, IllegalPolicy::Repair) {
                 crate::encoding::Reason::Lookup { index, .. } => index,
-                crate::encoding::Reason::Votes { .. } => {
-                    unreachable!("only lookup games are solved")
-                }
+                crate::encoding::Reason::Votes { .. } => usize::MAX,
             };
-            if let Some(entry) = by_gene.get_mut(&index) {
-                entry.2 += 1;
-                continue;
-            }
             let target = table.get(pos).unwrap_or(Value::Draw);
             game.legal_moves(pos, &mut moves);
-            let keep = moves
+            let keep: Vec<G::Move> = moves
                 .iter()
                 .copied()
                 .filter(|&m| table.get(&game.play(pos, m)).map(Value::flip) == Some(target))
                 .collect();
-            by_gene.insert(index, (*pos, keep, 1));
+            // Positions that read one gene with the same legal and
+            // value-keeping moves score alike for every genome.
+            let key = if game.index_is_state() {
+                index.to_string()
+            } else {
+                format!("{index} {moves:?} {keep:?}")
+            };
+            classes.entry(key).or_insert((*pos, keep, 0)).2 += 1;
         }
         Lessons {
-            positions: by_gene.into_values().collect(),
+            positions: classes.into_values().collect(),
             total,
         }
     }
 
-    /// 10,000 × the share of positions where the genome's move keeps the value.
+    /// 1,000,000 × the share of positions where the genome's move keeps the
+    /// value (fine enough that one position of a 100-stick game counts).
     pub fn score(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> u32 {
         let good: u64 = self
             .positions
@@ -154,7 +156,7 @@ impl<G: Genotype> Lessons<G> {
             })
             .map(|&(_, _, weight)| weight as u64)
             .sum();
-        (10_000 * good / self.total.max(1) as u64) as u32
+        (1_000_000 * good / self.total.max(1) as u64) as u32
     }
 }
 
@@ -279,5 +281,50 @@ impl Bench {
             played += games.div_ceil(2) * 2 * pop.size() as u64;
         }
         Some((points, played))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Matchsticks, MatchsticksEncoder, MatchsticksRules, TakeRule};
+
+    /// The smallest term of n's Zeckendorf representation: Fibonacci nim's
+    /// winning take whenever it is allowed.
+    fn zeckendorf_smallest(mut n: usize) -> usize {
+        let mut fib = vec![1usize, 2];
+        while fib[fib.len() - 1] <= n {
+            fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);
+        }
+        let mut smallest = n;
+        for &f in fib.iter().rev() {
+            if f <= n {
+                n -= f;
+                smallest = f;
+            }
+        }
+        smallest
+    }
+
+    #[test]
+    fn the_zeckendorf_genome_scores_full_marks_with_the_sticks_encoder() {
+        let game = Matchsticks {
+            rules: MatchsticksRules {
+                sticks: 60,
+                rule: TakeRule::Double,
+            },
+            encoder: MatchsticksEncoder::Sticks,
+        };
+        let genes: Vec<u8> = (0..=60)
+            .map(|n| zeckendorf_smallest(n.max(1)) as u8)
+            .collect();
+        let lessons = Lessons::build(&game);
+        assert_eq!(
+            lessons.score(&game, &genes, IllegalPolicy::Repair),
+            1_000_000
+        );
+        let mut wrong = genes.clone();
+        wrong[50] = 7;
+        assert!(lessons.score(&game, &wrong, IllegalPolicy::Repair) < 1_000_000);
     }
 }

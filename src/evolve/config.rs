@@ -44,7 +44,7 @@ pub struct Fitness {
     /// (player spec, games) per fixed opponent.
     pub opponents: Vec<(String, u64)>,
     /// Score the genome in every position of the game (tic-tac-toe and
-    /// matchsticks, solved exactly): 10,000 × the share of unfinished
+    /// matchsticks, solved exactly): 1,000,000 × the share of unfinished
     /// positions where its move keeps the game's value.
     pub exhaustive: bool,
 }
@@ -264,13 +264,34 @@ pub struct ConfigError {
 }
 
 impl EvolveConfig {
-    /// The defaults for `game`, chosen so that a plain `bebete evolve`
-    /// finishes in well under a minute on 2 cores.
-    pub fn defaults(game: GameSpec, seed: u64) -> EvolveConfig {
+    /// The recommended settings for `game`, the defaults of `evolve`. For
+    /// tic-tac-toe and matchsticks: the exhaustive fitness, a mutation range
+    /// and a stop as soon as the champion is unbeatable (measured in
+    /// docs/experiments.md: every seed tried gets there in seconds). For
+    /// Connect-Four, the method.
+    pub fn recommended(game: GameSpec, seed: u64) -> EvolveConfig {
+        let mut cfg = EvolveConfig::method(game, seed);
+        let mutation = match game {
+            GameSpec::TicTacToe(_) => "0.0005..0.02",
+            GameSpec::Matchsticks(..) => "0.002..0.2",
+            GameSpec::Connect4 => return cfg,
+        };
+        cfg.mutation = Mutation::parse(mutation).expect("a valid range");
+        cfg.fitness = Fitness::parse("vs:exhaustive").expect("a valid fitness");
+        cfg.target = Some(Target::Unbeatable);
+        cfg.generations = 5000;
+        cfg.checkpoint_every = 100;
+        cfg
+    }
+
+    /// The method as the design describes it (round-robin fitness, elite
+    /// selection, one mutation rate), with per-game rates and run lengths
+    /// such that a plain run finishes in well under a minute on 2 cores.
+    pub fn method(game: GameSpec, seed: u64) -> EvolveConfig {
         // (mutation, generations, checkpoint every): a Connect-Four
         // checkpoint of 100 genomes is 92 MB, so it is written less often.
         let (mutation, generations, checkpoint_every, bench_every) = match game.kind() {
-            GameKind::TicTacToe => (0.005, 1000, 50, 10),
+            GameKind::TicTacToe => (0.001, 1000, 50, 10),
             GameKind::Matchsticks => (0.05, 200, 50, 10),
             GameKind::Connect4 => (0.002, 300, 50, 25),
         };
@@ -293,6 +314,28 @@ impl EvolveConfig {
             target: None,
             patience: None,
         }
+    }
+
+    /// The most fitness points a genome can earn in one generation.
+    pub fn max_points(&self) -> u64 {
+        let n = self.population as u64;
+        let round_robin = if self.fitness.round_robin {
+            4 * (n - 1)
+        } else {
+            0
+        };
+        let fixed: u64 = self
+            .fitness
+            .opponents
+            .iter()
+            .map(|(_, games)| 2 * games.div_ceil(2) * 2)
+            .sum();
+        let exhaustive = if self.fitness.exhaustive {
+            1_000_000
+        } else {
+            0
+        };
+        round_robin + fixed + exhaustive
     }
 
     /// Checks every parameter against its range.
@@ -458,7 +501,7 @@ mod tests {
 
     #[test]
     fn out_of_range_values_name_the_flag() {
-        let mut cfg = EvolveConfig::defaults(GameSpec::TICTACTOE, 1);
+        let mut cfg = EvolveConfig::method(GameSpec::TICTACTOE, 1);
         assert!(cfg.validate().is_ok());
         cfg.elite = 100;
         assert!(

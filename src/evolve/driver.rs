@@ -174,6 +174,19 @@ impl<G: Genotype> Evolution<G> {
         &self.run
     }
 
+    /// The benchmark of the champion in `best.genome` (the last generation's),
+    /// in the order of the benchmark columns; empty without a benchmark.
+    pub fn measure_champion(&self) -> Result<Vec<f64>, FileError> {
+        if bench::columns(&self.cfg).is_empty() {
+            return Ok(Vec::new());
+        }
+        let champion = Genome::load(&self.run.best_genome())?;
+        let generation = self.generation.saturating_sub(1);
+        Ok(self
+            .bench
+            .measure(&self.game, &champion.genes, &self.cfg, generation))
+    }
+
     /// Stats of every completed generation.
     pub fn rows(&self) -> &[StatsRow] {
         &self.rows

@@ -63,10 +63,33 @@ impl std::fmt::Display for MatchsticksRules {
     }
 }
 
-/// A matchsticks game with its rules.
+/// How a matchsticks genome indexes states (the rules are the same).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MatchsticksEncoder {
+    /// The whole state: sticks left, and under the double rule also the most
+    /// that may be taken now (the design's encoding).
+    #[default]
+    State,
+    /// Sticks left only; a take above the current limit is repaired (or
+    /// forfeits). Under the double rule this needs N+1 genes instead of
+    /// (N+1)², and still allows perfect play.
+    Sticks,
+}
+
+impl MatchsticksEncoder {
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchsticksEncoder::State => "state",
+            MatchsticksEncoder::Sticks => "sticks",
+        }
+    }
+}
+
+/// A matchsticks game with its rules and the encoder its genomes use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Matchsticks {
     pub rules: MatchsticksRules,
+    pub encoder: MatchsticksEncoder,
 }
 
 /// Sticks left, the most that may be taken now, and the number of moves played.
@@ -78,8 +101,12 @@ pub struct MatchsticksPosition {
 }
 
 impl Matchsticks {
+    /// Matchsticks with the design's state encoder.
     pub fn new(rules: MatchsticksRules) -> Self {
-        Matchsticks { rules }
+        Matchsticks {
+            rules,
+            encoder: MatchsticksEncoder::State,
+        }
     }
 }
 
@@ -88,7 +115,7 @@ impl Game for Matchsticks {
     type Move = u8;
 
     fn spec(&self) -> GameSpec {
-        GameSpec::Matchsticks(self.rules)
+        GameSpec::Matchsticks(self.rules, self.encoder)
     }
 
     fn start(&self) -> MatchsticksPosition {

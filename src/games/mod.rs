@@ -14,7 +14,9 @@ mod tictactoe;
 pub use connect4::{
     Connect4, Connect4Position, bottom_mask as connect4_bottom_mask, has_four as connect4_has_four,
 };
-pub use matchsticks::{Matchsticks, MatchsticksPosition, MatchsticksRules, TakeRule};
+pub use matchsticks::{
+    Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule,
+};
 pub use spec::{GameKind, GameSpec, GameVisitor};
 pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,

@@ -1,6 +1,8 @@
 //! Naming a game and its rules as data, and dispatching to the concrete type.
 
-use super::{Connect4, Matchsticks, MatchsticksRules, TicTacToe, TicTacToeEncoder};
+use super::{
+    Connect4, Matchsticks, MatchsticksEncoder, MatchsticksRules, TicTacToe, TicTacToeEncoder,
+};
 use crate::encoding::Genotype;
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +46,7 @@ impl std::fmt::Display for GameKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameSpec {
     TicTacToe(TicTacToeEncoder),
-    Matchsticks(MatchsticksRules),
+    Matchsticks(MatchsticksRules, MatchsticksEncoder),
     Connect4,
 }
 
@@ -62,7 +64,7 @@ impl GameSpec {
     pub fn kind(&self) -> GameKind {
         match self {
             GameSpec::TicTacToe(_) => GameKind::TicTacToe,
-            GameSpec::Matchsticks(_) => GameKind::Matchsticks,
+            GameSpec::Matchsticks(..) => GameKind::Matchsticks,
             GameSpec::Connect4 => GameKind::Connect4,
         }
     }
@@ -72,7 +74,7 @@ impl GameSpec {
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
         match self {
             GameSpec::TicTacToe(encoder) => visitor.visit(TicTacToe { encoder }),
-            GameSpec::Matchsticks(rules) => visitor.visit(Matchsticks::new(rules)),
+            GameSpec::Matchsticks(rules, encoder) => visitor.visit(Matchsticks { rules, encoder }),
             GameSpec::Connect4 => visitor.visit(Connect4),
         }
     }
@@ -81,7 +83,12 @@ impl GameSpec {
 impl std::fmt::Display for GameSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            GameSpec::Matchsticks(rules) => write!(f, "matchsticks ({rules})"),
+            GameSpec::Matchsticks(rules, MatchsticksEncoder::State) => {
+                write!(f, "matchsticks ({rules})")
+            }
+            GameSpec::Matchsticks(rules, MatchsticksEncoder::Sticks) => {
+                write!(f, "matchsticks ({rules}; sticks encoder)")
+            }
             GameSpec::TicTacToe(TicTacToeEncoder::Symmetric) => {
                 f.write_str("tictactoe (symmetric encoder)")
             }

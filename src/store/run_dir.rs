@@ -27,6 +27,7 @@ pub struct RunDir {
 struct RunToml<'a> {
     bebete_version: &'a str,
     game: &'a str,
+    encoder: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     rule: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,7 +94,7 @@ impl RunDir {
     /// Writes `run.toml`.
     pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
         let (rule, sticks, max_take, last_loses) = match cfg.game {
-            GameSpec::Matchsticks(r) => match r.rule {
+            GameSpec::Matchsticks(r, _) => match r.rule {
                 TakeRule::Subtract {
                     max_take,
                     last_loses,
@@ -110,6 +111,11 @@ impl RunDir {
         let doc = RunToml {
             bebete_version: env!("CARGO_PKG_VERSION"),
             game: cfg.game.kind().name(),
+            encoder: match cfg.game {
+                GameSpec::TicTacToe(e) => e.name(),
+                GameSpec::Matchsticks(_, e) => e.name(),
+                GameSpec::Connect4 => "subgrid",
+            },
             rule,
             sticks,
             max_take,
