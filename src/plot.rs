@@ -109,10 +109,13 @@ impl RunStats {
     }
 
     fn param(&self, key: &str) -> String {
-        self.params.get(key).map_or_else(String::new, |v| match v {
-            toml::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
+        self.params.get(key).map_or_else(
+            || "-".to_string(),
+            |v| match v {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            },
+        )
     }
 }
 
@@ -243,7 +246,7 @@ where
         .collect();
     line_panel(
         &panels[0],
-        "Round-robin points",
+        "Fitness points (best, mean, worst)",
         "points",
         max_gen,
         0.0..max_points * 1.05,
@@ -298,6 +301,17 @@ where
     root.present().map_err(err)
 }
 
+/// An axis label: integers as such, thousands as `k`, shares with 1 decimal.
+fn compact(v: f64) -> String {
+    if v.abs() >= 10_000.0 {
+        format!("{:.0}k", v / 1000.0)
+    } else if v.fract().abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 /// One panel of curves.
 fn line_panel<DB: DrawingBackend>(
     area: &Panel<'_, DB>,
@@ -323,6 +337,7 @@ where
         .configure_mesh()
         .x_desc("generation")
         .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| compact(*v))
         .y_desc(y_desc)
         .label_style(("sans-serif", 14))
         .draw()

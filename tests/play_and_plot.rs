@@ -121,7 +121,7 @@ fn evolve_draws_a_plot_and_plot_overlays_runs_as_png_or_svg() {
         stdout_of(bebete(dir.path()).args(["plot", "runs/s1", "runs/s2", "--out", "both.svg"]));
     assert!(out.contains("wrote both.svg"));
     let svg = std::fs::read_to_string(dir.path().join("both.svg")).unwrap();
-    assert!(svg.contains("seed=1") && svg.contains("seed=2") && svg.contains("Round-robin points"));
+    assert!(svg.contains("seed=1") && svg.contains("seed=2") && svg.contains("Fitness points"));
     let out = bebete(dir.path())
         .args(["plot", "runs/none"])
         .assert()
