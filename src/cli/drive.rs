@@ -8,7 +8,7 @@ use crate::evolve::checkpoint::Checkpoint;
 use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, RunEnd};
 use crate::games::GameVisitor;
 use crate::plot::render;
-use crate::store::RunDir;
+use crate::store::{RunDir, RunLock};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -112,6 +112,7 @@ impl GameVisitor for Drive {
 
 impl Drive {
     fn drive<G: Genotype>(self, game: G) -> anyhow::Result<ExitCode> {
+        let _lock = RunLock::acquire(self.run.root())?;
         let started = Instant::now();
         let mut evolution = match self.origin {
             Origin::Fresh(cfg) => Evolution::start(game, cfg, self.run.clone(), self.threads)?,

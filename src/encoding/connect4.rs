@@ -39,6 +39,12 @@ const NIBBLES: u64 = {
 /// Columns in tie-break order: nearest the centre first, then the left.
 pub const CENTRE_OUT: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
 
+/// Tie priority per column (higher wins): 6 for the centre … 0 for column 7.
+const TIE_PRIORITY: [u32; 7] = [1, 3, 5, 6, 4, 2, 0];
+
+/// The column of each tie priority (the inverse of `TIE_PRIORITY`).
+const PRIORITY_COLUMN: [u8; 8] = [6, 0, 5, 1, 4, 2, 3, 0];
+
 /// One window's vote, as shown by `bebete explain`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WindowVote {
@@ -144,7 +150,15 @@ impl Genotype for Connect4 {
             let gene = genes[index as usize];
             sums[w % 4 + (gene >> 6) as usize] += (gene & 63) as u32;
         }
-        centre_out_choice(&sums, |c| pos.can_play(c as u32)).map(|c| c as u8)
+        // Branch-free choice: key = sum·8 + tie priority + 1 for legal
+        // columns (0 for full ones); the largest key wins. Same order as
+        // `centre_out_choice`: the sum, then the centre, then the left.
+        let mut best = 0u32;
+        for (col, &sum) in sums.iter().enumerate() {
+            let legal = pos.can_play(col as u32) as u32;
+            best = best.max(legal * (sum * 8 + TIE_PRIORITY[col] + 1));
+        }
+        (best > 0).then(|| PRIORITY_COLUMN[(best - 1) as usize % 8])
     }
 
     fn explain(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Reason<u8> {
@@ -243,6 +257,33 @@ mod tests {
         assert!(!full.can_play(3));
         let choice = game.decide(&genes, &full, IllegalPolicy::Repair).unwrap();
         assert_ne!(choice, 3);
+    }
+
+    #[test]
+    fn the_fast_choice_agrees_with_centre_out_choice() {
+        use crate::games::Game;
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(9);
+        let game = Connect4;
+        for seed in 0..200u64 {
+            let genes =
+                crate::genome::random_genes(&game, &mut rand_pcg::Pcg64Mcg::seed_from_u64(seed));
+            let mut pos = game.start();
+            while game.outcome(&pos).is_none() {
+                let Reason::Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair)
+                else {
+                    unreachable!()
+                };
+                let slow = centre_out_choice(&votes, |c| pos.can_play(c as u32)).map(|c| c as u8);
+                assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), slow);
+                let mut moves = Vec::new();
+                game.legal_moves(&pos, &mut moves);
+                pos = game.play(&pos, moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        for col in 0..7 {
+            assert_eq!(PRIORITY_COLUMN[TIE_PRIORITY[col] as usize] as usize, col);
+        }
     }
 
     #[test]

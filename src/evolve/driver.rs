@@ -92,8 +92,8 @@ pub struct Evolution<G: Genotype> {
 }
 
 impl<G: Genotype> Evolution<G> {
-    /// Starts a new run in `run` (which must not hold one): writes
-    /// `run.toml`, an empty `stats.csv` and the checkpoint of generation 0.
+    /// Starts a new run in `run` (which must not hold one): writes the
+    /// checkpoint of generation 0, `run.toml` and an empty `stats.csv`.
     pub fn start(
         game: G,
         cfg: EvolveConfig,
@@ -101,11 +101,14 @@ impl<G: Genotype> Evolution<G> {
         threads: usize,
     ) -> Result<Self, EvolveError> {
         let bench = Bench::new(&game, &cfg)?;
-        run.write_run_toml(&cfg, threads)?;
-        run.write_stats(&cfg, &[])?;
         let population = Population::random(&game, cfg.population, cfg.seed);
         let mut evolution = Self::assemble(game, cfg, run, population, 0, Vec::new(), bench);
+        // The checkpoint first: a run killed before run.toml exists can
+        // simply be started again, and one killed after it can be resumed
+        // (resume rewrites run.toml and stats.csv from the checkpoint).
         evolution.checkpoint()?;
+        evolution.run.write_run_toml(&evolution.cfg, threads)?;
+        evolution.run.write_stats(&evolution.cfg, &[])?;
         Ok(evolution)
     }
 

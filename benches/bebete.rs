@@ -1,0 +1,186 @@
+//! Criterion benchmarks of bebete's hot paths (`cargo bench`).
+//!
+//! Each group names what it measures; the figures and their ratios are in
+//! docs/performance.md. Inputs are seeded, so runs compare like with like.
+
+use bebete::encoding::{Genotype, IllegalPolicy, SubgridEncoder};
+use bebete::evolve::checkpoint::Checkpoint;
+use bebete::evolve::tournament::{genome_game, round_robin};
+use bebete::evolve::{EvolveConfig, Population, breeding};
+use bebete::games::{Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, TicTacToe};
+use bebete::genome::random_genes;
+use bebete::players::{Player, RandomPlayer};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::hint::black_box;
+
+/// Unfinished positions from random games: a realistic mix of openings,
+/// middle games and endings.
+fn positions<G: Game>(game: &G, count: usize) -> Vec<G::Position> {
+    let mut player = RandomPlayer::new(7);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = game.start();
+        while game.outcome(&pos).is_none() && out.len() < count {
+            out.push(pos);
+            let mv = player.choose(game, &pos).expect("a legal move");
+            pos = game.play(&pos, mv);
+        }
+    }
+    out
+}
+
+fn decision<G: Genotype>(c: &mut Criterion, name: &str, game: G) {
+    let genes = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
+    let mix = positions(&game, 4096);
+    let mut group = c.benchmark_group("decision");
+    group.throughput(Throughput::Elements(mix.len() as u64));
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            for pos in &mix {
+                black_box(game.decide(black_box(&genes), pos, IllegalPolicy::Repair));
+            }
+        })
+    });
+    group.finish();
+}
+
+fn decisions(c: &mut Criterion) {
+    decision(c, "tictactoe (encode + lookup + repair)", TicTacToe::BASE3);
+    decision(
+        c,
+        "matchsticks (index + lookup + repair)",
+        Matchsticks::new(MatchsticksRules::default()),
+    );
+    decision(
+        c,
+        "connect4 (12 window codes + 12 lookups + vote)",
+        Connect4,
+    );
+
+    // The memory floor of a Connect-Four decision: 12 random byte loads
+    // from a 923,521-byte table, measured beside it.
+    let table = random_genes(&Connect4, &mut Pcg64Mcg::seed_from_u64(1));
+    let mut rng = Pcg64Mcg::seed_from_u64(2);
+    let loads: Vec<[u32; 12]> = (0..4096)
+        .map(|_| std::array::from_fn(|_| rng.random_range(0..table.len() as u32)))
+        .collect();
+    let mut group = c.benchmark_group("decision");
+    group.throughput(Throughput::Elements(loads.len() as u64));
+    group.bench_function("connect4 baseline: 12 random loads", |b| {
+        b.iter(|| {
+            let mut sum = 0u32;
+            for set in &loads {
+                for &i in set {
+                    sum += black_box(&table)[i as usize] as u32;
+                }
+            }
+            sum
+        })
+    });
+    // The encoder alone (no table loads).
+    let mix = positions(&Connect4, 4096);
+    group.bench_function("connect4 window codes only", |b| {
+        b.iter(|| {
+            mix.iter()
+                .map(|p| SubgridEncoder::window_indices(black_box(p))[7])
+                .sum::<u32>()
+        })
+    });
+    group.finish();
+}
+
+fn games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("game between two genomes");
+    fn pair<G: Genotype>(
+        group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+        name: &str,
+        game: G,
+    ) {
+        let a = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
+        let b = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(2));
+        group.bench_function(name, |bench| {
+            bench.iter(|| genome_game(&game, black_box(&a), black_box(&b), IllegalPolicy::Repair))
+        });
+    }
+    pair(&mut group, "tictactoe", TicTacToe::BASE3);
+    pair(
+        &mut group,
+        "matchsticks",
+        Matchsticks::new(MatchsticksRules::default()),
+    );
+    pair(&mut group, "connect4", Connect4);
+    group.finish();
+}
+
+fn tournaments(c: &mut Criterion) {
+    let mut group = c.benchmark_group("round-robin of 100 random genomes");
+    group.sample_size(20);
+    let ttt = Population::random(&TicTacToe::BASE3, 100, 1);
+    let c4 = Population::random(&Connect4, 100, 1);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        group.bench_function(format!("tictactoe, {threads} thread(s)"), |b| {
+            b.iter(|| pool.install(|| round_robin(&TicTacToe::BASE3, &ttt, IllegalPolicy::Repair)))
+        });
+        group.bench_function(format!("connect4, {threads} thread(s)"), |b| {
+            b.iter(|| pool.install(|| round_robin(&Connect4, &c4, IllegalPolicy::Repair)))
+        });
+    }
+    group.finish();
+}
+
+fn breed(c: &mut Criterion) {
+    let mut group = c.benchmark_group("breeding 90 children from 10 elite (connect4)");
+    group.sample_size(20);
+    let current = Population::random(&Connect4, 100, 1);
+    let mut next = Population::zeroed(100, current.gene_count());
+    let ranking: Vec<usize> = (0..100).collect();
+    let cfg = EvolveConfig::method(GameSpec::Connect4, 1);
+    group.throughput(Throughput::Bytes((90 * current.gene_count()) as u64));
+    group.bench_function("crossover + mutation 0.002, 2 threads", |b| {
+        b.iter(|| breeding::breed(&Connect4, &cfg, &current, &ranking, 1, &mut next))
+    });
+    group.bench_function("plain copy of the same bytes", |b| {
+        b.iter(|| {
+            let bytes = next.as_bytes_mut();
+            let half = 50 * current.gene_count();
+            bytes[..half].copy_from_slice(&current.as_bytes()[half..]);
+            bytes[half..].copy_from_slice(&current.as_bytes()[..half]);
+        })
+    });
+    group.finish();
+}
+
+fn checkpoints(c: &mut Criterion) {
+    let mut group = c.benchmark_group("checkpoint of 100 connect4 genomes");
+    group.sample_size(10);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("gen-000001.ckpt");
+    let ckpt = Checkpoint {
+        config: EvolveConfig::method(GameSpec::Connect4, 1),
+        generation: 0,
+        rows: Vec::new(),
+        population: Population::random(&Connect4, 100, 1),
+    };
+    group.throughput(Throughput::Bytes(ckpt.population.as_bytes().len() as u64));
+    group.bench_function("write (fsync included)", |b| {
+        b.iter(|| ckpt.save(&path).expect("written"))
+    });
+    ckpt.save(&path).expect("written");
+    group.bench_function("read and verify", |b| {
+        b.iter_batched(
+            || (),
+            |()| Checkpoint::load(&path).expect("read"),
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, decisions, games, tournaments, breed, checkpoints);
+criterion_main!(benches);
