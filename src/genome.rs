@@ -6,7 +6,7 @@
 
 use crate::encoding::Genotype;
 use crate::games::{GameKind, GameSpec, GameVisitor};
-use crate::store::{FileError, FileProblem, Framed, read_framed, write_framed};
+use crate::store::{FileError, FileProblem, Framed, decode_framed, write_framed};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
@@ -112,16 +112,25 @@ impl Genome {
 
     /// Reads and checks a genome file.
     pub fn load(path: &Path) -> Result<Genome, FileError> {
-        let (header, genes): (GenomeHeader, Vec<u8>) = read_framed(path, GENOME_FORMAT)?;
-        let malformed = |m: String| FileError::new(path, FileProblem::Malformed(m));
+        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+        Genome::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
+    }
+
+    /// Decodes and checks the bytes of a genome file.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Genome, FileProblem> {
+        let (header, genes): (GenomeHeader, Vec<u8>) = decode_framed(bytes, GENOME_FORMAT)?;
+        header.game.validate().map_err(FileProblem::Malformed)?;
         if header.gene_count != genes.len() as u64 {
-            return Err(malformed(format!(
+            return Err(FileProblem::Malformed(format!(
                 "header says {} genes, the table holds {}",
                 header.gene_count,
                 genes.len()
             )));
         }
-        header.game.visit(CheckGenes(&genes)).map_err(malformed)?;
+        header
+            .game
+            .visit(CheckGenes(&genes))
+            .map_err(FileProblem::Malformed)?;
         Ok(Genome {
             game: header.game,
             provenance: header.provenance,

@@ -122,7 +122,9 @@ fn a_run_cut_short_resumes_from_its_last_good_checkpoint() {
         .success();
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(
-        stderr.contains("gen-000030.ckpt") && stderr.contains("truncated"),
+        stderr.contains("gen-000030.ckpt")
+            && stderr.contains("truncated")
+            && stderr.contains("going back to the checkpoint of generation 25"),
         "{stderr}"
     );
     same_run(&whole.path().join("runs/cut"), &cut);

@@ -36,14 +36,26 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let mut chosen = None;
+    let mut skipped = 0;
     for (_, path) in found.iter().rev() {
         match Checkpoint::load(path) {
             Ok(ckpt) => {
                 chosen = Some(ckpt);
                 break;
             }
-            Err(e) => eprintln!("warning: skipping {e}"),
+            Err(e) => {
+                skipped += 1;
+                eprintln!("warning: skipping {e}");
+            }
         }
+    }
+    if skipped > 0
+        && let Some(ckpt) = &chosen
+    {
+        eprintln!(
+            "warning: going back to the checkpoint of generation {} (the newest valid one)",
+            ckpt.generation
+        );
     }
     let Some(ckpt) = chosen else {
         anyhow::bail!(

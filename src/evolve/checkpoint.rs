@@ -9,7 +9,7 @@
 use super::{EvolveConfig, Population, StatsRow};
 use crate::encoding::Genotype;
 use crate::games::GameVisitor;
-use crate::store::{FileError, FileProblem, Framed, read_framed, write_framed};
+use crate::store::{FileError, FileProblem, Framed, decode_framed, write_framed};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -68,8 +68,19 @@ impl Checkpoint {
 
     /// Reads and checks a checkpoint.
     pub fn load(path: &Path) -> Result<Checkpoint, FileError> {
-        let (header, genes): (CheckpointHeader, Vec<u8>) = read_framed(path, CHECKPOINT_FORMAT)?;
-        let malformed = |m: String| FileError::new(path, FileProblem::Malformed(m));
+        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+        Checkpoint::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
+    }
+
+    /// Decodes and checks the bytes of a checkpoint file.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
+        let (header, genes): (CheckpointHeader, Vec<u8>) = decode_framed(bytes, CHECKPOINT_FORMAT)?;
+        let malformed = FileProblem::Malformed;
+        if header.config.game.validate().is_err() || header.config.validate().is_err() {
+            return Err(malformed(
+                "the stored configuration is out of range".to_string(),
+            ));
+        }
         let expected = header.config.game.visit(GeneCount);
         let size = header.config.population;
         if header.gene_count as usize != expected || genes.len() != size * expected {

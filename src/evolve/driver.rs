@@ -87,8 +87,10 @@ pub struct Evolution<G: Genotype> {
     pending_io: f64,
     last_checkpoint: Option<u64>,
     bench: Bench,
-    /// With `--target unbeatable`: whether the last champion's audit is perfect.
+    /// With `--target unbeatable`: whether the last champion's audit is
+    /// perfect, and the genes it was computed for.
     champion_perfect: bool,
+    audited: Vec<u8>,
 }
 
 impl<G: Genotype> Evolution<G> {
@@ -161,6 +163,7 @@ impl<G: Genotype> Evolution<G> {
             last_checkpoint: None,
             bench,
             champion_perfect: false,
+            audited: Vec::new(),
         }
     }
 
@@ -220,7 +223,7 @@ impl<G: Genotype> Evolution<G> {
         let best = points[ranking[0]];
         let worst = points[ranking[n - 1]];
         let mean = points.iter().map(|&p| p as f64).sum::<f64>() / n as f64;
-        let diversity = diversity(&self.population);
+        let diversity = diversity(&self.population, self.game.active_genes());
         let champion_genes = self.population.genome(ranking[0]);
         let bench = if bench::due(&self.cfg, self.generation) {
             self.bench
@@ -228,11 +231,13 @@ impl<G: Genotype> Evolution<G> {
         } else {
             Vec::new()
         };
-        if self.cfg.target == Some(Target::Unbeatable) {
+        // An elite champion is often the previous one: audit only new genes.
+        if self.cfg.target == Some(Target::Unbeatable) && self.audited != champion_genes {
             let report = self
                 .bench
                 .audit(&self.game, champion_genes, self.cfg.illegal);
             self.champion_perfect = report.optimal == report.reachable;
+            self.audited = champion_genes.to_vec();
         }
         let tournament_s = started.elapsed().as_secs_f64();
 

@@ -75,27 +75,31 @@ const SAMPLE_GENOMES: usize = 8;
 /// Gene positions compared at most per pair.
 const SAMPLE_GENES: usize = 65_536;
 
-/// Mean pairwise share of differing genes over up to 8 evenly spaced genomes
-/// and up to 65,536 evenly strided gene positions: 0 when all are equal.
-pub fn diversity(pop: &Population) -> f64 {
+/// Mean pairwise share of differing genes over up to 8 evenly spaced genomes,
+/// on the genes play can consult (`active`, all when `None`) sampled evenly
+/// to at most 65,536: 0 when all are equal.
+pub fn diversity(pop: &Population, active: Option<&[u32]>) -> f64 {
     let n = pop.size();
     let picks: Vec<usize> = (0..SAMPLE_GENOMES.min(n))
         .map(|k| k * n / SAMPLE_GENOMES.min(n))
         .collect();
-    let stride = pop.gene_count().div_ceil(SAMPLE_GENES).max(1);
+    let positions: Vec<usize> = match active {
+        Some(a) => {
+            let stride = a.len().div_ceil(SAMPLE_GENES).max(1);
+            a.iter().step_by(stride).map(|&i| i as usize).collect()
+        }
+        None => {
+            let stride = pop.gene_count().div_ceil(SAMPLE_GENES).max(1);
+            (0..pop.gene_count()).step_by(stride).collect()
+        }
+    };
     let mut total = 0.0;
     let mut pairs = 0usize;
     for (i, &a) in picks.iter().enumerate() {
         for &b in &picks[i + 1..] {
             let (ga, gb) = (pop.genome(a), pop.genome(b));
-            let compared = ga.iter().step_by(stride).count();
-            let differing = ga
-                .iter()
-                .step_by(stride)
-                .zip(gb.iter().step_by(stride))
-                .filter(|(x, y)| x != y)
-                .count();
-            total += differing as f64 / compared as f64;
+            let differing = positions.iter().filter(|&&k| ga[k] != gb[k]).count();
+            total += differing as f64 / positions.len().max(1) as f64;
             pairs += 1;
         }
     }
@@ -113,8 +117,10 @@ mod tests {
     #[test]
     fn identical_genomes_have_no_diversity_and_disjoint_ones_full() {
         let same = Population::from_genes(vec![3u8; 40], 10);
-        assert_eq!(diversity(&same), 0.0);
+        assert_eq!(diversity(&same, None), 0.0);
         let genes: Vec<u8> = (0..4u8).flat_map(|g| vec![g; 10]).collect();
-        assert_eq!(diversity(&Population::from_genes(genes, 10)), 1.0);
+        let pop = Population::from_genes(genes, 10);
+        assert_eq!(diversity(&pop, None), 1.0);
+        assert_eq!(diversity(&pop, Some(&[2, 5])), 1.0);
     }
 }

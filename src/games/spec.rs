@@ -69,6 +69,32 @@ impl GameSpec {
         }
     }
 
+    /// Checks rule parameters read from a file (the command line checks its
+    /// own flags): matchsticks needs sticks ≥ 1 (≥ 2 for double) and
+    /// max-take ≥ 1.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            GameSpec::Matchsticks(rules, _) => {
+                let least = if rules.rule == super::TakeRule::Double {
+                    2
+                } else {
+                    1
+                };
+                if rules.sticks < least {
+                    return Err(format!(
+                        "matchsticks with {} sticks (at least {least})",
+                        rules.sticks
+                    ));
+                }
+                if let super::TakeRule::Subtract { max_take: 0, .. } = rules.rule {
+                    return Err("matchsticks with a max-take of 0".to_string());
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Runs `visitor` with the concrete game: the one place where the game is
     /// chosen at run time.
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {

@@ -148,9 +148,9 @@ pub fn read_framed<H: DeserializeOwned>(
     decode_framed(bytes, format).map_err(|p| FileError::new(path, p))
 }
 
-/// Checks every layer of a framed file and returns its header and payload
-/// (the payload reuses the file's buffer: no second copy).
-fn decode_framed<H: DeserializeOwned>(
+/// Checks every layer of a framed file's bytes and returns its header and
+/// payload (the payload reuses the buffer: no second copy).
+pub fn decode_framed<H: DeserializeOwned>(
     mut bytes: Vec<u8>,
     format: Framed,
 ) -> Result<(H, Vec<u8>), FileProblem> {
@@ -231,6 +231,35 @@ mod tests {
         let path = dir.join("x.bin");
         write_framed(&path, TEST, &("hello".to_string(), 7u32), &[1, 2, 3, 4]).unwrap();
         path
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let before = fs::read(&path).unwrap();
+        let err = write_atomic_with(&path, |out| {
+            out.write_all(b"half of a new file")?;
+            Err(io::Error::new(
+                io::ErrorKind::StorageFull,
+                "no space left on device",
+            ))
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("x.bin") && err.contains("no space left"),
+            "{err}"
+        );
+        assert_eq!(fs::read(&path).unwrap(), before);
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        // A directory that is a file cannot be written to at all.
+        let blocked = path.join("inside.bin");
+        assert!(write_atomic(&blocked, b"x").is_err());
     }
 
     #[test]
