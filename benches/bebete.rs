@@ -56,12 +56,12 @@ fn decisions(c: &mut Criterion) {
     decision(
         c,
         "connect4 (12 window codes + 12 lookups + vote)",
-        Connect4,
+        Connect4::SUBGRID,
     );
 
     // The memory floor of a Connect-Four decision: 12 random byte loads
     // from a 923,521-byte table, measured beside it.
-    let table = random_genes(&Connect4, &mut Pcg64Mcg::seed_from_u64(1));
+    let table = random_genes(&Connect4::SUBGRID, &mut Pcg64Mcg::seed_from_u64(1));
     let mut rng = Pcg64Mcg::seed_from_u64(2);
     let loads: Vec<[u32; 12]> = (0..4096)
         .map(|_| std::array::from_fn(|_| rng.random_range(0..table.len() as u32)))
@@ -80,7 +80,7 @@ fn decisions(c: &mut Criterion) {
         })
     });
     // The encoder alone (no table loads).
-    let mix = positions(&Connect4, 4096);
+    let mix = positions(&Connect4::SUBGRID, 4096);
     group.bench_function("connect4 window codes only", |b| {
         b.iter(|| {
             mix.iter()
@@ -110,7 +110,7 @@ fn games(c: &mut Criterion) {
         "matchsticks",
         Matchsticks::new(MatchsticksRules::default()),
     );
-    pair(&mut group, "connect4", Connect4);
+    pair(&mut group, "connect4", Connect4::SUBGRID);
     group.finish();
 }
 
@@ -118,7 +118,7 @@ fn tournaments(c: &mut Criterion) {
     let mut group = c.benchmark_group("round-robin of 100 random genomes");
     group.sample_size(20);
     let ttt = Population::random(&TicTacToe::BASE3, 100, 1);
-    let c4 = Population::random(&Connect4, 100, 1);
+    let c4 = Population::random(&Connect4::SUBGRID, 100, 1);
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -128,7 +128,7 @@ fn tournaments(c: &mut Criterion) {
             b.iter(|| pool.install(|| round_robin(&TicTacToe::BASE3, &ttt, IllegalPolicy::Repair)))
         });
         group.bench_function(format!("connect4, {threads} thread(s)"), |b| {
-            b.iter(|| pool.install(|| round_robin(&Connect4, &c4, IllegalPolicy::Repair)))
+            b.iter(|| pool.install(|| round_robin(&Connect4::SUBGRID, &c4, IllegalPolicy::Repair)))
         });
     }
     group.finish();
@@ -137,13 +137,13 @@ fn tournaments(c: &mut Criterion) {
 fn breed(c: &mut Criterion) {
     let mut group = c.benchmark_group("breeding 90 children from 10 elite (connect4)");
     group.sample_size(20);
-    let current = Population::random(&Connect4, 100, 1);
+    let current = Population::random(&Connect4::SUBGRID, 100, 1);
     let mut next = Population::zeroed(100, current.gene_count());
     let ranking: Vec<usize> = (0..100).collect();
-    let cfg = EvolveConfig::method(GameSpec::Connect4, 1);
+    let cfg = EvolveConfig::method(GameSpec::CONNECT4, 1);
     group.throughput(Throughput::Bytes((90 * current.gene_count()) as u64));
     group.bench_function("crossover + mutation 0.002, 2 threads", |b| {
-        b.iter(|| breeding::breed(&Connect4, &cfg, &current, &ranking, 1, &mut next))
+        b.iter(|| breeding::breed(&Connect4::SUBGRID, &cfg, &current, &ranking, 1, &mut next))
     });
     group.bench_function("plain copy of the same bytes", |b| {
         b.iter(|| {
@@ -162,10 +162,10 @@ fn checkpoints(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("gen-000001.ckpt");
     let ckpt = Checkpoint {
-        config: EvolveConfig::method(GameSpec::Connect4, 1),
+        config: EvolveConfig::method(GameSpec::CONNECT4, 1),
         generation: 0,
         rows: Vec::new(),
-        population: Population::random(&Connect4, 100, 1),
+        population: Population::random(&Connect4::SUBGRID, 100, 1),
     };
     group.throughput(Throughput::Bytes(ckpt.population.as_bytes().len() as u64));
     group.bench_function("write (fsync included)", |b| {

@@ -165,7 +165,7 @@ mod tests {
         for spec in [
             GameSpec::TICTACTOE,
             GameSpec::TicTacToe(crate::games::TicTacToeEncoder::Symmetric),
-            GameSpec::Connect4,
+            GameSpec::CONNECT4,
             GameSpec::Matchsticks(
                 MatchsticksRules {
                     sticks: 30,

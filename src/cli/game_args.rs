@@ -1,7 +1,8 @@
 //! The game-selection flags shared by every command that needs a game.
 
 use crate::games::{
-    GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule, TicTacToeEncoder,
+    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
+    TicTacToeEncoder,
 };
 use clap::{Args, ValueEnum};
 
@@ -14,7 +15,8 @@ pub struct GameArgs {
 
     /// How positions become gene indices: tictactoe base3 (default) or
     /// symmetric (the 8 rotations/reflections share a gene); matchsticks
-    /// state (default) or sticks (sticks left only)
+    /// state (default) or sticks (sticks left only); connect4 subgrid
+    /// (default), playable, mirror or playable-mirror
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
 
@@ -105,7 +107,15 @@ impl GameArgs {
                     "--encoder {other}: tictactoe encoders are base3 (default) and symmetric"
                 ),
             })),
-            GameKind::Connect4 => Ok(GameSpec::Connect4),
+            GameKind::Connect4 => match self.encoder.as_deref() {
+                None => Ok(GameSpec::CONNECT4),
+                Some(name) => match Connect4Encoder::parse(name) {
+                    Some(e) => Ok(GameSpec::Connect4(e)),
+                    None => anyhow::bail!(
+                        "--encoder {name}: connect4 encoders are subgrid (default), playable, mirror and playable-mirror"
+                    ),
+                },
+            },
         }
     }
 

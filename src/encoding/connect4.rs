@@ -17,13 +17,15 @@
 //! the column nearest the centre, then to the left.
 
 use super::{Genotype, IllegalPolicy, Reason};
-use crate::games::{Connect4, Connect4Position};
+use crate::games::{Connect4, Connect4Encoder, Connect4Position};
 use rand::{Rng, RngExt};
 
 /// Windows per board.
 pub const WINDOWS: usize = 12;
 /// Genes in a Connect-Four genome: 31^4.
 pub const CONNECT4_GENES: usize = 923_521;
+/// Genes with the playable encoders: four 5-bit fields, 2^20.
+pub const PLAYABLE_GENES: usize = 1 << 20;
 
 /// The low 4 bits of each of the 7 column fields.
 const NIBBLES: u64 = {
@@ -88,10 +90,70 @@ impl SubgridEncoder {
         out
     }
 
+    /// The gene index of every window under `encoder`, and whether the
+    /// window was read mirrored (then the gene's column counts from the right).
+    #[inline]
+    pub fn windows(encoder: Connect4Encoder, pos: &Connect4Position) -> [(u32, bool); WINDOWS] {
+        if encoder == Connect4Encoder::Subgrid {
+            return Self::window_indices(pos).map(|i| (i, false));
+        }
+        let opponent = pos.opponent();
+        let mut out = [(0u32, false); WINDOWS];
+        for row in 0..3 {
+            let mut codes = ((pos.mask >> row) & NIBBLES) + ((opponent >> row) & NIBBLES);
+            if encoder.playable() && row > 0 {
+                // Columns whose cell just below the window is empty: the
+                // window column is empty and its lowest cell not playable.
+                let below_empty = !(pos.mask >> (row - 1)) & BOTTOMS;
+                codes |= below_empty * 31;
+            }
+            let c: [u32; 7] = std::array::from_fn(|col| ((codes >> (7 * col)) & 0x7f) as u32);
+            let index = |a: u32, b: u32, x: u32, d: u32| {
+                if encoder.playable() {
+                    (a << 15) | (b << 10) | (x << 5) | d
+                } else {
+                    ((a * 31 + b) * 31 + x) * 31 + d
+                }
+            };
+            for col in 0..4 {
+                let forward = index(c[col], c[col + 1], c[col + 2], c[col + 3]);
+                out[row * 4 + col] = if encoder.mirror() {
+                    let mirrored = index(c[col + 3], c[col + 2], c[col + 1], c[col]);
+                    if mirrored < forward {
+                        (mirrored, true)
+                    } else {
+                        (forward, false)
+                    }
+                } else {
+                    (forward, false)
+                };
+            }
+        }
+        out
+    }
+
     /// The code (0..=30) of one window column: `k` stones, `opponent_bits` colours.
     pub fn column_code(stones: u32, opponent_bits: u32) -> u32 {
         (1 << stones) - 1 + opponent_bits
     }
+}
+
+/// Bit 0 of each of the 7 column fields.
+const BOTTOMS: u64 = {
+    let mut m = 0u64;
+    let mut col = 0;
+    while col < 7 {
+        m |= 1 << (7 * col);
+        col += 1;
+    }
+    m
+};
+
+/// The board column a window's gene votes for.
+#[inline]
+fn voted_column(column_offset: usize, gene: u8, mirrored: bool) -> usize {
+    let inside = (gene >> 6) as usize;
+    column_offset + if mirrored { 3 - inside } else { inside }
 }
 
 /// Picks the legal column with the largest sum, ties to the centre then the
@@ -106,14 +168,18 @@ pub fn centre_out_choice(sums: &[u32; 7], legal: impl Fn(usize) -> bool) -> Opti
     best.map(|(col, _)| col)
 }
 
-fn window_votes(genes: &[u8], pos: &Connect4Position) -> ([WindowVote; WINDOWS], [u32; 7]) {
-    let indices = SubgridEncoder::window_indices(pos);
+fn window_votes(
+    encoder: Connect4Encoder,
+    genes: &[u8],
+    pos: &Connect4Position,
+) -> ([WindowVote; WINDOWS], [u32; 7]) {
+    let indices = SubgridEncoder::windows(encoder, pos);
     let mut windows = [WindowVote::default(); WINDOWS];
     let mut sums = [0u32; 7];
-    for (w, &index) in indices.iter().enumerate() {
+    for (w, &(index, mirrored)) in indices.iter().enumerate() {
         let gene = genes[index as usize];
         let (row_offset, column_offset) = ((w / 4) as u8, (w % 4) as u8);
-        let column = column_offset + (gene >> 6);
+        let column = voted_column(column_offset as usize, gene, mirrored) as u8;
         let weight = gene & 63;
         sums[column as usize] += weight as u32;
         windows[w] = WindowVote {
@@ -130,7 +196,11 @@ fn window_votes(genes: &[u8], pos: &Connect4Position) -> ([WindowVote; WINDOWS],
 
 impl Genotype for Connect4 {
     fn gene_count(&self) -> usize {
-        CONNECT4_GENES
+        if self.encoder.playable() {
+            PLAYABLE_GENES
+        } else {
+            CONNECT4_GENES
+        }
     }
 
     fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
@@ -144,11 +214,20 @@ impl Genotype for Connect4 {
 
     #[inline]
     fn decide(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Option<u8> {
-        let indices = SubgridEncoder::window_indices(pos);
         let mut sums = [0u32; 7];
-        for (w, &index) in indices.iter().enumerate() {
-            let gene = genes[index as usize];
-            sums[w % 4 + (gene >> 6) as usize] += (gene & 63) as u32;
+        if self.encoder == Connect4Encoder::Subgrid {
+            for (w, &index) in SubgridEncoder::window_indices(pos).iter().enumerate() {
+                let gene = genes[index as usize];
+                sums[w % 4 + (gene >> 6) as usize] += (gene & 63) as u32;
+            }
+        } else {
+            for (w, &(index, mirrored)) in SubgridEncoder::windows(self.encoder, pos)
+                .iter()
+                .enumerate()
+            {
+                let gene = genes[index as usize];
+                sums[voted_column(w % 4, gene, mirrored)] += (gene & 63) as u32;
+            }
         }
         // Branch-free choice: key = sum·8 + tie priority + 1 for legal
         // columns (0 for full ones); the largest key wins. Same order as
@@ -162,7 +241,7 @@ impl Genotype for Connect4 {
     }
 
     fn explain(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Reason<u8> {
-        let (windows, votes) = window_votes(genes, pos);
+        let (windows, votes) = window_votes(self.encoder, genes, pos);
         let chosen = centre_out_choice(&votes, |c| pos.can_play(c as u32)).unwrap_or(0) as u8;
         Reason::Votes {
             windows,
@@ -185,7 +264,7 @@ mod tests {
     #[test]
     fn the_empty_board_is_window_zero_everywhere() {
         assert_eq!(
-            SubgridEncoder::window_indices(&Connect4.start()),
+            SubgridEncoder::window_indices(&Connect4::SUBGRID.start()),
             [0; WINDOWS]
         );
     }
@@ -202,13 +281,13 @@ mod tests {
     #[test]
     fn colours_are_relative_to_the_side_to_move() {
         // X plays column 1. O to move: X's stone is the opponent's (code 2).
-        let pos = Connect4.parse_position("1").unwrap();
+        let pos = Connect4::SUBGRID.parse_position("1").unwrap();
         let w = SubgridEncoder::window_indices(&pos);
         assert_eq!(w[0], index_of([2, 0, 0, 0]));
         assert_eq!(w[1..], [0; 11]);
         // O answers in column 2. X to move: own stone (code 1) in column 1,
         // O's stone (code 2) in column 2.
-        let pos = Connect4.parse_position("12").unwrap();
+        let pos = Connect4::SUBGRID.parse_position("12").unwrap();
         let w = SubgridEncoder::window_indices(&pos);
         assert_eq!(w[0], index_of([1, 2, 0, 0]));
         assert_eq!(w[1], index_of([2, 0, 0, 0])); // column offset 1 starts at column 2
@@ -218,7 +297,7 @@ mod tests {
     fn a_tall_column_is_cut_by_each_row_offset() {
         // Column 4 (index 3): X, O, X, O, X from the bottom; O to move, so
         // X stones (rows 0, 2, 4) are the opponent's.
-        let pos = Connect4.parse_position("44444").unwrap();
+        let pos = Connect4::SUBGRID.parse_position("44444").unwrap();
         let w = SubgridEncoder::window_indices(&pos);
         // Row offset 0: rows 0..3 = X O X O -> 4 stones, bits 0 and 2.
         assert_eq!(
@@ -239,7 +318,7 @@ mod tests {
 
     #[test]
     fn votes_pick_the_heaviest_legal_column_and_ties_go_to_the_centre() {
-        let game = Connect4;
+        let game = Connect4::SUBGRID;
         let pos = game.start();
         let mut genes = vec![0u8; CONNECT4_GENES];
         // All 12 windows are index 0: its gene votes for one column per offset.
@@ -264,7 +343,7 @@ mod tests {
         use crate::games::Game;
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(9);
-        let game = Connect4;
+        let game = Connect4::SUBGRID;
         for seed in 0..200u64 {
             let genes =
                 crate::genome::random_genes(&game, &mut rand_pcg::Pcg64Mcg::seed_from_u64(seed));
@@ -284,6 +363,52 @@ mod tests {
         for col in 0..7 {
             assert_eq!(PRIORITY_COLUMN[TIE_PRIORITY[col] as usize] as usize, col);
         }
+    }
+
+    #[test]
+    fn the_playable_encoder_marks_empty_unplayable_window_columns() {
+        let game = Connect4 {
+            encoder: Connect4Encoder::Playable,
+        };
+        // Column 1 holds one stone: in row-offset-1 windows its window column
+        // is empty but playable (code 0); column 2 is empty, so at row offset
+        // 1 its lowest cell is not playable (code 31).
+        let pos = game.parse_position("1").unwrap();
+        let w = SubgridEncoder::windows(Connect4Encoder::Playable, &pos);
+        let fields = |i: u32| [(i >> 15) & 31, (i >> 10) & 31, (i >> 5) & 31, i & 31];
+        assert_eq!(fields(w[0].0), [2, 0, 0, 0]); // row offset 0: all playable
+        assert_eq!(fields(w[4].0), [0, 31, 31, 31]); // row offset 1
+        assert_eq!(fields(w[8].0), [31, 31, 31, 31]); // row offset 2
+        assert_eq!(game.gene_count(), 1 << 20);
+    }
+
+    #[test]
+    fn mirrored_windows_share_a_gene_and_vote_mirrored() {
+        let game = Connect4 {
+            encoder: Connect4Encoder::Mirror,
+        };
+        // X in column 1 and, mirrored, X in column 7: the two bottom corner
+        // windows read the same gene.
+        let left = game.parse_position("1").unwrap();
+        let right = game.parse_position("7").unwrap();
+        let wl = SubgridEncoder::windows(Connect4Encoder::Mirror, &left);
+        let wr = SubgridEncoder::windows(Connect4Encoder::Mirror, &right);
+        assert_eq!(wl[0].0, wr[3].0);
+        assert_ne!(wl[0].1, wr[3].1);
+        // A gene voting for its window's column 0 (the stone's side) votes
+        // for board column 1 on the left and board column 7 on the right.
+        let mut genes = vec![0u8; CONNECT4_GENES];
+        genes[wl[0].0 as usize] = 40; // column 0 inside the window, weight 40
+        let Reason::Votes { votes: vl, .. } = game.explain(&genes, &left, IllegalPolicy::Repair)
+        else {
+            unreachable!()
+        };
+        let Reason::Votes { votes: vr, .. } = game.explain(&genes, &right, IllegalPolicy::Repair)
+        else {
+            unreachable!()
+        };
+        let mirrored: Vec<u32> = vr.iter().rev().copied().collect();
+        assert_eq!(vl.to_vec(), mirrored);
     }
 
     #[test]

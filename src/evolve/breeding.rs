@@ -212,7 +212,12 @@ mod tests {
     #[test]
     fn mutation_at_rate_zero_changes_nothing() {
         let mut genes = vec![7u8; 50_000];
-        let n = mutate(&Connect4, &mut genes, 0.0, &mut Pcg64Mcg::seed_from_u64(2));
+        let n = mutate(
+            &Connect4::SUBGRID,
+            &mut genes,
+            0.0,
+            &mut Pcg64Mcg::seed_from_u64(2),
+        );
         assert_eq!(n, 0);
         assert!(genes.iter().all(|&g| g == 7));
     }
@@ -222,7 +227,12 @@ mod tests {
         let len = 923_521;
         for (p, seed) in [(0.001, 3u64), (0.01, 4), (0.2, 5)] {
             let mut genes = vec![0u8; len];
-            let n = mutate(&Connect4, &mut genes, p, &mut Pcg64Mcg::seed_from_u64(seed));
+            let n = mutate(
+                &Connect4::SUBGRID,
+                &mut genes,
+                p,
+                &mut Pcg64Mcg::seed_from_u64(seed),
+            );
             let expected = p * len as f64;
             let sd = (len as f64 * p * (1.0 - p)).sqrt();
             // 6 standard deviations: a false failure is a one-in-a-billion event.

@@ -274,7 +274,7 @@ impl EvolveConfig {
         let mutation = match game {
             GameSpec::TicTacToe(_) => "0.0005..0.02",
             GameSpec::Matchsticks(..) => "0.002..0.2",
-            GameSpec::Connect4 => return cfg,
+            GameSpec::Connect4(_) => return cfg,
         };
         cfg.mutation = Mutation::parse(mutation).expect("a valid range");
         cfg.fitness = Fitness::parse("vs:exhaustive").expect("a valid fitness");

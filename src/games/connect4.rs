@@ -24,9 +24,77 @@ pub const WIDTH: u32 = 7;
 pub const HEIGHT: u32 = 6;
 const H1: u32 = HEIGHT + 1;
 
-/// Connect-Four (no rule parameters).
+/// How a Connect-Four genome indexes its 12 windows (the rules are the same).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum Connect4Encoder {
+    /// The design's 4×4 sub-grid code: 31 fillings per window column,
+    /// 31^4 = 923,521 genes.
+    #[default]
+    Subgrid,
+    /// Like `subgrid`, plus whether an empty window column's lowest cell is
+    /// playable (32 states per column, index = four 5-bit fields, 2^20 genes):
+    /// the design's known blind spot.
+    Playable,
+    /// `subgrid`, with a window and its left-right mirror sharing one gene
+    /// (the gene's column read mirrored).
+    Mirror,
+    /// `playable` and `mirror` together.
+    PlayableMirror,
+}
+
+impl Connect4Encoder {
+    pub fn name(self) -> &'static str {
+        match self {
+            Connect4Encoder::Subgrid => "subgrid",
+            Connect4Encoder::Playable => "playable",
+            Connect4Encoder::Mirror => "mirror",
+            Connect4Encoder::PlayableMirror => "playable-mirror",
+        }
+    }
+
+    /// Reads an encoder name.
+    pub fn parse(text: &str) -> Option<Connect4Encoder> {
+        [
+            Connect4Encoder::Subgrid,
+            Connect4Encoder::Playable,
+            Connect4Encoder::Mirror,
+            Connect4Encoder::PlayableMirror,
+        ]
+        .into_iter()
+        .find(|e| e.name() == text)
+    }
+
+    /// Whether empty window columns say if their lowest cell is playable.
+    pub fn playable(self) -> bool {
+        matches!(
+            self,
+            Connect4Encoder::Playable | Connect4Encoder::PlayableMirror
+        )
+    }
+
+    /// Whether mirrored windows share a gene.
+    pub fn mirror(self) -> bool {
+        matches!(
+            self,
+            Connect4Encoder::Mirror | Connect4Encoder::PlayableMirror
+        )
+    }
+}
+
+/// Connect-Four, with the encoder its genomes use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Connect4;
+pub struct Connect4 {
+    pub encoder: Connect4Encoder,
+}
+
+impl Connect4 {
+    /// Connect-Four with the design's sub-grid encoder.
+    pub const SUBGRID: Connect4 = Connect4 {
+        encoder: Connect4Encoder::Subgrid,
+    };
+}
 
 /// A Connect-Four position (Pons layout, see the module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -80,7 +148,7 @@ impl Game for Connect4 {
     type Move = u8;
 
     fn spec(&self) -> GameSpec {
-        GameSpec::Connect4
+        GameSpec::Connect4(self.encoder)
     }
 
     fn start(&self) -> Connect4Position {
@@ -177,7 +245,7 @@ mod tests {
         if depth == 0 {
             return 1;
         }
-        let game = Connect4;
+        let game = Connect4::SUBGRID;
         if game.outcome(pos).is_some() {
             return 0;
         }
@@ -192,7 +260,7 @@ mod tests {
         let expected = [7, 49, 343, 2_401, 16_807, 117_649, 823_536, 5_673_234];
         for (depth, &count) in expected.iter().enumerate() {
             assert_eq!(
-                perft(&Connect4.start(), depth as u32 + 1),
+                perft(&Connect4::SUBGRID.start(), depth as u32 + 1),
                 count,
                 "depth {}",
                 depth + 1
@@ -203,7 +271,7 @@ mod tests {
     #[test]
     fn distinct_positions_by_ply_match_the_published_counts() {
         let expected = [1usize, 7, 49, 238, 1_120, 4_263, 16_422, 54_859];
-        let game = Connect4;
+        let game = Connect4::SUBGRID;
         let mut layer = HashSet::from([game.start()]);
         let mut moves = Vec::new();
         for (ply, &count) in expected.iter().enumerate() {
@@ -219,7 +287,7 @@ mod tests {
 
     #[test]
     fn wins_are_seen_in_every_direction() {
-        let game = Connect4;
+        let game = Connect4::SUBGRID;
         for line in ["1212121", "1122334", "12233434474", "76655454414"] {
             let before = game.parse_position(&line[..line.len() - 1]).unwrap();
             assert_eq!(game.outcome(&before), None, "{line}");
@@ -237,9 +305,9 @@ mod tests {
 
     #[test]
     fn a_full_column_is_refused_by_name() {
-        let err = Connect4.parse_position("4444444").unwrap_err();
+        let err = Connect4::SUBGRID.parse_position("4444444").unwrap_err();
         assert_eq!(err.number, 7);
-        let err = Connect4.parse_position("48").unwrap_err();
+        let err = Connect4::SUBGRID.parse_position("48").unwrap_err();
         assert_eq!((err.number, err.text.as_str()), (2, "8"));
     }
 }

@@ -12,7 +12,8 @@ mod spec;
 mod tictactoe;
 
 pub use connect4::{
-    Connect4, Connect4Position, bottom_mask as connect4_bottom_mask, has_four as connect4_has_four,
+    Connect4, Connect4Encoder, Connect4Position, bottom_mask as connect4_bottom_mask,
+    has_four as connect4_has_four,
 };
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule,

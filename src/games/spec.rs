@@ -1,7 +1,8 @@
 //! Naming a game and its rules as data, and dispatching to the concrete type.
 
 use super::{
-    Connect4, Matchsticks, MatchsticksEncoder, MatchsticksRules, TicTacToe, TicTacToeEncoder,
+    Connect4, Connect4Encoder, Matchsticks, MatchsticksEncoder, MatchsticksRules, TicTacToe,
+    TicTacToeEncoder,
 };
 use crate::encoding::Genotype;
 use serde::{Deserialize, Serialize};
@@ -47,7 +48,7 @@ impl std::fmt::Display for GameKind {
 pub enum GameSpec {
     TicTacToe(TicTacToeEncoder),
     Matchsticks(MatchsticksRules, MatchsticksEncoder),
-    Connect4,
+    Connect4(Connect4Encoder),
 }
 
 /// Something to do with a concrete game type; see [`GameSpec::visit`].
@@ -59,13 +60,15 @@ pub trait GameVisitor {
 impl GameSpec {
     /// Tic-tac-toe with the design's base-3 encoder.
     pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToeEncoder::Base3);
+    /// Connect-Four with the design's sub-grid encoder.
+    pub const CONNECT4: GameSpec = GameSpec::Connect4(Connect4Encoder::Subgrid);
 
     /// The game without its rules.
     pub fn kind(&self) -> GameKind {
         match self {
             GameSpec::TicTacToe(_) => GameKind::TicTacToe,
             GameSpec::Matchsticks(..) => GameKind::Matchsticks,
-            GameSpec::Connect4 => GameKind::Connect4,
+            GameSpec::Connect4(_) => GameKind::Connect4,
         }
     }
 
@@ -101,7 +104,7 @@ impl GameSpec {
         match self {
             GameSpec::TicTacToe(encoder) => visitor.visit(TicTacToe { encoder }),
             GameSpec::Matchsticks(rules, encoder) => visitor.visit(Matchsticks { rules, encoder }),
-            GameSpec::Connect4 => visitor.visit(Connect4),
+            GameSpec::Connect4(encoder) => visitor.visit(Connect4 { encoder }),
         }
     }
 }
@@ -115,6 +118,8 @@ impl std::fmt::Display for GameSpec {
             GameSpec::Matchsticks(rules, MatchsticksEncoder::Sticks) => {
                 write!(f, "matchsticks ({rules}; sticks encoder)")
             }
+            GameSpec::Connect4(Connect4Encoder::Subgrid) => f.write_str("connect4"),
+            GameSpec::Connect4(e) => write!(f, "connect4 ({} encoder)", e.name()),
             GameSpec::TicTacToe(TicTacToeEncoder::Symmetric) => {
                 f.write_str("tictactoe (symmetric encoder)")
             }

@@ -330,7 +330,7 @@ mod tests {
         let pos = ttt.parse_position("152").unwrap();
         assert!(ttt.opponent_wins_by(&pos, 2));
         assert!(!ttt.opponent_wins_by(&pos, 8));
-        let c4 = Connect4;
+        let c4 = Connect4::SUBGRID;
         // X has three in column 1; O to move must block column 1.
         let pos = c4.parse_position("12121").unwrap();
         assert!(c4.opponent_wins_by(&pos, 0));
@@ -340,7 +340,7 @@ mod tests {
     #[test]
     fn the_connect4_solver_knows_the_opening() {
         let mut solver = Connect4Solver::new();
-        let values = solver.move_values(&Connect4, &Connect4.start());
+        let values = solver.move_values(&Connect4::SUBGRID, &Connect4::SUBGRID.start());
         // Only the centre column wins for the first player; 3 and 5 draw.
         let wins: Vec<u8> = values
             .iter()

@@ -81,7 +81,7 @@ fn perfect_wins_every_matchsticks_game_from_the_winning_side() {
 
 #[test]
 fn perfect_never_loses_at_connect4_against_random() {
-    let r = results(&Connect4, "perfect", "random", 2);
+    let r = results(&Connect4::SUBGRID, "perfect", "random", 2);
     assert_eq!(losses(&r), 0);
     assert!(r.iter().all(|(side, o)| *o == Outcome::Win(*side)), "{r:?}");
 }
@@ -102,7 +102,7 @@ fn rules_takes_an_immediate_win_and_blocks_a_single_threat() {
         rules.reseed(seed);
         assert_eq!(rules.choose(&ttt, &pos), Some(2));
     }
-    let c4 = Connect4;
+    let c4 = Connect4::SUBGRID;
     let mut rules = spec("rules").build(&c4, 1, IllegalPolicy::Repair).unwrap();
     // X threatens four in column 1; O blocks there.
     let pos = c4.parse_position("12121").unwrap();

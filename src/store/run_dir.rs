@@ -114,7 +114,7 @@ impl RunDir {
             encoder: match cfg.game {
                 GameSpec::TicTacToe(e) => e.name(),
                 GameSpec::Matchsticks(_, e) => e.name(),
-                GameSpec::Connect4 => "subgrid",
+                GameSpec::Connect4(e) => e.name(),
             },
             rule,
             sticks,
