@@ -3,22 +3,8 @@
 
 mod common;
 
-use common::{bebete, stdout_of};
+use common::{bebete, same_run, stats_without_times, stdout_of};
 use std::path::Path;
-
-/// `stats.csv` without its time columns (`tournament_s,breeding_s,io_s`,
-/// the 6th to 8th).
-fn stats_without_times(run: &Path) -> Vec<String> {
-    std::fs::read_to_string(run.join("stats.csv"))
-        .unwrap()
-        .lines()
-        .map(|line| {
-            let mut fields: Vec<&str> = line.split(',').collect();
-            fields.drain(5..8);
-            fields.join(",")
-        })
-        .collect()
-}
 
 fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
     bebete(dir)
@@ -27,20 +13,6 @@ fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
         .args(extra)
         .assert()
         .success();
-}
-
-/// Runs with the same name in different places must match byte for byte
-/// (the run name is part of the champion's provenance).
-fn same_run(a: &Path, b: &Path) {
-    let same = std::fs::read(a.join("best.genome")).unwrap()
-        == std::fs::read(b.join("best.genome")).unwrap();
-    assert!(
-        same,
-        "best.genome differs between {} and {}",
-        a.display(),
-        b.display()
-    );
-    assert_eq!(stats_without_times(a), stats_without_times(b));
 }
 
 const GAMES: [&[&str]; 3] = [

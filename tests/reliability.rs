@@ -2,9 +2,8 @@
 
 mod common;
 
-use common::{bebete, random_genome};
+use common::{bebete, random_genome, same_run};
 use proptest::prelude::*;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -194,26 +193,6 @@ proptest! {
             }
         }
     }
-}
-
-/// Same-named runs in two places must match (the run name is in the
-/// champion's provenance).
-fn same_run(a: &Path, b: &Path) {
-    let same = std::fs::read(a.join("best.genome")).unwrap()
-        == std::fs::read(b.join("best.genome")).unwrap();
-    assert!(same, "best.genome differs");
-    let strip = |p: &Path| -> Vec<String> {
-        std::fs::read_to_string(p.join("stats.csv"))
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let mut f: Vec<&str> = l.split(',').collect();
-                f.drain(5..8);
-                f.join(",")
-            })
-            .collect()
-    };
-    assert_eq!(strip(a), strip(b));
 }
 
 #[test]

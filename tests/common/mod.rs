@@ -28,3 +28,31 @@ pub fn stdout_of(cmd: &mut Command) -> String {
     let out = cmd.assert().success().get_output().stdout.clone();
     String::from_utf8(out).expect("utf-8 output")
 }
+
+/// `stats.csv` of a run without its time columns (`tournament_s,breeding_s,io_s`,
+/// the 6th to 8th).
+pub fn stats_without_times(run: &Path) -> Vec<String> {
+    std::fs::read_to_string(run.join("stats.csv"))
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut fields: Vec<&str> = line.split(',').collect();
+            fields.drain(5..8);
+            fields.join(",")
+        })
+        .collect()
+}
+
+/// Runs with the same name in different places must match byte for byte
+/// (the run name is part of the champion's provenance).
+pub fn same_run(a: &Path, b: &Path) {
+    let same = std::fs::read(a.join("best.genome")).unwrap()
+        == std::fs::read(b.join("best.genome")).unwrap();
+    assert!(
+        same,
+        "best.genome differs between {} and {}",
+        a.display(),
+        b.display()
+    );
+    assert_eq!(stats_without_times(a), stats_without_times(b));
+}

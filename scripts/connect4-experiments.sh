@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Reproduces the Connect-Four tables of docs/experiments.md: each setting,
+# seeds 1-3, the same generation budget, champions measured with `eval`
+# (400 games per opponent, sides alternating, 2 random opening plies).
+# Usage: scripts/connect4-experiments.sh [GENERATIONS] [OUT_DIR]
+set -euo pipefail
+gens=${1:-1000}
+out=${2:-/tmp/bebete-c4}
+bin=$(cd "$(dirname "$0")/.." && pwd)/target/release/bebete
+rm -rf "$out" && mkdir -p "$out" && cd "$out"
+
+settings=(
+  "method|--fitness round-robin"
+  "fixed opponents|--fitness vs:random:10+rules:10"
+  "fixed + playable|--fitness vs:random:10+rules:10 --encoder playable"
+  "fixed + mirror|--fitness vs:random:10+rules:10 --encoder mirror"
+  "fixed + playable-mirror|--fitness vs:random:10+rules:10 --encoder playable-mirror"
+)
+score() { # eval JSON, opponent -> percent
+  python3 -c "import json,sys; d={r['against']: r for r in json.load(sys.stdin)}; r=d['$2']; print('%.1f' % (100*(r['wins']+r['draws']/2)/r['games']))" <<<"$1"
+}
+echo "| setting | seed | seconds | vs random | vs rules | vs mc:200 |"
+echo "|---|---|---|---|---|---|"
+for entry in "${settings[@]}"; do
+  name=${entry%%|*}; flags=${entry#*|}
+  for seed in 1 2 3; do
+    run="runs/$(echo "$name" | tr ' +' '__')-$seed"
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    "$bin" evolve --quiet --game c4 --seed "$seed" --generations "$gens" --bench-every 0 --run "$run" $flags
+    secs=$(echo "$(date +%s.%N) - $start" | bc)
+    json=$("$bin" eval "$run/best.genome" --against random,rules,mc:200 --games 400 --json)
+    printf '| %s | %s | %.0f | %s%% | %s%% | %s%% |\n' "$name" "$seed" "$secs" \
+      "$(score "$json" random)" "$(score "$json" rules)" "$(score "$json" mc:200)"
+  done
+done
