@@ -66,12 +66,6 @@ impl Genotype for Matchsticks {
         t.clamp(1, most)
     }
 
-    fn index_is_state(&self) -> bool {
-        // The sticks encoder under the double rule shares one gene between
-        // states with different limits.
-        !(self.rules.rule == TakeRule::Double && self.encoder == MatchsticksEncoder::Sticks)
-    }
-
     fn decide(&self, genes: &[u8], pos: &MatchsticksPosition, policy: IllegalPolicy) -> Option<u8> {
         self.lookup(genes, pos, policy).chosen()
     }

@@ -85,13 +85,6 @@ pub trait Genotype: Knowledge {
     fn active_genes(&self) -> Option<&'static [u32]> {
         None
     }
-    /// Whether positions that read the same gene are equivalent (same legal
-    /// moves, same values, up to the encoder's symmetry): then scoring one
-    /// of them scores all. True for every encoder but matchsticks `sticks`
-    /// under the double rule.
-    fn index_is_state(&self) -> bool {
-        true
-    }
     /// Whether a stored gene value is meaningful for this game.
     fn gene_is_valid(&self, _gene: u8) -> bool {
         true
