@@ -313,13 +313,10 @@ mod tests {
         let genes: Vec<u8> = (0..=60)
             .map(|n| zeckendorf_smallest(n.max(1)) as u8)
             .collect();
-        let lessons = Lessons::build(&game);
-        assert_eq!(
-            lessons.score(&game, &genes, IllegalPolicy::Repair),
-            1_000_000
-        );
+        let lessons = Lessons::build(&game, IllegalPolicy::Repair);
+        assert_eq!(lessons.score(&genes), 1_000_000);
         let mut wrong = genes.clone();
         wrong[50] = 7;
-        assert!(lessons.score(&game, &wrong, IllegalPolicy::Repair) < 1_000_000);
+        assert!(lessons.score(&wrong) < 1_000_000);
     }
 }
