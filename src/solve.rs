@@ -51,11 +51,6 @@ impl<G: Game> Solver<G> {
         }
     }
 
-    /// Every position solved so far, with its value for the side to move.
-    pub fn values(&self) -> &HashMap<G::Position, Value> {
-        &self.values
-    }
-
     /// The value of `pos` for the side to move.
     pub fn value(&mut self, pos: &G::Position) -> Value {
         if let Some(&v) = self.values.get(pos) {

@@ -69,12 +69,6 @@ pub trait Observer {
     fn checkpoint_written(&mut self, _generation: u64) {}
 }
 
-impl<F: FnMut(&GenerationReport)> Observer for F {
-    fn generation_done(&mut self, report: &GenerationReport) {
-        self(report)
-    }
-}
-
 /// A run in progress.
 pub struct Evolution<G: Genotype> {
     game: G,

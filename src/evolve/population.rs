@@ -71,9 +71,4 @@ impl Population {
     pub fn as_bytes_mut(&mut self) -> &mut [u8] {
         &mut self.genes
     }
-
-    /// The whole buffer.
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.genes
-    }
 }
