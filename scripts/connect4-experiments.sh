@@ -15,7 +15,15 @@ settings=(
   "fixed + playable|--fitness vs:random:10+rules:10 --encoder playable"
   "fixed + mirror|--fitness vs:random:10+rules:10 --encoder mirror"
   "fixed + playable-mirror|--fitness vs:random:10+rules:10 --encoder playable-mirror"
+  "mirror + alphabeta:1|--fitness vs:random:10+rules:10+alphabeta:1:10 --encoder mirror"
+  "mirror + alphabeta:2|--fitness vs:rules:20+alphabeta:2:6 --encoder mirror"
 )
+# ONLY="name|name" runs a subset.
+if [ -n "${ONLY:-}" ]; then
+  kept=()
+  for entry in "${settings[@]}"; do [[ "|$ONLY|" == *"|${entry%%|*}|"* ]] && kept+=("$entry"); done
+  settings=("${kept[@]}")
+fi
 score() { # eval JSON, opponent -> percent
   python3 -c "import json,sys; d={r['against']: r for r in json.load(sys.stdin)}; r=d['$2']; print('%.1f' % (100*(r['wins']+r['draws']/2)/r['games']))" <<<"$1"
 }
