@@ -128,3 +128,30 @@ fn evolve_draws_a_plot_and_plot_overlays_runs_as_png_or_svg() {
         .code(2);
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("runs/none"));
 }
+
+#[test]
+fn play_uses_the_shipped_champion_whatever_its_encoder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("genomes")).unwrap();
+    random_genome(
+        dir.path(),
+        "genomes/connect4.genome",
+        &["--game", "c4", "--encoder", "mirror"],
+    );
+    let out = stdout_of(
+        bebete(dir.path())
+            .args(["play", "--game", "c4", "--first", "bot"])
+            .write_stdin("q\n"),
+    );
+    assert!(out.contains("column sums"), "{out}");
+    // Asking for another encoder explicitly is refused, naming both.
+    let out = bebete(dir.path())
+        .args(["play", "--game", "c4", "--encoder", "playable"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("mirror encoder") && stderr.contains("playable"),
+        "{stderr}"
+    );
+}

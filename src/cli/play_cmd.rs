@@ -132,8 +132,15 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
                 }
             };
             let genome = Genome::load(&path)?;
-            if args.game.game.is_some() && genome.game != wanted {
+            // --game picks the game; its encoder and rules come from the
+            // genome unless they were given explicitly.
+            if args.game.game.is_some() {
                 genome.expect_game(&path, wanted.kind())?;
+            }
+            let explicit = args.game.encoder.is_some()
+                || args.game.rule.is_some()
+                || args.game.sticks.is_some();
+            if explicit && genome.game != wanted {
                 anyhow::bail!(
                     "{}: a {} genome, but {wanted} was asked for",
                     path.display(),
