@@ -127,6 +127,42 @@ impl<G: Genotype> Walk<'_, G> {
     }
 }
 
+/// Whether `genes` keep the game's value in every position they can reach,
+/// on both sides: the audit's `optimal == reachable`, but stopping at the
+/// first position that fails (fast for the many genomes that are not there).
+pub fn keeps_value_everywhere<G: Genotype>(
+    game: &G,
+    genes: &[u8],
+    policy: IllegalPolicy,
+    table: &SolvedTable<G::Position>,
+) -> bool {
+    let value = |pos: &G::Position| table.get(pos).unwrap_or(Value::Draw);
+    let mut moves = Vec::new();
+    for side in [Side::First, Side::Second] {
+        // Per side: a position is the genome's turn in one walk and the
+        // opponent's in the other.
+        let mut seen = HashSet::new();
+        let mut stack = vec![game.start()];
+        while let Some(pos) = stack.pop() {
+            if game.outcome(&pos).is_some() || !seen.insert(pos) {
+                continue;
+            }
+            if game.turn(&pos) == side {
+                match game.decide(genes, &pos, policy) {
+                    Some(mv) if value(&game.play(&pos, mv)).flip() == value(&pos) => {
+                        stack.push(game.play(&pos, mv))
+                    }
+                    _ => return false,
+                }
+            } else {
+                game.legal_moves(&pos, &mut moves);
+                stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
+            }
+        }
+    }
+    true
+}
+
 /// Audits `genes` as first and as second player.
 pub fn audit<G: Genotype>(game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
     audit_with(game, genes, policy, &SolvedTable::build(game))
@@ -212,6 +248,42 @@ mod tests {
         assert_eq!(report.losing_lines(), 0);
         assert_eq!(report.optimal, report.reachable);
         assert!(report.example.is_none());
+    }
+
+    #[test]
+    fn the_quick_check_agrees_with_the_full_audit() {
+        let table = SolvedTable::build(&TicTacToe::BASE3);
+        let perfect = perfect_tictactoe();
+        assert!(keeps_value_everywhere(
+            &TicTacToe::BASE3,
+            &perfect,
+            IllegalPolicy::Forfeit,
+            &table
+        ));
+        // Perfect as first player, but answering a corner opening with an
+        // edge as second player: a flaw only the second walk can find.
+        let mut flawed = perfect.clone();
+        let corner = TicTacToe::BASE3.parse_position("1").unwrap();
+        flawed[ternary_index(&corner)] = 1;
+        let report = audit(&TicTacToe::BASE3, &flawed, IllegalPolicy::Forfeit);
+        assert!(report.unbeatable_first && !report.unbeatable_second);
+        assert!(!keeps_value_everywhere(
+            &TicTacToe::BASE3,
+            &flawed,
+            IllegalPolicy::Forfeit,
+            &table
+        ));
+        for seed in 0..20 {
+            let genome = Genome::random(GameSpec::TICTACTOE, seed);
+            let report = audit(&TicTacToe::BASE3, &genome.genes, IllegalPolicy::Repair);
+            let quick = keeps_value_everywhere(
+                &TicTacToe::BASE3,
+                &genome.genes,
+                IllegalPolicy::Repair,
+                &table,
+            );
+            assert_eq!(quick, report.optimal == report.reachable);
+        }
     }
 
     #[test]

@@ -67,7 +67,14 @@ struct Progress {
     started: Instant,
     run: RunDir,
     plot: PathBuf,
+    /// When the plot was last drawn: redrawn at a checkpoint at most every
+    /// few seconds (drawing takes tens of milliseconds, a generation of the
+    /// small games under one).
+    plotted: Option<Instant>,
 }
+
+/// The least time between two plots drawn at checkpoints.
+const PLOT_INTERVAL_S: f64 = 2.0;
 
 impl Observer for Progress {
     fn generation_done(&mut self, report: &GenerationReport) {
@@ -81,6 +88,13 @@ impl Observer for Progress {
     }
 
     fn checkpoint_written(&mut self, _generation: u64) {
+        if self
+            .plotted
+            .is_some_and(|t| t.elapsed().as_secs_f64() < PLOT_INTERVAL_S)
+        {
+            return;
+        }
+        self.plotted = Some(Instant::now());
         // A plot is a convenience: failing to draw one never stops a run.
         if let Err(e) = render(&[self.run.root().to_path_buf()], &self.plot) {
             self.bar.suspend(|| eprintln!("warning: no plot: {e}"));
@@ -130,6 +144,7 @@ impl Drive {
             started,
             run: self.run.clone(),
             plot: default_plot(self.run.root()),
+            plotted: None,
         };
         let end = evolution.run(until, &stop, &mut observer)?;
         let (bar, games, plot) = (observer.bar, observer.games, observer.plot);

@@ -7,7 +7,7 @@
 //! seed, generation, stream), so benchmarks are as reproducible as the run.
 
 use super::{EvolveConfig, Population, Target, derive_seed};
-use crate::audit::{AuditReport, audit, audit_with};
+use crate::audit::{AuditReport, audit, audit_with, keeps_value_everywhere};
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::eval::{MatchConfig, default_openings, play_with};
 use crate::games::GameKind;
@@ -122,15 +122,21 @@ impl<G: Genotype> Lessons<G> {
             };
             let target = solved.get(pos).unwrap_or(Value::Draw);
             game.legal_moves(pos, &mut moves);
-            let keeps =
-                |m: G::Move| solved.get(&game.play(pos, m)).map(Value::flip) == Some(target);
+            let keep: Vec<G::Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| solved.get(&game.play(pos, m)).map(Value::flip) == Some(target))
+                .collect();
             let row = table.entry(index).or_insert_with(|| Box::new([0; 256]));
             for gene in 0..=255u8 {
                 if !game.gene_is_valid(gene) {
                     continue;
                 }
                 scratch[index] = gene;
-                if game.decide(&scratch, pos, policy).is_some_and(keeps) {
+                if game
+                    .decide(&scratch, pos, policy)
+                    .is_some_and(|m| keep.contains(&m))
+                {
                     row[gene as usize] += 1;
                 }
             }
@@ -188,6 +194,26 @@ impl Bench {
             .clone()
             .downcast::<Lessons<G>>()
             .unwrap_or_else(|_| Arc::new(Lessons::build(game, policy)))
+    }
+
+    /// Whether `genes` keep the game's value everywhere they can reach (the
+    /// `--target unbeatable` test), with the game solved once per run.
+    pub fn keeps_value_everywhere<G: Genotype>(
+        &self,
+        game: &G,
+        genes: &[u8],
+        policy: IllegalPolicy,
+    ) -> bool {
+        let shared = self
+            .table
+            .get_or_init(|| Arc::new(SolvedTable::build(game)) as Arc<dyn Any + Send + Sync>);
+        match shared.clone().downcast::<SolvedTable<G::Position>>() {
+            Ok(table) => keeps_value_everywhere(game, genes, policy, &table),
+            Err(_) => {
+                let report = audit(game, genes, policy);
+                report.optimal == report.reachable
+            }
+        }
     }
 
     /// The exact audit of `genes`, with the game solved once per run.

@@ -227,10 +227,9 @@ impl<G: Genotype> Evolution<G> {
         };
         // An elite champion is often the previous one: audit only new genes.
         if self.cfg.target == Some(Target::Unbeatable) && self.audited != champion_genes {
-            let report = self
-                .bench
-                .audit(&self.game, champion_genes, self.cfg.illegal);
-            self.champion_perfect = report.optimal == report.reachable;
+            self.champion_perfect =
+                self.bench
+                    .keeps_value_everywhere(&self.game, champion_genes, self.cfg.illegal);
             self.audited = champion_genes.to_vec();
         }
         let tournament_s = started.elapsed().as_secs_f64();
