@@ -3,10 +3,10 @@
 use super::GameArgs;
 use crate::encoding::Genotype;
 use crate::games::{GameKind, GameVisitor};
-use crate::solve::{Solver, Value};
+use crate::players::knowledge::SolvedTable;
+use crate::solve::Value;
 use clap::Args;
 use serde_json::json;
-use std::collections::HashSet;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -35,41 +35,32 @@ impl GameVisitor for Survey {
                 "solve enumerates every position, which only tictactoe and matchsticks allow; measure Connect-Four with `bebete eval … --against perfect`"
             );
         }
-        let mut solver = Solver::new(&game);
-        let start = game.start();
-        let mut seen = HashSet::from([start]);
-        let mut stack = vec![start];
-        let mut moves = Vec::new();
+        let table = SolvedTable::build(&game);
+        let value_of = |pos: &G::Position| table.get(pos).unwrap_or(Value::Draw);
         let (mut terminal, mut won, mut lost, mut drawn) = (0u64, 0u64, 0u64, 0u64);
-        while let Some(pos) = stack.pop() {
-            match solver.value(&pos) {
+        for pos in table.positions() {
+            match value_of(pos) {
                 Value::Win => won += 1,
                 Value::Loss => lost += 1,
                 Value::Draw => drawn += 1,
             }
-            if game.outcome(&pos).is_some() {
-                terminal += 1;
-                continue;
-            }
-            game.legal_moves(&pos, &mut moves);
-            for &m in &moves {
-                let next = game.play(&pos, m);
-                if seen.insert(next) {
-                    stack.push(next);
-                }
-            }
+            terminal += game.outcome(pos).is_some() as u64;
         }
-        let value = solver.value(&start).name();
-        let best: Vec<String> = solver
-            .best_moves(&start)
+        let start = game.start();
+        let mut moves = Vec::new();
+        game.legal_moves(&start, &mut moves);
+        let best: Vec<String> = moves
             .into_iter()
+            .filter(|&m| value_of(&game.play(&start, m)).flip() == value_of(&start))
             .map(|m| game.format_move(m))
             .collect();
+        let value = value_of(&start).name();
+        let positions = table.len();
         if self.json {
             let doc = json!({
                 "game": game.spec().kind().name(),
                 "rules": super::genome_cmd::rules_json(&game.spec()),
-                "positions": seen.len(),
+                "positions": positions,
                 "terminal": terminal,
                 "won": won,
                 "lost": lost,
@@ -86,7 +77,7 @@ impl GameVisitor for Survey {
              value       {value} for the first player\n\
              best moves  {}\n",
             game.spec(),
-            seen.len(),
+            positions,
             best.join(" ")
         ))
     }

@@ -7,7 +7,7 @@
 //! seed, generation, stream), so benchmarks are as reproducible as the run.
 
 use super::{EvolveConfig, Population, Target, derive_seed};
-use crate::audit::{AuditReport, audit, audit_with, keeps_value_everywhere};
+use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::eval::{MatchConfig, default_openings, play_with};
 use crate::games::GameKind;
@@ -17,6 +17,19 @@ use crate::solve::Value;
 use rayon::prelude::*;
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
+
+/// The value in a run-wide cache `cell`, built by `build` on first use. A
+/// bench serves one game type, so the stored type always matches; were it
+/// ever not to, a fresh value is built rather than trusting the cell.
+fn shared<T: Any + Send + Sync>(
+    cell: &OnceLock<Arc<dyn Any + Send + Sync>>,
+    build: impl Fn() -> T,
+) -> Arc<T> {
+    cell.get_or_init(|| Arc::new(build()) as Arc<dyn Any + Send + Sync>)
+        .clone()
+        .downcast::<T>()
+        .unwrap_or_else(|_| Arc::new(build()))
+}
 
 /// Seed streams, so benchmark and fitness games never share draws.
 const BENCH_STREAM: u64 = 0xbe4c;
@@ -105,10 +118,9 @@ pub struct Lessons<G: Genotype> {
 }
 
 impl<G: Genotype> Lessons<G> {
-    /// Solves `game` and tabulates every gene value of every index it reads
-    /// (tic-tac-toe: 4,520 positions), under the illegal-gene `policy`.
-    pub fn build(game: &G, policy: IllegalPolicy) -> Self {
-        let solved = SolvedTable::build(game);
+    /// Tabulates every gene value of every index `game` reads in its
+    /// `solved` positions (tic-tac-toe: 4,520), under the illegal-gene `policy`.
+    pub fn build(game: &G, policy: IllegalPolicy, solved: &SolvedTable<G::Position>) -> Self {
         let mut moves = Vec::new();
         let mut scratch = vec![0u8; game.gene_count()];
         let mut table: std::collections::BTreeMap<usize, Box<[u32; 256]>> =
@@ -185,46 +197,33 @@ impl Bench {
         })
     }
 
-    /// The exhaustive fitness's positions for `game`, solved once per run.
+    /// The solved game, built on first use and shared by the exhaustive
+    /// fitness and every audit of the run.
+    fn solved<G: Genotype>(&self, game: &G) -> Arc<SolvedTable<G::Position>> {
+        shared(&self.table, || SolvedTable::build(game))
+    }
+
+    /// The exhaustive fitness's score table, built once per run.
     fn lessons<G: Genotype>(&self, game: &G, policy: IllegalPolicy) -> Arc<Lessons<G>> {
-        let shared = self
-            .lessons
-            .get_or_init(|| Arc::new(Lessons::build(game, policy)) as Arc<dyn Any + Send + Sync>);
-        shared
-            .clone()
-            .downcast::<Lessons<G>>()
-            .unwrap_or_else(|_| Arc::new(Lessons::build(game, policy)))
+        shared(&self.lessons, || {
+            Lessons::build(game, policy, &self.solved(game))
+        })
     }
 
     /// Whether `genes` keep the game's value everywhere they can reach (the
-    /// `--target unbeatable` test), with the game solved once per run.
+    /// `--target unbeatable` test).
     pub fn keeps_value_everywhere<G: Genotype>(
         &self,
         game: &G,
         genes: &[u8],
         policy: IllegalPolicy,
     ) -> bool {
-        let shared = self
-            .table
-            .get_or_init(|| Arc::new(SolvedTable::build(game)) as Arc<dyn Any + Send + Sync>);
-        match shared.clone().downcast::<SolvedTable<G::Position>>() {
-            Ok(table) => keeps_value_everywhere(game, genes, policy, &table),
-            Err(_) => {
-                let report = audit(game, genes, policy);
-                report.optimal == report.reachable
-            }
-        }
+        keeps_value_everywhere(game, genes, policy, &self.solved(game))
     }
 
-    /// The exact audit of `genes`, with the game solved once per run.
+    /// The exact audit of `genes`.
     pub fn audit<G: Genotype>(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
-        let shared = self
-            .table
-            .get_or_init(|| Arc::new(SolvedTable::build(game)) as Arc<dyn Any + Send + Sync>);
-        match shared.clone().downcast::<SolvedTable<G::Position>>() {
-            Ok(table) => audit_with(game, genes, policy, &table),
-            Err(_) => audit(game, genes, policy),
-        }
+        audit_with(game, genes, policy, &self.solved(game))
     }
 
     /// The champion's benchmark values, in [`columns`] order.
@@ -339,7 +338,7 @@ mod tests {
         let genes: Vec<u8> = (0..=60)
             .map(|n| zeckendorf_smallest(n.max(1)) as u8)
             .collect();
-        let lessons = Lessons::build(&game, IllegalPolicy::Repair);
+        let lessons = Lessons::build(&game, IllegalPolicy::Repair, &SolvedTable::build(&game));
         assert_eq!(lessons.score(&genes), 1_000_000);
         let mut wrong = genes.clone();
         wrong[50] = 7;

@@ -59,12 +59,21 @@ impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
             if !seen.insert(pos) {
                 continue;
             }
-            solver.value(&pos);
             game.legal_moves(&pos, &mut moves);
             stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
         }
         let values = seen.into_iter().map(|p| (p, solver.value(&p))).collect();
         SolvedTable { values }
+    }
+
+    /// How many positions are reachable from the start.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether the table is empty (never, for a built table).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
     }
 
     /// Every reachable position.
