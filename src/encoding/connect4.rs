@@ -156,16 +156,18 @@ fn voted_column(column_offset: usize, gene: u8, mirrored: bool) -> usize {
     column_offset + if mirrored { 3 - inside } else { inside }
 }
 
-/// Picks the legal column with the largest sum, ties to the centre then the
-/// left; `None` when no column is legal.
-pub fn centre_out_choice(sums: &[u32; 7], legal: impl Fn(usize) -> bool) -> Option<usize> {
-    let mut best: Option<(usize, u32)> = None;
-    for &col in &CENTRE_OUT {
-        if legal(col) && best.is_none_or(|(_, sum)| sums[col] > sum) {
-            best = Some((col, sums[col]));
-        }
+/// Picks the legal column with the largest sum, ties to the column nearest
+/// the centre, then the left; `None` when no column is legal.
+///
+/// Branch-free: key = sum·8 + tie priority + 1 for legal columns (0 for full
+/// ones), and the largest key wins.
+#[inline]
+pub fn heaviest_legal_column(sums: &[u32; 7], legal: impl Fn(usize) -> bool) -> Option<usize> {
+    let mut best = 0u32;
+    for (col, &sum) in sums.iter().enumerate() {
+        best = best.max(legal(col) as u32 * (sum * 8 + TIE_PRIORITY[col] + 1));
     }
-    best.map(|(col, _)| col)
+    (best > 0).then(|| PRIORITY_COLUMN[(best - 1) as usize % 8] as usize)
 }
 
 fn window_votes(
@@ -229,20 +231,12 @@ impl Genotype for Connect4 {
                 sums[voted_column(w % 4, gene, mirrored)] += (gene & 63) as u32;
             }
         }
-        // Branch-free choice: key = sum·8 + tie priority + 1 for legal
-        // columns (0 for full ones); the largest key wins. Same order as
-        // `centre_out_choice`: the sum, then the centre, then the left.
-        let mut best = 0u32;
-        for (col, &sum) in sums.iter().enumerate() {
-            let legal = pos.can_play(col as u32) as u32;
-            best = best.max(legal * (sum * 8 + TIE_PRIORITY[col] + 1));
-        }
-        (best > 0).then(|| PRIORITY_COLUMN[(best - 1) as usize % 8])
+        heaviest_legal_column(&sums, |c| pos.can_play(c as u32)).map(|c| c as u8)
     }
 
     fn explain(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Reason<u8> {
         let (windows, votes) = window_votes(self.encoder, genes, pos);
-        let chosen = centre_out_choice(&votes, |c| pos.can_play(c as u32)).unwrap_or(0) as u8;
+        let chosen = heaviest_legal_column(&votes, |c| pos.can_play(c as u32)).unwrap_or(0) as u8;
         Reason::Votes {
             windows,
             votes,
@@ -255,6 +249,17 @@ impl Genotype for Connect4 {
 mod tests {
     use super::*;
     use crate::games::Game;
+
+    /// The tie rule written plainly, as the reference for the fast choice.
+    fn centre_out_choice(sums: &[u32; 7], legal: impl Fn(usize) -> bool) -> Option<usize> {
+        let mut best: Option<(usize, u32)> = None;
+        for &col in &CENTRE_OUT {
+            if legal(col) && best.is_none_or(|(_, sum)| sums[col] > sum) {
+                best = Some((col, sums[col]));
+            }
+        }
+        best.map(|(col, _)| col)
+    }
 
     /// The index of a window given its four column codes, left to right.
     fn index_of(codes: [u32; 4]) -> u32 {
@@ -413,12 +418,12 @@ mod tests {
 
     #[test]
     fn centre_out_prefers_the_left_on_equal_distance() {
-        assert_eq!(centre_out_choice(&[0; 7], |_| true), Some(3));
-        assert_eq!(centre_out_choice(&[0; 7], |c| c != 3), Some(2));
+        assert_eq!(heaviest_legal_column(&[0; 7], |_| true), Some(3));
+        assert_eq!(heaviest_legal_column(&[0; 7], |c| c != 3), Some(2));
         assert_eq!(
-            centre_out_choice(&[1, 0, 0, 0, 0, 0, 1], |c| c != 3),
+            heaviest_legal_column(&[1, 0, 0, 0, 0, 0, 1], |c| c != 3),
             Some(0)
         );
-        assert_eq!(centre_out_choice(&[0; 7], |_| false), None);
+        assert_eq!(heaviest_legal_column(&[0; 7], |_| false), None);
     }
 }

@@ -9,7 +9,7 @@ mod connect4;
 mod matchsticks;
 mod tictactoe;
 
-pub use connect4::{SubgridEncoder, WINDOWS, WindowVote, centre_out_choice};
+pub use connect4::{SubgridEncoder, WINDOWS, WindowVote, heaviest_legal_column};
 pub use tictactoe::ternary_index;
 
 use crate::players::Knowledge;
