@@ -38,9 +38,6 @@ const NIBBLES: u64 = {
     m
 };
 
-/// Columns in tie-break order: nearest the centre first, then the left.
-pub const CENTRE_OUT: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
-
 /// Tie priority per column (higher wins): 6 for the centre … 0 for column 7.
 const TIE_PRIORITY: [u32; 7] = [1, 3, 5, 6, 4, 2, 0];
 
@@ -249,6 +246,9 @@ impl Genotype for Connect4 {
 mod tests {
     use super::*;
     use crate::games::Game;
+
+    /// Columns in tie-break order: nearest the centre first, then the left.
+    const CENTRE_OUT: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
 
     /// The tie rule written plainly, as the reference for the fast choice.
     fn centre_out_choice(sums: &[u32; 7], legal: impl Fn(usize) -> bool) -> Option<usize> {
