@@ -20,7 +20,7 @@ pub const CHECKPOINT_FORMAT: Framed = Framed {
     kind: "checkpoint",
 };
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct CheckpointHeader {
     config: EvolveConfig,
     generation: u64,
@@ -49,6 +49,33 @@ impl GameVisitor for GeneCount {
     }
 }
 
+/// The header as written: borrowed, so a running evolution checkpoints its
+/// state without copying it (serialises exactly like [`CheckpointHeader`]).
+#[derive(Serialize)]
+struct CheckpointHeaderRef<'a> {
+    config: &'a EvolveConfig,
+    generation: u64,
+    gene_count: u64,
+    rows: &'a [StatsRow],
+}
+
+/// Writes a checkpoint of the given state atomically.
+pub fn write(
+    path: &Path,
+    config: &EvolveConfig,
+    generation: u64,
+    rows: &[StatsRow],
+    population: &Population,
+) -> Result<(), FileError> {
+    let header = CheckpointHeaderRef {
+        config,
+        generation,
+        gene_count: population.gene_count() as u64,
+        rows,
+    };
+    write_framed(path, CHECKPOINT_FORMAT, &header, population.as_bytes())
+}
+
 /// The file name of the checkpoint taken before `generation`.
 pub fn file_name(generation: u64) -> String {
     format!("gen-{generation:06}.ckpt")
@@ -57,13 +84,13 @@ pub fn file_name(generation: u64) -> String {
 impl Checkpoint {
     /// Writes the checkpoint atomically.
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        let header = CheckpointHeader {
-            config: self.config.clone(),
-            generation: self.generation,
-            gene_count: self.population.gene_count() as u64,
-            rows: self.rows.clone(),
-        };
-        write_framed(path, CHECKPOINT_FORMAT, &header, self.population.as_bytes())
+        write(
+            path,
+            &self.config,
+            self.generation,
+            &self.rows,
+            &self.population,
+        )
     }
 
     /// Reads and checks a checkpoint.

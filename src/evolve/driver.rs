@@ -291,15 +291,14 @@ impl<G: Genotype> Evolution<G> {
         }
         let started = Instant::now();
         let dir = self.run.checkpoints();
-        let ckpt = Checkpoint {
-            config: self.cfg.clone(),
-            generation: self.generation,
-            rows: self.rows.clone(),
-            population: std::mem::replace(&mut self.population, Population::zeroed(0, 1)),
-        };
-        let saved = ckpt.save(&dir.join(checkpoint::file_name(self.generation)));
-        self.population = ckpt.population;
-        saved?;
+        let path = dir.join(checkpoint::file_name(self.generation));
+        checkpoint::write(
+            &path,
+            &self.cfg,
+            self.generation,
+            &self.rows,
+            &self.population,
+        )?;
         checkpoint::prune(&dir, self.cfg.keep).map_err(|e| FileError::new(&dir, e))?;
         self.last_checkpoint = Some(self.generation);
         self.pending_io += started.elapsed().as_secs_f64();
