@@ -7,7 +7,7 @@
 
 use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
-use super::stats::{bench_value, diversity};
+use super::stats::diversity;
 use super::tournament::{rank, round_robin};
 use super::{EvolveConfig, Population, StatsRow, Target, breeding};
 use crate::encoding::Genotype;
@@ -345,9 +345,15 @@ impl<G: Genotype> Evolution<G> {
             ));
         }
         let last = self.rows.last().filter(|r| !r.bench.is_empty())?;
+        let columns = bench::columns(cfg);
+        let value = |row: &StatsRow, column: usize| row.bench.get(column).copied();
         if let Some(Target::Score { opponent, share }) = &cfg.target {
-            let column = bench::column_name(opponent);
-            if bench_value(cfg, last, &column).is_some_and(|v| v >= *share) {
+            let name = bench::column_name(opponent);
+            let column = columns.iter().position(|c| *c == name);
+            if column
+                .and_then(|c| value(last, c))
+                .is_some_and(|v| v >= *share)
+            {
                 return Some(format!(
                     "target reached: the champion of generation {g} scores {:.1}% or more against {opponent}",
                     100.0 * share
@@ -355,15 +361,15 @@ impl<G: Genotype> Evolution<G> {
             }
         }
         let patience = cfg.patience?;
-        let columns = bench::columns(cfg);
-        let metric = columns
+        let column = columns
             .iter()
-            .find(|c| *c == "optimal_rate")
-            .or_else(|| columns.first())?;
+            .position(|c| c == "optimal_rate")
+            .or((!columns.is_empty()).then_some(0))?;
+        let metric = &columns[column];
         let values = self
             .rows
             .iter()
-            .filter_map(|r| bench_value(cfg, r, metric).map(|v| (r.generation, v)));
+            .filter_map(|r| value(r, column).map(|v| (r.generation, v)));
         let (best_gen, best) = out_of_patience(values, g, patience)?;
         Some(format!(
             "patience: {metric} has not beaten {best:.4} (generation {best_gen}) for {patience} generations"

@@ -64,12 +64,6 @@ impl StatsRow {
     }
 }
 
-/// The value of benchmark column `name` in `row`, if measured.
-pub fn bench_value(cfg: &EvolveConfig, row: &StatsRow, name: &str) -> Option<f64> {
-    let index = bench::columns(cfg).iter().position(|c| c == name)?;
-    row.bench.get(index).copied()
-}
-
 /// Genomes sampled for the diversity measure.
 const SAMPLE_GENOMES: usize = 8;
 /// Gene positions compared at most per pair.
