@@ -414,6 +414,28 @@ fn targets_stop_the_run_and_say_why() {
         .count();
     assert_eq!(rows, 2, "one generation, then stop");
     assert!(dir.path().join("genomes/t.genome").exists());
+    // Matchsticks reaches a perfect champion quickly; then nothing improves.
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--game",
+        "nim",
+        "--seed",
+        "1",
+        "--run",
+        "runs/p",
+        "--fitness",
+        "round-robin",
+        "--bench-every",
+        "1",
+        "--patience",
+        "5",
+        "--generations",
+        "500",
+    ]));
+    assert!(
+        out.contains("stopped    patience: optimal_rate has not beaten"),
+        "{out}"
+    );
     for (args, needle) in [
         (
             vec!["--game", "c4", "--target", "unbeatable"],
