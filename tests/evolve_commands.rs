@@ -247,36 +247,30 @@ fn bad_evolve_flags_name_the_flag_and_the_range() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_writes_a_checkpoint_and_exits_130() {
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
-    let child = Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
-        .current_dir(dir.path())
-        .args([
+    // The method's fitness: no target, so the run only ends when stopped.
+    let child = common::spawn(
+        dir.path(),
+        &[
             "evolve",
             "--seed",
             "4",
             "--run",
             "runs/int",
+            "--fitness",
+            "round-robin",
             "--generations",
             "100000000",
             "--checkpoint-every",
             "1000000",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        ],
+    );
     // Wait until the first generations are logged, then interrupt.
     let stats = dir.path().join("runs/int/stats.csv");
-    let waiting = std::time::Instant::now();
-    while std::fs::read_to_string(&stats).map_or(0, |s| s.lines().count()) < 5 {
-        assert!(
-            waiting.elapsed().as_secs() < 120,
-            "the run never logged 4 generations"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    Command::new("kill")
+    common::wait_until("4 logged generations", || {
+        std::fs::read_to_string(&stats).map_or(0, |s| s.lines().count()) >= 5
+    });
+    std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();

@@ -266,10 +266,9 @@ fn a_run_killed_at_random_moments_resumes_to_the_uninterrupted_result() {
 #[test]
 fn a_second_writer_is_refused_while_the_first_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let bin = assert_cmd::cargo::cargo_bin!("bebete");
-    let mut first = Command::new(bin)
-        .current_dir(dir.path())
-        .args([
+    let mut first = common::spawn(
+        dir.path(),
+        &[
             "evolve",
             "--quiet",
             "--run",
@@ -278,16 +277,11 @@ fn a_second_writer_is_refused_while_the_first_runs() {
             "round-robin",
             "--generations",
             "100000000",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let waiting = std::time::Instant::now();
-    while !dir.path().join("runs/l/checkpoints").exists() {
-        assert!(waiting.elapsed().as_secs() < 60);
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        ],
+    );
+    common::wait_until("the first checkpoint", || {
+        dir.path().join("runs/l/checkpoints").exists()
+    });
     let out = bebete(dir.path())
         .args(["resume", "runs/l", "--quiet"])
         .assert()

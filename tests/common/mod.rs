@@ -56,3 +56,27 @@ pub fn same_run(a: &Path, b: &Path) {
     );
     assert_eq!(stats_without_times(a), stats_without_times(b));
 }
+
+/// Starts `bebete` in `dir` in the background, output discarded but stderr
+/// kept for the caller.
+pub fn spawn(dir: &Path, args: &[&str]) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bebete starts")
+}
+
+/// Polls `ready` every 20 ms, failing the test after 2 minutes.
+pub fn wait_until(what: &str, ready: impl Fn() -> bool) {
+    let started = std::time::Instant::now();
+    while !ready() {
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "waited 2 minutes for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
