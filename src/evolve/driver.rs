@@ -1,9 +1,11 @@
 //! The generation loop and its bookkeeping on disk.
 //!
-//! Per generation: round-robin, rank, write `best.genome`, breed the next
-//! population into the spare buffer and swap, append a `stats.csv` row, and
-//! every `checkpoint_every` generations (and at the end, or when stopped)
-//! write a checkpoint of the population about to be evaluated.
+//! Per generation: round-robin, rank, write `best.genome` when the champion's
+//! genes changed, breed the next population into the spare buffer and swap,
+//! append a `stats.csv` row, and every `checkpoint_every` generations (and at
+//! the end, or when stopped) write a checkpoint of the population about to be
+//! evaluated, with `best.genome` rewritten beside it (so its provenance names
+//! the last generation, and a resumed run ends with the same file).
 
 use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
@@ -85,6 +87,10 @@ pub struct Evolution<G: Genotype> {
     /// perfect, and the genes it was computed for.
     champion_perfect: bool,
     audited: Vec<u8>,
+    /// The champion of the last evaluated generation, and whether
+    /// `best.genome` holds it already.
+    champion: Option<Genome>,
+    champion_saved: bool,
 }
 
 impl<G: Genotype> Evolution<G> {
@@ -158,6 +164,8 @@ impl<G: Genotype> Evolution<G> {
             bench,
             champion_perfect: false,
             audited: Vec::new(),
+            champion: None,
+            champion_saved: false,
         }
     }
 
@@ -235,17 +243,30 @@ impl<G: Genotype> Evolution<G> {
         let tournament_s = started.elapsed().as_secs_f64();
 
         let io_started = Instant::now();
-        let champion = Genome {
-            game: self.game.spec(),
-            provenance: Provenance {
-                run: Some(self.run.name()),
-                generation: Some(self.generation),
-                fitness: Some(best as f64),
-                seed: Some(self.cfg.seed),
-            },
-            genes: self.population.genome(ranking[0]).to_vec(),
+        let genes = self.population.genome(ranking[0]);
+        // An unchanged champion is not rewritten every generation (an atomic
+        // write costs an fsync); checkpoints rewrite it with fresh provenance.
+        let changed = self.champion.as_ref().is_none_or(|c| c.genes != genes);
+        let provenance = Provenance {
+            run: Some(self.run.name()),
+            generation: Some(self.generation),
+            fitness: Some(best as f64),
+            seed: Some(self.cfg.seed),
         };
-        champion.save(&self.run.best_genome())?;
+        match &mut self.champion {
+            Some(champion) if !changed => champion.provenance = provenance,
+            slot => {
+                *slot = Some(Genome {
+                    game: self.game.spec(),
+                    provenance,
+                    genes: genes.to_vec(),
+                });
+            }
+        }
+        self.champion_saved = false;
+        if changed {
+            self.save_champion()?;
+        }
         let io_s = self.pending_io + io_started.elapsed().as_secs_f64();
 
         let bred = Instant::now();
@@ -290,6 +311,7 @@ impl<G: Genotype> Evolution<G> {
             return Ok(());
         }
         let started = Instant::now();
+        self.save_champion()?;
         let dir = self.run.checkpoints();
         let path = dir.join(checkpoint::file_name(self.generation));
         checkpoint::write(
@@ -302,6 +324,16 @@ impl<G: Genotype> Evolution<G> {
         checkpoint::prune(&dir, self.cfg.keep).map_err(|e| FileError::new(&dir, e))?;
         self.last_checkpoint = Some(self.generation);
         self.pending_io += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Writes the last generation's champion to `best.genome` unless it is
+    /// there already.
+    fn save_champion(&mut self) -> Result<(), FileError> {
+        if let Some(champion) = self.champion.as_ref().filter(|_| !self.champion_saved) {
+            champion.save(&self.run.best_genome())?;
+            self.champion_saved = true;
+        }
         Ok(())
     }
 
