@@ -12,7 +12,7 @@ use crate::encoding::{Genotype, IllegalPolicy};
 use crate::games::{Outcome, Side};
 use crate::players::knowledge::SolvedTable;
 use crate::solve::Value;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The audit's findings.
 #[derive(Clone, Debug, PartialEq)]
@@ -141,7 +141,7 @@ pub fn keeps_value_everywhere<G: Genotype>(
     for side in [Side::First, Side::Second] {
         // Per side: a position is the genome's turn in one walk and the
         // opponent's in the other.
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![game.start()];
         while let Some(pos) = stack.pop() {
             if game.outcome(&pos).is_some() || !seen.insert(pos) {
@@ -175,8 +175,8 @@ pub fn audit_with<G: Genotype>(
     policy: IllegalPolicy,
     table: &SolvedTable<G::Position>,
 ) -> AuditReport {
-    let mut reachable = HashSet::new();
-    let mut optimal = HashSet::new();
+    let mut reachable = HashSet::default();
+    let mut optimal = HashSet::default();
     let mut lines = [0u128; 2];
     let mut example = None;
     for (i, side) in [Side::First, Side::Second].into_iter().enumerate() {
@@ -186,7 +186,7 @@ pub fn audit_with<G: Genotype>(
             policy,
             side,
             table,
-            lines: HashMap::new(),
+            lines: HashMap::default(),
             reachable: &mut reachable,
             optimal: &mut optimal,
         };
@@ -221,7 +221,7 @@ mod tests {
         let mut solver = Solver::new(&game);
         let mut genes = vec![0u8; 19_683];
         let mut stack = vec![game.start()];
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut moves = Vec::new();
         while let Some(pos) = stack.pop() {
             if !seen.insert(pos) || game.outcome(&pos).is_some() {

@@ -8,7 +8,7 @@
 //! milliseconds; Connect-Four is far too large for this.
 
 use crate::games::{Game, Outcome};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The game-theoretic value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,7 +47,7 @@ impl<G: Game> Solver<G> {
     pub fn new(game: &G) -> Self {
         Solver {
             game: game.clone(),
-            values: HashMap::new(),
+            values: HashMap::default(),
         }
     }
 

@@ -10,8 +10,8 @@ use crate::games::{
     TicTacToePosition,
 };
 use crate::solve::{Solver, Value};
+use rustc_hash::FxHashMap as HashMap;
 use std::any::Any;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Whatever a game's exact solver shares between players (a solved table
@@ -54,7 +54,7 @@ impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
         let mut solver = Solver::new(game);
         let mut stack = vec![game.start()];
         let mut moves = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         while let Some(pos) = stack.pop() {
             if !seen.insert(pos) {
                 continue;
