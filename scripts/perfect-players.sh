@@ -13,7 +13,7 @@ row() { # run-dir wall-seconds
   local run=$1 secs=$2 gens audit
   gens=$(($(wc -l < "$run/stats.csv") - 1))
   audit=$("$bin" audit "$run/best.genome" --json)
-  printf '| %s | %s | %.2f | %s | %s | %s |\n' "$(basename "$run")" "$gens" "$secs" \
+  printf '| %s | %s | %.2f | %.3f | %s | %s |\n' "$(basename "$run")" "$gens" "$secs" \
     "$(echo "$audit" | sed -n 's/.*"optimal_rate": \([0-9.]*\).*/\1/p')" \
     "$(echo "$audit" | sed -n 's/.*"unbeatable_first": \([a-z]*\).*/\1/p')" \
     "$(echo "$audit" | sed -n 's/.*"unbeatable_second": \([a-z]*\).*/\1/p')"
