@@ -452,3 +452,54 @@ fn targets_stop_the_run_and_say_why() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn sampled_tournaments_block_crossover_and_zero_init_are_reproducible_and_recorded() {
+    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flags = [
+        "--population",
+        "8",
+        "--elite",
+        "2",
+        "--fitness",
+        "vs:sample:3+random:2",
+        "--crossover",
+        "block:961",
+        "--init",
+        "zero",
+        "--checkpoint-every",
+        "2",
+        "--bench-every",
+        "0",
+    ];
+    evolve(
+        whole.path(),
+        "runs/s",
+        &["--game", "c4"],
+        &[&flags[..], &["--generations", "4", "--threads", "2"]].concat(),
+    );
+    evolve(
+        split.path(),
+        "runs/s",
+        &["--game", "c4"],
+        &[&flags[..], &["--generations", "2", "--threads", "1"]].concat(),
+    );
+    bebete(split.path())
+        .args(["resume", "runs/s", "--generations", "2", "--quiet"])
+        .assert()
+        .success();
+    same_run(&whole.path().join("runs/s"), &split.path().join("runs/s"));
+    let toml = std::fs::read_to_string(whole.path().join("runs/s/run.toml")).unwrap();
+    for line in [
+        "fitness = \"vs:sample:3+random:2\"",
+        "init = \"zero\"",
+        "crossover = \"block:961\"",
+    ] {
+        assert!(toml.contains(line), "{line} missing from\n{toml}");
+    }
+    // 3 opponents, 2 games each, plus 2 games against random: at most 16 points.
+    for row in &stats_without_times(&whole.path().join("runs/s"))[1..] {
+        let best: u32 = row.split(',').nth(1).unwrap().parse().unwrap();
+        assert!(best <= 16, "{row}");
+    }
+}

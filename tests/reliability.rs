@@ -4,6 +4,7 @@ mod common;
 
 use common::{bebete, random_genome, same_run};
 use proptest::prelude::*;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -41,6 +42,15 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--selection", "tournament:0"], "--selection"),
         (&["evolve", "--selection", "tournament:500"], "--selection"),
         (&["evolve", "--illegal", "ignore"], "--illegal"),
+        (&["evolve", "--init", "ones"], "--init"),
+        (&["evolve", "--init", "zero"], "--init zero"),
+        (&["evolve", "--crossover", "block:0"], "--crossover"),
+        (&["evolve", "--fitness", "vs:sample:0"], "--fitness"),
+        (&["evolve", "--fitness", "vs:sample:100"], "--fitness"),
+        (
+            &["evolve", "--fitness", "round-robin+sample:5"],
+            "--fitness",
+        ),
         (&["evolve", "--game", "go"], "unknown game"),
         (&["evolve", "--game", "nim", "--sticks", "0"], "--sticks"),
         (&["evolve", "--game", "nim", "--sticks", "300"], "--sticks"),
@@ -298,4 +308,53 @@ fn a_second_writer_is_refused_while_the_first_runs() {
         .args(["resume", "runs/l", "--quiet", "--generations", "1"])
         .assert()
         .success();
+}
+
+/// `tests/fixtures/v1fix` was written by the build before checkpoint format
+/// 2 (`bebete evolve --game nim --population 6 --elite 2 --generations 3
+/// --seed 9 --fitness round-robin --checkpoint-every 3 --run v1fix`): today's
+/// build resumes it to the same result as a run started today.
+#[test]
+fn a_run_saved_by_the_previous_checkpoint_format_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, fresh) = (dir.path().join("old"), dir.path().join("fresh"));
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v1fix");
+    std::fs::create_dir_all(old.join("v1fix/checkpoints")).unwrap();
+    for file in [
+        "run.toml",
+        "stats.csv",
+        "best.genome",
+        "checkpoints/gen-000003.ckpt",
+    ] {
+        std::fs::copy(fixture.join(file), old.join("v1fix").join(file)).unwrap();
+    }
+    let ckpt = std::fs::read(fixture.join("checkpoints/gen-000003.ckpt")).unwrap();
+    assert_eq!(&ckpt[8..10], &1u16.to_le_bytes(), "the fixture is format 1");
+    bebete(&old)
+        .args(["resume", "v1fix", "--generations", "3", "--quiet"])
+        .assert()
+        .success();
+    std::fs::create_dir_all(&fresh).unwrap();
+    bebete(&fresh)
+        .args([
+            "evolve",
+            "--game",
+            "nim",
+            "--population",
+            "6",
+            "--elite",
+            "2",
+        ])
+        .args([
+            "--generations",
+            "6",
+            "--seed",
+            "9",
+            "--fitness",
+            "round-robin",
+        ])
+        .args(["--checkpoint-every", "3", "--run", "v1fix", "--quiet"])
+        .assert()
+        .success();
+    same_run(&old.join("v1fix"), &fresh.join("v1fix"));
 }

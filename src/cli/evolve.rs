@@ -4,7 +4,7 @@ use super::drive::{Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::encoding::IllegalPolicy;
-use crate::evolve::{EvolveConfig, Fitness, Mutation, Selection, Target};
+use crate::evolve::{Crossover, EvolveConfig, Fitness, Init, Mutation, Selection, Target};
 use crate::games::GameKind;
 use crate::store::RunDir;
 use clap::Args;
@@ -29,6 +29,7 @@ Examples:
   bebete evolve --game c4 --seed 1 --run runs/c4-first
   bebete evolve --game nim --rule double --sticks 100
   bebete evolve --fitness round-robin+random:20 --selection tournament:4
+  bebete evolve --game c4 --population 1000 --fitness vs:sample:10+random:10 --init zero
   bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100"
 )]
 pub struct EvolveArgs {
@@ -40,7 +41,7 @@ pub struct EvolveArgs {
     /// Genomes that survive unchanged, 1 to population-1
     #[arg(long, default_value_t = 10)]
     pub elite: usize,
-    /// Parents per child (uniform crossover), 1 to elite
+    /// Parents per child, 1 to elite
     #[arg(long, default_value_t = 2)]
     pub parents: usize,
     /// Per-gene probability of being redrawn in a child, 0-1, or a range
@@ -72,11 +73,22 @@ pub struct EvolveArgs {
     #[arg(long, value_parser = Selection::parse, default_value = "elite")]
     pub selection: Selection,
     /// Fitness: round-robin (the method), round-robin+SPEC:N (plus N games
-    /// against a fixed player; more terms joined by +) or vs:SPEC:N[+SPEC:N]
-    /// (only games against fixed players)
+    /// against a fixed player; more terms joined by +) or vs:TERM[+TERM…]
+    /// with terms SPEC:N (N games against a fixed player), sample:K (K
+    /// opponents drawn from the population, one game on each side: a
+    /// tournament affordable for large populations) or exhaustive
+    /// (tictactoe, matchsticks: every position of the solved game)
     /// [default: vs:exhaustive for tictactoe and matchsticks, round-robin for connect4]
     #[arg(long, value_parser = Fitness::parse)]
     pub fitness: Option<Fitness>,
+    /// Crossover: uniform (each gene from a random parent) or block:B (each
+    /// run of B consecutive genes from one parent)
+    #[arg(long, value_parser = Crossover::parse, default_value = "uniform")]
+    pub crossover: Crossover,
+    /// Genes of generation 0: random, or zero (connect4: every vote has
+    /// weight 0, so genomes start by playing the centre-first tie order)
+    #[arg(long, value_parser = Init::parse, default_value = "random")]
+    pub init: Init,
     /// Measure the champion every K generations, 0 = never [default: 10; 25 for connect4]
     #[arg(long)]
     pub bench_every: Option<u64>,
@@ -127,6 +139,8 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.illegal = args.illegal;
     cfg.selection = args.selection;
     cfg.fitness = args.fitness.unwrap_or(cfg.fitness);
+    cfg.init = args.init;
+    cfg.crossover = args.crossover;
     cfg.bench_every = args.bench_every.unwrap_or(cfg.bench_every);
     cfg.bench_against = args
         .bench_against

@@ -211,6 +211,10 @@ impl Genotype for Connect4 {
         rng.fill_bytes(genes);
     }
 
+    fn without_weight(&self, gene: u8) -> u8 {
+        gene & !63
+    }
+
     #[inline]
     fn decide(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Option<u8> {
         let mut sums = [0u32; 7];

@@ -80,6 +80,11 @@ pub trait Genotype: Knowledge {
             *gene = self.random_gene(i, rng);
         }
     }
+    /// The gene with its weight set to zero, for games whose genes carry one
+    /// (Connect-Four votes); others return it unchanged.
+    fn without_weight(&self, gene: u8) -> u8 {
+        gene
+    }
     /// The gene indices play can ever consult, when that is not all of them
     /// (mutation leaves the others alone).
     fn active_genes(&self) -> Option<&'static [u32]> {

@@ -6,7 +6,7 @@
 //! jumps from one mutated gene to the next with geometric gaps, so its cost
 //! is proportional to the number of mutations, not to the genome length.
 
-use super::{EvolveConfig, Population, Selection, derive_seed};
+use super::{Crossover, EvolveConfig, Population, Selection, derive_seed};
 use crate::encoding::Genotype;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -77,6 +77,21 @@ pub fn crossover<R: Rng + ?Sized>(parents: &[&[u8]], child: &mut [u8], rng: &mut
                 *gene = parents[rng.random_range(0..parents.len())][i];
             }
         }
+    }
+}
+
+/// Crossover by blocks: each run of `block` consecutive genes comes whole
+/// from one parent, drawn uniformly.
+pub fn crossover_blocks<R: Rng + ?Sized>(
+    parents: &[&[u8]],
+    block: usize,
+    child: &mut [u8],
+    rng: &mut R,
+) {
+    for (b, out) in child.chunks_mut(block.max(1)).enumerate() {
+        let start = b * block.max(1);
+        let parent = parents[rng.random_range(0..parents.len())];
+        out.copy_from_slice(&parent[start..start + out.len()]);
     }
 }
 
@@ -165,7 +180,10 @@ pub fn breed<G: Genotype>(
                 .into_iter()
                 .map(|p| current.genome(p))
                 .collect();
-            crossover(&parents, child, &mut rng);
+            match cfg.crossover {
+                Crossover::Uniform => crossover(&parents, child, &mut rng),
+                Crossover::Block(b) => crossover_blocks(&parents, b as usize, child, &mut rng),
+            }
             let rate = cfg.mutation.draw(&mut rng);
             mutate(game, child, rate, &mut rng);
         });
@@ -256,5 +274,19 @@ mod tests {
             4_520
         );
         assert_eq!(genes.iter().filter(|&&g| g == 9).count(), 19_683 - 4_520);
+    }
+
+    #[test]
+    fn block_crossover_takes_whole_blocks_from_one_parent() {
+        let a = vec![1u8; 1000];
+        let b = vec![2u8; 1000];
+        let mut child = vec![0u8; 1000];
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        crossover_blocks(&[&a, &b], 31, &mut child, &mut rng);
+        let blocks: Vec<&[u8]> = child.chunks(31).collect();
+        assert_eq!(blocks.len(), 33, "32 whole blocks and a short last one");
+        assert!(blocks.iter().all(|blk| blk.iter().all(|&g| g == blk[0])));
+        let from_a = blocks.iter().filter(|blk| blk[0] == 1).count();
+        assert!((6..=27).contains(&from_a), "{from_a} of 33 blocks from a");
     }
 }

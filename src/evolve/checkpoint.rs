@@ -9,14 +9,15 @@
 use super::{EvolveConfig, Population, StatsRow};
 use crate::encoding::Genotype;
 use crate::games::GameVisitor;
-use crate::store::{FileError, FileProblem, Framed, decode_framed, write_framed};
+use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Magic tag and version of checkpoint files.
+/// Magic tag and version of checkpoint files. Version 2 added `init` and
+/// sampled tournaments to the configuration; version 1 files still load.
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
-    version: 1,
+    version: 2,
     kind: "checkpoint",
 };
 
@@ -101,7 +102,14 @@ impl Checkpoint {
 
     /// Decodes and checks the bytes of a checkpoint file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
-        let (header, genes): (CheckpointHeader, Vec<u8>) = decode_framed(bytes, CHECKPOINT_FORMAT)?;
+        let (header, genes) =
+            decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| {
+                if version < 2 {
+                    postcard::from_bytes::<v1::CheckpointHeader>(header).map(Into::into)
+                } else {
+                    postcard::from_bytes::<CheckpointHeader>(header)
+                }
+            })?;
         let malformed = FileProblem::Malformed;
         if header.config.game.validate().is_err() || header.config.validate().is_err() {
             return Err(malformed(
@@ -129,6 +137,90 @@ impl Checkpoint {
             rows: header.rows,
             population: Population::from_genes(genes, expected),
         })
+    }
+}
+
+/// The header of version-1 checkpoints: the configuration before `init`
+/// and `sample:K` existed (both take their defaults).
+mod v1 {
+    use crate::encoding::IllegalPolicy;
+    use crate::evolve::{
+        Crossover, EvolveConfig, Init, Mutation, Selection, StatsRow, Target, config,
+    };
+    use crate::games::GameSpec;
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    pub struct CheckpointHeader {
+        config: Config,
+        generation: u64,
+        gene_count: u64,
+        rows: Vec<StatsRow>,
+    }
+
+    #[derive(Deserialize)]
+    struct Fitness {
+        round_robin: bool,
+        opponents: Vec<(String, u64)>,
+        exhaustive: bool,
+    }
+
+    #[derive(Deserialize)]
+    struct Config {
+        game: GameSpec,
+        population: usize,
+        elite: usize,
+        parents: usize,
+        mutation: Mutation,
+        generations: u64,
+        seed: u64,
+        checkpoint_every: u64,
+        keep: usize,
+        illegal: IllegalPolicy,
+        selection: Selection,
+        fitness: Fitness,
+        bench_every: u64,
+        bench_against: Vec<String>,
+        bench_games: u64,
+        target: Option<Target>,
+        patience: Option<u64>,
+    }
+
+    impl From<CheckpointHeader> for super::CheckpointHeader {
+        fn from(old: CheckpointHeader) -> Self {
+            let c = old.config;
+            super::CheckpointHeader {
+                config: EvolveConfig {
+                    game: c.game,
+                    population: c.population,
+                    elite: c.elite,
+                    parents: c.parents,
+                    mutation: c.mutation,
+                    generations: c.generations,
+                    seed: c.seed,
+                    checkpoint_every: c.checkpoint_every,
+                    keep: c.keep,
+                    illegal: c.illegal,
+                    selection: c.selection,
+                    fitness: config::Fitness {
+                        round_robin: c.fitness.round_robin,
+                        opponents: c.fitness.opponents,
+                        exhaustive: c.fitness.exhaustive,
+                        sampled: 0,
+                    },
+                    init: Init::Random,
+                    crossover: Crossover::Uniform,
+                    bench_every: c.bench_every,
+                    bench_against: c.bench_against,
+                    bench_games: c.bench_games,
+                    target: c.target,
+                    patience: c.patience,
+                },
+                generation: old.generation,
+                gene_count: old.gene_count,
+                rows: old.rows,
+            }
+        }
     }
 }
 

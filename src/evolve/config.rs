@@ -36,8 +36,79 @@ impl std::fmt::Display for Selection {
     }
 }
 
-/// What a genome's fitness is made of: round-robin points (the method)
-/// and/or games against fixed opponents (2 points a win, 1 a draw).
+/// How a child's genes are taken from its parents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Crossover {
+    /// Each gene from a parent drawn uniformly (the method).
+    #[default]
+    Uniform,
+    /// Each run of B consecutive genes from one parent. Connect-Four's gene
+    /// index is four base-31 digits (the window's columns, left to right),
+    /// so blocks of 31 genes share the first three columns' states and
+    /// blocks of 961 the first two: such genes answer similar windows and
+    /// travel together.
+    Block(u32),
+}
+
+impl Crossover {
+    /// Reads `uniform` or `block:B`.
+    pub fn parse(text: &str) -> Result<Crossover, String> {
+        match text.split_once(':') {
+            None if text == "uniform" => Ok(Crossover::Uniform),
+            Some(("block", b)) => match b.parse::<u32>() {
+                Ok(b) if b >= 1 => Ok(Crossover::Block(b)),
+                _ => Err(format!("block size '{b}' must be a whole number ≥ 1")),
+            },
+            _ => Err("expected uniform or block:B".to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Crossover {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Crossover::Uniform => f.write_str("uniform"),
+            Crossover::Block(b) => write!(f, "block:{b}"),
+        }
+    }
+}
+
+/// The genes of generation 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Init {
+    /// Every gene drawn at random (the method).
+    #[default]
+    Random,
+    /// Connect-Four: every vote has weight 0 (its column still random), so
+    /// a new genome plays the tie order (centre first) and a window only
+    /// takes part once mutation has given its gene a weight that selection
+    /// kept.
+    Zero,
+}
+
+impl Init {
+    /// Reads `random` or `zero`.
+    pub fn parse(text: &str) -> Result<Init, String> {
+        match text {
+            "random" => Ok(Init::Random),
+            "zero" => Ok(Init::Zero),
+            _ => Err("expected random or zero".to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Init {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Init::Random => "random",
+            Init::Zero => "zero",
+        })
+    }
+}
+
+/// What a genome's fitness is made of: round-robin points (the method),
+/// games against K opponents sampled from the population, and/or games
+/// against fixed opponents (2 points a win, 1 a draw).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fitness {
     pub round_robin: bool,
@@ -47,6 +118,9 @@ pub struct Fitness {
     /// matchsticks, solved exactly): 1,000,000 × the share of unfinished
     /// positions where its move keeps the game's value.
     pub exhaustive: bool,
+    /// Each genome plays K opponents drawn from the population, once on
+    /// each side (0: none); only its own points count.
+    pub sampled: u32,
 }
 
 impl Fitness {
@@ -56,11 +130,13 @@ impl Fitness {
             round_robin: true,
             opponents: Vec::new(),
             exhaustive: false,
+            sampled: 0,
         }
     }
 
     /// Reads `round-robin`, `round-robin+SPEC:N[+SPEC:N…]` or
-    /// `vs:SPEC:N[+SPEC:N…]` (SPEC may itself contain colons, as in `mc:200`).
+    /// `vs:TERM[+TERM…]`, a term being `SPEC:N`, `sample:K` or `exhaustive`
+    /// (SPEC may itself contain colons, as in `mc:200`).
     pub fn parse(text: &str) -> Result<Fitness, String> {
         let opponent = |term: &str| -> Result<(String, u64), String> {
             let (spec, n) = term
@@ -91,6 +167,7 @@ impl Fitness {
             round_robin,
             opponents: Vec::new(),
             exhaustive: false,
+            sampled: 0,
         };
         for term in rest
             .map(|r| r.split('+').collect::<Vec<_>>())
@@ -98,6 +175,17 @@ impl Fitness {
         {
             if term == "exhaustive" {
                 fitness.exhaustive = true;
+            } else if let Some(k) = term.strip_prefix("sample:") {
+                match k.parse::<u32>() {
+                    Ok(k) if (1..=10_000).contains(&k) && fitness.sampled == 0 => {
+                        fitness.sampled = k
+                    }
+                    _ => {
+                        return Err(format!(
+                            "sample:{k}: the number of sampled opponents must be 1-10000, given once"
+                        ));
+                    }
+                }
             } else {
                 fitness.opponents.push(opponent(term)?);
             }
@@ -108,10 +196,10 @@ impl Fitness {
 
 impl std::fmt::Display for Fitness {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut terms: Vec<String> = self
-            .opponents
-            .iter()
-            .map(|(s, n)| format!("{s}:{n}"))
+        let mut terms: Vec<String> = (self.sampled > 0)
+            .then(|| format!("sample:{}", self.sampled))
+            .into_iter()
+            .chain(self.opponents.iter().map(|(s, n)| format!("{s}:{n}")))
             .collect();
         if self.exhaustive {
             terms.push("exhaustive".to_string());
@@ -243,6 +331,9 @@ pub struct EvolveConfig {
     pub illegal: IllegalPolicy,
     pub selection: Selection,
     pub fitness: Fitness,
+    /// The genes of generation 0.
+    pub init: Init,
+    pub crossover: Crossover,
     /// Measure the champion every K generations (0: never).
     pub bench_every: u64,
     /// Fixed opponents of the benchmark (player specs).
@@ -308,6 +399,8 @@ impl EvolveConfig {
             illegal: IllegalPolicy::Repair,
             selection: Selection::Elite,
             fitness: Fitness::round_robin(),
+            init: Init::Random,
+            crossover: Crossover::Uniform,
             bench_every,
             bench_against: vec!["random".to_string(), "rules".to_string()],
             bench_games: 100,
@@ -324,6 +417,7 @@ impl EvolveConfig {
         } else {
             0
         };
+        let sampled = 4 * u64::from(self.fitness.sampled);
         let fixed: u64 = self
             .fitness
             .opponents
@@ -335,7 +429,7 @@ impl EvolveConfig {
         } else {
             0
         };
-        round_robin + fixed + exhaustive
+        round_robin + sampled + fixed + exhaustive
     }
 
     /// Checks every parameter against its range.
@@ -428,6 +522,25 @@ impl EvolveConfig {
                 "exhaustive needs an exact audit: tictactoe or matchsticks".into(),
             );
         }
+        if self.fitness.sampled > 0
+            && (self.fitness.round_robin || self.fitness.sampled as usize >= self.population)
+        {
+            return err(
+                "fitness",
+                self.fitness.to_string(),
+                format!(
+                    "sample:K needs K below the population ({}) and no round-robin (which already meets everyone)",
+                    self.population
+                ),
+            );
+        }
+        if self.init == Init::Zero && self.game.kind() != GameKind::Connect4 {
+            return err(
+                "init",
+                "zero".into(),
+                "only Connect-Four genes carry a weight: use random".into(),
+            );
+        }
         if self.patience.is_some() && self.bench_every == 0 {
             return err(
                 "patience",
@@ -469,6 +582,14 @@ mod tests {
         assert!(Selection::parse("tournament:0").is_err());
         assert!(Selection::parse("roulette").is_err());
         assert_eq!(Selection::Tournament(4).to_string(), "tournament:4");
+        assert_eq!(Crossover::parse("block:961"), Ok(Crossover::Block(961)));
+        assert_eq!(Crossover::parse("uniform"), Ok(Crossover::Uniform));
+        assert_eq!(Crossover::Block(31).to_string(), "block:31");
+        for bad in ["block:0", "block", "one-point"] {
+            assert!(Crossover::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Init::parse("zero"), Ok(Init::Zero));
+        assert!(Init::parse("ones").is_err());
     }
 
     #[test]
@@ -483,10 +604,15 @@ mod tests {
             "round-robin+rules:2+mc:5:6",
             "vs:exhaustive",
             "vs:random:10+exhaustive",
+            "vs:sample:20+random:10",
         ] {
             assert_eq!(Fitness::parse(text).unwrap().to_string(), text);
         }
         assert!(Fitness::parse("vs:random").is_err());
+        assert_eq!(Fitness::parse("vs:sample:8").unwrap().sampled, 8);
+        for bad in ["vs:sample:0", "vs:sample:x", "vs:sample:2+sample:3"] {
+            assert!(Fitness::parse(bad).is_err(), "{bad}");
+        }
         assert!(Fitness::parse("elo").is_err());
         assert_eq!(Target::parse("unbeatable"), Ok(Target::Unbeatable));
         assert_eq!(
@@ -519,6 +645,32 @@ mod tests {
                 .contains("--parents")
         );
         cfg.parents = 2;
+        cfg.init = Init::Zero;
+        assert!(
+            cfg.validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("--init zero")
+        );
+        cfg.init = Init::Random;
+        cfg.fitness = Fitness::parse("round-robin+random:2").unwrap();
+        cfg.fitness.sampled = 5;
+        assert!(
+            cfg.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("--fitness")
+        );
+        cfg.fitness = Fitness::parse("vs:sample:100").unwrap();
+        assert!(
+            cfg.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("below the population")
+        );
+        cfg.fitness = Fitness::parse("vs:sample:99").unwrap();
+        assert!(cfg.validate().is_ok());
+        assert_eq!(cfg.max_points(), 4 * 99);
         cfg.mutation = Mutation::fixed(1.5);
         assert!(
             cfg.validate()

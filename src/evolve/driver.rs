@@ -10,7 +10,7 @@
 use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
 use super::stats::diversity;
-use super::tournament::{rank, round_robin};
+use super::tournament::{rank, round_robin, sampled};
 use super::{EvolveConfig, Population, StatsRow, Target, breeding};
 use crate::encoding::Genotype;
 use crate::genome::{Genome, Provenance};
@@ -103,7 +103,7 @@ impl<G: Genotype> Evolution<G> {
         threads: usize,
     ) -> Result<Self, EvolveError> {
         let bench = Bench::new(&game, &cfg)?;
-        let population = Population::random(&game, cfg.population, cfg.seed);
+        let population = Population::initial(&game, cfg.population, cfg.seed, cfg.init);
         let mut evolution = Self::assemble(game, cfg, run, population, 0, Vec::new(), bench);
         // The checkpoint first: a run killed before run.toml exists can
         // simply be started again, and one killed after it can be resumed
@@ -204,9 +204,20 @@ impl<G: Genotype> Evolution<G> {
     pub fn step(&mut self) -> Result<GenerationReport, FileError> {
         let started = Instant::now();
         let n = self.population.size();
+        let k = self.cfg.fitness.sampled as usize;
         let (mut points, mut games) = if self.cfg.fitness.round_robin {
             let points = round_robin(&self.game, &self.population, self.cfg.illegal);
             (points, (n * (n - 1)) as u64)
+        } else if k > 0 {
+            let points = sampled(
+                &self.game,
+                &self.population,
+                k,
+                self.cfg.illegal,
+                self.cfg.seed,
+                self.generation,
+            );
+            (points, (2 * n * k) as u64)
         } else {
             (vec![0; n], 0)
         };

@@ -19,7 +19,9 @@ pub mod population;
 pub mod stats;
 pub mod tournament;
 
-pub use config::{ConfigError, EvolveConfig, Fitness, Mutation, Selection, Target};
+pub use config::{
+    ConfigError, Crossover, EvolveConfig, Fitness, Init, Mutation, Selection, Target,
+};
 pub use driver::{Evolution, EvolveError, GenerationReport, Observer, RunEnd};
 pub use population::Population;
 pub use stats::StatsRow;

@@ -3,7 +3,7 @@
 //! One contiguous allocation per generation (92 MB for 100 Connect-Four
 //! genomes); the loop keeps two and swaps them, never more.
 
-use super::derive_seed;
+use super::{Init, derive_seed};
 use crate::encoding::Genotype;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -44,6 +44,18 @@ impl Population {
                 let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(seed, INITIAL_STREAM, i as u64));
                 game.fill_random(genome, &mut rng);
             });
+        pop
+    }
+
+    /// Generation 0 of a run: random genes, or with `Init::Zero` random
+    /// genes without their weights (the same draws, so the columns agree).
+    pub fn initial<G: Genotype>(game: &G, size: usize, seed: u64, init: Init) -> Population {
+        let mut pop = Population::random(game, size, seed);
+        if init == Init::Zero {
+            pop.genes
+                .par_iter_mut()
+                .for_each(|gene| *gene = game.without_weight(*gene));
+        }
         pop
     }
 

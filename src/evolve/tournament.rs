@@ -4,11 +4,21 @@
 //! Rows (all games with a given first player) run in parallel; each game is
 //! deterministic and points are integers summed in index order, so the
 //! result does not depend on the number of threads.
+//!
+//! A sampled tournament (`--fitness vs:sample:K`) is the affordable version
+//! for large populations: each genome meets K opponents drawn from its own
+//! stream, so it too does not depend on the thread count.
 
-use super::Population;
+use super::{Population, derive_seed};
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::games::{Outcome, Side};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
+
+/// Stream of the opponent draws of a sampled tournament (apart from the
+/// children's streams, which are numbered from 0).
+const SAMPLE_STREAM: u64 = 0x5a3e_0000_0000;
 
 /// One game between two gene tables; a forfeit loses. Allocates nothing.
 #[inline]
@@ -64,6 +74,38 @@ pub fn round_robin<G: Genotype>(game: &G, pop: &Population, policy: IllegalPolic
     points
 }
 
+/// Points of every genome after it met `k` distinct opponents (never
+/// itself), drawn afresh each generation, once with each side first. Only
+/// the drawing genome's points count, so every genome plays exactly `2k`
+/// games and earns at most `4k` points.
+pub fn sampled<G: Genotype>(
+    game: &G,
+    pop: &Population,
+    k: usize,
+    policy: IllegalPolicy,
+    seed: u64,
+    generation: u64,
+) -> Vec<u32> {
+    let n = pop.size();
+    let k = k.min(n - 1);
+    (0..n)
+        .into_par_iter()
+        .map(|a| {
+            let stream = derive_seed(seed, generation, SAMPLE_STREAM + a as u64);
+            let mut rng = Pcg64Mcg::seed_from_u64(stream);
+            rand::seq::index::sample(&mut rng, n - 1, k)
+                .into_iter()
+                .map(|j| if j >= a { j + 1 } else { j })
+                .map(|b| {
+                    let (me, other) = (pop.genome(a), pop.genome(b));
+                    genome_game(game, me, other, policy).points(Side::First)
+                        + genome_game(game, other, me, policy).points(Side::Second)
+                })
+                .sum()
+        })
+        .collect()
+}
+
 /// Genome indices from best to worst: by points, ties to the lower index.
 pub fn rank(points: &[u32]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..points.len()).collect();
@@ -75,6 +117,40 @@ pub fn rank(points: &[u32]) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::games::TicTacToe;
+
+    #[test]
+    fn a_sampled_tournament_meets_k_others_on_both_sides_whatever_the_threads() {
+        let pop = Population::random(&TicTacToe::BASE3, 20, 4);
+        let policy = IllegalPolicy::Repair;
+        let points = sampled(&TicTacToe::BASE3, &pop, 5, policy, 7, 3);
+        // 2 games of 2 points at most per opponent.
+        assert!(points.iter().all(|&p| p <= 20));
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        assert_eq!(
+            one.install(|| sampled(&TicTacToe::BASE3, &pop, 5, policy, 7, 3)),
+            points
+        );
+        assert_ne!(sampled(&TicTacToe::BASE3, &pop, 5, policy, 7, 4), points);
+        // Meeting everyone is the round-robin, seen from each genome's side.
+        let everyone = sampled(&TicTacToe::BASE3, &pop, 19, policy, 7, 3);
+        let n = pop.size();
+        for (a, &p) in everyone.iter().enumerate() {
+            let expected: u32 = (0..n)
+                .filter(|&b| b != a)
+                .map(|b| {
+                    genome_game(&TicTacToe::BASE3, pop.genome(a), pop.genome(b), policy)
+                        .points(Side::First)
+                        + genome_game(&TicTacToe::BASE3, pop.genome(b), pop.genome(a), policy)
+                            .points(Side::Second)
+                })
+                .sum();
+            assert_eq!(p, expected, "genome {a}");
+        }
+        assert_eq!(everyone, round_robin(&TicTacToe::BASE3, &pop, policy));
+    }
 
     #[test]
     fn points_sum_to_two_per_game_and_ranks_break_ties_by_index() {

@@ -151,8 +151,18 @@ pub fn read_framed<H: DeserializeOwned>(
 /// Checks every layer of a framed file's bytes and returns its header and
 /// payload (the payload reuses the buffer: no second copy).
 pub fn decode_framed<H: DeserializeOwned>(
+    bytes: Vec<u8>,
+    format: Framed,
+) -> Result<(H, Vec<u8>), FileProblem> {
+    decode_framed_versions(bytes, format, |_, header| postcard::from_bytes(header))
+}
+
+/// [`decode_framed`] for a kind whose header changed between versions:
+/// `parse` gets the file's version and the header bytes.
+pub fn decode_framed_versions<H>(
     mut bytes: Vec<u8>,
     format: Framed,
+    parse: impl FnOnce(u16, &[u8]) -> postcard::Result<H>,
 ) -> Result<(H, Vec<u8>), FileProblem> {
     let found = bytes.len() as u64;
     let magic_seen = &bytes[..bytes.len().min(8)];
@@ -210,7 +220,7 @@ pub fn decode_framed<H: DeserializeOwned>(
     if stored != computed {
         return Err(FileProblem::Checksum { stored, computed });
     }
-    let header = postcard::from_bytes(&bytes[PREFIX_LEN..header_end])
+    let header = parse(version, &bytes[PREFIX_LEN..header_end])
         .map_err(|e| FileProblem::Malformed(format!("unreadable header: {e}")))?;
     bytes.truncate(body_end);
     bytes.drain(..payload_start);
