@@ -143,7 +143,17 @@ fn breed(c: &mut Criterion) {
     let cfg = EvolveConfig::method(GameSpec::CONNECT4, 1);
     group.throughput(Throughput::Bytes((90 * current.gene_count()) as u64));
     group.bench_function("crossover + mutation 0.002, 2 threads", |b| {
-        b.iter(|| breeding::breed(&Connect4::SUBGRID, &cfg, &current, &ranking, 1, &mut next))
+        b.iter(|| {
+            breeding::breed(
+                &Connect4::SUBGRID,
+                &cfg,
+                &current,
+                &ranking,
+                1,
+                None,
+                &mut next,
+            )
+        })
     });
     group.bench_function("plain copy of the same bytes", |b| {
         b.iter(|| {

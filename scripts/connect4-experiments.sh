@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Reproduces the Connect-Four tables of docs/experiments.md: each setting,
-# seeds 1-3, the same generation budget, champions measured with `eval`
+# seeds 1-3, the same generation budget (a setting may name its own
+# --generations to match the others' time), champions measured with `eval`
 # (400 games per opponent, sides alternating, 2 random opening plies).
 # Usage: scripts/connect4-experiments.sh [GENERATIONS] [OUT_DIR]
+#        ONLY="name|name" runs a subset of the settings.
 set -euo pipefail
 gens=${1:-1000}
 out=${2:-/tmp/bebete-c4}
@@ -17,8 +19,14 @@ settings=(
   "fixed + playable-mirror|--fitness vs:random:10+rules:10 --encoder playable-mirror"
   "mirror + alphabeta:1|--fitness vs:random:10+rules:10+alphabeta:1:10 --encoder mirror"
   "mirror + alphabeta:2|--fitness vs:rules:20+alphabeta:2:6 --encoder mirror"
+  # Operators and populations, about 30 s each (base = the shipped champion's
+  # settings at 1,000 generations).
+  "base|--encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6"
+  "base + zero init|--encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6 --init zero"
+  "base + block:31|--encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6 --crossover block:31"
+  "base + block:961|--encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6 --crossover block:961"
+  "population 500, sampled|--encoder mirror --population 500 --elite 50 --fitness vs:sample:4+random:2+rules:4+alphabeta:2:2 --generations 115 --checkpoint-every 1000"
 )
-# ONLY="name|name" runs a subset.
 if [ -n "${ONLY:-}" ]; then
   kept=()
   for entry in "${settings[@]}"; do [[ "|$ONLY|" == *"|${entry%%|*}|"* ]] && kept+=("$entry"); done
@@ -27,18 +35,21 @@ fi
 score() { # eval JSON, opponent -> percent
   python3 -c "import json,sys; d={r['against']: r for r in json.load(sys.stdin)}; r=d['$2']; print('%.1f' % (100*(r['wins']+r['draws']/2)/r['games']))" <<<"$1"
 }
-echo "| setting | seed | seconds | vs random | vs rules | vs mc:200 |"
-echo "|---|---|---|---|---|---|"
+echo "| setting | seed | seconds | vs random | vs rules | vs mc:200 | vs alphabeta:4 |"
+echo "|---|---|---|---|---|---|---|"
 for entry in "${settings[@]}"; do
   name=${entry%%|*}; flags=${entry#*|}
   for seed in 1 2 3; do
     run="runs/$(echo "$name" | tr ' +' '__')-$seed"
     start=$(date +%s.%N)
+    budget=(--generations "$gens")
+    [[ "$flags" == *--generations* ]] && budget=()
     # shellcheck disable=SC2086
-    "$bin" evolve --quiet --game c4 --seed "$seed" --generations "$gens" --bench-every 0 --run "$run" $flags
+    "$bin" evolve --quiet --game c4 --seed "$seed" "${budget[@]}" --bench-every 0 --run "$run" $flags
     secs=$(echo "$(date +%s.%N) - $start" | bc)
-    json=$("$bin" eval "$run/best.genome" --against random,rules,mc:200 --games 400 --json)
-    printf '| %s | %s | %.0f | %s%% | %s%% | %s%% |\n' "$name" "$seed" "$secs" \
-      "$(score "$json" random)" "$(score "$json" rules)" "$(score "$json" mc:200)"
+    json=$("$bin" eval "$run/best.genome" --against random,rules,mc:200,alphabeta:4 --games 400 --json)
+    printf '| %s | %s | %.0f | %s%% | %s%% | %s%% | %s%% |\n' "$name" "$seed" "$secs" \
+      "$(score "$json" random)" "$(score "$json" rules)" "$(score "$json" mc:200)" \
+      "$(score "$json" alphabeta:4)"
   done
 done

@@ -454,7 +454,7 @@ fn targets_stop_the_run_and_say_why() {
 }
 
 #[test]
-fn sampled_tournaments_block_crossover_and_zero_init_are_reproducible_and_recorded() {
+fn sampled_tournaments_block_crossover_zero_init_and_used_mutation_are_reproducible() {
     let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let flags = [
         "--population",
@@ -467,6 +467,10 @@ fn sampled_tournaments_block_crossover_and_zero_init_are_reproducible_and_record
         "block:961",
         "--init",
         "zero",
+        "--mutate",
+        "used",
+        "--mutation",
+        "0.5",
         "--checkpoint-every",
         "2",
         "--bench-every",
@@ -494,9 +498,16 @@ fn sampled_tournaments_block_crossover_and_zero_init_are_reproducible_and_record
         "fitness = \"vs:sample:3+random:2\"",
         "init = \"zero\"",
         "crossover = \"block:961\"",
+        "mutate = \"used\"",
     ] {
         assert!(toml.contains(line), "{line} missing from\n{toml}");
     }
+    // Zero weights, and mutation (at rate 0.5) only where play went: the
+    // champion's weights stay zero outside the few thousand genes read in 4
+    // generations of games (mutating all 923,521 would weight ~460,000).
+    let champion = std::fs::read(whole.path().join("runs/s/best.genome")).unwrap();
+    let weighted = champion.iter().filter(|&&g| g & 63 != 0).count();
+    assert!(weighted < 20_000, "{weighted} weighted genes");
     // 3 opponents, 2 games each, plus 2 games against random: at most 16 points.
     for row in &stats_without_times(&whole.path().join("runs/s"))[1..] {
         let best: u32 = row.split(',').nth(1).unwrap().parse().unwrap();

@@ -43,6 +43,11 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--selection", "tournament:500"], "--selection"),
         (&["evolve", "--illegal", "ignore"], "--illegal"),
         (&["evolve", "--init", "ones"], "--init"),
+        (&["evolve", "--mutate", "some"], "--mutate"),
+        (
+            &["evolve", "--game", "c4", "--mutate", "used"],
+            "--mutate used",
+        ),
         (&["evolve", "--init", "zero"], "--init zero"),
         (&["evolve", "--crossover", "block:0"], "--crossover"),
         (&["evolve", "--fitness", "vs:sample:0"], "--fitness"),

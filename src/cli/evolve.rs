@@ -4,7 +4,9 @@ use super::drive::{Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::encoding::IllegalPolicy;
-use crate::evolve::{Crossover, EvolveConfig, Fitness, Init, Mutation, Selection, Target};
+use crate::evolve::{
+    Crossover, EvolveConfig, Fitness, Init, Mutation, MutationScope, Selection, Target,
+};
 use crate::games::GameKind;
 use crate::store::RunDir;
 use clap::Args;
@@ -48,6 +50,10 @@ pub struct EvolveArgs {
     /// LO..HI from which each child draws its own rate [default: per game]
     #[arg(long, value_parser = Mutation::parse)]
     pub mutation: Option<Mutation>,
+    /// Genes mutation may redraw: all, or used (only those some genome read
+    /// in this generation's games against the --fitness opponents)
+    #[arg(long, value_parser = MutationScope::parse, default_value = "all")]
+    pub mutate: MutationScope,
     /// Generations to run [default: per game]
     #[arg(long)]
     pub generations: Option<u64>,
@@ -140,6 +146,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.selection = args.selection;
     cfg.fitness = args.fitness.unwrap_or(cfg.fitness);
     cfg.init = args.init;
+    cfg.mutate = args.mutate;
     cfg.crossover = args.crossover;
     cfg.bench_every = args.bench_every.unwrap_or(cfg.bench_every);
     cfg.bench_against = args

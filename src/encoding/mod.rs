@@ -58,6 +58,16 @@ pub enum Reason<M> {
 }
 
 impl<M: Copy> Reason<M> {
+    /// The gene indices the decision read.
+    pub fn consulted(&self) -> impl Iterator<Item = usize> + '_ {
+        let (one, windows) = match self {
+            Reason::Lookup { index, .. } => (Some(*index), &[][..]),
+            Reason::Votes { windows, .. } => (None, &windows[..]),
+        };
+        one.into_iter()
+            .chain(windows.iter().map(|w| w.index as usize))
+    }
+
     /// The move played, `None` for a forfeit.
     pub fn chosen(&self) -> Option<M> {
         match self {
@@ -108,6 +118,40 @@ pub trait Genotype: Knowledge {
         pos: &Self::Position,
         policy: IllegalPolicy,
     ) -> Reason<Self::Move>;
+}
+
+/// The set of gene indices that decisions consulted, shared by the threads
+/// playing a generation's games (a bit per gene; the union does not depend
+/// on the order the games ran in).
+pub struct GeneUsage {
+    words: Vec<std::sync::atomic::AtomicU64>,
+}
+
+impl GeneUsage {
+    pub fn new(gene_count: usize) -> Self {
+        GeneUsage {
+            words: (0..gene_count.div_ceil(64))
+                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    pub fn mark(&self, index: usize) {
+        self.words[index / 64].fetch_or(1 << (index % 64), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The marked indices, ascending.
+    pub fn indices(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (w, word) in self.words.iter().enumerate() {
+            let mut bits = word.load(std::sync::atomic::Ordering::Relaxed);
+            while bits != 0 {
+                out.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+        out
+    }
 }
 
 /// The lookup decision shared by the whole-board games: the gene is the move

@@ -8,11 +8,13 @@
 
 use super::{EvolveConfig, Population, Target, derive_seed};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{GeneUsage, Genotype, IllegalPolicy};
 use crate::eval::{MatchConfig, default_openings, play_with};
 use crate::games::GameKind;
 use crate::players::knowledge::SolvedTable;
-use crate::players::{GenomePlayer, Player, PlayerError, PlayerFactory, PlayerSpec};
+use crate::players::{
+    GenomePlayer, Player, PlayerError, PlayerFactory, PlayerSpec, RecordingPlayer,
+};
 use crate::solve::Value;
 use rayon::prelude::*;
 use std::any::Any;
@@ -259,6 +261,8 @@ impl Bench {
 
     /// Fitness points from games against the fixed opponents (2 a win, 1 a
     /// draw) per genome, and the games played; `None` without opponents.
+    /// With `usage`, every gene index the genomes read in these games is
+    /// marked there.
     pub fn fitness_points<G: Genotype>(
         &self,
         game: &G,
@@ -266,6 +270,7 @@ impl Bench {
         policy: IllegalPolicy,
         seed: u64,
         generation: u64,
+        usage: Option<&GeneUsage>,
     ) -> Option<(Vec<u32>, u64)> {
         if self.fitness.is_empty() && !self.exhaustive {
             return None;
@@ -289,9 +294,10 @@ impl Bench {
             let earned: Vec<u32> = (0..pop.size())
                 .into_par_iter()
                 .map(|i| {
-                    let me = || {
-                        Box::new(GenomePlayer::new(pop.genome(i), policy))
-                            as Box<dyn Player<G> + '_>
+                    let me = || match usage {
+                        Some(usage) => Box::new(RecordingPlayer::new(pop.genome(i), policy, usage))
+                            as Box<dyn Player<G> + '_>,
+                        None => Box::new(GenomePlayer::new(pop.genome(i), policy)),
                     };
                     let t = play_with(game, &me, &|| opponent.make(game, 0), i as u64, match_cfg);
                     (2 * t.wins + t.draws) as u32

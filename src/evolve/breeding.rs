@@ -95,12 +95,14 @@ pub fn crossover_blocks<R: Rng + ?Sized>(
     }
 }
 
-/// Redraws each gene the game can consult with probability `rate`, visiting
-/// only the mutated genes (geometric gaps). Returns how many were redrawn.
+/// Redraws each gene the game can consult (or each of `scope`, when given)
+/// with probability `rate`, visiting only the mutated genes (geometric
+/// gaps). Returns how many were redrawn.
 pub fn mutate<G: Genotype, R: Rng + ?Sized>(
     game: &G,
     genes: &mut [u8],
     rate: f64,
+    scope: Option<&[u32]>,
     rng: &mut R,
 ) -> usize {
     if rate <= 0.0 {
@@ -117,7 +119,7 @@ pub fn mutate<G: Genotype, R: Rng + ?Sized>(
     };
     // Only the genes a game can ever consult are mutated (tic-tac-toe:
     // the 4,520 unfinished reachable boards of 19,683 indices).
-    let active = game.active_genes();
+    let active = scope.or(game.active_genes());
     let len = active.map_or(genes.len(), <[u32]>::len);
     let mut count = 0;
     let mut i = gap(rng);
@@ -157,13 +159,15 @@ fn choose_parents<R: Rng + ?Sized>(
     ranks.into_iter().map(|r| ranking[r]).collect()
 }
 
-/// Fills `next` with the elite (in rank order) followed by children.
+/// Fills `next` with the elite (in rank order) followed by children;
+/// mutation redraws only genes of `scope` when one is given.
 pub fn breed<G: Genotype>(
     game: &G,
     cfg: &EvolveConfig,
     current: &Population,
     ranking: &[usize],
     generation: u64,
+    scope: Option<&[u32]>,
     next: &mut Population,
 ) {
     let gene_count = current.gene_count();
@@ -185,7 +189,7 @@ pub fn breed<G: Genotype>(
                 Crossover::Block(b) => crossover_blocks(&parents, b as usize, child, &mut rng),
             }
             let rate = cfg.mutation.draw(&mut rng);
-            mutate(game, child, rate, &mut rng);
+            mutate(game, child, rate, scope, &mut rng);
         });
 }
 
@@ -234,6 +238,7 @@ mod tests {
             &Connect4::SUBGRID,
             &mut genes,
             0.0,
+            None,
             &mut Pcg64Mcg::seed_from_u64(2),
         );
         assert_eq!(n, 0);
@@ -249,6 +254,7 @@ mod tests {
                 &Connect4::SUBGRID,
                 &mut genes,
                 p,
+                None,
                 &mut Pcg64Mcg::seed_from_u64(seed),
             );
             let expected = p * len as f64;
@@ -269,11 +275,25 @@ mod tests {
                 &TicTacToe::BASE3,
                 &mut genes,
                 1.0,
+                None,
                 &mut Pcg64Mcg::seed_from_u64(6)
             ),
             4_520
         );
         assert_eq!(genes.iter().filter(|&&g| g == 9).count(), 19_683 - 4_520);
+        // A scope restricts mutation to its genes.
+        let mut genes = vec![0u8; len];
+        let scope = [5u32, 77, 900_000];
+        let rng = &mut Pcg64Mcg::seed_from_u64(7);
+        assert_eq!(
+            mutate(&Connect4::SUBGRID, &mut genes, 1.0, Some(&scope), rng),
+            3
+        );
+        let touched: Vec<usize> = (0..len).filter(|&i| genes[i] != 0).collect();
+        assert!(
+            touched.iter().all(|i| scope.contains(&(*i as u32))),
+            "{touched:?}"
+        );
     }
 
     #[test]

@@ -145,7 +145,7 @@ impl Checkpoint {
 mod v1 {
     use crate::encoding::IllegalPolicy;
     use crate::evolve::{
-        Crossover, EvolveConfig, Init, Mutation, Selection, StatsRow, Target, config,
+        Crossover, EvolveConfig, Init, Mutation, MutationScope, Selection, StatsRow, Target, config,
     };
     use crate::games::GameSpec;
     use serde::Deserialize;
@@ -196,6 +196,7 @@ mod v1 {
                     elite: c.elite,
                     parents: c.parents,
                     mutation: c.mutation,
+                    mutate: MutationScope::All,
                     generations: c.generations,
                     seed: c.seed,
                     checkpoint_every: c.checkpoint_every,

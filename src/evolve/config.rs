@@ -73,6 +73,38 @@ impl std::fmt::Display for Crossover {
     }
 }
 
+/// Which genes mutation may redraw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MutationScope {
+    /// Every gene the game can consult (the method).
+    #[default]
+    All,
+    /// Only the genes some genome consulted in this generation's games
+    /// against the fixed fitness opponents: mutation goes where play is,
+    /// and (with `--init zero`) windows never met keep weight 0.
+    Used,
+}
+
+impl MutationScope {
+    /// Reads `all` or `used`.
+    pub fn parse(text: &str) -> Result<MutationScope, String> {
+        match text {
+            "all" => Ok(MutationScope::All),
+            "used" => Ok(MutationScope::Used),
+            _ => Err("expected all or used".to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for MutationScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MutationScope::All => "all",
+            MutationScope::Used => "used",
+        })
+    }
+}
+
 /// The genes of generation 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Init {
@@ -321,6 +353,8 @@ pub struct EvolveConfig {
     pub parents: usize,
     /// Per-gene probability of being redrawn in a child.
     pub mutation: Mutation,
+    /// Which genes mutation may redraw.
+    pub mutate: MutationScope,
     /// Planned total number of generations.
     pub generations: u64,
     pub seed: u64,
@@ -392,6 +426,7 @@ impl EvolveConfig {
             elite: 10,
             parents: 2,
             mutation: Mutation::fixed(mutation),
+            mutate: MutationScope::All,
             generations,
             seed,
             checkpoint_every,
@@ -534,6 +569,13 @@ impl EvolveConfig {
                 ),
             );
         }
+        if self.mutate == MutationScope::Used && self.fitness.opponents.is_empty() {
+            return err(
+                "mutate",
+                "used".into(),
+                "records the genes consulted in games against fixed opponents: give --fitness SPEC:N terms".into(),
+            );
+        }
         if self.init == Init::Zero && self.game.kind() != GameKind::Connect4 {
             return err(
                 "init",
@@ -589,6 +631,9 @@ mod tests {
             assert!(Crossover::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Init::parse("zero"), Ok(Init::Zero));
+        assert_eq!(MutationScope::parse("used"), Ok(MutationScope::Used));
+        assert_eq!(MutationScope::Used.to_string(), "used");
+        assert!(MutationScope::parse("some").is_err());
         assert!(Init::parse("ones").is_err());
     }
 
@@ -653,7 +698,16 @@ mod tests {
                 .starts_with("--init zero")
         );
         cfg.init = Init::Random;
+        cfg.mutate = MutationScope::Used;
+        assert!(
+            cfg.validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("--mutate used")
+        );
         cfg.fitness = Fitness::parse("round-robin+random:2").unwrap();
+        assert!(cfg.validate().is_ok());
+        cfg.mutate = MutationScope::All;
         cfg.fitness.sampled = 5;
         assert!(
             cfg.validate()

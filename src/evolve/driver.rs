@@ -11,8 +11,8 @@ use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
 use super::stats::diversity;
 use super::tournament::{rank, round_robin, sampled};
-use super::{EvolveConfig, Population, StatsRow, Target, breeding};
-use crate::encoding::Genotype;
+use super::{EvolveConfig, MutationScope, Population, StatsRow, Target, breeding};
+use crate::encoding::{GeneUsage, Genotype};
 use crate::genome::{Genome, Provenance};
 use crate::players::PlayerError;
 use crate::store::{FileError, RunDir};
@@ -221,12 +221,15 @@ impl<G: Genotype> Evolution<G> {
         } else {
             (vec![0; n], 0)
         };
+        let usage = (self.cfg.mutate == MutationScope::Used)
+            .then(|| GeneUsage::new(self.population.gene_count()));
         let fixed = self.bench.fitness_points(
             &self.game,
             &self.population,
             self.cfg.illegal,
             self.cfg.seed,
             self.generation,
+            usage.as_ref(),
         );
         if let Some((extra, played)) = fixed {
             points.iter_mut().zip(extra).for_each(|(p, e)| *p += e);
@@ -287,6 +290,7 @@ impl<G: Genotype> Evolution<G> {
             &self.population,
             &ranking,
             self.generation,
+            usage.map(|u| u.indices()).as_deref(),
             &mut self.spare,
         );
         std::mem::swap(&mut self.population, &mut self.spare);

@@ -20,7 +20,7 @@ pub mod stats;
 pub mod tournament;
 
 pub use config::{
-    ConfigError, Crossover, EvolveConfig, Fitness, Init, Mutation, Selection, Target,
+    ConfigError, Crossover, EvolveConfig, Fitness, Init, Mutation, MutationScope, Selection, Target,
 };
 pub use driver::{Evolution, EvolveError, GenerationReport, Observer, RunEnd};
 pub use population::Population;

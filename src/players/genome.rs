@@ -1,7 +1,7 @@
 //! A genome as a player: one table lookup per move.
 
 use super::Player;
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{GeneUsage, Genotype, IllegalPolicy};
 use std::sync::Arc;
 
 /// Plays the moves its gene table dictates. The table may be owned and
@@ -20,5 +20,31 @@ impl<T: AsRef<[u8]>> GenomePlayer<T> {
 impl<G: Genotype, T: AsRef<[u8]> + Send> Player<G> for GenomePlayer<T> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
         game.decide(self.genes.as_ref(), pos, self.policy)
+    }
+}
+
+/// A genome player that also marks, in a shared [`GeneUsage`], every gene
+/// index its decisions read (for `--mutate used`).
+pub struct RecordingPlayer<'u, T> {
+    genes: T,
+    policy: IllegalPolicy,
+    usage: &'u GeneUsage,
+}
+
+impl<'u, T: AsRef<[u8]>> RecordingPlayer<'u, T> {
+    pub fn new(genes: T, policy: IllegalPolicy, usage: &'u GeneUsage) -> Self {
+        RecordingPlayer {
+            genes,
+            policy,
+            usage,
+        }
+    }
+}
+
+impl<G: Genotype, T: AsRef<[u8]> + Send> Player<G> for RecordingPlayer<'_, T> {
+    fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
+        let reason = game.explain(self.genes.as_ref(), pos, self.policy);
+        reason.consulted().for_each(|i| self.usage.mark(i));
+        reason.chosen()
     }
 }

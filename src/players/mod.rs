@@ -16,7 +16,7 @@ mod random;
 mod rules;
 
 pub use alphabeta::AlphaBetaPlayer;
-pub use genome::GenomePlayer;
+pub use genome::{GenomePlayer, RecordingPlayer};
 pub use knowledge::{ExactSolver, Knowledge, SharedOracle};
 pub use montecarlo::MonteCarloPlayer;
 pub use perfect::PerfectPlayer;
