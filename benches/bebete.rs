@@ -6,7 +6,7 @@
 use bebete::encoding::{Genotype, IllegalPolicy, SubgridEncoder};
 use bebete::evolve::checkpoint::Checkpoint;
 use bebete::evolve::tournament::{genome_game, round_robin};
-use bebete::evolve::{EvolveConfig, Population, breeding};
+use bebete::evolve::{EvolveConfig, Hall, Population, breeding};
 use bebete::games::{Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, TicTacToe};
 use bebete::genome::random_genes;
 use bebete::players::{Player, RandomPlayer};
@@ -176,6 +176,7 @@ fn checkpoints(c: &mut Criterion) {
         generation: 0,
         rows: Vec::new(),
         population: Population::random(&Connect4::SUBGRID, 100, 1),
+        hall: Hall::default(),
     };
     group.throughput(Throughput::Bytes(ckpt.population.as_bytes().len() as u64));
     group.bench_function("write (fsync included)", |b| {

@@ -167,7 +167,7 @@ proptest! {
         cut in proptest::option::of(any::<usize>()),
     ) {
         use bebete::evolve::checkpoint::Checkpoint;
-        use bebete::evolve::{EvolveConfig, Population};
+        use bebete::evolve::{EvolveConfig, Hall, Population};
         use bebete::games::{GameSpec, TicTacToe};
         use bebete::genome::Genome;
         let dir = tempfile::tempdir().unwrap();
@@ -183,6 +183,7 @@ proptest! {
             generation: 0,
             rows: Vec::new(),
             population: Population::random(&TicTacToe::BASE3, 3, 1),
+            hall: Hall::from_genes(&[7u8; 2 * 19_683], 19_683),
         };
         let mut cfg = ckpt.config.clone();
         cfg.population = 3;

@@ -1,20 +1,23 @@
 //! Checkpoints: the whole state needed to continue a run exactly.
 //!
 //! A checkpoint is a framed file of kind `CK` (see [`crate::store`]): the
-//! header holds the run's configuration, the next generation to evaluate and
-//! every stats row so far; the payload is the population's genes, raw.
+//! header holds the run's configuration, the next generation to evaluate,
+//! every stats row so far and the size of the hall of fame; the payload is
+//! the population's genes, raw, then the hall's.
 //! Because all randomness is derived from (seed, generation, child), nothing
 //! else is needed to continue.
 
+use super::hall::{self, Hall};
 use super::{EvolveConfig, Population, StatsRow};
 use crate::encoding::Genotype;
 use crate::games::GameVisitor;
-use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed};
+use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_parts};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Magic tag and version of checkpoint files. Version 2 added `init` and
-/// sampled tournaments to the configuration; version 1 files still load.
+/// sampled tournaments and the hall of fame to the configuration (and the
+/// hall to the payload); version 1 files still load.
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
     version: 2,
@@ -27,6 +30,8 @@ struct CheckpointHeader {
     generation: u64,
     gene_count: u64,
     rows: Vec<StatsRow>,
+    /// Genomes of the hall of fame after the population in the payload.
+    hall: u64,
 }
 
 /// The state of a run between two generations.
@@ -39,6 +44,8 @@ pub struct Checkpoint {
     pub rows: Vec<StatsRow>,
     /// The population of generation `generation`.
     pub population: Population,
+    /// Past champions (`--fitness hof:N`; empty otherwise).
+    pub hall: Hall,
 }
 
 struct GeneCount;
@@ -58,6 +65,7 @@ struct CheckpointHeaderRef<'a> {
     generation: u64,
     gene_count: u64,
     rows: &'a [StatsRow],
+    hall: u64,
 }
 
 /// Writes a checkpoint of the given state atomically.
@@ -67,14 +75,19 @@ pub fn write(
     generation: u64,
     rows: &[StatsRow],
     population: &Population,
+    hall: &Hall,
 ) -> Result<(), FileError> {
     let header = CheckpointHeaderRef {
         config,
         generation,
         gene_count: population.gene_count() as u64,
         rows,
+        hall: hall.len() as u64,
     };
-    write_framed(path, CHECKPOINT_FORMAT, &header, population.as_bytes())
+    let parts: Vec<&[u8]> = std::iter::once(population.as_bytes())
+        .chain(hall.parts())
+        .collect();
+    write_framed_parts(path, CHECKPOINT_FORMAT, &header, &parts)
 }
 
 /// The file name of the checkpoint taken before `generation`.
@@ -91,6 +104,7 @@ impl Checkpoint {
             self.generation,
             &self.rows,
             &self.population,
+            &self.hall,
         )
     }
 
@@ -118,10 +132,15 @@ impl Checkpoint {
         }
         let expected = header.config.game.visit(GeneCount);
         let size = header.config.population;
-        if header.gene_count as usize != expected || genes.len() != size * expected {
+        let hall = header.hall.min(hall::HALL_SIZE as u64 + 1) as usize;
+        if header.gene_count as usize != expected
+            || header.hall as usize > hall::HALL_SIZE
+            || genes.len() != (size + hall) * expected
+        {
             return Err(malformed(format!(
-                "{} bytes of genes, expected {size} genomes of {expected}",
-                genes.len()
+                "{} bytes of genes, expected {size} genomes and {} of the hall of fame, of {expected} genes each",
+                genes.len(),
+                header.hall
             )));
         }
         if header.rows.len() as u64 != header.generation {
@@ -131,11 +150,15 @@ impl Checkpoint {
                 header.generation
             )));
         }
+        let mut genes = genes;
+        let hall = Hall::from_genes(&genes[size * expected..], expected);
+        genes.truncate(size * expected);
         Ok(Checkpoint {
             config: header.config,
             generation: header.generation,
             rows: header.rows,
             population: Population::from_genes(genes, expected),
+            hall,
         })
     }
 }
@@ -208,6 +231,7 @@ mod v1 {
                         opponents: c.fitness.opponents,
                         exhaustive: c.fitness.exhaustive,
                         sampled: 0,
+                        hall: 0,
                     },
                     init: Init::Random,
                     crossover: Crossover::Uniform,
@@ -220,6 +244,7 @@ mod v1 {
                 generation: old.generation,
                 gene_count: old.gene_count,
                 rows: old.rows,
+                hall: 0,
             }
         }
     }

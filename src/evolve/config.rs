@@ -153,6 +153,9 @@ pub struct Fitness {
     /// Each genome plays K opponents drawn from the population, once on
     /// each side (0: none); only its own points count.
     pub sampled: u32,
+    /// Games per genome against past champions drawn from the hall of fame
+    /// (0: none; see [`super::hall`]).
+    pub hall: u32,
 }
 
 impl Fitness {
@@ -163,11 +166,13 @@ impl Fitness {
             opponents: Vec::new(),
             exhaustive: false,
             sampled: 0,
+            hall: 0,
         }
     }
 
     /// Reads `round-robin`, `round-robin+SPEC:N[+SPEC:N…]` or
-    /// `vs:TERM[+TERM…]`, a term being `SPEC:N`, `sample:K` or `exhaustive`
+    /// `vs:TERM[+TERM…]`, a term being `SPEC:N`, `sample:K`, `hof:N` or
+    /// `exhaustive`
     /// (SPEC may itself contain colons, as in `mc:200`).
     pub fn parse(text: &str) -> Result<Fitness, String> {
         let opponent = |term: &str| -> Result<(String, u64), String> {
@@ -200,6 +205,7 @@ impl Fitness {
             opponents: Vec::new(),
             exhaustive: false,
             sampled: 0,
+            hall: 0,
         };
         for term in rest
             .map(|r| r.split('+').collect::<Vec<_>>())
@@ -207,6 +213,15 @@ impl Fitness {
         {
             if term == "exhaustive" {
                 fitness.exhaustive = true;
+            } else if let Some(n) = term.strip_prefix("hof:") {
+                match n.parse::<u32>() {
+                    Ok(n) if (1..=100_000).contains(&n) && fitness.hall == 0 => fitness.hall = n,
+                    _ => {
+                        return Err(format!(
+                            "hof:{n}: the games against the hall of fame must be 1-100000, given once"
+                        ));
+                    }
+                }
             } else if let Some(k) = term.strip_prefix("sample:") {
                 match k.parse::<u32>() {
                     Ok(k) if (1..=10_000).contains(&k) && fitness.sampled == 0 => {
@@ -231,6 +246,7 @@ impl std::fmt::Display for Fitness {
         let mut terms: Vec<String> = (self.sampled > 0)
             .then(|| format!("sample:{}", self.sampled))
             .into_iter()
+            .chain((self.hall > 0).then(|| format!("hof:{}", self.hall)))
             .chain(self.opponents.iter().map(|(s, n)| format!("{s}:{n}")))
             .collect();
         if self.exhaustive {
@@ -452,7 +468,7 @@ impl EvolveConfig {
         } else {
             0
         };
-        let sampled = 4 * u64::from(self.fitness.sampled);
+        let sampled = 4 * u64::from(self.fitness.sampled) + 2 * u64::from(self.fitness.hall);
         let fixed: u64 = self
             .fitness
             .opponents
@@ -650,12 +666,21 @@ mod tests {
             "vs:exhaustive",
             "vs:random:10+exhaustive",
             "vs:sample:20+random:10",
+            "round-robin+hof:10+rules:4",
+            "vs:sample:4+hof:6+random:2",
         ] {
             assert_eq!(Fitness::parse(text).unwrap().to_string(), text);
         }
         assert!(Fitness::parse("vs:random").is_err());
         assert_eq!(Fitness::parse("vs:sample:8").unwrap().sampled, 8);
-        for bad in ["vs:sample:0", "vs:sample:x", "vs:sample:2+sample:3"] {
+        assert_eq!(Fitness::parse("vs:hof:12").unwrap().hall, 12);
+        for bad in [
+            "vs:sample:0",
+            "vs:sample:x",
+            "vs:sample:2+sample:3",
+            "vs:hof:0",
+            "vs:hof:2+hof:2",
+        ] {
             assert!(Fitness::parse(bad).is_err(), "{bad}");
         }
         assert!(Fitness::parse("elo").is_err());

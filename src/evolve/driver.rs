@@ -11,7 +11,7 @@ use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
 use super::stats::diversity;
 use super::tournament::{rank, round_robin, sampled};
-use super::{EvolveConfig, MutationScope, Population, StatsRow, Target, breeding};
+use super::{EvolveConfig, Hall, MutationScope, Population, StatsRow, Target, breeding};
 use crate::encoding::{GeneUsage, Genotype};
 use crate::genome::{Genome, Provenance};
 use crate::players::PlayerError;
@@ -91,6 +91,7 @@ pub struct Evolution<G: Genotype> {
     /// `best.genome` holds it already.
     champion: Option<Genome>,
     champion_saved: bool,
+    hall: Hall,
 }
 
 impl<G: Genotype> Evolution<G> {
@@ -137,6 +138,7 @@ impl<G: Genotype> Evolution<G> {
             ckpt.rows,
             bench,
         );
+        evolution.hall = ckpt.hall;
         evolution.last_checkpoint = Some(ckpt.generation);
         Ok(evolution)
     }
@@ -166,6 +168,7 @@ impl<G: Genotype> Evolution<G> {
             audited: Vec::new(),
             champion: None,
             champion_saved: false,
+            hall: Hall::default(),
         }
     }
 
@@ -235,12 +238,28 @@ impl<G: Genotype> Evolution<G> {
             points.iter_mut().zip(extra).for_each(|(p, e)| *p += e);
             games += played;
         }
+        let hall_games = self.cfg.fitness.hall;
+        if hall_games > 0 && !self.hall.is_empty() {
+            let extra = self.hall.points(
+                &self.game,
+                &self.population,
+                hall_games,
+                self.cfg.illegal,
+                self.cfg.seed,
+                self.generation,
+            );
+            points.iter_mut().zip(extra).for_each(|(p, e)| *p += e);
+            games += u64::from(hall_games) * n as u64;
+        }
         let ranking = rank(&points);
         let best = points[ranking[0]];
         let worst = points[ranking[n - 1]];
         let mean = points.iter().map(|&p| p as f64).sum::<f64>() / n as f64;
         let diversity = diversity(&self.population, self.game.active_genes());
         let champion_genes = self.population.genome(ranking[0]);
+        if hall_games > 0 {
+            self.hall.admit(self.generation, champion_genes);
+        }
         let bench = if bench::due(&self.cfg, self.generation) {
             self.bench
                 .measure(&self.game, champion_genes, &self.cfg, self.generation)
@@ -335,6 +354,7 @@ impl<G: Genotype> Evolution<G> {
             self.generation,
             &self.rows,
             &self.population,
+            &self.hall,
         )?;
         checkpoint::prune(&dir, self.cfg.keep).map_err(|e| FileError::new(&dir, e))?;
         self.last_checkpoint = Some(self.generation);

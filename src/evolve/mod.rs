@@ -15,6 +15,7 @@ pub mod breeding;
 pub mod checkpoint;
 mod config;
 mod driver;
+pub mod hall;
 pub mod population;
 pub mod stats;
 pub mod tournament;
@@ -23,6 +24,7 @@ pub use config::{
     ConfigError, Crossover, EvolveConfig, Fitness, Init, Mutation, MutationScope, Selection, Target,
 };
 pub use driver::{Evolution, EvolveError, GenerationReport, Observer, RunEnd};
+pub use hall::Hall;
 pub use population::Population;
 pub use stats::StatsRow;
 

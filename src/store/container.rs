@@ -118,6 +118,18 @@ pub fn write_framed<H: Serialize>(
     header: &H,
     payload: &[u8],
 ) -> Result<(), FileError> {
+    write_framed_parts(path, format, header, &[payload])
+}
+
+/// [`write_framed`] with the payload given as consecutive parts (written
+/// one after the other, as one payload, without joining them in memory).
+pub fn write_framed_parts<H: Serialize>(
+    path: &Path,
+    format: Framed,
+    header: &H,
+    parts: &[&[u8]],
+) -> Result<(), FileError> {
+    let payload_len: usize = parts.iter().map(|p| p.len()).sum();
     let header = postcard::to_allocvec(header)
         .map_err(|e| FileError::new(path, FileProblem::Malformed(format!("header: {e}"))))?;
     let mut prefix = Vec::with_capacity(PREFIX_LEN + header.len() + 8);
@@ -125,16 +137,18 @@ pub fn write_framed<H: Serialize>(
     prefix.extend_from_slice(&format.version.to_le_bytes());
     prefix.extend_from_slice(&(header.len() as u32).to_le_bytes());
     prefix.extend_from_slice(&header);
-    prefix.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    prefix.extend_from_slice(&(payload_len as u64).to_le_bytes());
     // The payload (92 MB for 100 Connect-Four genomes) is streamed, never
     // copied: checksum and write in one pass.
     let mut crc = crc32fast::Hasher::new();
     crc.update(&prefix);
-    crc.update(payload);
+    parts.iter().for_each(|p| crc.update(p));
     let checksum = crc.finalize();
     write_atomic_with(path, |out| {
         out.write_all(&prefix)?;
-        out.write_all(payload)?;
+        for part in parts {
+            out.write_all(part)?;
+        }
         out.write_all(&checksum.to_le_bytes())
     })
 }

@@ -8,7 +8,7 @@ mod run_dir;
 
 pub use container::{
     FileError, FileProblem, Framed, decode_framed, decode_framed_versions, read_framed,
-    write_atomic, write_atomic_with, write_framed,
+    write_atomic, write_atomic_with, write_framed, write_framed_parts,
 };
 pub use lock::{LockError, RunLock};
 pub use run_dir::RunDir;

@@ -1,0 +1,65 @@
+//! How much of what a Connect-Four genome meets has it learned?
+//!
+//! Plays a genome against a fixed player and counts, for each of the
+//! genome's moves, how many of its 12 windows cast a vote with a weight
+//! above zero. For a genome evolved with `--init zero --mutate used`, a
+//! weight above zero means the gene was redrawn after being read in a
+//! training game (and kept by selection): the count says how many windows
+//! know the position, and a move where none does falls back to the tie
+//! order (centre first).
+//!
+//! ```sh
+//! cargo run --release --example window_coverage -- GENOME [OPPONENT] [GAMES]
+//! ```
+
+use bebete::encoding::{Genotype, IllegalPolicy, Reason};
+use bebete::games::{Connect4, Game, GameSpec, Side};
+use bebete::genome::Genome;
+use bebete::players::PlayerSpec;
+use std::path::Path;
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.first() else {
+        anyhow::bail!("usage: window_coverage GENOME [OPPONENT] [GAMES]");
+    };
+    let opponent = args.get(1).map_or("random", String::as_str);
+    let games: u64 = args.get(2).map_or(Ok(1000), |g| g.parse())?;
+    let genome = Genome::load(Path::new(path))?;
+    let GameSpec::Connect4(encoder) = genome.game else {
+        anyhow::bail!("{path} is not a Connect-Four genome");
+    };
+    let game = Connect4 { encoder };
+    let factory = PlayerSpec::parse(opponent)?.factory(&game, IllegalPolicy::Repair)?;
+    // histogram[k]: genome moves where k windows had a weight above zero.
+    let mut histogram = [0u64; 13];
+    for g in 0..games {
+        let mut other = factory.make(&game, g);
+        let genome_side = if g % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let mut pos = game.start();
+        while game.outcome(&pos).is_none() {
+            let mv = if game.turn(&pos) == genome_side {
+                let reason = game.explain(&genome.genes, &pos, IllegalPolicy::Repair);
+                if let Reason::Votes { windows, .. } = &reason {
+                    histogram[windows.iter().filter(|w| w.weight > 0).count()] += 1;
+                }
+                reason.chosen()
+            } else {
+                other.choose(&game, &pos)
+            };
+            let Some(mv) = mv else { break };
+            pos = game.play(&pos, mv);
+        }
+    }
+    let moves: u64 = histogram.iter().sum();
+    println!("{path}: {games} games against {opponent}, {moves} genome moves");
+    println!("windows with weight > 0   share of moves");
+    for (k, &n) in histogram.iter().enumerate() {
+        println!("{k:>25}   {:>6.2}%", 100.0 * n as f64 / moves.max(1) as f64);
+    }
+    Ok(())
+}
