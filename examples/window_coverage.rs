@@ -1,12 +1,17 @@
 //! How much of what a Connect-Four genome meets has it learned?
 //!
-//! Plays a genome against a fixed player and counts, for each of the
-//! genome's moves, how many of its 12 windows cast a vote with a weight
-//! above zero. For a genome evolved with `--init zero --mutate used`, a
-//! weight above zero means the gene was redrawn after being read in a
-//! training game (and kept by selection): the count says how many windows
-//! know the position, and a move where none does falls back to the tie
-//! order (centre first).
+//! Plays a genome against a fixed player and reports two things:
+//!
+//! - how rarely window states recur: the distinct gene indices read, and the
+//!   share of reads that go to an index read only once in all these games
+//!   (a state met once in a thousand games is one that training, which plays
+//!   a few dozen games per genome and generation, can hardly have taught);
+//! - for each genome move, how many of its 12 windows cast a vote with a
+//!   weight above zero. For a genome evolved with `--init zero --mutate
+//!   used`, a weight above zero means the gene was redrawn after being read
+//!   in a training game (and kept by selection): the count says how many
+//!   windows know the position; a move where none does falls back to the
+//!   tie order (centre first).
 //!
 //! ```sh
 //! cargo run --release --example window_coverage -- GENOME [OPPONENT] [GAMES]
@@ -16,6 +21,7 @@ use bebete::encoding::{Genotype, IllegalPolicy, Reason};
 use bebete::games::{Connect4, Game, GameSpec, Side};
 use bebete::genome::Genome;
 use bebete::players::PlayerSpec;
+use std::fmt::Write;
 use std::path::Path;
 
 fn main() -> anyhow::Result<()> {
@@ -33,6 +39,7 @@ fn main() -> anyhow::Result<()> {
     let factory = PlayerSpec::parse(opponent)?.factory(&game, IllegalPolicy::Repair)?;
     // histogram[k]: genome moves where k windows had a weight above zero.
     let mut histogram = [0u64; 13];
+    let mut reads: std::collections::HashMap<usize, u64> = std::collections::HashMap::new();
     for g in 0..games {
         let mut other = factory.make(&game, g);
         let genome_side = if g % 2 == 0 {
@@ -47,6 +54,9 @@ fn main() -> anyhow::Result<()> {
                 if let Reason::Votes { windows, .. } = &reason {
                     histogram[windows.iter().filter(|w| w.weight > 0).count()] += 1;
                 }
+                for index in reason.consulted() {
+                    *reads.entry(index).or_default() += 1;
+                }
                 reason.chosen()
             } else {
                 other.choose(&game, &pos)
@@ -56,10 +66,22 @@ fn main() -> anyhow::Result<()> {
         }
     }
     let moves: u64 = histogram.iter().sum();
-    println!("{path}: {games} games against {opponent}, {moves} genome moves");
-    println!("windows with weight > 0   share of moves");
+    let mut report = String::new();
+    writeln!(report, "{path}: {games} games against {opponent}, {moves} genome moves")?;
+    let total: u64 = reads.values().sum();
+    let once = reads.values().filter(|&&n| n == 1).count();
+    writeln!(
+        report,
+        "{} distinct window states in {total} reads; {:.1}% of the reads go to a state read only once",
+        reads.len(),
+        100.0 * once as f64 / total.max(1) as f64
+    )?;
+    writeln!(report, "windows with weight > 0   share of moves")?;
     for (k, &n) in histogram.iter().enumerate() {
-        println!("{k:>25}   {:>6.2}%", 100.0 * n as f64 / moves.max(1) as f64);
+        let share = 100.0 * n as f64 / moves.max(1) as f64;
+        writeln!(report, "{k:>25}   {share:>6.2}%")?;
     }
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout(), report.as_bytes());
     Ok(())
 }
