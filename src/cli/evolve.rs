@@ -32,6 +32,7 @@ Examples:
   bebete evolve --game nim --rule double --sticks 100
   bebete evolve --fitness round-robin+random:20 --selection tournament:4
   bebete evolve --game c4 --population 1000 --fitness vs:sample:10+random:10 --init zero
+  bebete evolve --game c4 --encoder mirror --fitness vs:hof:10+random:10+rules:20
   bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100"
 )]
 pub struct EvolveArgs {
@@ -82,8 +83,10 @@ pub struct EvolveArgs {
     /// against a fixed player; more terms joined by +) or vs:TERM[+TERM…]
     /// with terms SPEC:N (N games against a fixed player), sample:K (K
     /// opponents drawn from the population, one game on each side: a
-    /// tournament affordable for large populations) or exhaustive
-    /// (tictactoe, matchsticks: every position of the solved game)
+    /// tournament affordable for large populations), hof:N (N games against
+    /// past champions: every 10th generation's enters a hall of fame of the
+    /// latest 50) or exhaustive (tictactoe, matchsticks: every position of
+    /// the solved game)
     /// [default: vs:exhaustive for tictactoe and matchsticks, round-robin for connect4]
     #[arg(long, value_parser = Fitness::parse)]
     pub fitness: Option<Fitness>,
