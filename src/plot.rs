@@ -268,9 +268,14 @@ where
                 });
             }
         }
+        let audited = series.iter().any(|c| c.column == "optimal_rate");
         line_panel(
             &panels[1],
-            "Champion against fixed opponents (score share) and optimal-move rate",
+            if audited {
+                "Champion against fixed opponents (score share) and optimal-move rate"
+            } else {
+                "Champion against fixed opponents (score share)"
+            },
             "share",
             max_gen,
             0.0..1.02,
