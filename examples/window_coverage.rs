@@ -67,7 +67,10 @@ fn main() -> anyhow::Result<()> {
     }
     let moves: u64 = histogram.iter().sum();
     let mut report = String::new();
-    writeln!(report, "{path}: {games} games against {opponent}, {moves} genome moves")?;
+    writeln!(
+        report,
+        "{path}: {games} games against {opponent}, {moves} genome moves"
+    )?;
     let total: u64 = reads.values().sum();
     let once = reads.values().filter(|&&n| n == 1).count();
     writeln!(
