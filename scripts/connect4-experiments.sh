@@ -28,6 +28,7 @@ settings=(
   "base + zero init + mutate used|--encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6 --init zero --mutate used"
   "base + mutate used|--encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6 --mutate used"
   "population 500, sampled|--encoder mirror --population 500 --elite 50 --fitness vs:sample:4+random:2+rules:4+alphabeta:2:2 --generations 280 --checkpoint-every 1000 --keep 1"
+  "base, random:20|--encoder mirror --fitness vs:random:20+rules:20+alphabeta:2:6"
   "base + hall of fame|--encoder mirror --fitness vs:hof:10+random:10+rules:20+alphabeta:2:6"
   "hall of fame for alphabeta:2|--encoder mirror --fitness vs:hof:20+random:10+rules:20"
   "population 2000, sampled|--encoder mirror --population 2000 --elite 200 --fitness vs:sample:4+random:2+rules:4+alphabeta:2:2 --generations 25 --checkpoint-every 1000 --keep 1"
