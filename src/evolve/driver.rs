@@ -84,9 +84,8 @@ pub struct Evolution<G: Genotype> {
     last_checkpoint: Option<u64>,
     bench: Bench,
     /// With `--target unbeatable`: whether the last champion's audit is
-    /// perfect, and the genes it was computed for.
+    /// perfect.
     champion_perfect: bool,
-    audited: Vec<u8>,
     /// The champion of the last evaluated generation, and whether
     /// `best.genome` holds it already.
     champion: Option<Genome>,
@@ -165,7 +164,6 @@ impl<G: Genotype> Evolution<G> {
             last_checkpoint: None,
             bench,
             champion_perfect: false,
-            audited: Vec::new(),
             champion: None,
             champion_saved: false,
             hall: Hall::default(),
@@ -266,20 +264,21 @@ impl<G: Genotype> Evolution<G> {
         } else {
             Vec::new()
         };
-        // An elite champion is often the previous one: audit only new genes.
-        if self.cfg.target == Some(Target::Unbeatable) && self.audited != champion_genes {
+        // An elite champion is often the previous one: only new genes are
+        // audited, and written (an atomic write costs an fsync; checkpoints
+        // rewrite the file with fresh provenance).
+        let changed = self
+            .champion
+            .as_ref()
+            .is_none_or(|c| c.genes != champion_genes);
+        if self.cfg.target == Some(Target::Unbeatable) && changed {
             self.champion_perfect =
                 self.bench
                     .keeps_value_everywhere(&self.game, champion_genes, self.cfg.illegal);
-            self.audited = champion_genes.to_vec();
         }
         let tournament_s = started.elapsed().as_secs_f64();
 
         let io_started = Instant::now();
-        let genes = self.population.genome(ranking[0]);
-        // An unchanged champion is not rewritten every generation (an atomic
-        // write costs an fsync); checkpoints rewrite it with fresh provenance.
-        let changed = self.champion.as_ref().is_none_or(|c| c.genes != genes);
         let provenance = Provenance {
             run: Some(self.run.name()),
             generation: Some(self.generation),
@@ -287,12 +286,17 @@ impl<G: Genotype> Evolution<G> {
             seed: Some(self.cfg.seed),
         };
         match &mut self.champion {
-            Some(champion) if !changed => champion.provenance = provenance,
-            slot => {
+            Some(champion) => {
+                champion.provenance = provenance;
+                if changed {
+                    champion.genes.copy_from_slice(champion_genes);
+                }
+            }
+            slot @ None => {
                 *slot = Some(Genome {
                     game: self.game.spec(),
                     provenance,
-                    genes: genes.to_vec(),
+                    genes: champion_genes.to_vec(),
                 });
             }
         }
