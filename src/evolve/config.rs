@@ -188,6 +188,12 @@ impl Fitness {
                 )),
             }
         };
+        // A count term (`hof:N`, `sample:K`): 1..=most, given at most once.
+        let once = |term: &str, n: &str, most: u32, current: u32, what: &str| match n.parse::<u32>()
+        {
+            Ok(n) if (1..=most).contains(&n) && current == 0 => Ok(n),
+            _ => Err(format!("{term}: the {what} must be 1-{most}, given once")),
+        };
         let (round_robin, rest) = if let Some(rest) = text.strip_prefix("vs:") {
             (false, Some(rest))
         } else if text == "round-robin" {
@@ -196,7 +202,7 @@ impl Fitness {
             (true, Some(rest))
         } else {
             return Err(
-                "expected round-robin, round-robin+SPEC:N or vs:SPEC:N (terms joined by +)"
+                "expected round-robin, round-robin+SPEC:N or vs:TERM, terms (SPEC:N, sample:K, hof:N, exhaustive) joined by +"
                     .to_string(),
             );
         };
@@ -214,25 +220,21 @@ impl Fitness {
             if term == "exhaustive" {
                 fitness.exhaustive = true;
             } else if let Some(n) = term.strip_prefix("hof:") {
-                match n.parse::<u32>() {
-                    Ok(n) if (1..=100_000).contains(&n) && fitness.hall == 0 => fitness.hall = n,
-                    _ => {
-                        return Err(format!(
-                            "hof:{n}: the games against the hall of fame must be 1-100000, given once"
-                        ));
-                    }
-                }
+                fitness.hall = once(
+                    term,
+                    n,
+                    100_000,
+                    fitness.hall,
+                    "games against the hall of fame",
+                )?;
             } else if let Some(k) = term.strip_prefix("sample:") {
-                match k.parse::<u32>() {
-                    Ok(k) if (1..=10_000).contains(&k) && fitness.sampled == 0 => {
-                        fitness.sampled = k
-                    }
-                    _ => {
-                        return Err(format!(
-                            "sample:{k}: the number of sampled opponents must be 1-10000, given once"
-                        ));
-                    }
-                }
+                fitness.sampled = once(
+                    term,
+                    k,
+                    10_000,
+                    fitness.sampled,
+                    "number of sampled opponents",
+                )?;
             } else {
                 fitness.opponents.push(opponent(term)?);
             }
