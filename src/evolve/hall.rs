@@ -102,6 +102,7 @@ impl Hall {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evolve::tournament::pair_points;
     use crate::games::TicTacToe;
 
     #[test]
@@ -133,9 +134,7 @@ mod tests {
         hall.admit(0, pop.genome(3));
         let points = hall.points(&game, &pop, 4, policy, 1, 7);
         for (i, &p) in points.iter().enumerate() {
-            let (me, other) = (pop.genome(i), pop.genome(3));
-            let pair = genome_game(&game, me, other, policy).points(Side::First)
-                + genome_game(&game, other, me, policy).points(Side::Second);
+            let pair = pair_points(&game, pop.genome(i), pop.genome(3), policy);
             assert_eq!(p, 2 * pair, "genome {i}");
         }
         hall.admit(10, pop.genome(4));

@@ -74,6 +74,12 @@ pub fn round_robin<G: Genotype>(game: &G, pop: &Population, policy: IllegalPolic
     points
 }
 
+/// Points of `me` from two games against `other`, one on each side (0-4).
+pub fn pair_points<G: Genotype>(game: &G, me: &[u8], other: &[u8], policy: IllegalPolicy) -> u32 {
+    genome_game(game, me, other, policy).points(Side::First)
+        + genome_game(game, other, me, policy).points(Side::Second)
+}
+
 /// Points of every genome after it met `k` distinct opponents (never
 /// itself), drawn afresh each generation, once with each side first. Only
 /// the drawing genome's points count, so every genome plays exactly `2k`
@@ -96,11 +102,7 @@ pub fn sampled<G: Genotype>(
             rand::seq::index::sample(&mut rng, n - 1, k)
                 .into_iter()
                 .map(|j| if j >= a { j + 1 } else { j })
-                .map(|b| {
-                    let (me, other) = (pop.genome(a), pop.genome(b));
-                    genome_game(game, me, other, policy).points(Side::First)
-                        + genome_game(game, other, me, policy).points(Side::Second)
-                })
+                .map(|b| pair_points(game, pop.genome(a), pop.genome(b), policy))
                 .sum()
         })
         .collect()
@@ -140,12 +142,7 @@ mod tests {
         for (a, &p) in everyone.iter().enumerate() {
             let expected: u32 = (0..n)
                 .filter(|&b| b != a)
-                .map(|b| {
-                    genome_game(&TicTacToe::BASE3, pop.genome(a), pop.genome(b), policy)
-                        .points(Side::First)
-                        + genome_game(&TicTacToe::BASE3, pop.genome(b), pop.genome(a), policy)
-                            .points(Side::Second)
-                })
+                .map(|b| pair_points(&TicTacToe::BASE3, pop.genome(a), pop.genome(b), policy))
                 .sum();
             assert_eq!(p, expected, "genome {a}");
         }
