@@ -15,6 +15,7 @@ pub use tictactoe::ternary_index;
 use crate::players::Knowledge;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a genome does when its gene names an illegal move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -124,27 +125,27 @@ pub trait Genotype: Knowledge {
 /// playing a generation's games (a bit per gene; the union does not depend
 /// on the order the games ran in).
 pub struct GeneUsage {
-    words: Vec<std::sync::atomic::AtomicU64>,
+    words: Vec<AtomicU64>,
 }
 
 impl GeneUsage {
     pub fn new(gene_count: usize) -> Self {
         GeneUsage {
             words: (0..gene_count.div_ceil(64))
-                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .map(|_| AtomicU64::new(0))
                 .collect(),
         }
     }
 
     pub fn mark(&self, index: usize) {
-        self.words[index / 64].fetch_or(1 << (index % 64), std::sync::atomic::Ordering::Relaxed);
+        self.words[index / 64].fetch_or(1 << (index % 64), Ordering::Relaxed);
     }
 
     /// The marked indices, ascending.
     pub fn indices(&self) -> Vec<u32> {
         let mut out = Vec::new();
         for (w, word) in self.words.iter().enumerate() {
-            let mut bits = word.load(std::sync::atomic::Ordering::Relaxed);
+            let mut bits = word.load(Ordering::Relaxed);
             while bits != 0 {
                 out.push((w * 64) as u32 + bits.trailing_zeros());
                 bits &= bits - 1;

@@ -26,16 +26,14 @@ impl<G: Genotype, T: AsRef<[u8]> + Send> Player<G> for GenomePlayer<T> {
 /// A genome player that also marks, in a shared [`GeneUsage`], every gene
 /// index its decisions read (for `--mutate used`).
 pub struct RecordingPlayer<'u, T> {
-    genes: T,
-    policy: IllegalPolicy,
+    player: GenomePlayer<T>,
     usage: &'u GeneUsage,
 }
 
 impl<'u, T: AsRef<[u8]>> RecordingPlayer<'u, T> {
     pub fn new(genes: T, policy: IllegalPolicy, usage: &'u GeneUsage) -> Self {
         RecordingPlayer {
-            genes,
-            policy,
+            player: GenomePlayer::new(genes, policy),
             usage,
         }
     }
@@ -43,7 +41,8 @@ impl<'u, T: AsRef<[u8]>> RecordingPlayer<'u, T> {
 
 impl<G: Genotype, T: AsRef<[u8]> + Send> Player<G> for RecordingPlayer<'_, T> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
-        let reason = game.explain(self.genes.as_ref(), pos, self.policy);
+        let GenomePlayer { genes, policy } = &self.player;
+        let reason = game.explain(genes.as_ref(), pos, *policy);
         reason.consulted().for_each(|i| self.usage.mark(i));
         reason.chosen()
     }
