@@ -132,15 +132,18 @@ impl Checkpoint {
         }
         let expected = header.config.game.visit(GeneCount);
         let size = header.config.population;
-        let hall = header.hall.min(hall::HALL_SIZE as u64 + 1) as usize;
-        if header.gene_count as usize != expected
-            || header.hall as usize > hall::HALL_SIZE
-            || genes.len() != (size + hall) * expected
-        {
+        if header.hall > hall::HALL_SIZE as u64 {
             return Err(malformed(format!(
-                "{} bytes of genes, expected {size} genomes and {} of the hall of fame, of {expected} genes each",
-                genes.len(),
-                header.hall
+                "a hall of fame of {} genomes (at most {})",
+                header.hall,
+                hall::HALL_SIZE
+            )));
+        }
+        let hall = header.hall as usize;
+        if header.gene_count as usize != expected || genes.len() != (size + hall) * expected {
+            return Err(malformed(format!(
+                "{} bytes of genes, expected {size} genomes and {hall} of the hall of fame, of {expected} genes each",
+                genes.len()
             )));
         }
         if header.rows.len() as u64 != header.generation {
