@@ -10,7 +10,7 @@
 
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::games::{Outcome, Side};
-use crate::players::knowledge::SolvedTable;
+use crate::solve::SolvedTable;
 use crate::solve::Value;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 

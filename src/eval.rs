@@ -7,9 +7,9 @@
 //! from (seed, opponent, pair), so results do not depend on thread count.
 
 use crate::encoding::Genotype;
-use crate::evolve::derive_seed;
-use crate::games::{GameKind, Outcome, Side};
-use crate::players::{Player, PlayerFactory, play_game};
+use crate::games::{Outcome, Side};
+use crate::players::{Knowledge, Player, PlayerFactory, play_game};
+use crate::seed::derive_seed;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -58,12 +58,6 @@ impl Tally {
     }
 }
 
-/// The default number of random opening plies: 2 for Connect-Four (whose
-/// deterministic players would otherwise repeat one game), 0 otherwise.
-pub fn default_openings(kind: GameKind) -> u32 {
-    if kind == GameKind::Connect4 { 2 } else { 0 }
-}
-
 /// The position after `plies` random moves (fewer if the game ends).
 fn opening<G: Genotype>(game: &G, plies: u32, seed: u64) -> G::Position {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
@@ -89,10 +83,10 @@ fn opening<G: Genotype>(game: &G, plies: u32, seed: u64) -> G::Position {
 pub type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
 
 /// Plays `player` against `opponent` (the `index`-th opponent of a match).
-pub fn play_match<G: Genotype>(
+pub fn play_match<G: Genotype + Knowledge>(
     game: &G,
-    player: &PlayerFactory,
-    opponent: &PlayerFactory,
+    player: &PlayerFactory<G>,
+    opponent: &PlayerFactory<G>,
     index: u64,
     cfg: MatchConfig,
 ) -> Tally {
@@ -162,7 +156,7 @@ mod tests {
     use crate::games::TicTacToe;
     use crate::players::PlayerSpec;
 
-    fn factory(spec: &str) -> PlayerFactory {
+    fn factory(spec: &str) -> PlayerFactory<TicTacToe> {
         PlayerSpec::parse(spec)
             .unwrap()
             .factory(&TicTacToe::BASE3, IllegalPolicy::Repair)

@@ -5,7 +5,8 @@
 //! count; the payload is the gene table as raw bytes, one byte per gene.
 
 use crate::encoding::Genotype;
-use crate::games::{GameKind, GameSpec, GameVisitor};
+use crate::encoding::{GenotypeVisitor, visit_genotype};
+use crate::games::{GameKind, GameSpec};
 use crate::store::{FileError, FileProblem, Framed, decode_framed, write_framed};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -56,7 +57,7 @@ pub fn random_genes<G: Genotype, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -
 
 struct RandomGenes(u64);
 
-impl GameVisitor for RandomGenes {
+impl GenotypeVisitor for RandomGenes {
     type Output = Vec<u8>;
     fn visit<G: Genotype>(self, game: G) -> Vec<u8> {
         random_genes(&game, &mut Pcg64Mcg::seed_from_u64(self.0))
@@ -66,7 +67,7 @@ impl GameVisitor for RandomGenes {
 /// Checks a gene table against a game: its length and every gene's range.
 struct CheckGenes<'a>(&'a [u8]);
 
-impl GameVisitor for CheckGenes<'_> {
+impl GenotypeVisitor for CheckGenes<'_> {
     type Output = Result<(), String>;
     fn visit<G: Genotype>(self, game: G) -> Result<(), String> {
         if self.0.len() != game.gene_count() {
@@ -96,7 +97,7 @@ impl Genome {
                 seed: Some(seed),
                 ..Provenance::default()
             },
-            genes: game.visit(RandomGenes(seed)),
+            genes: visit_genotype(game, RandomGenes(seed)),
         }
     }
 
@@ -127,10 +128,7 @@ impl Genome {
                 genes.len()
             )));
         }
-        header
-            .game
-            .visit(CheckGenes(&genes))
-            .map_err(FileProblem::Malformed)?;
+        visit_genotype(header.game, CheckGenes(&genes)).map_err(FileProblem::Malformed)?;
         Ok(Genome {
             game: header.game,
             provenance: header.provenance,

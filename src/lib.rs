@@ -5,18 +5,26 @@
 //! population plays a round-robin, the best survive, and uniform crossover
 //! plus mutation breed the rest ([`evolve`]).
 //!
-//! Module map:
-//! - [`games`]: the rules of tic-tac-toe, matchsticks and Connect-Four;
-//! - [`encoding`]: board → gene index, gene → move;
-//! - [`genome`]: the gene table and its file;
-//! - [`players`]: genomes and fixed opponents behind one trait;
-//! - [`solve`]: exact values of the small games;
-//! - [`evolve`]: the round-robin, breeding and the generation loop;
-//! - [`store`]: framed files, atomic writes, run directories;
-//! - [`cli`]: the command line.
+//! Module map, in layers: a module uses only modules of the layers before
+//! its own (checked by `tests/layers.rs`; see docs/architecture.md).
+//! 0. [`seed`] (derived seeds) and [`store`] (framed files, atomic writes,
+//!    the directory lock);
+//! 1. [`games`]: the rules of tic-tac-toe, matchsticks and Connect-Four,
+//!    and the one walk over their positions;
+//! 2. [`solve`]: exact values of the small games;
+//! 3. [`encoding`]: board → gene index, gene → move;
+//! 4. [`genome`]: the gene table and its file;
+//! 5. [`players`]: genomes and fixed opponents behind one trait, and what
+//!    the opponents know about each game;
+//! 6. [`audit`], [`eval`] and [`dispatch`] (from a game named as data to
+//!    generic code);
+//! 7. [`evolve`]: fitness, breeding, the generation loop, run directories;
+//! 8. [`plot`] and [`play`];
+//! 9. [`cli`]: the command line.
 
 pub mod audit;
 pub mod cli;
+pub mod dispatch;
 pub mod encoding;
 pub mod eval;
 pub mod evolve;
@@ -25,5 +33,6 @@ pub mod genome;
 pub mod play;
 pub mod players;
 pub mod plot;
+pub mod seed;
 pub mod solve;
 pub mod store;

@@ -6,7 +6,7 @@
 //! end of the input ends the session cleanly.
 
 use crate::encoding::{Genotype, IllegalPolicy, Reason};
-use crate::games::{GameKind, Outcome, Side};
+use crate::games::{Outcome, Side};
 use crate::players::Player;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -44,15 +44,6 @@ impl Score {
             "score: you {}, bebete {}, draws {}",
             self.human, self.bot, self.draws
         )
-    }
-}
-
-/// What the human is asked for.
-fn prompt(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::TicTacToe => "your move (cell 1-9, q to quit): ",
-        GameKind::Connect4 => "your move (column 1-7, q to quit): ",
-        GameKind::Matchsticks => "sticks to take (q to quit): ",
     }
 }
 
@@ -105,7 +96,7 @@ fn human_move<G: Genotype>(
     out: &mut dyn Write,
 ) -> io::Result<Turn<G::Move>> {
     loop {
-        write!(out, "{}", prompt(game.spec().kind()))?;
+        write!(out, "{}", G::MOVE_PROMPT)?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {

@@ -7,8 +7,10 @@
 //! positions) and matchsticks (at most 256² states) are solved in
 //! milliseconds; Connect-Four is far too large for this.
 
+use crate::games::walk::{DEFAULT_NODE_LIMIT, WalkError, reachable};
 use crate::games::{Game, Outcome};
 use rustc_hash::FxHashMap as HashMap;
+use std::sync::{Arc, OnceLock};
 
 /// The game-theoretic value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,10 +94,78 @@ impl<G: Game> Solver<G> {
     }
 }
 
+/// The value of every position reachable from the start (the small games).
+pub struct SolvedTable<P> {
+    values: HashMap<P, Value>,
+}
+
+impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
+    /// Solves every reachable position of `game`.
+    ///
+    /// # Panics
+    /// When the game has more than [`DEFAULT_NODE_LIMIT`] positions
+    /// (Connect-Four): use [`SolvedTable::try_build`] where that can happen.
+    pub fn build<G: Game<Position = P>>(game: &G) -> Self {
+        Self::try_build(game, DEFAULT_NODE_LIMIT).expect("a game small enough to solve")
+    }
+
+    /// Solves every reachable position of `game`, or says it has more
+    /// than `limit`.
+    pub fn try_build<G: Game<Position = P>>(game: &G, limit: usize) -> Result<Self, WalkError> {
+        let mut solver = Solver::new(game);
+        let values = reachable(game, limit)?
+            .into_iter()
+            .map(|p| (p, solver.value(&p)))
+            .collect();
+        Ok(SolvedTable { values })
+    }
+
+    /// How many positions are reachable from the start.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether the table is empty (never, for a built table).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Every reachable position.
+    pub fn positions(&self) -> impl Iterator<Item = &P> {
+        self.values.keys()
+    }
+
+    /// The value of `pos` for the side to move, if reachable.
+    pub fn get(&self, pos: &P) -> Option<Value> {
+        self.values.get(pos).copied()
+    }
+}
+
+/// A [`SolvedTable`] built on first use and shared from then on: one per
+/// run, read by the exhaustive fitness and every audit.
+pub struct SolvedOnce<P> {
+    cell: OnceLock<Arc<SolvedTable<P>>>,
+}
+
+impl<P> Default for SolvedOnce<P> {
+    fn default() -> Self {
+        SolvedOnce {
+            cell: OnceLock::new(),
+        }
+    }
+}
+
+impl<P: Copy + Eq + std::hash::Hash> SolvedOnce<P> {
+    /// The table of `game`, solved now if this is the first request.
+    pub fn get<G: Game<Position = P>>(&self, game: &G) -> &Arc<SolvedTable<P>> {
+        self.cell.get_or_init(|| Arc::new(SolvedTable::build(game)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::TicTacToe;
+    use crate::games::{Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
 
     #[test]
     fn tictactoe_is_a_draw_and_every_first_move_keeps_it() {
@@ -106,5 +176,46 @@ mod tests {
         // After X in a corner, O must take the centre.
         let pos = game.parse_position("1").unwrap();
         assert_eq!(solver.best_moves(&pos), vec![4]);
+    }
+
+    fn subtract(sticks: u8, last_loses: bool) -> Matchsticks {
+        Matchsticks::new(MatchsticksRules {
+            sticks,
+            rule: TakeRule::Subtract {
+                max_take: 3,
+                last_loses,
+            },
+        })
+    }
+
+    #[test]
+    fn misere_max3_loses_for_the_mover_exactly_at_1_mod_4() {
+        for n in 1..=100u8 {
+            let game = subtract(n, true);
+            let value = Solver::new(&game).value(&game.start());
+            assert_eq!(value == Value::Loss, n % 4 == 1, "{n} sticks");
+        }
+    }
+
+    #[test]
+    fn normal_play_max3_loses_for_the_mover_exactly_at_0_mod_4() {
+        for n in 1..=100u8 {
+            let game = subtract(n, false);
+            let value = Solver::new(&game).value(&game.start());
+            assert_eq!(value == Value::Loss, n % 4 == 0, "{n} sticks");
+        }
+    }
+
+    #[test]
+    fn double_loses_for_the_first_player_exactly_at_fibonacci_numbers() {
+        let fibonacci = [2u8, 3, 5, 8, 13, 21, 34, 55, 89];
+        for n in 2..=100u8 {
+            let game = Matchsticks::new(MatchsticksRules {
+                sticks: n,
+                rule: TakeRule::Double,
+            });
+            let value = Solver::new(&game).value(&game.start());
+            assert_eq!(value == Value::Loss, fibonacci.contains(&n), "{n} sticks");
+        }
     }
 }

@@ -2,9 +2,11 @@
 
 use super::explain::parse_policy;
 use crate::audit::audit;
+use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{Genotype, IllegalPolicy};
-use crate::games::{GameKind, GameVisitor, Side};
+use crate::games::Side;
 use crate::genome::Genome;
+use crate::players::Knowledge;
 use clap::Args;
 use serde_json::json;
 use std::io::Write;
@@ -39,8 +41,8 @@ struct Audit<'a> {
 impl GameVisitor for Audit<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<String> {
-        if game.spec().kind() == GameKind::Connect4 {
+    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<String> {
+        if !G::SOLVABLE {
             anyhow::bail!(
                 "audit walks every opponent line, which only tictactoe and matchsticks allow; measure Connect-Four with `bebete eval … --against perfect`"
             );

@@ -3,10 +3,11 @@
 use super::GameArgs;
 use super::evolve::thread_count;
 use super::explain::parse_policy;
+use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::eval::{MatchConfig, Tally, play_match};
-use crate::games::{GameKind, GameSpec, GameVisitor};
-use crate::genome::Genome;
+use crate::games::GameSpec;
+use crate::players::Knowledge;
 use crate::players::PlayerSpec;
 use anyhow::Context;
 use clap::Args;
@@ -60,18 +61,11 @@ struct Evaluate<'a> {
 impl GameVisitor for Evaluate<'_> {
     type Output = anyhow::Result<Vec<Tally>>;
 
-    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<Vec<Tally>> {
+    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<Vec<Tally>> {
         let cfg = MatchConfig {
             games: self.args.games,
             seed: self.args.seed,
-            openings: self
-                .args
-                .openings
-                .unwrap_or(if game.spec().kind() == GameKind::Connect4 {
-                    2
-                } else {
-                    0
-                }),
+            openings: self.args.openings.unwrap_or(G::DEFAULT_OPENINGS),
         };
         let player = self.player.factory(&game, self.args.illegal)?;
         let mut tallies = Vec::new();
@@ -80,27 +74,6 @@ impl GameVisitor for Evaluate<'_> {
             tallies.push(play_match(&game, &player, &opponent, i as u64, cfg));
         }
         Ok(tallies)
-    }
-}
-
-/// The game a player spec plays: a genome's own, else `--game`.
-fn game_of(player: &PlayerSpec, args: &GameArgs) -> anyhow::Result<GameSpec> {
-    match player {
-        PlayerSpec::Genome(path) => {
-            let genome = Genome::load(path)?;
-            if let Some(kind) = args.game {
-                genome.expect_game(path, kind)?;
-            }
-            Ok(genome.game)
-        }
-        other => {
-            if args.game.is_none() {
-                anyhow::bail!(
-                    "--game is required when the player is '{other}' rather than a genome file"
-                );
-            }
-            args.spec(GameKind::TicTacToe)
-        }
     }
 }
 
@@ -130,7 +103,7 @@ fn table(player: &str, spec: &GameSpec, games: u64, tallies: &[Tally]) -> String
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let player = PlayerSpec::parse(&args.player)?;
     let opponents = PlayerSpec::parse_list(&args.against)?;
-    let spec = game_of(&player, &args.game)?;
+    let spec = args.game.game_of(&player)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(thread_count(args.threads))
         .build()

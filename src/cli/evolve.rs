@@ -3,12 +3,15 @@
 use super::drive::{Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
+use crate::dispatch::Dispatch;
 use crate::encoding::IllegalPolicy;
+use crate::evolve::RunDir;
 use crate::evolve::{
     Crossover, EvolveConfig, Fitness, Init, Mutation, MutationScope, Selection, Target,
 };
 use crate::games::GameKind;
-use crate::store::RunDir;
+use crate::players::PlayerSpec;
+use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,11 +52,11 @@ pub struct EvolveArgs {
     pub parents: usize,
     /// Per-gene probability of being redrawn in a child, 0-1, or a range
     /// LO..HI from which each child draws its own rate [default: per game]
-    #[arg(long, value_parser = Mutation::parse)]
+    #[arg(long, value_parser = str::parse::<Mutation>)]
     pub mutation: Option<Mutation>,
     /// Genes mutation may redraw: all, or used (only those some genome read
     /// in this generation's games against the --fitness opponents)
-    #[arg(long, value_parser = MutationScope::parse, default_value = "all")]
+    #[arg(long, value_parser = str::parse::<MutationScope>, default_value = "all")]
     pub mutate: MutationScope,
     /// Generations to run [default: per game]
     #[arg(long)]
@@ -77,7 +80,7 @@ pub struct EvolveArgs {
     #[arg(long, value_parser = parse_policy, default_value = "repair")]
     pub illegal: IllegalPolicy,
     /// Parent selection: elite (uniform among the elite) or tournament:K
-    #[arg(long, value_parser = Selection::parse, default_value = "elite")]
+    #[arg(long, value_parser = str::parse::<Selection>, default_value = "elite")]
     pub selection: Selection,
     /// Fitness: round-robin (the method), round-robin+SPEC:N (plus N games
     /// against a fixed player; more terms joined by +) or vs:TERM[+TERM…]
@@ -88,15 +91,15 @@ pub struct EvolveArgs {
     /// latest 50) or exhaustive (tictactoe, matchsticks: every position of
     /// the solved game)
     /// [default: vs:exhaustive for tictactoe and matchsticks, round-robin for connect4]
-    #[arg(long, value_parser = Fitness::parse)]
+    #[arg(long, value_parser = str::parse::<Fitness>)]
     pub fitness: Option<Fitness>,
     /// Crossover: uniform (each gene from a random parent) or block:B (each
     /// run of B consecutive genes from one parent)
-    #[arg(long, value_parser = Crossover::parse, default_value = "uniform")]
+    #[arg(long, value_parser = str::parse::<Crossover>, default_value = "uniform")]
     pub crossover: Crossover,
     /// Genes of generation 0: random, or zero (connect4: every vote has
     /// weight 0, so genomes start by playing the centre-first tie order)
-    #[arg(long, value_parser = Init::parse, default_value = "random")]
+    #[arg(long, value_parser = str::parse::<Init>, default_value = "random")]
     pub init: Init,
     /// Measure the champion every K generations, 0 = never [default: 10; 25 for connect4]
     #[arg(long)]
@@ -109,7 +112,7 @@ pub struct EvolveArgs {
     pub bench_games: u64,
     /// Stop early: unbeatable (tictactoe, matchsticks: the audit finds no
     /// move that gives away the game's value) or score:SPEC:X (score share ≥ X)
-    #[arg(long, value_parser = Target::parse)]
+    #[arg(long, value_parser = str::parse::<Target>)]
     pub target: Option<Target>,
     /// Stop after N generations without a better benchmark
     #[arg(long, value_name = "N")]
@@ -151,16 +154,18 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.init = args.init;
     cfg.mutate = args.mutate;
     cfg.crossover = args.crossover;
-    cfg.bench_every = args.bench_every.unwrap_or(cfg.bench_every);
-    cfg.bench_against = args
+    cfg.bench.every = args.bench_every.unwrap_or(cfg.bench.every);
+    cfg.bench.against = args
         .bench_against
         .split(',')
-        .map(|s| s.trim().to_string())
+        .map(str::trim)
         .filter(|s| !s.is_empty())
-        .collect();
-    cfg.bench_games = args.bench_games;
-    cfg.target = args.target.or(cfg.target);
-    cfg.patience = args.patience;
+        .map(PlayerSpec::parse)
+        .collect::<Result<_, _>>()
+        .context("--bench-against")?;
+    cfg.bench.games = args.bench_games;
+    cfg.stop.target = args.target.or(cfg.stop.target);
+    cfg.stop.patience = args.patience;
     cfg.validate()?;
     let dir = args
         .run

@@ -1,8 +1,9 @@
 //! `bebete explain`: why a genome plays what it plays in a position.
 
+use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{Genotype, IllegalPolicy, Reason};
-use crate::games::GameVisitor;
 use crate::genome::Genome;
+use crate::players::Knowledge;
 use clap::Args;
 use serde_json::json;
 use std::io::Write;
@@ -45,7 +46,7 @@ struct Explain<'a> {
 impl GameVisitor for Explain<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<String> {
         let text = self.args.position.as_str();
         let pos = game
             .parse_position(text)

@@ -4,6 +4,8 @@ use crate::games::{
     Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
     TicTacToeEncoder,
 };
+use crate::genome::Genome;
+use crate::players::{PlayerError, PlayerSpec};
 use clap::{Args, ValueEnum};
 
 /// `--game` and the matchsticks rule flags.
@@ -58,6 +60,32 @@ pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {
 }
 
 impl GameArgs {
+    /// The game `player` plays: a genome's own (checked against `--game`
+    /// when given), else the one `--game` names (required then). The one
+    /// answer for `move`, `eval` and `play`.
+    pub fn game_of(&self, player: &PlayerSpec) -> anyhow::Result<GameSpec> {
+        match player {
+            PlayerSpec::Genome(path) if path.is_file() => {
+                let genome = Genome::load(path)?;
+                if let Some(kind) = self.game {
+                    genome.expect_game(path, kind)?;
+                }
+                Ok(genome.game)
+            }
+            PlayerSpec::Genome(path) => {
+                Err(PlayerError::Unknown(path.display().to_string()).into())
+            }
+            other => {
+                if self.game.is_none() {
+                    anyhow::bail!(
+                        "--game is required when the player is '{other}' rather than a genome file"
+                    );
+                }
+                self.spec(GameKind::TicTacToe)
+            }
+        }
+    }
+
     /// Whether any matchsticks rule flag was given.
     fn has_rule_flags(&self) -> bool {
         self.rule.is_some()

@@ -7,9 +7,10 @@
 
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
+use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{Genotype, IllegalPolicy};
-use crate::games::{GameKind, GameSpec, GameVisitor};
-use crate::genome::Genome;
+use crate::games::GameSpec;
+use crate::players::Knowledge;
 use crate::players::{Player, PlayerSpec};
 use clap::Args;
 use std::io::{BufRead, Write};
@@ -66,7 +67,7 @@ fn answer<G: Genotype>(game: &G, player: &mut dyn Player<G>, text: &str) -> anyh
 impl GameVisitor for Answer<'_> {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
         let mut player = self.player.build(&game, self.seed, self.policy)?;
         let mut out = std::io::stdout().lock();
         if let Some(text) = self.position {
@@ -101,21 +102,7 @@ fn resolve(args: &MoveArgs) -> anyhow::Result<(PlayerSpec, GameSpec)> {
         (None, None) => anyhow::bail!("name a genome file, or a player with --player"),
         (Some(_), Some(_)) => anyhow::bail!("give a genome file or --player, not both"),
     };
-    let spec = match &player {
-        PlayerSpec::Genome(path) => {
-            let genome = Genome::load(path)?;
-            if let Some(kind) = args.game.game {
-                genome.expect_game(path, kind)?;
-            }
-            genome.game
-        }
-        _ => {
-            if args.game.game.is_none() {
-                anyhow::bail!("--game is required with --player {player}");
-            }
-            args.game.spec(GameKind::TicTacToe)?
-        }
-    };
+    let spec = args.game.game_of(&player)?;
     Ok((player, spec))
 }
 

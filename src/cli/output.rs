@@ -9,11 +9,8 @@ pub fn draw_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    // splitmix64 finaliser: spreads the clock bits over the whole word.
-    let mut z = nanos ^ ((std::process::id() as u64) << 32);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) % 1_000_000_000
+    // The mixer spreads the clock bits over the whole word.
+    crate::seed::mix(nanos ^ ((std::process::id() as u64) << 32)) % 1_000_000_000
 }
 
 /// Whether an error is a closed output pipe (`bebete … | head`), which is not

@@ -2,10 +2,12 @@
 
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
+use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{Genotype, IllegalPolicy};
-use crate::games::{GameKind, GameSpec, GameVisitor};
+use crate::games::{GameKind, GameSpec};
 use crate::genome::Genome;
 use crate::play::{Bot, First, play};
+use crate::players::Knowledge;
 use crate::players::PlayerSpec;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -59,7 +61,7 @@ struct Session<'a> {
 impl GameVisitor for Session<'_> {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
         let mut bot = match (self.genes, self.opponent) {
             (Some(genes), _) => Bot::Genome {
                 genes: genes.into(),
@@ -110,7 +112,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         (_, Some(text)) => {
             let opponent = PlayerSpec::parse(text)?;
             let spec = match &opponent {
-                PlayerSpec::Genome(path) => Genome::load(path)?.game,
+                PlayerSpec::Genome(_) => args.game.game_of(&opponent)?,
                 _ => args.game.spec(GameKind::TicTacToe)?,
             };
             (spec, None, Some(opponent))

@@ -2,8 +2,9 @@
 
 use super::drive::{Drive, Origin};
 use super::evolve::thread_count;
+use crate::dispatch::Dispatch;
+use crate::evolve::RunDir;
 use crate::evolve::checkpoint::{self, Checkpoint};
-use crate::store::RunDir;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,9 +1,11 @@
 //! `bebete solve`: exact values of tic-tac-toe and matchsticks.
 
 use super::GameArgs;
+use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::Genotype;
-use crate::games::{GameKind, GameVisitor};
-use crate::players::knowledge::SolvedTable;
+use crate::games::GameKind;
+use crate::players::Knowledge;
+use crate::solve::SolvedTable;
 use crate::solve::Value;
 use clap::Args;
 use serde_json::json;
@@ -29,8 +31,8 @@ struct Survey {
 impl GameVisitor for Survey {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Genotype>(self, game: G) -> anyhow::Result<String> {
-        if game.spec().kind() == GameKind::Connect4 {
+    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<String> {
+        if !G::SOLVABLE {
             anyhow::bail!(
                 "solve enumerates every position, which only tictactoe and matchsticks allow; measure Connect-Four with `bebete eval … --against perfect`"
             );

@@ -194,6 +194,8 @@ fn window_votes(
 }
 
 impl Genotype for Connect4 {
+    const WEIGHTED_GENES: bool = true;
+
     fn gene_count(&self) -> usize {
         if self.encoder.playable() {
             PLAYABLE_GENES

@@ -12,7 +12,7 @@ mod tictactoe;
 pub use connect4::{SubgridEncoder, WINDOWS, WindowVote, heaviest_legal_column};
 pub use tictactoe::ternary_index;
 
-use crate::players::Knowledge;
+use crate::games::{Concrete, Game, GameSpec};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -79,7 +79,11 @@ impl<M: Copy> Reason<M> {
 }
 
 /// A game whose players can be lookup-table genomes.
-pub trait Genotype: Knowledge {
+pub trait Genotype: Game {
+    /// Whether genes carry a weight beside the move (Connect-Four votes),
+    /// so that a zero-weight start (`--init zero`) means something.
+    const WEIGHTED_GENES: bool = false;
+
     /// Genes in one genome.
     fn gene_count(&self) -> usize;
     /// A uniformly random gene for position `index` (initial populations and
@@ -119,6 +123,25 @@ pub trait Genotype: Knowledge {
         pos: &Self::Position,
         policy: IllegalPolicy,
     ) -> Reason<Self::Move>;
+}
+
+/// Something to do with a concrete game whose players are gene tables;
+/// see [`visit_genotype`].
+pub trait GenotypeVisitor {
+    type Output;
+    fn visit<G: Genotype>(self, game: G) -> Self::Output;
+}
+
+/// Runs `visitor` with the concrete game of `spec`: the dispatch for code
+/// that needs genomes and rules only (gene counts, random genomes, file
+/// checks). Code that also needs the fixed opponents' knowledge uses
+/// the dispatch module above the players.
+pub fn visit_genotype<V: GenotypeVisitor>(spec: GameSpec, visitor: V) -> V::Output {
+    match spec.concrete() {
+        Concrete::TicTacToe(game) => visitor.visit(game),
+        Concrete::Matchsticks(game) => visitor.visit(game),
+        Concrete::Connect4(game) => visitor.visit(game),
+    }
 }
 
 /// The set of gene indices that decisions consulted, shared by the threads

@@ -6,8 +6,9 @@
 //! jumps from one mutated gene to the next with geometric gaps, so its cost
 //! is proportional to the number of mutations, not to the genome length.
 
-use super::{Crossover, EvolveConfig, Population, Selection, derive_seed};
+use super::{Crossover, EvolveConfig, Population, Selection};
 use crate::encoding::Genotype;
+use crate::seed::derive_seed;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;

@@ -10,7 +10,7 @@
 use super::hall::{self, Hall};
 use super::{EvolveConfig, Population, StatsRow};
 use crate::encoding::Genotype;
-use crate::games::GameVisitor;
+use crate::encoding::{GenotypeVisitor, visit_genotype};
 use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_parts};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub struct Checkpoint {
 
 struct GeneCount;
 
-impl GameVisitor for GeneCount {
+impl GenotypeVisitor for GeneCount {
     type Output = usize;
     fn visit<G: Genotype>(self, game: G) -> usize {
         game.gene_count()
@@ -130,7 +130,7 @@ impl Checkpoint {
                 "the stored configuration is out of range".to_string(),
             ));
         }
-        let expected = header.config.game.visit(GeneCount);
+        let expected = visit_genotype(header.config.game, GeneCount);
         let size = header.config.population;
         if header.hall > hall::HALL_SIZE as u64 {
             return Err(malformed(format!(
@@ -171,9 +171,11 @@ impl Checkpoint {
 mod v1 {
     use crate::encoding::IllegalPolicy;
     use crate::evolve::{
-        Crossover, EvolveConfig, Init, Mutation, MutationScope, Selection, StatsRow, Target, config,
+        BenchConfig, Crossover, EvolveConfig, Fitness as FitnessTerms, Init, Mutation,
+        MutationScope, Selection, StatsRow, StopRule,
     };
     use crate::games::GameSpec;
+    use crate::players::PlayerSpec;
     use serde::Deserialize;
 
     #[derive(Deserialize)]
@@ -187,7 +189,7 @@ mod v1 {
     #[derive(Deserialize)]
     struct Fitness {
         round_robin: bool,
-        opponents: Vec<(String, u64)>,
+        opponents: Vec<(PlayerSpec, u64)>,
         exhaustive: bool,
     }
 
@@ -205,11 +207,8 @@ mod v1 {
         illegal: IllegalPolicy,
         selection: Selection,
         fitness: Fitness,
-        bench_every: u64,
-        bench_against: Vec<String>,
-        bench_games: u64,
-        target: Option<Target>,
-        patience: Option<u64>,
+        bench: BenchConfig,
+        stop: StopRule,
     }
 
     impl From<CheckpointHeader> for super::CheckpointHeader {
@@ -229,7 +228,7 @@ mod v1 {
                     keep: c.keep,
                     illegal: c.illegal,
                     selection: c.selection,
-                    fitness: config::Fitness {
+                    fitness: FitnessTerms {
                         round_robin: c.fitness.round_robin,
                         opponents: c.fitness.opponents,
                         exhaustive: c.fitness.exhaustive,
@@ -238,11 +237,8 @@ mod v1 {
                     },
                     init: Init::Random,
                     crossover: Crossover::Uniform,
-                    bench_every: c.bench_every,
-                    bench_against: c.bench_against,
-                    bench_games: c.bench_games,
-                    target: c.target,
-                    patience: c.patience,
+                    bench: c.bench,
+                    stop: c.stop,
                 },
                 generation: old.generation,
                 gene_count: old.gene_count,

@@ -1,21 +1,27 @@
 //! The generation loop and its bookkeeping on disk.
 //!
-//! Per generation: round-robin, rank, write `best.genome` when the champion's
-//! genes changed, breed the next population into the spare buffer and swap,
-//! append a `stats.csv` row, and every `checkpoint_every` generations (and at
-//! the end, or when stopped) write a checkpoint of the population about to be
-//! evaluated, with `best.genome` rewritten beside it (so its provenance names
+//! Per generation, [`Evolution::step`] reads as three steps: evaluate (the
+//! fitness terms, [`super::fitness`]), record (rank, stats, benchmark, the
+//! champion and `best.genome` when its genes changed) and breed (the next
+//! population into the spare buffer, then swap). Then a `stats.csv` row is
+//! appended, and every `checkpoint_every` generations (and at the end, or
+//! when stopped) a checkpoint of the population about to be evaluated is
+//! written, with `best.genome` rewritten beside it (so its provenance names
 //! the last generation, and a resumed run ends with the same file).
 
+use super::RunDir;
 use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
+use super::fitness::{Evaluation, FitnessTerms};
 use super::stats::diversity;
-use super::tournament::{rank, round_robin, sampled};
-use super::{EvolveConfig, Hall, MutationScope, Population, StatsRow, Target, breeding};
-use crate::encoding::{GeneUsage, Genotype};
+use super::tournament::rank;
+use super::{ConfigError, EvolveConfig, Hall, Population, StatsRow, Target, breeding};
+use crate::encoding::Genotype;
 use crate::genome::{Genome, Provenance};
-use crate::players::PlayerError;
-use crate::store::{FileError, RunDir};
+use crate::players::{Knowledge, PlayerError};
+use crate::solve::SolvedOnce;
+use crate::store::FileError;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -23,7 +29,7 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub struct GenerationReport {
     pub row: StatsRow,
-    /// Games played in the round-robin.
+    /// Games played in the generation's evaluation.
     pub games: u64,
 }
 
@@ -41,6 +47,8 @@ pub enum RunEnd {
 /// Why a run cannot start or go on.
 #[derive(Debug, thiserror::Error)]
 pub enum EvolveError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
     #[error(transparent)]
     File(#[from] FileError),
     #[error(transparent)]
@@ -72,7 +80,7 @@ pub trait Observer {
 }
 
 /// A run in progress.
-pub struct Evolution<G: Genotype> {
+pub struct Evolution<G: Genotype + Knowledge> {
     game: G,
     cfg: EvolveConfig,
     run: RunDir,
@@ -82,7 +90,8 @@ pub struct Evolution<G: Genotype> {
     rows: Vec<StatsRow>,
     pending_io: f64,
     last_checkpoint: Option<u64>,
-    bench: Bench,
+    fitness: FitnessTerms<G>,
+    bench: Bench<G>,
     /// With `--target unbeatable`: whether the last champion's audit is
     /// perfect.
     champion_perfect: bool,
@@ -93,18 +102,30 @@ pub struct Evolution<G: Genotype> {
     hall: Hall,
 }
 
-impl<G: Genotype> Evolution<G> {
-    /// Starts a new run in `run` (which must not hold one): writes the
-    /// checkpoint of generation 0, `run.toml` and an empty `stats.csv`.
+/// The parts of a generation's stats row that [`Evolution::record`] fills.
+struct Record {
+    best: u32,
+    mean: f64,
+    worst: u32,
+    diversity: f64,
+    bench: Vec<f64>,
+    /// The champion's genes differ from the last generation's.
+    changed: bool,
+}
+
+impl<G: Genotype + Knowledge> Evolution<G> {
+    /// Starts a new run in `run` (which must not hold one): checks `cfg`,
+    /// then writes the checkpoint of generation 0, `run.toml` and an empty
+    /// `stats.csv`.
     pub fn start(
         game: G,
         cfg: EvolveConfig,
         run: RunDir,
         threads: usize,
     ) -> Result<Self, EvolveError> {
-        let bench = Bench::new(&game, &cfg)?;
+        cfg.validate()?;
         let population = Population::initial(&game, cfg.population, cfg.seed, cfg.init);
-        let mut evolution = Self::assemble(game, cfg, run, population, 0, Vec::new(), bench);
+        let mut evolution = Self::assemble(game, cfg, run, population, 0, Vec::new())?;
         // The checkpoint first: a run killed before run.toml exists can
         // simply be started again, and one killed after it can be resumed
         // (resume rewrites run.toml and stats.csv from the checkpoint).
@@ -125,18 +146,11 @@ impl<G: Genotype> Evolution<G> {
     ) -> Result<Self, EvolveError> {
         let mut cfg = ckpt.config;
         cfg.generations = generations;
-        let bench = Bench::new(&game, &cfg)?;
-        run.write_run_toml(&cfg, threads)?;
-        run.write_stats(&cfg, &ckpt.rows)?;
-        let mut evolution = Self::assemble(
-            game,
-            cfg,
-            run,
-            ckpt.population,
-            ckpt.generation,
-            ckpt.rows,
-            bench,
-        );
+        cfg.validate()?;
+        let mut evolution =
+            Self::assemble(game, cfg, run, ckpt.population, ckpt.generation, ckpt.rows)?;
+        evolution.run.write_run_toml(&evolution.cfg, threads)?;
+        evolution.run.write_stats(&evolution.cfg, &evolution.rows)?;
         evolution.hall = ckpt.hall;
         evolution.last_checkpoint = Some(ckpt.generation);
         Ok(evolution)
@@ -149,10 +163,12 @@ impl<G: Genotype> Evolution<G> {
         population: Population,
         generation: u64,
         rows: Vec<StatsRow>,
-        bench: Bench,
-    ) -> Self {
+    ) -> Result<Self, PlayerError> {
+        let solved = Arc::new(SolvedOnce::default());
+        let fitness = FitnessTerms::new(&game, &cfg, solved.clone())?;
+        let bench = Bench::new(&game, &cfg, solved)?;
         let spare = Population::zeroed(population.size(), population.gene_count());
-        Evolution {
+        Ok(Evolution {
             game,
             cfg,
             run,
@@ -162,12 +178,13 @@ impl<G: Genotype> Evolution<G> {
             rows,
             pending_io: 0.0,
             last_checkpoint: None,
+            fitness,
             bench,
             champion_perfect: false,
             champion: None,
             champion_saved: false,
             hall: Hall::default(),
-        }
+        })
     }
 
     /// The next generation to evaluate (= generations completed).
@@ -201,61 +218,56 @@ impl<G: Genotype> Evolution<G> {
         &self.rows
     }
 
-    /// Evaluates the current generation and breeds the next.
+    /// Evaluates the current generation, records it and breeds the next.
     pub fn step(&mut self) -> Result<GenerationReport, FileError> {
         let started = Instant::now();
-        let n = self.population.size();
-        let k = self.cfg.fitness.sampled as usize;
-        let (mut points, mut games) = if self.cfg.fitness.round_robin {
-            let points = round_robin(&self.game, &self.population, self.cfg.illegal);
-            (points, (n * (n - 1)) as u64)
-        } else if k > 0 {
-            let points = sampled(
-                &self.game,
-                &self.population,
-                k,
-                self.cfg.illegal,
-                self.cfg.seed,
-                self.generation,
-            );
-            (points, (2 * n * k) as u64)
-        } else {
-            (vec![0; n], 0)
-        };
-        let usage = (self.cfg.mutate == MutationScope::Used)
-            .then(|| GeneUsage::new(self.population.gene_count()));
-        let fixed = self.bench.fitness_points(
+        let eval = self.fitness.evaluate(
             &self.game,
             &self.population,
+            &self.hall,
             self.cfg.illegal,
             self.cfg.seed,
             self.generation,
-            usage.as_ref(),
         );
-        if let Some((extra, played)) = fixed {
-            points.iter_mut().zip(extra).for_each(|(p, e)| *p += e);
-            games += played;
+        let ranking = rank(&eval.points);
+        let record = self.record(&eval, &ranking);
+        let tournament_s = started.elapsed().as_secs_f64();
+
+        let io_started = Instant::now();
+        self.champion_saved = false;
+        if record.changed {
+            self.save_champion()?;
         }
-        let hall_games = self.cfg.fitness.hall;
-        if hall_games > 0 && !self.hall.is_empty() {
-            let extra = self.hall.points(
-                &self.game,
-                &self.population,
-                hall_games,
-                self.cfg.illegal,
-                self.cfg.seed,
-                self.generation,
-            );
-            points.iter_mut().zip(extra).for_each(|(p, e)| *p += e);
-            games += u64::from(hall_games) * n as u64;
-        }
-        let ranking = rank(&points);
+        let io_s = self.pending_io + io_started.elapsed().as_secs_f64();
+
+        let games = eval.games;
+        let bred = Instant::now();
+        self.breed(&ranking, eval);
+        let breeding_s = bred.elapsed().as_secs_f64();
+
+        let row = StatsRow {
+            generation: self.generation,
+            best: record.best,
+            mean: record.mean,
+            worst: record.worst,
+            diversity: record.diversity,
+            tournament_s,
+            breeding_s,
+            io_s,
+            bench: record.bench,
+        };
+        self.finish(row, games)
+    }
+
+    /// Ranks the evaluation into the row's figures, measures the champion
+    /// when due, and takes it as the run's champion (audited under
+    /// `--target unbeatable`, marked unsaved when its genes changed).
+    fn record(&mut self, eval: &Evaluation, ranking: &[usize]) -> Record {
+        let points = &eval.points;
+        let n = points.len();
         let best = points[ranking[0]];
-        let worst = points[ranking[n - 1]];
-        let mean = points.iter().map(|&p| p as f64).sum::<f64>() / n as f64;
-        let diversity = diversity(&self.population, self.game.active_genes());
         let champion_genes = self.population.genome(ranking[0]);
-        if hall_games > 0 {
+        if self.cfg.fitness.hall > 0 {
             self.hall.admit(self.generation, champion_genes);
         }
         let bench = if bench::due(&self.cfg, self.generation) {
@@ -271,14 +283,11 @@ impl<G: Genotype> Evolution<G> {
             .champion
             .as_ref()
             .is_none_or(|c| c.genes != champion_genes);
-        if self.cfg.target == Some(Target::Unbeatable) && changed {
+        if self.cfg.stop.target == Some(Target::Unbeatable) && changed {
             self.champion_perfect =
                 self.bench
                     .keeps_value_everywhere(&self.game, champion_genes, self.cfg.illegal);
         }
-        let tournament_s = started.elapsed().as_secs_f64();
-
-        let io_started = Instant::now();
         let provenance = Provenance {
             run: Some(self.run.name()),
             generation: Some(self.generation),
@@ -300,36 +309,32 @@ impl<G: Genotype> Evolution<G> {
                 });
             }
         }
-        self.champion_saved = false;
-        if changed {
-            self.save_champion()?;
+        Record {
+            best,
+            mean: points.iter().map(|&p| p as f64).sum::<f64>() / n as f64,
+            worst: points[ranking[n - 1]],
+            diversity: diversity(&self.population, self.game.active_genes()),
+            bench,
+            changed,
         }
-        let io_s = self.pending_io + io_started.elapsed().as_secs_f64();
+    }
 
-        let bred = Instant::now();
+    /// Breeds the next population from the ranked current one.
+    fn breed(&mut self, ranking: &[usize], eval: Evaluation) {
         breeding::breed(
             &self.game,
             &self.cfg,
             &self.population,
-            &ranking,
+            ranking,
             self.generation,
-            usage.map(|u| u.indices()).as_deref(),
+            eval.usage.map(|u| u.indices()).as_deref(),
             &mut self.spare,
         );
         std::mem::swap(&mut self.population, &mut self.spare);
-        let breeding_s = bred.elapsed().as_secs_f64();
+    }
 
-        let row = StatsRow {
-            generation: self.generation,
-            best,
-            mean,
-            worst,
-            diversity,
-            tournament_s,
-            breeding_s,
-            io_s,
-            bench,
-        };
+    /// Appends the generation's row and checkpoints when due.
+    fn finish(&mut self, row: StatsRow, games: u64) -> Result<GenerationReport, FileError> {
         self.run.append_stats(&self.cfg, &row)?;
         self.rows.push(row.clone());
         self.generation += 1;
@@ -418,7 +423,7 @@ impl<G: Genotype> Evolution<G> {
         let last = self.rows.last().filter(|r| !r.bench.is_empty())?;
         let columns = bench::columns(cfg);
         let value = |row: &StatsRow, column: usize| row.bench.get(column).copied();
-        if let Some(Target::Score { opponent, share }) = &cfg.target {
+        if let Some(Target::Score { opponent, share }) = &cfg.stop.target {
             let name = bench::column_name(opponent);
             let column = columns.iter().position(|c| *c == name);
             if column
@@ -431,7 +436,7 @@ impl<G: Genotype> Evolution<G> {
                 ));
             }
         }
-        let patience = cfg.patience?;
+        let patience = cfg.stop.patience?;
         let column = columns
             .iter()
             .position(|c| c == "optimal_rate")

@@ -8,10 +8,11 @@
 //! the players it has already beaten. The hall is stored in checkpoints: a
 //! resumed run meets the same opponents.
 
+use super::Population;
 use super::tournament::genome_game;
-use super::{Population, derive_seed};
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::games::Side;
+use crate::seed::derive_seed;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;

@@ -15,28 +15,20 @@ pub mod breeding;
 pub mod checkpoint;
 mod config;
 mod driver;
+pub mod fitness;
 pub mod hall;
+pub mod operators;
 pub mod population;
+mod run_dir;
 pub mod stats;
 pub mod tournament;
 
-pub use config::{
-    ConfigError, Crossover, EvolveConfig, Fitness, Init, Mutation, MutationScope, Selection, Target,
-};
+pub use config::{BenchConfig, ConfigError, EvolveConfig, StopRule};
 pub use driver::{Evolution, EvolveError, GenerationReport, Observer, RunEnd};
 pub use hall::Hall;
+pub use operators::{
+    Crossover, Fitness, Init, Mutation, MutationScope, OperatorError, Selection, Target,
+};
 pub use population::Population;
+pub use run_dir::RunDir;
 pub use stats::StatsRow;
-
-/// A seed for one unit of work, derived from the run seed and its place in
-/// the run (splitmix64 over the three words). Never from thread identity or
-/// time.
-pub fn derive_seed(seed: u64, generation: u64, index: u64) -> u64 {
-    fn mix(mut z: u64) -> u64 {
-        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    mix(mix(mix(seed) ^ generation) ^ index)
-}

@@ -3,8 +3,9 @@
 //! One contiguous allocation per generation (92 MB for 100 Connect-Four
 //! genomes); the loop keeps two and swaps them, never more.
 
-use super::{Init, derive_seed};
+use super::Init;
 use crate::encoding::Genotype;
+use crate::seed::derive_seed;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;

@@ -9,9 +9,10 @@
 //! for large populations: each genome meets K opponents drawn from its own
 //! stream, so it too does not depend on the thread count.
 
-use super::{Population, derive_seed};
+use super::Population;
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::games::{Outcome, Side};
+use crate::seed::derive_seed;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;

@@ -146,6 +146,8 @@ impl Connect4Position {
 impl Game for Connect4 {
     type Position = Connect4Position;
     type Move = u8;
+    const DEFAULT_OPENINGS: u32 = 2;
+    const MOVE_PROMPT: &'static str = "your move (column 1-7, q to quit): ";
 
     fn spec(&self) -> GameSpec {
         GameSpec::Connect4(self.encoder)

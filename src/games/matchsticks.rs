@@ -113,6 +113,7 @@ impl Matchsticks {
 impl Game for Matchsticks {
     type Position = MatchsticksPosition;
     type Move = u8;
+    const MOVE_PROMPT: &'static str = "sticks to take (q to quit): ";
 
     fn spec(&self) -> GameSpec {
         GameSpec::Matchsticks(self.rules, self.encoder)
@@ -217,48 +218,6 @@ impl Game for Matchsticks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::{Solver, Value};
-
-    fn subtract(sticks: u8, last_loses: bool) -> Matchsticks {
-        Matchsticks::new(MatchsticksRules {
-            sticks,
-            rule: TakeRule::Subtract {
-                max_take: 3,
-                last_loses,
-            },
-        })
-    }
-
-    #[test]
-    fn misere_max3_loses_for_the_mover_exactly_at_1_mod_4() {
-        for n in 1..=100u8 {
-            let game = subtract(n, true);
-            let value = Solver::new(&game).value(&game.start());
-            assert_eq!(value == Value::Loss, n % 4 == 1, "{n} sticks");
-        }
-    }
-
-    #[test]
-    fn normal_play_max3_loses_for_the_mover_exactly_at_0_mod_4() {
-        for n in 1..=100u8 {
-            let game = subtract(n, false);
-            let value = Solver::new(&game).value(&game.start());
-            assert_eq!(value == Value::Loss, n % 4 == 0, "{n} sticks");
-        }
-    }
-
-    #[test]
-    fn double_loses_for_the_first_player_exactly_at_fibonacci_numbers() {
-        let fibonacci = [2u8, 3, 5, 8, 13, 21, 34, 55, 89];
-        for n in 2..=100u8 {
-            let game = Matchsticks::new(MatchsticksRules {
-                sticks: n,
-                rule: TakeRule::Double,
-            });
-            let value = Solver::new(&game).value(&game.start());
-            assert_eq!(value == Value::Loss, fibonacci.contains(&n), "{n} sticks");
-        }
-    }
 
     #[test]
     fn notation_is_comma_separated_takes() {

@@ -3,13 +3,15 @@
 //! The trait is deliberately small — start, turn, legal moves, play, outcome and
 //! the position notation — so that every consumer (the evolution loop, the
 //! players, the solver, the command line) is written once, generically. Each
-//! game lives in its own file; the concrete game is chosen once, at the edge,
-//! from a serialisable [`GameSpec`] through [`GameSpec::visit`].
+//! game lives in its own file; a serialisable [`GameSpec`] names a game and
+//! its rules as data, and the layers above turn it into the concrete type
+//! (`encoding::with_table_game`, `dispatch`).
 
 mod connect4;
 mod matchsticks;
 mod spec;
 mod tictactoe;
+pub mod walk;
 
 pub use connect4::{
     Connect4, Connect4Encoder, Connect4Position, bottom_mask as connect4_bottom_mask,
@@ -18,7 +20,7 @@ pub use connect4::{
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule,
 };
-pub use spec::{GameKind, GameSpec, GameVisitor};
+pub use spec::{Concrete, GameKind, GameSpec};
 pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
     has_line as tictactoe_has_line,
@@ -92,6 +94,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Position: Copy + Eq + Hash + Debug + Send + Sync;
     /// A move: a cell, a column or a number of sticks.
     type Move: Copy + Eq + Debug + Send + Sync;
+
+    /// Random plies played before each pair of measured games: games whose
+    /// deterministic players would otherwise repeat one game use some.
+    const DEFAULT_OPENINGS: u32 = 0;
+    /// What a person is asked for at their turn in `play`.
+    const MOVE_PROMPT: &'static str;
 
     /// The game and its rules, as stored in files.
     fn spec(&self) -> GameSpec;

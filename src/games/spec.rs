@@ -4,7 +4,6 @@ use super::{
     Connect4, Connect4Encoder, Matchsticks, MatchsticksEncoder, MatchsticksRules, TicTacToe,
     TicTacToeEncoder,
 };
-use crate::encoding::Genotype;
 use serde::{Deserialize, Serialize};
 
 /// Which game, without its rules (the value of `--game`).
@@ -51,12 +50,6 @@ pub enum GameSpec {
     Connect4(Connect4Encoder),
 }
 
-/// Something to do with a concrete game type; see [`GameSpec::visit`].
-pub trait GameVisitor {
-    type Output;
-    fn visit<G: Genotype>(self, game: G) -> Self::Output;
-}
-
 impl GameSpec {
     /// Tic-tac-toe with the design's base-3 encoder.
     pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToeEncoder::Base3);
@@ -98,15 +91,24 @@ impl GameSpec {
         }
     }
 
-    /// Runs `visitor` with the concrete game: the one place where the game is
-    /// chosen at run time.
-    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+    /// The concrete game of this spec, as one of the three game types.
+    pub fn concrete(self) -> Concrete {
         match self {
-            GameSpec::TicTacToe(encoder) => visitor.visit(TicTacToe { encoder }),
-            GameSpec::Matchsticks(rules, encoder) => visitor.visit(Matchsticks { rules, encoder }),
-            GameSpec::Connect4(encoder) => visitor.visit(Connect4 { encoder }),
+            GameSpec::TicTacToe(encoder) => Concrete::TicTacToe(TicTacToe { encoder }),
+            GameSpec::Matchsticks(rules, encoder) => {
+                Concrete::Matchsticks(Matchsticks { rules, encoder })
+            }
+            GameSpec::Connect4(encoder) => Concrete::Connect4(Connect4 { encoder }),
         }
     }
+}
+
+/// A spec turned into its game value; the layers above dispatch on it to
+/// run generic code with the concrete type.
+pub enum Concrete {
+    TicTacToe(TicTacToe),
+    Matchsticks(Matchsticks),
+    Connect4(Connect4),
 }
 
 impl std::fmt::Display for GameSpec {

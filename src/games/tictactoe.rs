@@ -84,6 +84,7 @@ pub fn has_line(mask: u16) -> bool {
 impl Game for TicTacToe {
     type Position = TicTacToePosition;
     type Move = u8;
+    const MOVE_PROMPT: &'static str = "your move (cell 1-9, q to quit): ";
 
     fn spec(&self) -> GameSpec {
         GameSpec::TicTacToe(self.encoder)

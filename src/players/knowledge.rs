@@ -9,14 +9,8 @@ use crate::games::{
     Connect4, Connect4Position, Game, Matchsticks, MatchsticksPosition, TicTacToe,
     TicTacToePosition,
 };
-use crate::solve::{Solver, Value};
-use rustc_hash::FxHashMap as HashMap;
-use std::any::Any;
+use crate::solve::{SolvedTable, Solver, Value};
 use std::sync::Arc;
-
-/// Whatever a game's exact solver shares between players (a solved table
-/// for the small games), built once per match or run.
-pub type SharedOracle = Arc<dyn Any + Send + Sync>;
 
 /// An exact oracle: the game-theoretic value each legal move achieves.
 pub trait ExactSolver<G: Game>: Send {
@@ -28,6 +22,15 @@ pub trait ExactSolver<G: Game>: Send {
 
 /// Game knowledge for the fixed opponents.
 pub trait Knowledge: Game {
+    /// What every exact solver of a match or run shares, built once (a
+    /// solved table for the small games; nothing for Connect-Four, whose
+    /// solvers each keep their own transposition table).
+    type Oracle: Send + Sync + 'static;
+    /// Whether every position can be solved in memory by backward
+    /// induction (exact audits, the exhaustive fitness); `perfect` works
+    /// either way.
+    const SOLVABLE: bool;
+
     /// Moves in preference order, in classes of equal preference (the `rules`
     /// player); empty when no move is preferred.
     fn preference_classes(&self) -> Vec<Vec<Self::Move>>;
@@ -37,54 +40,10 @@ pub trait Knowledge: Game {
     /// A static evaluation for the side to move: positive is good.
     fn heuristic(&self, pos: &Self::Position) -> i32;
     /// The shared part of the exact solver, built once (it may be costly).
-    fn exact_oracle(&self) -> SharedOracle;
+    fn exact_oracle(&self) -> Arc<Self::Oracle>;
     /// A solver that knows the exact value of every move, using `oracle`
     /// from [`Knowledge::exact_oracle`].
-    fn exact_solver(&self, oracle: &SharedOracle) -> Box<dyn ExactSolver<Self>>;
-}
-
-/// The value of every position reachable from the start (the small games).
-pub struct SolvedTable<P> {
-    values: HashMap<P, Value>,
-}
-
-impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
-    /// Solves every reachable position of `game`.
-    pub fn build<G: Game<Position = P>>(game: &G) -> Self {
-        let mut solver = Solver::new(game);
-        let mut stack = vec![game.start()];
-        let mut moves = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        while let Some(pos) = stack.pop() {
-            if !seen.insert(pos) {
-                continue;
-            }
-            game.legal_moves(&pos, &mut moves);
-            stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
-        }
-        let values = seen.into_iter().map(|p| (p, solver.value(&p))).collect();
-        SolvedTable { values }
-    }
-
-    /// How many positions are reachable from the start.
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    /// Whether the table is empty (never, for a built table).
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-
-    /// Every reachable position.
-    pub fn positions(&self) -> impl Iterator<Item = &P> {
-        self.values.keys()
-    }
-
-    /// The value of `pos` for the side to move, if reachable.
-    pub fn get(&self, pos: &P) -> Option<Value> {
-        self.values.get(pos).copied()
-    }
+    fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>>;
 }
 
 /// Reads move values from a shared [`SolvedTable`]; positions outside it
@@ -94,15 +53,13 @@ pub struct TableSolver<G: Game> {
     fallback: Solver<G>,
 }
 
-fn table_solver<G: Game>(game: &G, oracle: &SharedOracle) -> Box<dyn ExactSolver<G>> {
-    let table = oracle
-        .clone()
-        .downcast::<SolvedTable<G::Position>>()
-        .unwrap_or_else(|_| Arc::new(SolvedTable::build(game)));
-    Box::new(TableSolver {
-        table,
-        fallback: Solver::new(game),
-    })
+impl<G: Game> TableSolver<G> {
+    pub fn new(game: &G, table: &Arc<SolvedTable<G::Position>>) -> Self {
+        TableSolver {
+            table: table.clone(),
+            fallback: Solver::new(game),
+        }
+    }
 }
 
 impl<G: Game> ExactSolver<G> for TableSolver<G> {
@@ -127,6 +84,9 @@ impl<G: Game> ExactSolver<G> for TableSolver<G> {
 const LINE_WEIGHT: [i32; 5] = [0, 1, 10, 100, 1000];
 
 impl Knowledge for TicTacToe {
+    type Oracle = SolvedTable<TicTacToePosition>;
+    const SOLVABLE: bool = true;
+
     fn preference_classes(&self) -> Vec<Vec<u8>> {
         vec![vec![4], vec![0, 2, 6, 8], vec![1, 3, 5, 7]]
     }
@@ -142,16 +102,19 @@ impl Knowledge for TicTacToe {
         open_lines(&crate::games::TICTACTOE_LINES, me as u64, them as u64)
     }
 
-    fn exact_oracle(&self) -> SharedOracle {
+    fn exact_oracle(&self) -> Arc<Self::Oracle> {
         Arc::new(SolvedTable::build(self))
     }
 
-    fn exact_solver(&self, oracle: &SharedOracle) -> Box<dyn ExactSolver<Self>> {
-        table_solver(self, oracle)
+    fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>> {
+        Box::new(TableSolver::new(self, oracle))
     }
 }
 
 impl Knowledge for Matchsticks {
+    type Oracle = SolvedTable<MatchsticksPosition>;
+    const SOLVABLE: bool = true;
+
     fn preference_classes(&self) -> Vec<Vec<u8>> {
         Vec::new()
     }
@@ -164,12 +127,12 @@ impl Knowledge for Matchsticks {
         0
     }
 
-    fn exact_oracle(&self) -> SharedOracle {
+    fn exact_oracle(&self) -> Arc<Self::Oracle> {
         Arc::new(SolvedTable::build(self))
     }
 
-    fn exact_solver(&self, oracle: &SharedOracle) -> Box<dyn ExactSolver<Self>> {
-        table_solver(self, oracle)
+    fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>> {
+        Box::new(TableSolver::new(self, oracle))
     }
 }
 
@@ -227,6 +190,9 @@ static CONNECT4_LINES: [u64; 69] = {
 };
 
 impl Knowledge for Connect4 {
+    type Oracle = ();
+    const SOLVABLE: bool = false;
+
     fn preference_classes(&self) -> Vec<Vec<u8>> {
         vec![vec![3], vec![2, 4], vec![1, 5], vec![0, 6]]
     }
@@ -245,12 +211,11 @@ impl Knowledge for Connect4 {
         open_lines(&CONNECT4_LINES, pos.current, pos.opponent())
     }
 
-    fn exact_oracle(&self) -> SharedOracle {
-        // Each Connect-Four solver keeps its own transposition table.
+    fn exact_oracle(&self) -> Arc<()> {
         Arc::new(())
     }
 
-    fn exact_solver(&self, _oracle: &SharedOracle) -> Box<dyn ExactSolver<Self>> {
+    fn exact_solver(&self, _oracle: &Arc<()>) -> Box<dyn ExactSolver<Self>> {
         Box::new(Connect4Solver::new())
     }
 }

@@ -17,7 +17,7 @@ mod rules;
 
 pub use alphabeta::AlphaBetaPlayer;
 pub use genome::{GenomePlayer, RecordingPlayer};
-pub use knowledge::{ExactSolver, Knowledge, SharedOracle};
+pub use knowledge::{ExactSolver, Knowledge, TableSolver};
 pub use montecarlo::MonteCarloPlayer;
 pub use perfect::PerfectPlayer;
 pub use random::RandomPlayer;
@@ -109,8 +109,9 @@ fn parse_count(spec: &str, text: &str, most: u32, what: &str) -> Result<u32, Pla
 }
 
 impl PlayerSpec {
-    /// Reads a player name, `mc:N`, `alphabeta:D`, or a genome path (which
-    /// must exist).
+    /// Reads a player name, `mc:N`, `alphabeta:D`, or a genome path. Pure:
+    /// whether the path names a genome file is checked when the player is
+    /// built ([`PlayerSpec::factory`]).
     pub fn parse(text: &str) -> Result<PlayerSpec, PlayerError> {
         match text.split_once(':') {
             Some(("mc", n)) => Ok(PlayerSpec::MonteCarlo(parse_count(
@@ -129,8 +130,8 @@ impl PlayerSpec {
                 "random" => Ok(PlayerSpec::Random),
                 "rules" => Ok(PlayerSpec::Rules),
                 "perfect" => Ok(PlayerSpec::Perfect),
-                path if std::path::Path::new(path).is_file() => Ok(PlayerSpec::Genome(path.into())),
-                other => Err(PlayerError::Unknown(other.to_string())),
+                "" => Err(PlayerError::Unknown(String::new())),
+                path => Ok(PlayerSpec::Genome(path.into())),
             },
         }
     }
@@ -144,12 +145,15 @@ impl PlayerSpec {
 
     /// Checks the spec against `game` once (loading a genome file) and
     /// returns a factory of players.
-    pub fn factory<G: Genotype>(
+    pub fn factory<G: Genotype + Knowledge>(
         &self,
         game: &G,
         policy: IllegalPolicy,
-    ) -> Result<PlayerFactory, PlayerError> {
+    ) -> Result<PlayerFactory<G>, PlayerError> {
         let genes = match self {
+            PlayerSpec::Genome(path) if !path.is_file() => {
+                return Err(PlayerError::Unknown(path.display().to_string()));
+            }
             PlayerSpec::Genome(path) => {
                 let genome = Genome::load(path)?;
                 if genome.game != game.spec() {
@@ -173,13 +177,36 @@ impl PlayerSpec {
     }
 
     /// One player for `game`; `seed` drives any randomness it has.
-    pub fn build<G: Genotype>(
+    pub fn build<G: Genotype + Knowledge>(
         &self,
         game: &G,
         seed: u64,
         policy: IllegalPolicy,
     ) -> Result<Box<dyn Player<G>>, PlayerError> {
         Ok(self.factory(game, policy)?.make(game, seed))
+    }
+}
+
+/// Stored as its text (`mc:200`, a genome path), exactly as a `String`
+/// field would be: files written when specs were strings still load.
+impl serde::Serialize for PlayerSpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PlayerSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        PlayerSpec::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = PlayerError;
+
+    fn from_str(text: &str) -> Result<Self, PlayerError> {
+        PlayerSpec::parse(text)
     }
 }
 
@@ -198,22 +225,32 @@ impl std::fmt::Display for PlayerSpec {
 
 /// Makes players of one spec, cheaply: a genome's genes are loaded once and
 /// shared, and so is a perfect player's solved table.
-#[derive(Clone)]
-pub struct PlayerFactory {
+pub struct PlayerFactory<G: Knowledge> {
     spec: PlayerSpec,
     genes: Option<Arc<[u8]>>,
-    oracle: Option<SharedOracle>,
+    oracle: Option<Arc<G::Oracle>>,
     policy: IllegalPolicy,
 }
 
-impl PlayerFactory {
+impl<G: Knowledge> Clone for PlayerFactory<G> {
+    fn clone(&self) -> Self {
+        PlayerFactory {
+            spec: self.spec.clone(),
+            genes: self.genes.clone(),
+            oracle: self.oracle.clone(),
+            policy: self.policy,
+        }
+    }
+}
+
+impl<G: Genotype + Knowledge> PlayerFactory<G> {
     /// The spec this factory makes.
     pub fn spec(&self) -> &PlayerSpec {
         &self.spec
     }
 
     /// A fresh player seeded with `seed`.
-    pub fn make<G: Genotype>(&self, game: &G, seed: u64) -> Box<dyn Player<G>> {
+    pub fn make(&self, game: &G, seed: u64) -> Box<dyn Player<G>> {
         match (&self.spec, &self.genes) {
             (PlayerSpec::Random, _) => Box::new(RandomPlayer::new(seed)),
             (PlayerSpec::Rules, _) => Box::new(RulesPlayer::new(seed)),

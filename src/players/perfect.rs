@@ -1,7 +1,7 @@
 //! The `perfect` player: exact play, at random among equally good moves.
 
 use super::Player;
-use super::knowledge::{ExactSolver, Knowledge, SharedOracle};
+use super::knowledge::{ExactSolver, Knowledge};
 use crate::solve::Value;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -15,7 +15,7 @@ pub struct PerfectPlayer<G: Knowledge> {
 
 impl<G: Knowledge> PerfectPlayer<G> {
     /// A perfect player using `oracle` (from [`Knowledge::exact_oracle`]).
-    pub fn new(game: &G, oracle: &SharedOracle, seed: u64) -> Self {
+    pub fn new(game: &G, oracle: &std::sync::Arc<G::Oracle>, seed: u64) -> Self {
         PerfectPlayer {
             solver: game.exact_solver(oracle),
             rng: Pcg64Mcg::seed_from_u64(seed),

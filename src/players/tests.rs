@@ -8,7 +8,12 @@ fn spec(text: &str) -> PlayerSpec {
 }
 
 /// Outcomes of `games` games of `a` against `b`, sides alternating.
-fn results<G: Genotype>(game: &G, a: &str, b: &str, games: u64) -> Vec<(Side, Outcome)> {
+fn results<G: Genotype + Knowledge>(
+    game: &G,
+    a: &str,
+    b: &str,
+    games: u64,
+) -> Vec<(Side, Outcome)> {
     let fa = spec(a).factory(game, IllegalPolicy::Repair).unwrap();
     let fb = spec(b).factory(game, IllegalPolicy::Repair).unwrap();
     (0..games)
@@ -133,7 +138,17 @@ fn player_specs_parse_and_name_their_ranges() {
     assert_eq!(spec("alphabeta:4").to_string(), "alphabeta:4");
     let err = PlayerSpec::parse("mc:0").unwrap_err().to_string();
     assert!(err.contains("1-100000"), "{err}");
-    let err = PlayerSpec::parse("chess-engine").unwrap_err().to_string();
+    // Parsing is pure; a name that is no player and no genome file is
+    // refused when the player is built.
+    assert_eq!(
+        spec("chess-engine"),
+        PlayerSpec::Genome("chess-engine".into())
+    );
+    let err = spec("chess-engine")
+        .factory(&TicTacToe::BASE3, IllegalPolicy::Repair)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("unknown player 'chess-engine'"), "{err}");
 }
 

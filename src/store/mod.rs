@@ -1,14 +1,12 @@
 //! Everything bebete writes to disk: the framed binary container shared by
-//! genome and checkpoint files, atomic writes, the run directory and its
-//! one-writer lock.
+//! genome and checkpoint files, atomic writes and the one-writer lock of a
+//! directory. The run directory itself belongs to the evolution layer.
 
 mod container;
 mod lock;
-mod run_dir;
 
 pub use container::{
     FileError, FileProblem, Framed, decode_framed, decode_framed_versions, read_framed,
     write_atomic, write_atomic_with, write_framed, write_framed_parts,
 };
 pub use lock::{LockError, RunLock};
-pub use run_dir::RunDir;

@@ -7,11 +7,11 @@
 //! runs/NAME/best.genome                 the current champion
 //! ```
 
-use super::{FileError, write_atomic};
-use crate::evolve::bench;
-use crate::evolve::stats::header;
-use crate::evolve::{EvolveConfig, StatsRow};
+use super::bench;
+use super::stats::header;
+use super::{EvolveConfig, StatsRow};
 use crate::games::{GameSpec, TakeRule};
+use crate::store::{FileError, write_atomic};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -52,7 +52,7 @@ struct RunToml<'a> {
     init: String,
     crossover: String,
     bench_every: u64,
-    bench_against: &'a [String],
+    bench_against: Vec<String>,
     bench_games: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     target: Option<String>,
@@ -142,11 +142,11 @@ impl RunDir {
             mutate: cfg.mutate.to_string(),
             init: cfg.init.to_string(),
             crossover: cfg.crossover.to_string(),
-            bench_every: cfg.bench_every,
-            bench_against: &cfg.bench_against,
-            bench_games: cfg.bench_games,
-            target: cfg.target.as_ref().map(|t| t.to_string()),
-            patience: cfg.patience,
+            bench_every: cfg.bench.every,
+            bench_against: cfg.bench.against.iter().map(|s| s.to_string()).collect(),
+            bench_games: cfg.bench.games,
+            target: cfg.stop.target.as_ref().map(|t| t.to_string()),
+            patience: cfg.stop.patience,
         };
         let text = toml::to_string(&doc).expect("run.toml fields are plain values");
         write_atomic(&self.run_toml(), text.as_bytes())

@@ -1,0 +1,518 @@
+//! The genetic operators and fitness terms a run is configured with, as
+//! typed values: each reads its command-line grammar ([`FromStr`]) and
+//! writes it back ([`Display`](std::fmt::Display)), so `run.toml` and error
+//! messages show exactly what a user would type.
+//!
+//! Parsing is pure: a player named inside a term (`vs:rules:20`,
+//! `score:mc:200:0.9`) is stored as a [`PlayerSpec`] and only checked
+//! against a game (a genome file loaded) when the run builds its players.
+
+use crate::players::PlayerSpec;
+use serde::{Deserialize, Serialize};
+use std::str::FromStr;
+
+/// A value that does not follow its flag's grammar; the message says what
+/// was expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OperatorError(pub String);
+
+/// How parents are chosen for each child.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Selection {
+    /// Uniformly among the elite (the method).
+    Elite,
+    /// Each parent is the best of K genomes drawn from the whole population.
+    Tournament(u32),
+}
+
+impl Selection {
+    /// Reads `elite` or `tournament:K`.
+    fn parse_text(text: &str) -> Result<Selection, String> {
+        match text.split_once(':') {
+            None if text == "elite" => Ok(Selection::Elite),
+            Some(("tournament", k)) => match k.parse::<u32>() {
+                Ok(k) if k >= 1 => Ok(Selection::Tournament(k)),
+                _ => Err(format!("tournament size '{k}' must be a whole number ≥ 1")),
+            },
+            _ => Err("expected elite or tournament:K".to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Selection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Selection::Elite => f.write_str("elite"),
+            Selection::Tournament(k) => write!(f, "tournament:{k}"),
+        }
+    }
+}
+
+/// How a child's genes are taken from its parents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Crossover {
+    /// Each gene from a parent drawn uniformly (the method).
+    #[default]
+    Uniform,
+    /// Each run of B consecutive genes from one parent. Connect-Four's gene
+    /// index is four base-31 digits (the window's columns, left to right),
+    /// so blocks of 31 genes share the first three columns' states and
+    /// blocks of 961 the first two: such genes answer similar windows and
+    /// travel together.
+    Block(u32),
+}
+
+impl Crossover {
+    /// Reads `uniform` or `block:B`.
+    fn parse_text(text: &str) -> Result<Crossover, String> {
+        match text.split_once(':') {
+            None if text == "uniform" => Ok(Crossover::Uniform),
+            Some(("block", b)) => match b.parse::<u32>() {
+                Ok(b) if b >= 1 => Ok(Crossover::Block(b)),
+                _ => Err(format!("block size '{b}' must be a whole number ≥ 1")),
+            },
+            _ => Err("expected uniform or block:B".to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Crossover {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Crossover::Uniform => f.write_str("uniform"),
+            Crossover::Block(b) => write!(f, "block:{b}"),
+        }
+    }
+}
+
+/// Which genes mutation may redraw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MutationScope {
+    /// Every gene the game can consult (the method).
+    #[default]
+    All,
+    /// Only the genes some genome consulted in this generation's games
+    /// against the fixed fitness opponents: mutation goes where play is,
+    /// and (with `--init zero`) windows never met keep weight 0.
+    Used,
+}
+
+impl MutationScope {
+    /// Reads `all` or `used`.
+    fn parse_text(text: &str) -> Result<MutationScope, String> {
+        match text {
+            "all" => Ok(MutationScope::All),
+            "used" => Ok(MutationScope::Used),
+            _ => Err("expected all or used".to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for MutationScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MutationScope::All => "all",
+            MutationScope::Used => "used",
+        })
+    }
+}
+
+/// The genes of generation 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Init {
+    /// Every gene drawn at random (the method).
+    #[default]
+    Random,
+    /// Connect-Four: every vote has weight 0 (its column still random), so
+    /// a new genome plays the tie order (centre first) and a window only
+    /// takes part once mutation has given its gene a weight that selection
+    /// kept.
+    Zero,
+}
+
+impl Init {
+    /// Reads `random` or `zero`.
+    fn parse_text(text: &str) -> Result<Init, String> {
+        match text {
+            "random" => Ok(Init::Random),
+            "zero" => Ok(Init::Zero),
+            _ => Err("expected random or zero".to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Init {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Init::Random => "random",
+            Init::Zero => "zero",
+        })
+    }
+}
+
+/// What a genome's fitness is made of: round-robin points (the method),
+/// games against K opponents sampled from the population, and/or games
+/// against fixed opponents (2 points a win, 1 a draw).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fitness {
+    pub round_robin: bool,
+    /// (player, games) per fixed opponent.
+    pub opponents: Vec<(PlayerSpec, u64)>,
+    /// Score the genome in every position of the game (tic-tac-toe and
+    /// matchsticks, solved exactly): 1,000,000 × the share of unfinished
+    /// positions where its move keeps the game's value.
+    pub exhaustive: bool,
+    /// Each genome plays K opponents drawn from the population, once on
+    /// each side (0: none); only its own points count.
+    pub sampled: u32,
+    /// Games per genome against past champions drawn from the hall of fame
+    /// (0: none; see [`super::hall`]).
+    pub hall: u32,
+}
+
+impl Fitness {
+    /// The method: round-robin points only.
+    pub fn round_robin() -> Fitness {
+        Fitness {
+            round_robin: true,
+            opponents: Vec::new(),
+            exhaustive: false,
+            sampled: 0,
+            hall: 0,
+        }
+    }
+
+    /// Reads `round-robin`, `round-robin+SPEC:N[+SPEC:N…]` or
+    /// `vs:TERM[+TERM…]`, a term being `SPEC:N`, `sample:K`, `hof:N` or
+    /// `exhaustive`
+    /// (SPEC may itself contain colons, as in `mc:200`).
+    fn parse_text(text: &str) -> Result<Fitness, String> {
+        let opponent = |term: &str| -> Result<(PlayerSpec, u64), String> {
+            let (spec, n) = term
+                .rsplit_once(':')
+                .ok_or_else(|| format!("'{term}' needs a game count: SPEC:N"))?;
+            match n.parse::<u64>() {
+                Ok(n) if (1..=100_000).contains(&n) && !spec.is_empty() => {
+                    Ok((PlayerSpec::parse(spec).map_err(|e| e.to_string())?, n))
+                }
+                _ => Err(format!(
+                    "the game count '{n}' must be 1-100000 after a player"
+                )),
+            }
+        };
+        // A count term (`hof:N`, `sample:K`): 1..=most, given at most once.
+        let once = |term: &str, n: &str, most: u32, current: u32, what: &str| match n.parse::<u32>()
+        {
+            Ok(n) if (1..=most).contains(&n) && current == 0 => Ok(n),
+            _ => Err(format!("{term}: the {what} must be 1-{most}, given once")),
+        };
+        let (round_robin, rest) = if let Some(rest) = text.strip_prefix("vs:") {
+            (false, Some(rest))
+        } else if text == "round-robin" {
+            (true, None)
+        } else if let Some(rest) = text.strip_prefix("round-robin+") {
+            (true, Some(rest))
+        } else {
+            return Err(
+                "expected round-robin, round-robin+SPEC:N or vs:TERM, terms (SPEC:N, sample:K, hof:N, exhaustive) joined by +"
+                    .to_string(),
+            );
+        };
+        let mut fitness = Fitness {
+            round_robin,
+            opponents: Vec::new(),
+            exhaustive: false,
+            sampled: 0,
+            hall: 0,
+        };
+        for term in rest
+            .map(|r| r.split('+').collect::<Vec<_>>())
+            .unwrap_or_default()
+        {
+            if term == "exhaustive" {
+                fitness.exhaustive = true;
+            } else if let Some(n) = term.strip_prefix("hof:") {
+                fitness.hall = once(
+                    term,
+                    n,
+                    100_000,
+                    fitness.hall,
+                    "games against the hall of fame",
+                )?;
+            } else if let Some(k) = term.strip_prefix("sample:") {
+                fitness.sampled = once(
+                    term,
+                    k,
+                    10_000,
+                    fitness.sampled,
+                    "number of sampled opponents",
+                )?;
+            } else {
+                fitness.opponents.push(opponent(term)?);
+            }
+        }
+        Ok(fitness)
+    }
+}
+
+impl std::fmt::Display for Fitness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut terms: Vec<String> = (self.sampled > 0)
+            .then(|| format!("sample:{}", self.sampled))
+            .into_iter()
+            .chain((self.hall > 0).then(|| format!("hof:{}", self.hall)))
+            .chain(self.opponents.iter().map(|(s, n)| format!("{s}:{n}")))
+            .collect();
+        if self.exhaustive {
+            terms.push("exhaustive".to_string());
+        }
+        match (self.round_robin, terms.is_empty()) {
+            (true, true) => f.write_str("round-robin"),
+            (true, false) => write!(f, "round-robin+{}", terms.join("+")),
+            (false, _) => write!(f, "vs:{}", terms.join("+")),
+        }
+    }
+}
+
+/// The per-gene mutation probability: one rate, or a range from which each
+/// child draws its own rate (log-uniformly), so that every generation has
+/// both bold and careful children and selection keeps whichever works.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mutation {
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Mutation {
+    /// One rate for every child.
+    pub fn fixed(rate: f64) -> Mutation {
+        Mutation {
+            low: rate,
+            high: rate,
+        }
+    }
+
+    /// Reads `P` or `LO..HI` (0 < LO ≤ HI ≤ 1 for a range).
+    fn parse_text(text: &str) -> Result<Mutation, String> {
+        let rate = |t: &str| -> Result<f64, String> {
+            match t.trim().parse::<f64>() {
+                Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+                _ => Err(format!("'{t}' must be a probability, 0-1")),
+            }
+        };
+        match text.split_once("..") {
+            None => Ok(Mutation::fixed(rate(text)?)),
+            Some((lo, hi)) => {
+                let (low, high) = (rate(lo)?, rate(hi)?);
+                if low <= 0.0 || low > high {
+                    return Err(format!(
+                        "a range LO..HI needs 0 < LO <= HI (got {low}..{high})"
+                    ));
+                }
+                Ok(Mutation { low, high })
+            }
+        }
+    }
+
+    /// The rate of one child: the fixed rate, or a log-uniform draw.
+    pub fn draw<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        use rand::RngExt;
+        if self.low >= self.high {
+            return self.low;
+        }
+        let (a, b) = (self.low.ln(), self.high.ln());
+        (a + (b - a) * rng.random::<f64>()).exp()
+    }
+}
+
+impl std::fmt::Display for Mutation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.low >= self.high {
+            write!(f, "{}", self.low)
+        } else {
+            write!(f, "{}..{}", self.low, self.high)
+        }
+    }
+}
+
+/// When a run may stop before its planned generations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Target {
+    /// The champion's audit: its move keeps the game's value in every
+    /// position it can reach (tic-tac-toe, matchsticks).
+    Unbeatable,
+    /// The champion's score share against SPEC reaches X (0-1).
+    Score { opponent: PlayerSpec, share: f64 },
+}
+
+impl Target {
+    /// Reads `unbeatable` or `score:SPEC:X`.
+    fn parse_text(text: &str) -> Result<Target, String> {
+        if text == "unbeatable" {
+            return Ok(Target::Unbeatable);
+        }
+        let rest = text
+            .strip_prefix("score:")
+            .ok_or("expected unbeatable or score:SPEC:X")?;
+        let (spec, x) = rest.rsplit_once(':').ok_or("expected score:SPEC:X")?;
+        match x.parse::<f64>() {
+            Ok(share) if (0.0..=1.0).contains(&share) && !spec.is_empty() => Ok(Target::Score {
+                opponent: PlayerSpec::parse(spec).map_err(|e| e.to_string())?,
+                share,
+            }),
+            _ => Err(format!("the score share '{x}' must be 0-1 (0.9 = 90%)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Unbeatable => f.write_str("unbeatable"),
+            Target::Score { opponent, share } => write!(f, "score:{opponent}:{share}"),
+        }
+    }
+}
+
+impl FromStr for Selection {
+    type Err = OperatorError;
+
+    fn from_str(text: &str) -> Result<Selection, OperatorError> {
+        Selection::parse_text(text).map_err(OperatorError)
+    }
+}
+
+impl FromStr for Crossover {
+    type Err = OperatorError;
+
+    fn from_str(text: &str) -> Result<Crossover, OperatorError> {
+        Crossover::parse_text(text).map_err(OperatorError)
+    }
+}
+
+impl FromStr for MutationScope {
+    type Err = OperatorError;
+
+    fn from_str(text: &str) -> Result<MutationScope, OperatorError> {
+        MutationScope::parse_text(text).map_err(OperatorError)
+    }
+}
+
+impl FromStr for Init {
+    type Err = OperatorError;
+
+    fn from_str(text: &str) -> Result<Init, OperatorError> {
+        Init::parse_text(text).map_err(OperatorError)
+    }
+}
+
+impl FromStr for Fitness {
+    type Err = OperatorError;
+
+    fn from_str(text: &str) -> Result<Fitness, OperatorError> {
+        Fitness::parse_text(text).map_err(OperatorError)
+    }
+}
+
+impl FromStr for Mutation {
+    type Err = OperatorError;
+
+    fn from_str(text: &str) -> Result<Mutation, OperatorError> {
+        Mutation::parse_text(text).map_err(OperatorError)
+    }
+}
+
+impl FromStr for Target {
+    type Err = OperatorError;
+
+    fn from_str(text: &str) -> Result<Target, OperatorError> {
+        Target::parse_text(text).map_err(OperatorError)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mutation_is_a_rate_or_a_log_uniform_range() {
+        assert_eq!("0.01".parse::<Mutation>(), Ok(Mutation::fixed(0.01)));
+        let range = "0.0001..0.01".parse::<Mutation>().unwrap();
+        assert_eq!(range.to_string(), "0.0001..0.01");
+        let mut rng = <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(1);
+        let draws: Vec<f64> = (0..1000).map(|_| range.draw(&mut rng)).collect();
+        assert!(draws.iter().all(|&r| (0.0001..=0.01).contains(&r)));
+        // Log-uniform: about half the draws fall below the geometric mean 0.001.
+        let below = draws.iter().filter(|&&r| r < 0.001).count();
+        assert!((400..600).contains(&below), "{below}");
+        for bad in ["2", "0.1..0.01", "0..0.1", "x"] {
+            assert!(bad.parse::<Mutation>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn selection_parses_and_prints() {
+        assert_eq!("elite".parse::<Selection>(), Ok(Selection::Elite));
+        assert_eq!(
+            "tournament:3".parse::<Selection>(),
+            Ok(Selection::Tournament(3))
+        );
+        assert!("tournament:0".parse::<Selection>().is_err());
+        assert!("roulette".parse::<Selection>().is_err());
+        assert_eq!(Selection::Tournament(4).to_string(), "tournament:4");
+        assert_eq!("block:961".parse::<Crossover>(), Ok(Crossover::Block(961)));
+        assert_eq!("uniform".parse::<Crossover>(), Ok(Crossover::Uniform));
+        assert_eq!(Crossover::Block(31).to_string(), "block:31");
+        for bad in ["block:0", "block", "one-point"] {
+            assert!(bad.parse::<Crossover>().is_err(), "{bad}");
+        }
+        assert_eq!("zero".parse::<Init>(), Ok(Init::Zero));
+        assert_eq!("used".parse::<MutationScope>(), Ok(MutationScope::Used));
+        assert_eq!(MutationScope::Used.to_string(), "used");
+        assert!("some".parse::<MutationScope>().is_err());
+        assert!("ones".parse::<Init>().is_err());
+    }
+
+    #[test]
+    fn fitness_and_target_parse_specs_with_colons() {
+        assert_eq!("round-robin".parse::<Fitness>(), Ok(Fitness::round_robin()));
+        let versus = "vs:mc:200:50".parse::<Fitness>().unwrap();
+        assert!(!versus.round_robin && !versus.exhaustive);
+        assert_eq!(versus.opponents, vec![(PlayerSpec::MonteCarlo(200), 50)]);
+        for text in [
+            "round-robin+random:20",
+            "vs:random:20+perfect:4",
+            "round-robin+rules:2+mc:5:6",
+            "vs:exhaustive",
+            "vs:random:10+exhaustive",
+            "vs:sample:20+random:10",
+            "round-robin+hof:10+rules:4",
+            "vs:sample:4+hof:6+random:2",
+        ] {
+            assert_eq!(text.parse::<Fitness>().unwrap().to_string(), text);
+        }
+        assert!("vs:random".parse::<Fitness>().is_err());
+        assert_eq!("vs:sample:8".parse::<Fitness>().unwrap().sampled, 8);
+        assert_eq!("vs:hof:12".parse::<Fitness>().unwrap().hall, 12);
+        for bad in [
+            "vs:sample:0",
+            "vs:sample:x",
+            "vs:sample:2+sample:3",
+            "vs:hof:0",
+            "vs:hof:2+hof:2",
+        ] {
+            assert!(bad.parse::<Fitness>().is_err(), "{bad}");
+        }
+        assert!("elo".parse::<Fitness>().is_err());
+        assert_eq!("unbeatable".parse::<Target>(), Ok(Target::Unbeatable));
+        assert_eq!(
+            "score:alphabeta:4:0.5".parse::<Target>(),
+            Ok(Target::Score {
+                opponent: PlayerSpec::AlphaBeta(4),
+                share: 0.5
+            })
+        );
+        assert!("score:random:1.5".parse::<Target>().is_err());
+    }
+}

@@ -1,0 +1,122 @@
+//! The dependency rule of docs/architecture.md, checked: a module may use
+//! modules of lower layers, never one of its own layer or above.
+//!
+//! Reads every file under `src/`, takes the `crate::MODULE` paths of its
+//! code (test modules, which may reach anything to cross-check, are left
+//! out) and compares layers. A new top-level module must be given a layer
+//! here, or this test fails.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Layers, lowest first: a module may use the modules of earlier rows.
+const LAYERS: &[&[&str]] = &[
+    &["seed", "store"],
+    &["games"],
+    &["solve"],
+    &["encoding"],
+    &["genome"],
+    &["players"],
+    &["audit", "eval", "dispatch"],
+    &["evolve"],
+    &["plot", "play"],
+    &["cli"],
+];
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|row| row.contains(&module))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The code of a file without its test module (everything from the first
+/// `#[cfg(test)]` on: test modules sit at the end, by the house style).
+fn code_of(text: &str) -> &str {
+    text.find("#[cfg(test)]").map_or(text, |i| &text[..i])
+}
+
+/// The top-level modules `code` names as `crate::MODULE`.
+fn uses(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            found.insert(name);
+        }
+    }
+    found
+}
+
+fn violations(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(src).unwrap();
+        let mut parts = relative.iter().map(|p| p.to_string_lossy().into_owned());
+        let first = parts.next().unwrap();
+        if first == "lib.rs" || first == "main.rs" || relative.ends_with("tests.rs") {
+            continue;
+        }
+        let module = first.trim_end_matches(".rs").to_string();
+        let Some(own) = layer(&module) else {
+            problems.push(format!("{}: module {module} has no layer", file.display()));
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).unwrap();
+        for used in uses(code_of(&text)) {
+            if used == module {
+                continue;
+            }
+            match layer(&used) {
+                Some(l) if l < own => {}
+                Some(_) => problems.push(format!(
+                    "{}: {module} (layer {own}) uses crate::{used} (layer {})",
+                    file.display(),
+                    layer(&used).unwrap()
+                )),
+                None => problems.push(format!("{}: crate::{used} has no layer", file.display())),
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn no_module_uses_one_of_its_own_layer_or_above() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let problems = violations(&src);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_check_catches_an_upward_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    std::fs::write(
+        games.join("mod.rs"),
+        "use crate::evolve::Evolution;\n#[cfg(test)]\nmod tests { use crate::cli::run; }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("audit.rs"), "use crate::eval::Tally;\n").unwrap();
+    let problems = violations(dir.path());
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("audit (layer 6) uses crate::eval"));
+    assert!(problems[1].contains("games (layer 1) uses crate::evolve"));
+}
