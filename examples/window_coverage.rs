@@ -17,7 +17,7 @@
 //! cargo run --release --example window_coverage -- GENOME [OPPONENT] [GAMES]
 //! ```
 
-use bebete::encoding::{Genotype, IllegalPolicy, Reason};
+use bebete::encoding::{Explanation, Genotype, IllegalPolicy};
 use bebete::games::{Connect4, Game, GameSpec, Side};
 use bebete::genome::Genome;
 use bebete::players::PlayerSpec;
@@ -51,9 +51,7 @@ fn main() -> anyhow::Result<()> {
         while game.outcome(&pos).is_none() {
             let mv = if game.turn(&pos) == genome_side {
                 let reason = game.explain(&genome.genes, &pos, IllegalPolicy::Repair);
-                if let Reason::Votes { windows, .. } = &reason {
-                    histogram[windows.iter().filter(|w| w.weight > 0).count()] += 1;
-                }
+                histogram[reason.windows.iter().filter(|w| w.weight > 0).count()] += 1;
                 for index in reason.consulted() {
                     *reads.entry(index).or_default() += 1;
                 }

@@ -9,10 +9,12 @@
 //! reachable positions even when the number of lines is astronomical.
 
 use crate::encoding::{Genotype, IllegalPolicy};
+use crate::games::walk::{DEFAULT_NODE_LIMIT, push_successors, walk};
 use crate::games::{Outcome, Side};
 use crate::solve::SolvedTable;
 use crate::solve::Value;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::ops::ControlFlow;
 
 /// The audit's findings.
 #[derive(Clone, Debug, PartialEq)]
@@ -138,29 +140,27 @@ pub fn keeps_value_everywhere<G: Genotype>(
 ) -> bool {
     let value = |pos: &G::Position| table.get(pos).unwrap_or(Value::Draw);
     let mut moves = Vec::new();
-    for side in [Side::First, Side::Second] {
-        // Per side: a position is the genome's turn in one walk and the
-        // opponent's in the other.
-        let mut seen = HashSet::default();
-        let mut stack = vec![game.start()];
-        while let Some(pos) = stack.pop() {
-            if game.outcome(&pos).is_some() || !seen.insert(pos) {
-                continue;
+    // Per side: a position is the genome's turn in one walk and the
+    // opponent's in the other. A move that gives the value away stops it.
+    [Side::First, Side::Second].into_iter().all(|side| {
+        walk(game.start(), DEFAULT_NODE_LIMIT, |pos, next| {
+            if game.outcome(pos).is_some() {
+                return ControlFlow::Continue(());
             }
-            if game.turn(&pos) == side {
-                match game.decide(genes, &pos, policy) {
-                    Some(mv) if value(&game.play(&pos, mv)).flip() == value(&pos) => {
-                        stack.push(game.play(&pos, mv))
-                    }
-                    _ => return false,
+            if game.turn(pos) != side {
+                push_successors(game, pos, &mut moves, next);
+                return ControlFlow::Continue(());
+            }
+            match game.decide(genes, pos, policy) {
+                Some(mv) if value(&game.play(pos, mv)).flip() == value(pos) => {
+                    next.push(game.play(pos, mv));
+                    ControlFlow::Continue(())
                 }
-            } else {
-                game.legal_moves(&pos, &mut moves);
-                stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
+                _ => ControlFlow::Break(()),
             }
-        }
-    }
-    true
+        })
+        .is_ok()
+    })
 }
 
 /// Audits `genes` as first and as second player.
@@ -220,16 +220,9 @@ mod tests {
         let game = TicTacToe::BASE3;
         let mut solver = Solver::new(&game);
         let mut genes = vec![0u8; 19_683];
-        let mut stack = vec![game.start()];
-        let mut seen = HashSet::default();
-        let mut moves = Vec::new();
-        while let Some(pos) = stack.pop() {
-            if !seen.insert(pos) || game.outcome(&pos).is_some() {
-                continue;
-            }
-            genes[ternary_index(&pos)] = solver.best_moves(&pos)[0];
-            game.legal_moves(&pos, &mut moves);
-            stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
+        let positions = crate::games::walk::reachable(&game, DEFAULT_NODE_LIMIT).unwrap();
+        for pos in positions.iter().filter(|p| game.outcome(p).is_none()) {
+            genes[ternary_index(pos)] = solver.best_moves(pos)[0];
         }
         genes
     }

@@ -68,21 +68,21 @@ impl GenotypeVisitor for RandomGenes {
 struct CheckGenes<'a>(&'a [u8]);
 
 impl GenotypeVisitor for CheckGenes<'_> {
-    type Output = Result<(), String>;
-    fn visit<G: Genotype>(self, game: G) -> Result<(), String> {
+    type Output = Result<(), FileProblem>;
+    fn visit<G: Genotype>(self, game: G) -> Result<(), FileProblem> {
         if self.0.len() != game.gene_count() {
-            return Err(format!(
+            return Err(FileProblem::Malformed(format!(
                 "{} genes, but a {} genome has {}",
                 self.0.len(),
                 game.spec(),
                 game.gene_count()
-            ));
+            )));
         }
         match self.0.iter().position(|&g| !game.gene_is_valid(g)) {
-            Some(i) => Err(format!(
+            Some(i) => Err(FileProblem::Malformed(format!(
                 "gene {i} holds {}, outside the game's range",
                 self.0[i]
-            )),
+            ))),
             None => Ok(()),
         }
     }
@@ -120,7 +120,10 @@ impl Genome {
     /// Decodes and checks the bytes of a genome file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Genome, FileProblem> {
         let (header, genes): (GenomeHeader, Vec<u8>) = decode_framed(bytes, GENOME_FORMAT)?;
-        header.game.validate().map_err(FileProblem::Malformed)?;
+        header
+            .game
+            .validate()
+            .map_err(|e| FileProblem::Malformed(e.0))?;
         if header.gene_count != genes.len() as u64 {
             return Err(FileProblem::Malformed(format!(
                 "header says {} genes, the table holds {}",
@@ -128,7 +131,7 @@ impl Genome {
                 genes.len()
             )));
         }
-        visit_genotype(header.game, CheckGenes(&genes)).map_err(FileProblem::Malformed)?;
+        visit_genotype(header.game, CheckGenes(&genes))?;
         Ok(Genome {
             game: header.game,
             provenance: header.provenance,

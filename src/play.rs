@@ -5,7 +5,7 @@
 //! terminal and on a pipe, so whole games can be scripted and tested; the
 //! end of the input ends the session cleanly.
 
-use crate::encoding::{Genotype, IllegalPolicy, Reason};
+use crate::encoding::{Explanation, Genotype, IllegalPolicy};
 use crate::games::{Outcome, Side};
 use crate::players::Player;
 use std::io::{self, BufRead, Write};
@@ -57,27 +57,7 @@ fn bot_move<G: Genotype>(
         Bot::Player { name, player } => (player.choose(game, pos), format!("({name})")),
         Bot::Genome { genes, policy } => {
             let reason = game.explain(genes, pos, *policy);
-            let why = match &reason {
-                Reason::Lookup {
-                    index,
-                    gene,
-                    repaired,
-                    ..
-                } => {
-                    format!(
-                        "(index {index}, gene {gene}{})",
-                        if *repaired { ", illegal, repaired" } else { "" }
-                    )
-                }
-                Reason::Votes { votes, .. } => {
-                    let sums: Vec<String> = votes
-                        .iter()
-                        .enumerate()
-                        .map(|(c, v)| format!("{}:{v}", c + 1))
-                        .collect();
-                    format!("(column sums {})", sums.join(" "))
-                }
-            };
+            let why = reason.summary();
             (reason.chosen(), why)
         }
     }

@@ -205,7 +205,7 @@ proptest! {
             Matchsticks::new(MatchsticksRules::default()).parse_position(&text).map(|_| ()),
         ] {
             if let Err(e) = result {
-                prop_assert!(e.number >= 1 && !e.reason.is_empty());
+                prop_assert!(e.number >= 1 && !e.reason.to_string().is_empty());
             }
         }
     }

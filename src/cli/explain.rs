@@ -1,11 +1,12 @@
 //! `bebete explain`: why a genome plays what it plays in a position.
 
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::{Genotype, IllegalPolicy, Reason};
+use crate::encoding::UnknownPolicy;
+use crate::encoding::{Explanation, Genotype, IllegalPolicy};
 use crate::genome::Genome;
 use crate::players::Knowledge;
 use clap::Args;
-use serde_json::json;
+use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,12 +31,19 @@ pub struct ExplainArgs {
 }
 
 /// clap value parser for `--illegal`.
-pub fn parse_policy(text: &str) -> Result<IllegalPolicy, String> {
-    match text {
-        "repair" => Ok(IllegalPolicy::Repair),
-        "forfeit" => Ok(IllegalPolicy::Forfeit),
-        _ => Err("expected repair or forfeit".to_string()),
-    }
+pub fn parse_policy(text: &str) -> Result<IllegalPolicy, UnknownPolicy> {
+    text.parse()
+}
+
+/// `explain --json`: the position, the move and the game's own reasons.
+#[derive(Serialize)]
+struct ExplainReport<'a, R: Serialize> {
+    game: &'a str,
+    position: &'a str,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    #[serde(flatten)]
+    reason: &'a R,
 }
 
 struct Explain<'a> {
@@ -57,82 +65,19 @@ impl GameVisitor for Explain<'_> {
         let reason = game.explain(self.genes, &pos, self.args.illegal);
         let mv = reason.chosen().map(|m| game.format_move(m));
         if self.args.json {
-            let mut value = json!({
-                "game": game.spec().kind().name(),
-                "position": text,
-                "move": mv,
-            });
-            match &reason {
-                Reason::Lookup {
-                    index,
-                    gene,
-                    repaired,
-                    ..
-                } => {
-                    value["index"] = json!(index);
-                    value["gene"] = json!(gene);
-                    value["repaired"] = json!(repaired);
-                }
-                Reason::Votes { windows, votes, .. } => {
-                    value["windows"] = windows
-                        .iter()
-                        .map(|w| {
-                            json!({
-                                "column_offset": w.column_offset,
-                                "row_offset": w.row_offset,
-                                "index": w.index,
-                                "gene": w.gene,
-                                "column": w.column + 1,
-                                "weight": w.weight,
-                            })
-                        })
-                        .collect();
-                    value["votes"] = json!(votes);
-                }
-            }
+            let report = ExplainReport {
+                game: game.spec().kind().name(),
+                position: text,
+                mv: mv.clone(),
+                reason: &reason,
+            };
+            // Through a JSON value: its keys print in sorted order.
+            let value = serde_json::to_value(&report)?;
             return Ok(serde_json::to_string_pretty(&value)? + "\n");
         }
         let mut out = format!("{} after '{text}'\n", game.spec());
         out.push_str(&game.render(&pos));
-        let played = mv.clone().unwrap_or_else(|| "forfeit".to_string());
-        match &reason {
-            Reason::Lookup {
-                index,
-                gene,
-                repaired,
-                ..
-            } => {
-                out.push_str(&format!("index {index}, gene {gene}"));
-                match (repaired, &mv) {
-                    (true, _) => out.push_str(&format!(" (illegal, repaired) -> move {played}\n")),
-                    (false, None) => out.push_str(" (illegal) -> forfeit\n"),
-                    (false, Some(_)) => out.push_str(&format!(" -> move {played}\n")),
-                }
-            }
-            Reason::Votes { windows, votes, .. } => {
-                out.push_str("window (col+row offset)    index  gene  votes for column\n");
-                for w in windows {
-                    out.push_str(&format!(
-                        "  +{} +{}                  {:>7}  {:>4}  {} with weight {}\n",
-                        w.column_offset,
-                        w.row_offset,
-                        w.index,
-                        w.gene,
-                        w.column + 1,
-                        w.weight
-                    ));
-                }
-                let sums: Vec<String> = votes
-                    .iter()
-                    .enumerate()
-                    .map(|(c, v)| format!("{}:{v}", c + 1))
-                    .collect();
-                out.push_str(&format!("column sums  {}\n", sums.join("  ")));
-                out.push_str(&format!(
-                    "move {played} (the heaviest legal column; ties to the centre, then the left)\n"
-                ));
-            }
-        }
+        out.push_str(&reason.details(mv.as_deref().unwrap_or("forfeit")));
         Ok(out)
     }
 }

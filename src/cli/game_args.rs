@@ -2,7 +2,7 @@
 
 use crate::games::{
     Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
-    TicTacToeEncoder,
+    TicTacToeEncoder, UnknownGame,
 };
 use crate::genome::Genome;
 use crate::players::{PlayerError, PlayerSpec};
@@ -53,10 +53,8 @@ pub enum RuleArg {
 }
 
 /// clap value parser for `--game`.
-pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {
-    GameKind::parse(text).ok_or_else(|| {
-        "unknown game: expected tictactoe (ttt), matchsticks (nim) or connect4 (c4)".to_string()
-    })
+pub fn parse_game_kind(text: &str) -> Result<GameKind, UnknownGame> {
+    text.parse()
 }
 
 impl GameArgs {

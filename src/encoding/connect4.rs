@@ -16,9 +16,10 @@
 //! weight. The legal column with the largest vote sum is played; ties go to
 //! the column nearest the centre, then to the left.
 
-use super::{Genotype, IllegalPolicy, Reason};
+use super::{Explanation, Genotype, IllegalPolicy};
 use crate::games::{Connect4, Connect4Encoder, Connect4Position};
 use rand::{Rng, RngExt};
+use serde::Serialize;
 
 /// Windows per board.
 pub const WINDOWS: usize = 12;
@@ -45,15 +46,78 @@ const TIE_PRIORITY: [u32; 7] = [1, 3, 5, 6, 4, 2, 0];
 const PRIORITY_COLUMN: [u8; 8] = [6, 0, 5, 1, 4, 2, 3, 0];
 
 /// One window's vote, as shown by `bebete explain`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct WindowVote {
     pub column_offset: u8,
     pub row_offset: u8,
     pub index: u32,
     pub gene: u8,
-    /// Board column voted for, 0-based.
+    /// Board column voted for, 0-based (1-based when serialised, as the
+    /// position notation writes columns).
+    #[serde(serialize_with = "one_based")]
     pub column: u8,
     pub weight: u8,
+}
+
+fn one_based<S: serde::Serializer>(column: &u8, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u8(column + 1)
+}
+
+/// A Connect-Four decision: twelve windows voted. Serialises as the fields
+/// `explain --json` shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Votes {
+    pub windows: [WindowVote; WINDOWS],
+    /// Vote sums per board column, full columns included.
+    pub votes: [u32; 7],
+    #[serde(skip)]
+    pub chosen: u8,
+}
+
+impl Explanation<u8> for Votes {
+    fn consulted(&self) -> impl Iterator<Item = usize> + '_ {
+        self.windows.iter().map(|w| w.index as usize)
+    }
+
+    fn chosen(&self) -> Option<u8> {
+        Some(self.chosen)
+    }
+
+    fn summary(&self) -> String {
+        format!("(column sums {})", column_sums(&self.votes).join(" "))
+    }
+
+    fn details(&self, played: &str) -> String {
+        let mut out = String::from("window (col+row offset)    index  gene  votes for column\n");
+        for w in &self.windows {
+            out.push_str(&format!(
+                "  +{} +{}                  {:>7}  {:>4}  {} with weight {}\n",
+                w.column_offset,
+                w.row_offset,
+                w.index,
+                w.gene,
+                w.column + 1,
+                w.weight
+            ));
+        }
+        out.push_str(&format!(
+            "column sums  {}\n",
+            column_sums(&self.votes).join("  ")
+        ));
+        out.push_str(&format!(
+            "move {played} (the heaviest legal column; ties to the centre, then the left)\n"
+        ));
+        out
+    }
+}
+
+/// `column:sum` for each board column, 1-based.
+fn column_sums(votes: &[u32; 7]) -> Vec<String> {
+    votes
+        .iter()
+        .enumerate()
+        .map(|(c, v)| format!("{}:{v}", c + 1))
+        .collect()
 }
 
 /// Turns a position into its 12 window indices (row offset major, then
@@ -194,6 +258,7 @@ fn window_votes(
 }
 
 impl Genotype for Connect4 {
+    type Reason = Votes;
     const WEIGHTED_GENES: bool = true;
 
     fn gene_count(&self) -> usize {
@@ -237,10 +302,10 @@ impl Genotype for Connect4 {
         heaviest_legal_column(&sums, |c| pos.can_play(c as u32)).map(|c| c as u8)
     }
 
-    fn explain(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Reason<u8> {
+    fn explain(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Votes {
         let (windows, votes) = window_votes(self.encoder, genes, pos);
         let chosen = heaviest_legal_column(&votes, |c| pos.can_play(c as u32)).unwrap_or(0) as u8;
-        Reason::Votes {
+        Votes {
             windows,
             votes,
             chosen,
@@ -338,9 +403,7 @@ mod tests {
         // Windows at offsets 0..3 vote for board columns 2,3,4,5, three rows
         // each: every sum is 15, so the centre (column index 3) wins the tie.
         assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), Some(3));
-        let Reason::Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair) else {
-            panic!("connect-four explains by votes");
-        };
+        let Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair);
         assert_eq!(votes, [0, 0, 15, 15, 15, 15, 0]);
         // A full column is skipped even when it has the most votes.
         let full = game.parse_position("444444").unwrap();
@@ -360,10 +423,7 @@ mod tests {
                 crate::genome::random_genes(&game, &mut rand_pcg::Pcg64Mcg::seed_from_u64(seed));
             let mut pos = game.start();
             while game.outcome(&pos).is_none() {
-                let Reason::Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair)
-                else {
-                    unreachable!()
-                };
+                let Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair);
                 let slow = centre_out_choice(&votes, |c| pos.can_play(c as u32)).map(|c| c as u8);
                 assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), slow);
                 let mut moves = Vec::new();
@@ -410,14 +470,8 @@ mod tests {
         // for board column 1 on the left and board column 7 on the right.
         let mut genes = vec![0u8; CONNECT4_GENES];
         genes[wl[0].0 as usize] = 40; // column 0 inside the window, weight 40
-        let Reason::Votes { votes: vl, .. } = game.explain(&genes, &left, IllegalPolicy::Repair)
-        else {
-            unreachable!()
-        };
-        let Reason::Votes { votes: vr, .. } = game.explain(&genes, &right, IllegalPolicy::Repair)
-        else {
-            unreachable!()
-        };
+        let Votes { votes: vl, .. } = game.explain(&genes, &left, IllegalPolicy::Repair);
+        let Votes { votes: vr, .. } = game.explain(&genes, &right, IllegalPolicy::Repair);
         let mirrored: Vec<u32> = vr.iter().rev().copied().collect();
         assert_eq!(vl.to_vec(), mirrored);
     }

@@ -4,7 +4,7 @@
 //! sticks left × (N+1) + the most that may be taken now ((N+1)² genes), or
 //! with the `sticks` encoder sticks left alone (N+1 genes).
 
-use super::{Genotype, IllegalPolicy, Reason};
+use super::{GeneLookup, Genotype, IllegalPolicy};
 use crate::games::{Matchsticks, MatchsticksEncoder, MatchsticksPosition, TakeRule};
 use rand::{Rng, RngExt};
 
@@ -19,7 +19,12 @@ impl Matchsticks {
         }
     }
 
-    fn lookup(&self, genes: &[u8], pos: &MatchsticksPosition, policy: IllegalPolicy) -> Reason<u8> {
+    fn lookup(
+        &self,
+        genes: &[u8],
+        pos: &MatchsticksPosition,
+        policy: IllegalPolicy,
+    ) -> GeneLookup<u8> {
         let index = self.gene_index(pos);
         let gene = genes[index];
         // Legal takes are 1..=limit, so scanning upward from an illegal gene
@@ -30,7 +35,7 @@ impl Matchsticks {
             (false, IllegalPolicy::Repair) => (Some(1), true),
             (false, IllegalPolicy::Forfeit) => (None, false),
         };
-        Reason::Lookup {
+        GeneLookup {
             index,
             gene,
             chosen,
@@ -40,6 +45,8 @@ impl Matchsticks {
 }
 
 impl Genotype for Matchsticks {
+    type Reason = GeneLookup<u8>;
+
     fn gene_count(&self) -> usize {
         let states = self.rules.sticks as usize + 1;
         match (self.rules.rule, self.encoder) {
@@ -67,7 +74,7 @@ impl Genotype for Matchsticks {
     }
 
     fn decide(&self, genes: &[u8], pos: &MatchsticksPosition, policy: IllegalPolicy) -> Option<u8> {
-        self.lookup(genes, pos, policy).chosen()
+        self.lookup(genes, pos, policy).chosen
     }
 
     fn explain(
@@ -75,7 +82,7 @@ impl Genotype for Matchsticks {
         genes: &[u8],
         pos: &MatchsticksPosition,
         policy: IllegalPolicy,
-    ) -> Reason<u8> {
+    ) -> GeneLookup<u8> {
         self.lookup(genes, pos, policy)
     }
 }

@@ -9,7 +9,7 @@ mod connect4;
 mod matchsticks;
 mod tictactoe;
 
-pub use connect4::{SubgridEncoder, WINDOWS, WindowVote, heaviest_legal_column};
+pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_column};
 pub use tictactoe::ternary_index;
 
 use crate::games::{Concrete, Game, GameSpec};
@@ -28,6 +28,23 @@ pub enum IllegalPolicy {
     Forfeit,
 }
 
+/// An unknown `--illegal` value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected repair or forfeit")]
+pub struct UnknownPolicy;
+
+impl std::str::FromStr for IllegalPolicy {
+    type Err = UnknownPolicy;
+
+    fn from_str(text: &str) -> Result<IllegalPolicy, UnknownPolicy> {
+        match text {
+            "repair" => Ok(IllegalPolicy::Repair),
+            "forfeit" => Ok(IllegalPolicy::Forfeit),
+            _ => Err(UnknownPolicy),
+        }
+    }
+}
+
 impl IllegalPolicy {
     pub fn name(self) -> &'static str {
         match self {
@@ -37,43 +54,59 @@ impl IllegalPolicy {
     }
 }
 
-/// Why a genome plays what it plays (see `bebete explain`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reason<M> {
-    /// One gene picked by the whole-board index (tic-tac-toe, matchsticks).
-    Lookup {
-        index: usize,
-        gene: u8,
-        /// `None`: the gene is illegal and the policy is forfeit.
-        chosen: Option<M>,
-        /// The gene was illegal and the move was repaired.
-        repaired: bool,
-    },
-    /// Twelve windows voted (Connect-Four).
-    Votes {
-        windows: [WindowVote; WINDOWS],
-        /// Vote sums per board column, full columns included.
-        votes: [u32; 7],
-        chosen: M,
-    },
+/// Why a genome plays what it plays (see `bebete explain`): each game's
+/// decision explains itself with its own type ([`Genotype::Reason`]).
+pub trait Explanation<M>: Serialize {
+    /// The gene indices the decision read.
+    fn consulted(&self) -> impl Iterator<Item = usize> + '_;
+    /// The move played, `None` for a forfeit.
+    fn chosen(&self) -> Option<M>;
+    /// One line for `play`, in parentheses.
+    fn summary(&self) -> String;
+    /// The lines `explain` prints under the board; `played` is the move as
+    /// written (or "forfeit").
+    fn details(&self, played: &str) -> String;
 }
 
-impl<M: Copy> Reason<M> {
-    /// The gene indices the decision read.
-    pub fn consulted(&self) -> impl Iterator<Item = usize> + '_ {
-        let (one, windows) = match self {
-            Reason::Lookup { index, .. } => (Some(*index), &[][..]),
-            Reason::Votes { windows, .. } => (None, &windows[..]),
-        };
-        one.into_iter()
-            .chain(windows.iter().map(|w| w.index as usize))
+/// The decision of the whole-board games (tic-tac-toe, matchsticks): one
+/// gene, picked by the whole-board index. Serialises as the fields
+/// `explain --json` shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GeneLookup<M> {
+    pub index: usize,
+    pub gene: u8,
+    /// `None`: the gene is illegal and the policy is forfeit.
+    #[serde(skip)]
+    pub chosen: Option<M>,
+    /// The gene was illegal and the move was repaired.
+    pub repaired: bool,
+}
+
+impl<M: Copy> Explanation<M> for GeneLookup<M> {
+    fn consulted(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(self.index)
     }
 
-    /// The move played, `None` for a forfeit.
-    pub fn chosen(&self) -> Option<M> {
-        match self {
-            Reason::Lookup { chosen, .. } => *chosen,
-            Reason::Votes { chosen, .. } => Some(*chosen),
+    fn chosen(&self) -> Option<M> {
+        self.chosen
+    }
+
+    fn summary(&self) -> String {
+        let (index, gene) = (self.index, self.gene);
+        let repaired = if self.repaired {
+            ", illegal, repaired"
+        } else {
+            ""
+        };
+        format!("(index {index}, gene {gene}{repaired})")
+    }
+
+    fn details(&self, played: &str) -> String {
+        let head = format!("index {}, gene {}", self.index, self.gene);
+        match (self.repaired, self.chosen.is_some()) {
+            (true, _) => format!("{head} (illegal, repaired) -> move {played}\n"),
+            (false, false) => format!("{head} (illegal) -> forfeit\n"),
+            (false, true) => format!("{head} -> move {played}\n"),
         }
     }
 }
@@ -83,6 +116,8 @@ pub trait Genotype: Game {
     /// Whether genes carry a weight beside the move (Connect-Four votes),
     /// so that a zero-weight start (`--init zero`) means something.
     const WEIGHTED_GENES: bool = false;
+    /// How a decision explains itself.
+    type Reason: Explanation<Self::Move>;
 
     /// Genes in one genome.
     fn gene_count(&self) -> usize;
@@ -117,12 +152,7 @@ pub trait Genotype: Game {
         policy: IllegalPolicy,
     ) -> Option<Self::Move>;
     /// The same decision with its reasons.
-    fn explain(
-        &self,
-        genes: &[u8],
-        pos: &Self::Position,
-        policy: IllegalPolicy,
-    ) -> Reason<Self::Move>;
+    fn explain(&self, genes: &[u8], pos: &Self::Position, policy: IllegalPolicy) -> Self::Reason;
 }
 
 /// Something to do with a concrete game whose players are gene tables;

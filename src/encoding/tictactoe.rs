@@ -6,9 +6,11 @@
 //! reflections (table lookups too) and uses the smallest index: 627 genes
 //! then cover all 4,520 unfinished boards.
 
-use super::{Genotype, IllegalPolicy, Reason, lookup_move};
+use super::{GeneLookup, Genotype, IllegalPolicy, lookup_move};
+use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
 use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 /// Genes in a tic-tac-toe genome: 3^9.
@@ -124,7 +126,12 @@ fn canonical_table() -> &'static [u32] {
 
 impl TicTacToe {
     /// The gene index, its gene and the move in board cells, with repair.
-    fn lookup(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Reason<u8> {
+    fn lookup(
+        &self,
+        genes: &[u8],
+        pos: &TicTacToePosition,
+        policy: IllegalPolicy,
+    ) -> GeneLookup<u8> {
         let (index, t) = match self.encoder {
             TicTacToeEncoder::Base3 => (ternary_index(pos), 0),
             TicTacToeEncoder::Symmetric => {
@@ -136,7 +143,7 @@ impl TicTacToe {
         // Repair scans in the gene's own frame, so symmetric boards repair alike.
         let empty = MASK_MAP[t][pos.empty() as usize & 511];
         let (chosen, repaired) = lookup_move(gene % 9, 9, |c| empty & (1 << c) != 0, policy);
-        Reason::Lookup {
+        GeneLookup {
             index,
             gene,
             chosen: chosen.map(|c| INVERSE[t][c as usize]),
@@ -147,26 +154,21 @@ impl TicTacToe {
 
 /// The gene indices an encoder consults on unfinished reachable boards.
 fn active_indices(game: &TicTacToe) -> Vec<u32> {
-    let mut seen = std::collections::HashSet::new();
-    let mut indices = std::collections::BTreeSet::new();
-    let mut stack = vec![game.start()];
-    let mut moves = Vec::new();
-    while let Some(pos) = stack.pop() {
-        if game.outcome(&pos).is_some() || !seen.insert(pos) {
-            continue;
-        }
-        if let Reason::Lookup { index, .. } =
-            game.lookup(&[0; TICTACTOE_GENES], &pos, IllegalPolicy::Repair)
-        {
-            indices.insert(index as u32);
-        }
-        game.legal_moves(&pos, &mut moves);
-        stack.extend(moves.iter().map(|&m| game.play(&pos, m)));
-    }
+    let positions = reachable(game, DEFAULT_NODE_LIMIT).expect("tic-tac-toe has 5,478 positions");
+    let indices: BTreeSet<u32> = positions
+        .iter()
+        .filter(|pos| game.outcome(pos).is_none())
+        .map(|pos| {
+            game.lookup(&[0; TICTACTOE_GENES], pos, IllegalPolicy::Repair)
+                .index as u32
+        })
+        .collect();
     indices.into_iter().collect()
 }
 
 impl Genotype for TicTacToe {
+    type Reason = GeneLookup<u8>;
+
     fn gene_count(&self) -> usize {
         TICTACTOE_GENES
     }
@@ -190,10 +192,15 @@ impl Genotype for TicTacToe {
     }
 
     fn decide(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Option<u8> {
-        self.lookup(genes, pos, policy).chosen()
+        self.lookup(genes, pos, policy).chosen
     }
 
-    fn explain(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Reason<u8> {
+    fn explain(
+        &self,
+        genes: &[u8],
+        pos: &TicTacToePosition,
+        policy: IllegalPolicy,
+    ) -> GeneLookup<u8> {
         self.lookup(genes, pos, policy)
     }
 }

@@ -17,7 +17,7 @@
 
 use super::tournament::{round_robin, sampled};
 use super::{EvolveConfig, Hall, MutationScope, Population};
-use crate::encoding::{GeneUsage, Genotype, IllegalPolicy, Reason};
+use crate::encoding::{Explanation, GeneUsage, Genotype, IllegalPolicy};
 use crate::eval::{MatchConfig, play_with};
 use crate::players::{
     GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, RecordingPlayer,
@@ -198,9 +198,11 @@ impl ExhaustiveScores {
         let mut total = 0u64;
         for pos in solved.positions().filter(|pos| game.outcome(pos).is_none()) {
             total += 1;
-            let index = match game.explain(&scratch, pos, policy) {
-                Reason::Lookup { index, .. } => index,
-                Reason::Votes { .. } => continue,
+            // Only games whose decision reads one gene can be tabulated.
+            let reason = game.explain(&scratch, pos, policy);
+            let mut read = reason.consulted();
+            let (Some(index), None) = (read.next(), read.next()) else {
+                continue;
             };
             let target = solved.get(pos).unwrap_or(Value::Draw);
             game.legal_moves(pos, &mut moves);

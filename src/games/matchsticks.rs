@@ -9,7 +9,7 @@
 //! The position stores the most sticks that may be taken now (`limit`), which
 //! is all the double rule needs to remember of the past.
 
-use super::{Game, GameSpec, Outcome, Side};
+use super::{Game, GameSpec, MoveError, Outcome, Side};
 use serde::{Deserialize, Serialize};
 
 /// Which take rule is in force.
@@ -182,10 +182,12 @@ impl Game for Matchsticks {
         }
     }
 
-    fn parse_move(&self, text: &str) -> Result<u8, String> {
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
         match text.parse::<u8>() {
             Ok(n) if n >= 1 => Ok(n),
-            _ => Err("a take is a whole number of sticks, at least 1".to_string()),
+            _ => Err(MoveError::Syntax {
+                expected: "a take is a whole number of sticks, at least 1",
+            }),
         }
     }
 

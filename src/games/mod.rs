@@ -20,7 +20,7 @@ pub use connect4::{
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule,
 };
-pub use spec::{Concrete, GameKind, GameSpec};
+pub use spec::{Concrete, GameKind, GameSpec, InvalidRules, UnknownGame};
 pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
     has_line as tictactoe_has_line,
@@ -73,6 +73,20 @@ impl Outcome {
     }
 }
 
+/// Why a move was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not a move of this game; says what a move looks like.
+    #[error("{expected}")]
+    Syntax { expected: &'static str },
+    /// The game is over: no move is legal.
+    #[error("the game is already over")]
+    GameOver,
+    /// A move of this game, but not legal here; why, in words.
+    #[error("{0}")]
+    Illegal(String),
+}
+
 /// Why a move in a position-notation string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("move {number} ('{text}'): {reason}")]
@@ -82,7 +96,7 @@ pub struct NotationError {
     /// The move as written.
     pub text: String,
     /// What is wrong with it.
-    pub reason: String,
+    pub reason: MoveError,
 }
 
 /// The rules of one game.
@@ -119,7 +133,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
 
     /// Parses one move of the position notation, without checking legality.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
     /// Writes one move in the position notation.
     fn format_move(&self, mv: Self::Move) -> String;
     /// The separator between moves in the notation (`""` or `","`).
@@ -132,13 +146,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Plays `mv` if it is legal, or says why not.
-    fn try_play(&self, pos: &Self::Position, mv: Self::Move) -> Result<Self::Position, String> {
+    fn try_play(&self, pos: &Self::Position, mv: Self::Move) -> Result<Self::Position, MoveError> {
         if self.outcome(pos).is_some() {
-            Err("the game is already over".to_string())
+            Err(MoveError::GameOver)
         } else if self.is_legal(pos, mv) {
             Ok(self.play(pos, mv))
         } else {
-            Err(self.why_illegal(pos, mv))
+            Err(MoveError::Illegal(self.why_illegal(pos, mv)))
         }
     }
 
@@ -148,7 +162,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         let text = text.trim();
         let mut pos = self.start();
         for (i, token) in self.split_notation(text).into_iter().enumerate() {
-            let fail = |reason: String| NotationError {
+            let fail = |reason: MoveError| NotationError {
                 number: i + 1,
                 text: token.to_string(),
                 reason,

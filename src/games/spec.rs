@@ -42,6 +42,24 @@ impl std::fmt::Display for GameKind {
     }
 }
 
+/// Rule parameters out of range (read from a file); says which.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvalidRules(pub String);
+
+/// An unknown `--game` name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game: expected tictactoe (ttt), matchsticks (nim) or connect4 (c4)")]
+pub struct UnknownGame;
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+
+    fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::parse(text).ok_or(UnknownGame)
+    }
+}
+
 /// A game together with its rules: what files record and what commands run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameSpec {
@@ -68,7 +86,7 @@ impl GameSpec {
     /// Checks rule parameters read from a file (the command line checks its
     /// own flags): matchsticks needs sticks ≥ 1 (≥ 2 for double) and
     /// max-take ≥ 1.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidRules> {
         match self {
             GameSpec::Matchsticks(rules, _) => {
                 let least = if rules.rule == super::TakeRule::Double {
@@ -77,13 +95,13 @@ impl GameSpec {
                     1
                 };
                 if rules.sticks < least {
-                    return Err(format!(
+                    return Err(InvalidRules(format!(
                         "matchsticks with {} sticks (at least {least})",
                         rules.sticks
-                    ));
+                    )));
                 }
                 if let super::TakeRule::Subtract { max_take: 0, .. } = rules.rule {
-                    return Err("matchsticks with a max-take of 0".to_string());
+                    return Err(InvalidRules("matchsticks with a max-take of 0".to_string()));
                 }
                 Ok(())
             }

@@ -1,7 +1,7 @@
 //! A genome as a player: one table lookup per move.
 
 use super::Player;
-use crate::encoding::{GeneUsage, Genotype, IllegalPolicy};
+use crate::encoding::{Explanation, GeneUsage, Genotype, IllegalPolicy};
 use std::sync::Arc;
 
 /// Plays the moves its gene table dictates. The table may be owned and

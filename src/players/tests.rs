@@ -1,6 +1,7 @@
 //! Tests of the fixed opponents against each other.
 
 use super::*;
+use crate::encoding::Explanation;
 use crate::games::{Connect4, Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
 
 fn spec(text: &str) -> PlayerSpec {
