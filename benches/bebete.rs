@@ -3,13 +3,13 @@
 //! Each group names what it measures; the figures and their ratios are in
 //! docs/performance.md. Inputs are seeded, so runs compare like with like.
 
-use bebete::encoding::{Genotype, IllegalPolicy, SubgridEncoder};
+use bebete::encoding::{GeneUsage, Genotype, IllegalPolicy, SubgridEncoder};
 use bebete::evolve::checkpoint::Checkpoint;
 use bebete::evolve::tournament::{genome_game, round_robin};
 use bebete::evolve::{EvolveConfig, Hall, Population, breeding};
 use bebete::games::{Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, TicTacToe};
 use bebete::genome::random_genes;
-use bebete::players::{Player, RandomPlayer};
+use bebete::players::{Player, RandomPlayer, RecordingPlayer};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -42,6 +42,29 @@ fn decision<G: Genotype>(c: &mut Criterion, name: &str, game: G) {
                 black_box(game.decide(black_box(&genes), pos, IllegalPolicy::Repair));
             }
         })
+    });
+    group.finish();
+}
+
+/// `--mutate used`: a Connect-Four decision that marks the 12 genes it
+/// read in the shared usage set, and reading the set back.
+fn gene_usage(c: &mut Criterion) {
+    let game = Connect4::SUBGRID;
+    let genes = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
+    let mix = positions(&game, 4096);
+    let mut group = c.benchmark_group("gene usage");
+    group.throughput(Throughput::Elements(mix.len() as u64));
+    let usage = GeneUsage::new(genes.len());
+    group.bench_function("connect4 decision, recorded", |b| {
+        let mut player = RecordingPlayer::new(&genes[..], IllegalPolicy::Repair, &usage);
+        b.iter(|| {
+            for pos in &mix {
+                black_box(player.choose(&game, pos));
+            }
+        })
+    });
+    group.bench_function("the marked indices, ascending", |b| {
+        b.iter(|| black_box(usage.indices()))
     });
     group.finish();
 }
@@ -193,5 +216,13 @@ fn checkpoints(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, decisions, games, tournaments, breed, checkpoints);
+criterion_group!(
+    benches,
+    decisions,
+    gene_usage,
+    games,
+    tournaments,
+    breed,
+    checkpoints
+);
 criterion_main!(benches);

@@ -10,7 +10,8 @@ use crate::encoding::Genotype;
 use crate::games::{Outcome, Side};
 use crate::players::{Knowledge, Player, PlayerFactory, play_game};
 use crate::seed::derive_seed;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -74,7 +75,7 @@ fn opening<G: Genotype>(game: &G, plies: u32, seed: u64) -> G::Position {
         if next.is_empty() {
             break;
         }
-        pos = next[rng.random_range(0..next.len())];
+        pos = *next.choose(&mut rng).expect("checked non-empty");
     }
     pos
 }

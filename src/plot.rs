@@ -6,6 +6,7 @@
 //! that set it apart. Text is drawn with the DejaVu Sans font compiled into
 //! the binary, so rendering needs no system fonts or libraries.
 
+use crate::evolve::stats::StatsTable;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -39,40 +40,12 @@ impl RunStats {
             path: dir.to_path_buf(),
             reason,
         };
-        let csv = std::fs::read_to_string(dir.join("stats.csv")).map_err(|e| {
-            fail(format!(
-                "cannot read stats.csv ({e}); is this a run directory?"
-            ))
-        })?;
+        let table = StatsTable::read(&StatsTable::path_in(dir)).map_err(|e| fail(e.to_string()))?;
         let params = std::fs::read_to_string(dir.join("run.toml"))
             .ok()
             .and_then(|t| t.parse::<toml::Table>().ok())
             .unwrap_or_default();
-        let mut lines = csv.lines();
-        let columns: Vec<String> = lines
-            .next()
-            .ok_or_else(|| fail("stats.csv is empty".into()))?
-            .split(',')
-            .map(str::to_string)
-            .collect();
-        if columns.first().map(String::as_str) != Some("generation") {
-            return Err(fail(
-                "stats.csv does not start with a generation column".into(),
-            ));
-        }
-        let mut rows = Vec::new();
-        for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let cells: Vec<Option<f64>> = line.split(',').map(|c| c.parse::<f64>().ok()).collect();
-            if cells.len() != columns.len() || cells[0].is_none() {
-                return Err(fail(format!(
-                    "stats.csv line {}: {} cells, expected {}",
-                    i + 2,
-                    cells.len(),
-                    columns.len()
-                )));
-            }
-            rows.push(cells);
-        }
+        let StatsTable { columns, rows } = table;
         if rows.is_empty() {
             return Err(fail("stats.csv has no generations yet".into()));
         }

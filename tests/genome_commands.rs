@@ -75,7 +75,7 @@ fn explain_connect4_shows_twelve_windows_and_seven_sums_agreeing_with_move() {
 fn explain_tictactoe_reports_the_base3_index() {
     let dir = tempfile::tempdir().unwrap();
     let g = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
-    // X on cells 2 and 4, O on cells 5 and 8 (0-based): the design's 13,698.
+    // X on cells 2 and 4, O on cells 5 and 8 (0-based): the worked example's 13,698.
     let json: Value = serde_json::from_str(&stdout_of(
         bebete(dir.path())
             .arg("explain")

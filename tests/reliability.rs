@@ -295,8 +295,12 @@ fn a_second_writer_is_refused_while_the_first_runs() {
             "100000000",
         ],
     );
+    // The lock is taken before anything is written, so once the first
+    // checkpoint exists the run is certainly holding it.
     common::wait_until("the first checkpoint", || {
-        dir.path().join("runs/l/checkpoints").exists()
+        dir.path()
+            .join("runs/l/checkpoints/gen-000000.ckpt")
+            .exists()
     });
     let out = bebete(dir.path())
         .args(["resume", "runs/l", "--quiet"])
@@ -309,7 +313,7 @@ fn a_second_writer_is_refused_while_the_first_runs() {
     );
     first.kill().unwrap();
     first.wait().unwrap();
-    // The holder is gone: its stale lock is taken over.
+    // The holder is gone (SIGKILL): the kernel released its lock.
     bebete(dir.path())
         .args(["resume", "runs/l", "--quiet", "--generations", "1"])
         .assert()

@@ -17,9 +17,14 @@
 //! the column nearest the centre, then to the left.
 
 use super::{Explanation, Genotype, IllegalPolicy};
-use crate::games::{Connect4, Connect4Encoder, Connect4Position};
+use crate::games::{CONNECT4_STRIDE, CONNECT4_WIDTH, Connect4, Connect4Encoder, Connect4Position};
 use rand::{Rng, RngExt};
 use serde::Serialize;
+
+/// Board columns.
+const WIDTH: usize = CONNECT4_WIDTH as usize;
+/// Bits per column of the bitboards.
+const STRIDE: usize = CONNECT4_STRIDE as usize;
 
 /// Windows per board.
 pub const WINDOWS: usize = 12;
@@ -28,19 +33,19 @@ pub const CONNECT4_GENES: usize = 923_521;
 /// Genes with the playable encoders: four 5-bit fields, 2^20.
 pub const PLAYABLE_GENES: usize = 1 << 20;
 
-/// The low 4 bits of each of the 7 column fields.
+/// The low 4 bits of each column field.
 const NIBBLES: u64 = {
     let mut m = 0u64;
     let mut col = 0;
-    while col < 7 {
-        m |= 0xf << (7 * col);
+    while col < WIDTH {
+        m |= 0xf << (STRIDE * col);
         col += 1;
     }
     m
 };
 
 /// Tie priority per column (higher wins): 6 for the centre … 0 for column 7.
-const TIE_PRIORITY: [u32; 7] = [1, 3, 5, 6, 4, 2, 0];
+const TIE_PRIORITY: [u32; WIDTH] = [1, 3, 5, 6, 4, 2, 0];
 
 /// The column of each tie priority (the inverse of `TIE_PRIORITY`).
 const PRIORITY_COLUMN: [u8; 8] = [6, 0, 5, 1, 4, 2, 3, 0];
@@ -69,7 +74,7 @@ fn one_based<S: serde::Serializer>(column: &u8, serializer: S) -> Result<S::Ok, 
 pub struct Votes {
     pub windows: [WindowVote; WINDOWS],
     /// Vote sums per board column, full columns included.
-    pub votes: [u32; 7],
+    pub votes: [u32; WIDTH],
     #[serde(skip)]
     pub chosen: u8,
 }
@@ -112,7 +117,7 @@ impl Explanation<u8> for Votes {
 }
 
 /// `column:sum` for each board column, 1-based.
-fn column_sums(votes: &[u32; 7]) -> Vec<String> {
+fn column_sums(votes: &[u32; WIDTH]) -> Vec<String> {
     votes
         .iter()
         .enumerate()
@@ -133,7 +138,7 @@ impl SubgridEncoder {
         let mut out = [0u32; WINDOWS];
         for row in 0..3 {
             let codes = ((pos.mask >> row) & NIBBLES) + ((opponent >> row) & NIBBLES);
-            let code = |col: usize| ((codes >> (7 * col)) & 0x7f) as u32;
+            let code = |col: usize| ((codes >> (STRIDE * col)) & 0x7f) as u32;
             let c = [
                 code(0),
                 code(1),
@@ -168,7 +173,8 @@ impl SubgridEncoder {
                 let below_empty = !(pos.mask >> (row - 1)) & BOTTOMS;
                 codes |= below_empty * 31;
             }
-            let c: [u32; 7] = std::array::from_fn(|col| ((codes >> (7 * col)) & 0x7f) as u32);
+            let c: [u32; WIDTH] =
+                std::array::from_fn(|col| ((codes >> (STRIDE * col)) & 0x7f) as u32);
             let index = |a: u32, b: u32, x: u32, d: u32| {
                 if encoder.playable() {
                     (a << 15) | (b << 10) | (x << 5) | d
@@ -199,12 +205,12 @@ impl SubgridEncoder {
     }
 }
 
-/// Bit 0 of each of the 7 column fields.
+/// Bit 0 of each column field.
 const BOTTOMS: u64 = {
     let mut m = 0u64;
     let mut col = 0;
-    while col < 7 {
-        m |= 1 << (7 * col);
+    while col < WIDTH {
+        m |= 1 << (STRIDE * col);
         col += 1;
     }
     m
@@ -223,7 +229,7 @@ fn voted_column(column_offset: usize, gene: u8, mirrored: bool) -> usize {
 /// Branch-free: key = sum·8 + tie priority + 1 for legal columns (0 for full
 /// ones), and the largest key wins.
 #[inline]
-pub fn heaviest_legal_column(sums: &[u32; 7], legal: impl Fn(usize) -> bool) -> Option<usize> {
+pub fn heaviest_legal_column(sums: &[u32; WIDTH], legal: impl Fn(usize) -> bool) -> Option<usize> {
     let mut best = 0u32;
     for (col, &sum) in sums.iter().enumerate() {
         best = best.max(legal(col) as u32 * (sum * 8 + TIE_PRIORITY[col] + 1));
@@ -235,10 +241,10 @@ fn window_votes(
     encoder: Connect4Encoder,
     genes: &[u8],
     pos: &Connect4Position,
-) -> ([WindowVote; WINDOWS], [u32; 7]) {
+) -> ([WindowVote; WINDOWS], [u32; WIDTH]) {
     let indices = SubgridEncoder::windows(encoder, pos);
     let mut windows = [WindowVote::default(); WINDOWS];
-    let mut sums = [0u32; 7];
+    let mut sums = [0u32; WIDTH];
     for (w, &(index, mirrored)) in indices.iter().enumerate() {
         let gene = genes[index as usize];
         let (row_offset, column_offset) = ((w / 4) as u8, (w % 4) as u8);
@@ -284,7 +290,7 @@ impl Genotype for Connect4 {
 
     #[inline]
     fn decide(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Option<u8> {
-        let mut sums = [0u32; 7];
+        let mut sums = [0u32; WIDTH];
         if self.encoder == Connect4Encoder::Subgrid {
             for (w, &index) in SubgridEncoder::window_indices(pos).iter().enumerate() {
                 let gene = genes[index as usize];
@@ -319,10 +325,10 @@ mod tests {
     use crate::games::Game;
 
     /// Columns in tie-break order: nearest the centre first, then the left.
-    const CENTRE_OUT: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
+    const CENTRE_OUT: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 
     /// The tie rule written plainly, as the reference for the fast choice.
-    fn centre_out_choice(sums: &[u32; 7], legal: impl Fn(usize) -> bool) -> Option<usize> {
+    fn centre_out_choice(sums: &[u32; WIDTH], legal: impl Fn(usize) -> bool) -> Option<usize> {
         let mut best: Option<(usize, u32)> = None;
         for &col in &CENTRE_OUT {
             if legal(col) && best.is_none_or(|(_, sum)| sums[col] > sum) {

@@ -13,9 +13,11 @@ pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_co
 pub use tictactoe::ternary_index;
 
 use crate::games::{Concrete, Game, GameSpec};
+use bitvec::order::Lsb0;
+use bitvec::vec::BitVec;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 /// What a genome does when its gene names an illegal move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -175,36 +177,26 @@ pub fn visit_genotype<V: GenotypeVisitor>(spec: GameSpec, visitor: V) -> V::Outp
 }
 
 /// The set of gene indices that decisions consulted, shared by the threads
-/// playing a generation's games (a bit per gene; the union does not depend
-/// on the order the games ran in).
+/// playing a generation's games: a bit per gene, set atomically (the union
+/// does not depend on the order the games ran in).
 pub struct GeneUsage {
-    words: Vec<AtomicU64>,
+    bits: BitVec<AtomicU64, Lsb0>,
 }
 
 impl GeneUsage {
     pub fn new(gene_count: usize) -> Self {
         GeneUsage {
-            words: (0..gene_count.div_ceil(64))
-                .map(|_| AtomicU64::new(0))
-                .collect(),
+            bits: BitVec::repeat(false, gene_count),
         }
     }
 
     pub fn mark(&self, index: usize) {
-        self.words[index / 64].fetch_or(1 << (index % 64), Ordering::Relaxed);
+        self.bits.set_aliased(index, true);
     }
 
     /// The marked indices, ascending.
     pub fn indices(&self) -> Vec<u32> {
-        let mut out = Vec::new();
-        for (w, word) in self.words.iter().enumerate() {
-            let mut bits = word.load(Ordering::Relaxed);
-            while bits != 0 {
-                out.push((w * 64) as u32 + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-        }
-        out
+        self.bits.iter_ones().map(|i| i as u32).collect()
     }
 }
 

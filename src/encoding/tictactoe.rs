@@ -218,7 +218,7 @@ mod tests {
     }
 
     #[test]
-    fn the_design_worked_examples_hold() {
+    fn the_worked_examples_hold() {
         assert_eq!(ternary_index(&board(&[], &[])), 0);
         assert_eq!(ternary_index(&board(&[4], &[])), 81);
         assert_eq!(ternary_index(&board(&[], &[0])), 2);

@@ -9,6 +9,7 @@
 use super::{Crossover, EvolveConfig, Population, Selection};
 use crate::encoding::Genotype;
 use crate::seed::derive_seed;
+use rand::seq::IndexedRandom;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -75,7 +76,7 @@ pub fn crossover<R: Rng + ?Sized>(parents: &[&[u8]], child: &mut [u8], rng: &mut
         [a, b] => crossover2(a, b, child, rng),
         _ => {
             for (i, gene) in child.iter_mut().enumerate() {
-                *gene = parents[rng.random_range(0..parents.len())][i];
+                *gene = parents.choose(rng).expect("at least one parent")[i];
             }
         }
     }
@@ -91,7 +92,7 @@ pub fn crossover_blocks<R: Rng + ?Sized>(
 ) {
     for (b, out) in child.chunks_mut(block.max(1)).enumerate() {
         let start = b * block.max(1);
-        let parent = parents[rng.random_range(0..parents.len())];
+        let parent = parents.choose(rng).expect("at least one parent");
         out.copy_from_slice(&parent[start..start + out.len()]);
     }
 }

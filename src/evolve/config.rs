@@ -89,7 +89,7 @@ impl EvolveConfig {
         cfg
     }
 
-    /// The method as the design describes it (round-robin fitness, elite
+    /// The method as first described (round-robin fitness, elite
     /// selection, one mutation rate), with per-game rates and run lengths
     /// such that a plain run finishes in well under a minute on 2 cores.
     pub fn method(game: GameSpec, seed: u64) -> EvolveConfig {

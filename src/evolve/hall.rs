@@ -13,7 +13,8 @@ use super::tournament::genome_game;
 use crate::encoding::{Genotype, IllegalPolicy};
 use crate::games::Side;
 use crate::seed::derive_seed;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
@@ -87,7 +88,7 @@ impl Hall {
                 let me = pop.genome(i);
                 (0..games)
                     .map(|g| {
-                        let other = &self.entrants[rng.random_range(0..self.entrants.len())];
+                        let other = self.entrants.choose(&mut rng).expect("a non-empty hall");
                         if g % 2 == 0 {
                             genome_game(game, me, other, policy).points(Side::First)
                         } else {

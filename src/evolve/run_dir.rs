@@ -8,12 +8,11 @@
 //! ```
 
 use super::bench;
-use super::stats::header;
+use super::stats::{header, write_records};
 use super::{EvolveConfig, StatsRow};
 use crate::games::{GameSpec, TakeRule};
 use crate::store::{FileError, write_atomic};
 use serde::Serialize;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Paths and writers of one run directory.
@@ -155,13 +154,14 @@ impl RunDir {
     /// Rewrites `stats.csv` with exactly `rows`.
     pub fn write_stats(&self, cfg: &EvolveConfig, rows: &[StatsRow]) -> Result<(), FileError> {
         let columns = bench::columns(cfg).len();
-        let mut text = header(cfg);
-        text.push('\n');
-        for row in rows {
-            text.push_str(&row.csv_line(columns));
-            text.push('\n');
-        }
-        write_atomic(&self.stats_csv(), text.as_bytes())
+        let header: Vec<String> = header(cfg).split(',').map(str::to_string).collect();
+        let records: Vec<Vec<String>> = std::iter::once(header)
+            .chain(rows.iter().map(|row| row.record(columns)))
+            .collect();
+        let mut text = Vec::new();
+        write_records(&mut text, records.iter().map(Vec::as_slice))
+            .expect("writing to memory cannot fail");
+        write_atomic(&self.stats_csv(), &text)
     }
 
     /// Appends one row to `stats.csv`.
@@ -171,7 +171,7 @@ impl RunDir {
             .append(true)
             .open(&path)
             .map_err(|e| FileError::new(&path, e))?;
-        let line = row.csv_line(bench::columns(cfg).len());
-        writeln!(file, "{line}").map_err(|e| FileError::new(&path, e))
+        let record = row.record(bench::columns(cfg).len());
+        write_records(&mut file, [record.as_slice()]).map_err(|e| FileError::new(&path, e))
     }
 }

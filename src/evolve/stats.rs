@@ -1,7 +1,14 @@
-//! One row of `stats.csv` per generation, and the diversity measure.
+//! `stats.csv`, both ways: one row per generation written as the run goes,
+//! and the whole table read back (by `plot`, and anything else that watches
+//! a run); and the diversity measure.
+//!
+//! Both directions go through the `csv` crate: rows are written as records
+//! of fixed-precision fields and read as records of optional numbers (an
+//! empty cell is a generation the benchmark did not measure).
 
 use super::{EvolveConfig, Population, bench};
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// The fixed columns of `stats.csv` (contract: the first four).
 pub const STATS_HEADER: &str = "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s";
@@ -40,27 +47,103 @@ pub struct StatsRow {
 }
 
 impl StatsRow {
-    /// The row as a CSV line (no newline) with `columns` benchmark cells
-    /// (left empty when this generation was not measured).
-    pub fn csv_line(&self, columns: usize) -> String {
-        let mut line = format!(
-            "{},{},{:.3},{},{:.5},{:.6},{:.6},{:.6}",
-            self.generation,
-            self.best,
-            self.mean,
-            self.worst,
-            self.diversity,
-            self.tournament_s,
-            self.breeding_s,
-            self.io_s
-        );
-        for i in 0..columns {
-            line.push(',');
-            if let Some(v) = self.bench.get(i) {
-                line.push_str(&format!("{v:.4}"));
-            }
+    /// The row's cells, with `columns` benchmark cells (left empty when
+    /// this generation was not measured).
+    pub fn record(&self, columns: usize) -> Vec<String> {
+        let mut cells = vec![
+            self.generation.to_string(),
+            self.best.to_string(),
+            format!("{:.3}", self.mean),
+            self.worst.to_string(),
+            format!("{:.5}", self.diversity),
+            format!("{:.6}", self.tournament_s),
+            format!("{:.6}", self.breeding_s),
+            format!("{:.6}", self.io_s),
+        ];
+        cells.extend((0..columns).map(|i| {
+            self.bench
+                .get(i)
+                .map_or_else(String::new, |v| format!("{v:.4}"))
+        }));
+        cells
+    }
+}
+
+/// Writes records to `out` as CSV lines.
+pub fn write_records<'a, W: std::io::Write>(
+    out: W,
+    records: impl IntoIterator<Item = &'a [String]>,
+) -> std::io::Result<()> {
+    let mut writer = csv::WriterBuilder::new().flexible(true).from_writer(out);
+    for record in records {
+        writer.write_record(record)?;
+    }
+    writer.flush()
+}
+
+/// A `stats.csv` read back: its columns and, per generation, a number or
+/// nothing in each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatsTable {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Option<f64>>>,
+}
+
+/// Why a `stats.csv` could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum StatsError {
+    #[error("cannot read stats.csv ({0}); is this a run directory?")]
+    Unreadable(std::io::Error),
+    #[error("stats.csv is empty")]
+    Empty,
+    #[error("stats.csv does not start with a generation column")]
+    NoGeneration,
+    #[error("stats.csv line {line}: {found} cells, expected {expected}")]
+    Cells {
+        line: u64,
+        found: usize,
+        expected: usize,
+    },
+    #[error("stats.csv line {line}: {source}")]
+    Malformed { line: u64, source: csv::Error },
+}
+
+impl StatsTable {
+    /// Reads `path`.
+    pub fn read(path: &Path) -> Result<StatsTable, StatsError> {
+        let file = std::fs::File::open(path).map_err(StatsError::Unreadable)?;
+        let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
+        let columns: Vec<String> = match reader.headers() {
+            Ok(h) if h.is_empty() => return Err(StatsError::Empty),
+            Ok(h) => h.iter().map(str::to_string).collect(),
+            Err(e) => return Err(StatsError::Malformed { line: 1, source: e }),
+        };
+        if columns.first().map(String::as_str) != Some("generation") {
+            return Err(StatsError::NoGeneration);
         }
-        line
+        let mut rows = Vec::new();
+        for record in reader.records() {
+            let record = record.map_err(|e| StatsError::Malformed {
+                line: e.position().map_or(0, |p| p.line()),
+                source: e,
+            })?;
+            let line = record.position().map_or(0, |p| p.line());
+            let cells: Vec<Option<f64>> = record.iter().map(|c| c.parse().ok()).collect();
+            if cells.len() != columns.len() || cells[0].is_none() {
+                return Err(StatsError::Cells {
+                    line,
+                    found: cells.len(),
+                    expected: columns.len(),
+                });
+            }
+            rows.push(cells);
+        }
+        Ok(StatsTable { columns, rows })
+    }
+
+    /// The `stats.csv` of a run directory.
+    pub fn path_in(run: &Path) -> PathBuf {
+        run.join("stats.csv")
     }
 }
 
@@ -107,6 +190,46 @@ pub fn diversity(pop: &Population, active: Option<&[u32]>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_written_are_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stats.csv");
+        let header: Vec<String> = format!("{STATS_HEADER},vs_random")
+            .split(',')
+            .map(str::to_string)
+            .collect();
+        let row = |generation, bench: Vec<f64>| StatsRow {
+            generation,
+            best: 7,
+            mean: 3.25,
+            worst: 1,
+            diversity: 0.5,
+            tournament_s: 0.001,
+            breeding_s: 0.002,
+            io_s: 0.0,
+            bench,
+        };
+        let rows = [row(0, vec![0.75]), row(1, Vec::new())];
+        let records: Vec<Vec<String>> = std::iter::once(header.clone())
+            .chain(rows.iter().map(|r| r.record(1)))
+            .collect();
+        let file = std::fs::File::create(&path).unwrap();
+        write_records(file, records.iter().map(Vec::as_slice)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text.lines().nth(1),
+            Some("0,7,3.250,1,0.50000,0.001000,0.002000,0.000000,0.7500")
+        );
+        let table = StatsTable::read(&path).unwrap();
+        assert_eq!(table.columns, header);
+        assert_eq!(table.rows[0][8], Some(0.75));
+        assert_eq!(table.rows[1][8], None);
+        assert_eq!(table.rows[1][0], Some(1.0));
+        std::fs::write(&path, format!("{}\n1,2\n", header.join(","))).unwrap();
+        let err = StatsTable::read(&path).unwrap_err().to_string();
+        assert_eq!(err, "stats.csv line 2: 2 cells, expected 9");
+    }
 
     #[test]
     fn identical_genomes_have_no_diversity_and_disjoint_ones_full() {

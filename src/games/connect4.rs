@@ -22,20 +22,22 @@ use super::{Game, GameSpec, MoveError, Outcome, Side};
 pub const WIDTH: u32 = 7;
 /// Board height (rows).
 pub const HEIGHT: u32 = 6;
-const H1: u32 = HEIGHT + 1;
+/// Bits per column in the bitboards: the rows plus a sentinel.
+pub const STRIDE: u32 = HEIGHT + 1;
+const H1: u32 = STRIDE;
 
 /// How a Connect-Four genome indexes its 12 windows (the rules are the same).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 pub enum Connect4Encoder {
-    /// The design's 4×4 sub-grid code: 31 fillings per window column,
+    /// The 4×4 sub-grid code: 31 fillings per window column,
     /// 31^4 = 923,521 genes.
     #[default]
     Subgrid,
     /// Like `subgrid`, plus whether an empty window column's lowest cell is
     /// playable (32 states per column, index = four 5-bit fields, 2^20 genes):
-    /// the design's known blind spot.
+    /// the sub-grid code's known blind spot.
     Playable,
     /// `subgrid`, with a window and its left-right mirror sharing one gene
     /// (the gene's column read mirrored).
@@ -90,7 +92,7 @@ pub struct Connect4 {
 }
 
 impl Connect4 {
-    /// Connect-Four with the design's sub-grid encoder.
+    /// Connect-Four with the 4×4 sub-grid encoder.
     pub const SUBGRID: Connect4 = Connect4 {
         encoder: Connect4Encoder::Subgrid,
     };

@@ -67,7 +67,7 @@ impl std::fmt::Display for MatchsticksRules {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MatchsticksEncoder {
     /// The whole state: sticks left, and under the double rule also the most
-    /// that may be taken now (the design's encoding).
+    /// that may be taken now (the basic encoding).
     #[default]
     State,
     /// Sticks left only; a take above the current limit is repaired (or
@@ -101,7 +101,7 @@ pub struct MatchsticksPosition {
 }
 
 impl Matchsticks {
-    /// Matchsticks with the design's state encoder.
+    /// Matchsticks with the state encoder.
     pub fn new(rules: MatchsticksRules) -> Self {
         Matchsticks {
             rules,

@@ -13,8 +13,12 @@ mod spec;
 mod tictactoe;
 pub mod walk;
 
+mod invariants;
+pub use invariants::{BrokenInvariant, check_moves};
+
 pub use connect4::{
-    Connect4, Connect4Encoder, Connect4Position, bottom_mask as connect4_bottom_mask,
+    Connect4, Connect4Encoder, Connect4Position, HEIGHT as CONNECT4_HEIGHT,
+    STRIDE as CONNECT4_STRIDE, WIDTH as CONNECT4_WIDTH, bottom_mask as connect4_bottom_mask,
     has_four as connect4_has_four,
 };
 pub use matchsticks::{

@@ -69,9 +69,9 @@ pub enum GameSpec {
 }
 
 impl GameSpec {
-    /// Tic-tac-toe with the design's base-3 encoder.
+    /// Tic-tac-toe with the base-3 encoder (one gene per board).
     pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToeEncoder::Base3);
-    /// Connect-Four with the design's sub-grid encoder.
+    /// Connect-Four with the 4×4 sub-grid encoder.
     pub const CONNECT4: GameSpec = GameSpec::Connect4(Connect4Encoder::Subgrid);
 
     /// The game without its rules.

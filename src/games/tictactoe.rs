@@ -24,7 +24,7 @@ const FULL: u16 = 0b111_111_111;
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 pub enum TicTacToeEncoder {
-    /// The board in base 3: one gene per board (the design's encoding).
+    /// The board in base 3: one gene per board (the basic encoding).
     #[default]
     Base3,
     /// The 8 rotations and reflections of a board share one gene: the gene
@@ -48,7 +48,7 @@ pub struct TicTacToe {
 }
 
 impl TicTacToe {
-    /// Tic-tac-toe with the design's base-3 encoder.
+    /// Tic-tac-toe with the base-3 encoder (one gene per board).
     pub const BASE3: TicTacToe = TicTacToe {
         encoder: TicTacToeEncoder::Base3,
     };

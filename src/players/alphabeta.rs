@@ -3,7 +3,8 @@
 use super::Player;
 use super::knowledge::Knowledge;
 use crate::games::Outcome;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
 /// The score of a won position, less the plies it takes (quicker is better).
@@ -85,7 +86,7 @@ impl<G: Knowledge> Player<G> for AlphaBetaPlayer {
             .filter(|&&(_, s)| s == best)
             .map(|&(m, _)| m)
             .collect();
-        Some(ties[self.rng.random_range(0..ties.len())])
+        ties.choose(&mut self.rng).copied()
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -10,6 +10,11 @@ use crate::games::{
     TicTacToePosition,
 };
 use crate::solve::{SolvedTable, Solver, Value};
+
+/// The Connect-Four board, as the line table and the solver's board string use it.
+const WIDTH: i32 = crate::games::CONNECT4_WIDTH as i32;
+const HEIGHT: i32 = crate::games::CONNECT4_HEIGHT as i32;
+const STRIDE: i32 = crate::games::CONNECT4_STRIDE as i32;
 use std::sync::Arc;
 
 /// An exact oracle: the game-theoretic value each legal move achieves.
@@ -159,22 +164,22 @@ static CONNECT4_LINES: [u64; 69] = {
     let mut lines = [0u64; 69];
     let mut n = 0;
     let mut col = 0;
-    while col < 7 {
+    while col < WIDTH {
         let mut row = 0;
-        while row < 6 {
+        while row < HEIGHT {
             // (dcol, drow): horizontal, vertical, diagonal up, diagonal down
             let dirs: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
             let mut d = 0;
             while d < 4 {
                 let (dc, dr) = dirs[d];
                 let (end_c, end_r) = (col + 3 * dc, row + 3 * dr);
-                if end_c >= 0 && end_c < 7 && end_r >= 0 && end_r < 6 {
+                if end_c >= 0 && end_c < WIDTH && end_r >= 0 && end_r < HEIGHT {
                     let mut mask = 0u64;
                     let mut k = 0;
                     while k < 4 {
                         let c = col + k * dc;
                         let r = row + k * dr;
-                        mask |= 1 << (c * 7 + r);
+                        mask |= 1 << (c * STRIDE + r);
                         k += 1;
                     }
                     lines[n] = mask;
@@ -202,7 +207,7 @@ impl Knowledge for Connect4 {
         if !pos.can_play(col) {
             return false;
         }
-        let column = 0x3fu64 << (7 * col);
+        let column = ((1u64 << HEIGHT) - 1) << (STRIDE as u32 * col);
         let drop = (pos.mask + crate::games::connect4_bottom_mask(col)) & column;
         crate::games::connect4_has_four(pos.opponent() | drop)
     }
@@ -236,10 +241,10 @@ impl Connect4Solver {
 
     /// The external solver's view of our position.
     fn convert(pos: &Connect4Position) -> connect_four_ai::Position {
-        let mut board = String::with_capacity(48);
-        for row in (0..6).rev() {
-            for col in 0..7 {
-                let bit = 1u64 << (col * 7 + row);
+        let mut board = String::with_capacity((WIDTH as usize + 1) * HEIGHT as usize);
+        for row in (0..HEIGHT).rev() {
+            for col in 0..WIDTH {
+                let bit = 1u64 << (col * STRIDE + row);
                 board.push(if pos.current & bit != 0 {
                     'x'
                 } else if pos.mask & bit != 0 {
@@ -255,7 +260,7 @@ impl Connect4Solver {
     }
 
     /// The exact score of each column (positive: the mover wins).
-    pub fn scores(&mut self, pos: &Connect4Position) -> [Option<i8>; 7] {
+    pub fn scores(&mut self, pos: &Connect4Position) -> [Option<i8>; WIDTH as usize] {
         self.solver.get_all_move_scores(&Self::convert(pos))
     }
 }
@@ -299,8 +304,8 @@ mod tests {
     #[test]
     fn threats_are_seen() {
         let ttt = TicTacToe::BASE3;
-        // X on 1 and 2 (cells 0, 1), O on 4; O to move... X to move after "152"? No:
-        // "15" = X 0, O 4; "152" X 1: O to move, X threatens cell 2.
+        // "152": X on cells 0 and 1, O on cell 4; O to move, and X
+        // threatens cell 2.
         let pos = ttt.parse_position("152").unwrap();
         assert!(ttt.opponent_wins_by(&pos, 2));
         assert!(!ttt.opponent_wins_by(&pos, 8));

@@ -2,7 +2,8 @@
 
 use super::Player;
 use crate::games::Game;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
 /// For each legal move, plays `playouts` uniformly random games to the end
@@ -42,7 +43,10 @@ impl<G: Game> Player<G> for MonteCarloPlayer<G::Move> {
                         break o;
                     }
                     game.legal_moves(&p, &mut self.scratch);
-                    let m = self.scratch[self.rng.random_range(0..self.scratch.len())];
+                    let m = *self
+                        .scratch
+                        .choose(&mut self.rng)
+                        .expect("an unfinished game has moves");
                     p = game.play(&p, m);
                 };
                 points += outcome.points(me) as u64;
@@ -56,7 +60,7 @@ impl<G: Game> Player<G> for MonteCarloPlayer<G::Move> {
             }
         }
         self.moves = moves;
-        (!best.is_empty()).then(|| best[self.rng.random_range(0..best.len())])
+        best.choose(&mut self.rng).copied()
     }
 
     fn reseed(&mut self, seed: u64) {

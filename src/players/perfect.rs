@@ -3,7 +3,8 @@
 use super::Player;
 use super::knowledge::{ExactSolver, Knowledge};
 use crate::solve::Value;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
 /// Plays a move that keeps the position's game-theoretic value (a win if it
@@ -40,7 +41,7 @@ impl<G: Knowledge> Player<G> for PerfectPlayer<G> {
             .filter(|&&(_, v)| rank(v) == best)
             .map(|&(m, _)| m)
             .collect();
-        Some(ties[self.rng.random_range(0..ties.len())])
+        ties.choose(&mut self.rng).copied()
     }
 
     fn reseed(&mut self, seed: u64) {

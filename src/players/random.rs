@@ -2,7 +2,8 @@
 
 use super::Player;
 use crate::games::Game;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
 /// Plays a uniformly random legal move.
@@ -23,11 +24,7 @@ impl<M> RandomPlayer<M> {
 impl<G: Game> Player<G> for RandomPlayer<G::Move> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
         game.legal_moves(pos, &mut self.moves);
-        if self.moves.is_empty() {
-            None
-        } else {
-            Some(self.moves[self.rng.random_range(0..self.moves.len())])
-        }
+        self.moves.choose(&mut self.rng).copied()
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -3,7 +3,8 @@
 use super::Player;
 use super::knowledge::Knowledge;
 use crate::games::Outcome;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
 /// Wins at once when it can, blocks the opponent's immediate win, and
@@ -27,7 +28,7 @@ impl<M> RulesPlayer<M> {
     where
         M: Copy,
     {
-        (!candidates.is_empty()).then(|| candidates[self.rng.random_range(0..candidates.len())])
+        candidates.choose(&mut self.rng).copied()
     }
 }
 

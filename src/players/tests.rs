@@ -93,7 +93,9 @@ fn perfect_wins_every_matchsticks_game_from_the_winning_side() {
 fn perfect_keeps_the_value_at_connect4_against_random() {
     use crate::solve::Value;
     let game = Connect4::SUBGRID;
-    let perfect = spec("perfect").factory(&game, IllegalPolicy::Repair).unwrap();
+    let perfect = spec("perfect")
+        .factory(&game, IllegalPolicy::Repair)
+        .unwrap();
     let mut solver = crate::players::knowledge::Connect4Solver::new();
     let mut opening = RandomPlayer::new(5);
     let mut checked = 0;

@@ -1,44 +1,55 @@
 //! One writer per run directory.
 //!
-//! `evolve` and `resume` hold `RUN/lock`, which names the holder's process
-//! id, for as long as they run. A second writer is refused with the holder's
-//! pid; a lock left by a process that no longer exists (a crash, SIGKILL) is
-//! taken over.
+//! `evolve` and `resume` hold an advisory lock (`flock`) on `RUN/lock` for
+//! as long as they run. The kernel releases it when the holder exits, however
+//! it exits (SIGKILL included), so a lock is never stale, and nothing is
+//! decided from process ids: on a shared filesystem the holder may be a
+//! process of another machine. The file also records the holder's process
+//! id and host, only to name the holder in the message a second writer gets.
 
-use std::fs;
-use std::io::{self, Write};
+use std::fs::{self, File, TryLockError};
+use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The lock could not be taken.
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
     #[error(
-        "{dir} is in use by process {pid} (lock file {lock}); wait for it to finish, or delete the lock file if that process is gone",
+        "{dir} is in use by {holder} (lock file {lock}); wait for it to finish",
         dir = .dir.display(),
         lock = .lock.display()
     )]
     Busy {
         dir: PathBuf,
         lock: PathBuf,
-        pid: u32,
+        /// Who holds it, as the holder recorded it ("process N on HOST").
+        holder: String,
     },
     #[error("{path}: {source}", path = .path.display())]
     Io { path: PathBuf, source: io::Error },
 }
 
-/// A held run lock; released (the file removed) on drop.
+/// A held run lock; released when dropped (or when the process ends).
 #[derive(Debug)]
 pub struct RunLock {
-    path: PathBuf,
+    _file: File,
 }
 
-/// Whether a process with this id is running (Linux: `/proc/PID`; elsewhere
-/// every recorded holder is assumed alive).
-fn alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") {
-        Path::new("/proc").join(pid.to_string()).exists()
-    } else {
-        true
+/// This machine's name, for the message (empty if unknown).
+fn host() -> String {
+    fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| fs::read_to_string("/etc/hostname"))
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// "process N on HOST", from the lock file's text.
+fn describe(text: &str) -> String {
+    let mut words = text.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(pid), Some(host)) => format!("process {pid} on {host}"),
+        (Some(pid), None) => format!("process {pid}"),
+        _ => "another process".to_string(),
     }
 }
 
@@ -51,43 +62,30 @@ impl RunLock {
             source,
         };
         fs::create_dir_all(dir).map_err(io_err)?;
-        let me = std::process::id();
-        for _ in 0..2 {
-            match fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
-                Ok(mut file) => {
-                    writeln!(file, "{me}").map_err(io_err)?;
-                    return Ok(RunLock { path });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    let holder = fs::read_to_string(&path)
-                        .ok()
-                        .and_then(|t| t.trim().parse::<u32>().ok());
-                    match holder {
-                        Some(pid) if pid != me && alive(pid) => {
-                            return Err(LockError::Busy {
-                                dir: dir.to_path_buf(),
-                                lock: path.clone(),
-                                pid,
-                            });
-                        }
-                        // Stale (dead holder, unreadable, or ourselves): take it over.
-                        _ => fs::remove_file(&path).map_err(io_err)?,
-                    }
-                }
-                Err(e) => return Err(io_err(e)),
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_err)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                return Err(LockError::Busy {
+                    dir: dir.to_path_buf(),
+                    lock: path.clone(),
+                    holder: describe(&text),
+                });
             }
+            Err(TryLockError::Error(e)) => return Err(io_err(e)),
         }
-        Err(io_err(io::Error::other("the lock file keeps reappearing")))
-    }
-}
-
-impl Drop for RunLock {
-    fn drop(&mut self) {
-        let _ = fs::remove_file(&self.path);
+        file.set_len(0).map_err(io_err)?;
+        file.rewind().map_err(io_err)?;
+        writeln!(file, "{} {}", std::process::id(), host()).map_err(io_err)?;
+        Ok(RunLock { _file: file })
     }
 }
 
@@ -96,20 +94,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_second_writer_is_refused_and_a_stale_lock_is_taken_over() {
+    fn a_second_writer_is_refused_until_the_first_lets_go() {
         let dir = tempfile::tempdir().unwrap();
         let run = dir.path().join("run");
-        // A live holder: the test process's parent (pid 1 is always alive).
-        fs::create_dir_all(&run).unwrap();
-        fs::write(run.join("lock"), "1\n").unwrap();
+        let held = RunLock::acquire(&run).unwrap();
         let err = RunLock::acquire(&run).unwrap_err().to_string();
-        assert!(err.contains("in use by process 1"), "{err}");
-        // A dead holder: take over.
-        fs::write(run.join("lock"), "4294967295\n").unwrap();
-        let lock = RunLock::acquire(&run).unwrap();
-        let text = fs::read_to_string(run.join("lock")).unwrap();
-        assert_eq!(text.trim(), std::process::id().to_string());
-        drop(lock);
-        assert!(!run.join("lock").exists());
+        let me = format!("in use by process {}", std::process::id());
+        assert!(err.contains(&me), "{err}");
+        drop(held);
+        // A lock file left behind (by a killed holder) is not a lock.
+        assert!(run.join("lock").exists());
+        RunLock::acquire(&run).unwrap();
+    }
+
+    #[test]
+    fn the_holder_is_described_from_the_file() {
+        assert_eq!(describe("12 node7\n"), "process 12 on node7");
+        assert_eq!(describe("12\n"), "process 12");
+        assert_eq!(describe(""), "another process");
     }
 }
