@@ -3,13 +3,13 @@
 //! Each group names what it measures; the figures and their ratios are in
 //! docs/performance.md. Inputs are seeded, so runs compare like with like.
 
-use bebete::encoding::{GeneUsage, Genotype, IllegalPolicy, SubgridEncoder};
+use bebete::encoding::{GeneUsage, IllegalPolicy, SubgridEncoder, TableGame};
 use bebete::evolve::checkpoint::Checkpoint;
 use bebete::evolve::tournament::{genome_game, round_robin};
 use bebete::evolve::{EvolveConfig, Hall, Population, breeding};
 use bebete::games::{Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, TicTacToe};
 use bebete::genome::random_genes;
-use bebete::players::{Player, RandomPlayer, RecordingPlayer};
+use bebete::players::{GenomePlayer, Player, RandomPlayer, RecordingPlayer};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -31,7 +31,7 @@ fn positions<G: Game>(game: &G, count: usize) -> Vec<G::Position> {
     out
 }
 
-fn decision<G: Genotype>(c: &mut Criterion, name: &str, game: G) {
+fn decision<G: TableGame>(c: &mut Criterion, name: &str, game: G) {
     let genes = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
     let mix = positions(&game, 4096);
     let mut group = c.benchmark_group("decision");
@@ -56,7 +56,8 @@ fn gene_usage(c: &mut Criterion) {
     group.throughput(Throughput::Elements(mix.len() as u64));
     let usage = GeneUsage::new(genes.len());
     group.bench_function("connect4 decision, recorded", |b| {
-        let mut player = RecordingPlayer::new(&genes[..], IllegalPolicy::Repair, &usage);
+        let mut player =
+            RecordingPlayer::new(GenomePlayer::new(&genes[..], IllegalPolicy::Repair), &usage);
         b.iter(|| {
             for pos in &mix {
                 black_box(player.choose(&game, pos));
@@ -116,7 +117,7 @@ fn decisions(c: &mut Criterion) {
 
 fn games(c: &mut Criterion) {
     let mut group = c.benchmark_group("game between two genomes");
-    fn pair<G: Genotype>(
+    fn pair<G: TableGame>(
         group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
         name: &str,
         game: G,

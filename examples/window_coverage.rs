@@ -17,7 +17,7 @@
 //! cargo run --release --example window_coverage -- GENOME [OPPONENT] [GAMES]
 //! ```
 
-use bebete::encoding::{Explanation, Genotype, IllegalPolicy};
+use bebete::encoding::{Explanation, IllegalPolicy, TableGame};
 use bebete::games::{Connect4, Game, GameSpec, Side};
 use bebete::genome::Genome;
 use bebete::players::PlayerSpec;

@@ -8,7 +8,7 @@
 //! Line counts are memoised per position, so the walk is linear in the
 //! reachable positions even when the number of lines is astronomical.
 
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::walk::{DEFAULT_NODE_LIMIT, push_successors, walk};
 use crate::games::{Outcome, Side};
 use crate::solve::SolvedTable;
@@ -48,7 +48,7 @@ impl AuditReport {
     }
 }
 
-struct Walk<'a, G: Genotype> {
+struct Walk<'a, G: TableGame> {
     game: &'a G,
     genes: &'a [u8],
     policy: IllegalPolicy,
@@ -59,7 +59,7 @@ struct Walk<'a, G: Genotype> {
     optimal: &'a mut HashSet<G::Position>,
 }
 
-impl<G: Genotype> Walk<'_, G> {
+impl<G: TableGame> Walk<'_, G> {
     /// The value of a reachable position (every position the walk meets is
     /// reachable from the start, so the table has it).
     fn value(&self, pos: &G::Position) -> Value {
@@ -132,7 +132,7 @@ impl<G: Genotype> Walk<'_, G> {
 /// Whether `genes` keep the game's value in every position they can reach,
 /// on both sides: the audit's `optimal == reachable`, but stopping at the
 /// first position that fails (fast for the many genomes that are not there).
-pub fn keeps_value_everywhere<G: Genotype>(
+pub fn keeps_value_everywhere<G: TableGame>(
     game: &G,
     genes: &[u8],
     policy: IllegalPolicy,
@@ -164,12 +164,12 @@ pub fn keeps_value_everywhere<G: Genotype>(
 }
 
 /// Audits `genes` as first and as second player.
-pub fn audit<G: Genotype>(game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
+pub fn audit<G: TableGame>(game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
     audit_with(game, genes, policy, &SolvedTable::build(game))
 }
 
 /// [`audit`] with the game's values already solved (to audit many genomes).
-pub fn audit_with<G: Genotype>(
+pub fn audit_with<G: TableGame>(
     game: &G,
     genes: &[u8],
     policy: IllegalPolicy,

@@ -4,18 +4,18 @@
 //!
 //! It sits above the players because the code it runs (evolution, matches,
 //! audits, the commands) needs both the genome side of a game
-//! ([`Genotype`]) and what the fixed opponents know about it
+//! ([`TableGame`]) and what the fixed opponents know about it
 //! ([`Knowledge`]). Code below the players that needs only genomes uses
-//! [`crate::encoding::visit_genotype`].
+//! [`crate::encoding::visit_table_game`].
 
-use crate::encoding::Genotype;
+use crate::encoding::TableGame;
 use crate::games::{Concrete, GameSpec};
 use crate::players::Knowledge;
 
 /// Something to do with a concrete game type; see [`Dispatch::visit`].
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Genotype + Knowledge>(self, game: G) -> Self::Output;
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> Self::Output;
 }
 
 /// Runs a [`GameVisitor`] with the concrete game of a spec.
@@ -41,7 +41,7 @@ pub struct Abilities {
     /// The whole game can be solved in memory ([`Knowledge::SOLVABLE`]):
     /// exact audits, the exhaustive fitness, `--target unbeatable`.
     pub solvable: bool,
-    /// Genes carry a weight ([`Genotype::WEIGHTED_GENES`]): `--init zero`.
+    /// Genes carry a weight ([`TableGame::WEIGHTED_GENES`]): `--init zero`.
     pub weighted_genes: bool,
     /// Random plies before measured games ([`crate::games::Game::DEFAULT_OPENINGS`]).
     pub default_openings: u32,
@@ -49,7 +49,7 @@ pub struct Abilities {
 
 impl Abilities {
     /// The abilities of the game type `G`.
-    pub fn of<G: Genotype + Knowledge>() -> Abilities {
+    pub fn of<G: TableGame + Knowledge>() -> Abilities {
         Abilities {
             solvable: G::SOLVABLE,
             weighted_genes: G::WEIGHTED_GENES,
@@ -62,7 +62,7 @@ struct AbilitiesOf;
 
 impl GameVisitor for AbilitiesOf {
     type Output = Abilities;
-    fn visit<G: Genotype + Knowledge>(self, _game: G) -> Abilities {
+    fn visit<G: TableGame + Knowledge>(self, _game: G) -> Abilities {
         Abilities::of::<G>()
     }
 }

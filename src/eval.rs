@@ -6,7 +6,7 @@
 //! favours anyone. Pairs run in parallel; every player is reseeded per game
 //! from (seed, opponent, pair), so results do not depend on thread count.
 
-use crate::encoding::Genotype;
+use crate::encoding::TableGame;
 use crate::games::{Outcome, Side};
 use crate::players::{Knowledge, Player, PlayerFactory, play_game};
 use crate::seed::derive_seed;
@@ -60,7 +60,7 @@ impl Tally {
 }
 
 /// The position after `plies` random moves (fewer if the game ends).
-fn opening<G: Genotype>(game: &G, plies: u32, seed: u64) -> G::Position {
+fn opening<G: TableGame>(game: &G, plies: u32, seed: u64) -> G::Position {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut pos = game.start();
     let mut moves = Vec::new();
@@ -84,7 +84,7 @@ fn opening<G: Genotype>(game: &G, plies: u32, seed: u64) -> G::Position {
 pub type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
 
 /// Plays `player` against `opponent` (the `index`-th opponent of a match).
-pub fn play_match<G: Genotype + Knowledge>(
+pub fn play_match<G: TableGame + Knowledge>(
     game: &G,
     player: &PlayerFactory<G>,
     opponent: &PlayerFactory<G>,
@@ -104,7 +104,7 @@ pub fn play_match<G: Genotype + Knowledge>(
 
 /// Plays players made by `player` against players made by `opponent`; the
 /// tally's `against` is left empty for the caller to name.
-pub fn play_with<G: Genotype>(
+pub fn play_with<G: TableGame>(
     game: &G,
     player: &MakePlayer<'_, G>,
     opponent: &MakePlayer<'_, G>,

@@ -2,22 +2,33 @@
 //!
 //! A genome file is a framed container (see [`crate::store`]) of kind `GN`:
 //! the header holds the game with its rules, the provenance and the gene
-//! count; the payload is the gene table as raw bytes, one byte per gene.
+//! count (and, from version 2, the depth of the tactical shell the genome
+//! plays in); the payload is the gene table as raw bytes, one byte per gene.
+//! A pure genome (no shell) is still written as version 1, so files that
+//! need nothing new stay readable by older builds.
 
-use crate::encoding::Genotype;
-use crate::encoding::{GenotypeVisitor, visit_genotype};
+use crate::encoding::TableGame;
+use crate::encoding::shell::MAX_LOOKAHEAD;
+use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::games::{GameKind, GameSpec};
-use crate::store::{FileError, FileProblem, Framed, decode_framed, write_framed};
+use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Magic tag and version of genome files.
+/// Magic tag and version of genome files: version 2 adds the shell's
+/// lookahead; pure genomes are written as version 1.
 pub const GENOME_FORMAT: Framed = Framed {
     magic: *b"BEBETEGN",
-    version: 1,
+    version: 2,
     kind: "genome",
+};
+
+/// The version-1 frame, for pure genomes.
+const GENOME_FORMAT_V1: Framed = Framed {
+    version: 1,
+    ..GENOME_FORMAT
 };
 
 /// Where a genome came from, as far as is known.
@@ -40,16 +51,28 @@ struct GenomeHeader {
     gene_count: u64,
 }
 
+/// The version-2 header: version 1's, then the shell's lookahead.
+#[derive(Serialize, Deserialize)]
+struct GenomeHeaderV2 {
+    game: GameSpec,
+    provenance: Provenance,
+    gene_count: u64,
+    lookahead: u8,
+}
+
 /// A genome: a game, where it came from, and one byte per gene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Genome {
     pub game: GameSpec,
     pub provenance: Provenance,
     pub genes: Vec<u8>,
+    /// Plies of the tactical shell it plays in (0: the pure genome; see
+    /// [`crate::encoding::shell`]).
+    pub lookahead: u8,
 }
 
 /// A fresh table of uniformly random genes for `game`.
-pub fn random_genes<G: Genotype, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -> Vec<u8> {
+pub fn random_genes<G: TableGame, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -> Vec<u8> {
     (0..game.gene_count())
         .map(|i| game.random_gene(i, rng))
         .collect()
@@ -57,9 +80,9 @@ pub fn random_genes<G: Genotype, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -
 
 struct RandomGenes(u64);
 
-impl GenotypeVisitor for RandomGenes {
+impl TableGameVisitor for RandomGenes {
     type Output = Vec<u8>;
-    fn visit<G: Genotype>(self, game: G) -> Vec<u8> {
+    fn visit<G: TableGame>(self, game: G) -> Vec<u8> {
         random_genes(&game, &mut Pcg64Mcg::seed_from_u64(self.0))
     }
 }
@@ -67,9 +90,9 @@ impl GenotypeVisitor for RandomGenes {
 /// Checks a gene table against a game: its length and every gene's range.
 struct CheckGenes<'a>(&'a [u8]);
 
-impl GenotypeVisitor for CheckGenes<'_> {
+impl TableGameVisitor for CheckGenes<'_> {
     type Output = Result<(), FileProblem>;
-    fn visit<G: Genotype>(self, game: G) -> Result<(), FileProblem> {
+    fn visit<G: TableGame>(self, game: G) -> Result<(), FileProblem> {
         if self.0.len() != game.gene_count() {
             return Err(FileProblem::Malformed(format!(
                 "{} genes, but a {} genome has {}",
@@ -97,16 +120,28 @@ impl Genome {
                 seed: Some(seed),
                 ..Provenance::default()
             },
-            genes: visit_genotype(game, RandomGenes(seed)),
+            genes: visit_table_game(game, RandomGenes(seed)),
+            lookahead: 0,
         }
     }
 
     /// Writes the genome atomically.
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        let header = GenomeHeader {
-            game: self.game,
-            provenance: self.provenance.clone(),
-            gene_count: self.genes.len() as u64,
+        let (game, provenance) = (self.game, self.provenance.clone());
+        let gene_count = self.genes.len() as u64;
+        if self.lookahead == 0 {
+            let header = GenomeHeader {
+                game,
+                provenance,
+                gene_count,
+            };
+            return write_framed(path, GENOME_FORMAT_V1, &header, &self.genes);
+        }
+        let header = GenomeHeaderV2 {
+            game,
+            provenance,
+            gene_count,
+            lookahead: self.lookahead,
         };
         write_framed(path, GENOME_FORMAT, &header, &self.genes)
     }
@@ -119,7 +154,25 @@ impl Genome {
 
     /// Decodes and checks the bytes of a genome file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Genome, FileProblem> {
-        let (header, genes): (GenomeHeader, Vec<u8>) = decode_framed(bytes, GENOME_FORMAT)?;
+        let (header, genes): (GenomeHeaderV2, Vec<u8>) =
+            decode_framed_versions(bytes, GENOME_FORMAT, |version, header| {
+                if version < 2 {
+                    postcard::from_bytes::<GenomeHeader>(header).map(|h| GenomeHeaderV2 {
+                        game: h.game,
+                        provenance: h.provenance,
+                        gene_count: h.gene_count,
+                        lookahead: 0,
+                    })
+                } else {
+                    postcard::from_bytes::<GenomeHeaderV2>(header)
+                }
+            })?;
+        if header.lookahead > MAX_LOOKAHEAD {
+            return Err(FileProblem::Malformed(format!(
+                "a lookahead of {} plies (at most {MAX_LOOKAHEAD})",
+                header.lookahead
+            )));
+        }
         header
             .game
             .validate()
@@ -131,11 +184,12 @@ impl Genome {
                 genes.len()
             )));
         }
-        visit_genotype(header.game, CheckGenes(&genes))?;
+        visit_table_game(header.game, CheckGenes(&genes))?;
         Ok(Genome {
             game: header.game,
             provenance: header.provenance,
             genes,
+            lookahead: header.lookahead,
         })
     }
 

@@ -5,17 +5,19 @@
 //! terminal and on a pipe, so whole games can be scripted and tested; the
 //! end of the input ends the session cleanly.
 
-use crate::encoding::{Explanation, Genotype, IllegalPolicy};
+use crate::encoding::{Explanation, IllegalPolicy, TableGame, shell};
 use crate::games::{Outcome, Side};
 use crate::players::Player;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 /// The bot: a genome (whose moves can be explained) or any other player.
-pub enum Bot<G: Genotype> {
+pub enum Bot<G: TableGame> {
     Genome {
         genes: Arc<[u8]>,
         policy: IllegalPolicy,
+        /// Plies of its tactical shell (0: pure).
+        lookahead: u8,
     },
     Player {
         name: String,
@@ -48,17 +50,28 @@ impl Score {
 }
 
 /// The bot's move and a one-line reason; `None` when it forfeits.
-fn bot_move<G: Genotype>(
+fn bot_move<G: TableGame>(
     game: &G,
     bot: &mut Bot<G>,
     pos: &G::Position,
 ) -> (Option<G::Move>, String) {
     match bot {
         Bot::Player { name, player } => (player.choose(game, pos), format!("({name})")),
-        Bot::Genome { genes, policy } => {
+        Bot::Genome {
+            genes,
+            policy,
+            lookahead,
+        } => {
             let reason = game.explain(genes, pos, *policy);
-            let why = reason.summary();
-            (reason.chosen(), why)
+            let mut why = reason.summary();
+            if *lookahead == 0 {
+                return (reason.chosen(), why);
+            }
+            let d = shell::decide(game, genes, pos, *policy, *lookahead);
+            if d.overrode || d.verdicts.iter().any(|(_, v)| v.wins() || v.loses()) {
+                why = format!("{why} {}", shell::describe(game, *lookahead, &d));
+            }
+            (d.chosen, why)
         }
     }
 }
@@ -69,7 +82,7 @@ enum Turn<M> {
 }
 
 /// Reads human moves until a legal one, `q`, or the end of the input.
-fn human_move<G: Genotype>(
+fn human_move<G: TableGame>(
     game: &G,
     pos: &G::Position,
     input: &mut dyn BufRead,
@@ -98,7 +111,7 @@ fn human_move<G: Genotype>(
 }
 
 /// Plays up to `games` games, alternating who moves first; returns the score.
-pub fn play<G: Genotype>(
+pub fn play<G: TableGame>(
     game: &G,
     bot: &mut Bot<G>,
     first: First,

@@ -2,8 +2,9 @@
 //!
 //! A position is won for the side to move if some move leads to a position
 //! lost for the opponent, lost if every move leads to a position won for the
-//! opponent, drawn otherwise. Values are memoised, so each position and move
-//! is visited once: linear in positions + moves. Tic-tac-toe (5,478
+//! opponent, drawn otherwise. The solver also keeps how soon: the fastest
+//! win, the slowest loss ([`Score`]). Scores are memoised, so each position
+//! and move is visited once: linear in positions + moves. Tic-tac-toe (5,478
 //! positions) and matchsticks (at most 256² states) are solved in
 //! milliseconds; Connect-Four is far too large for this.
 
@@ -39,49 +40,105 @@ impl Value {
     }
 }
 
+/// An exact score for the side to move: higher is better. Its sign is the
+/// value (win, draw, loss); among wins, a faster one scores higher, among
+/// losses a slower one. Scores compare only within one game: the small
+/// games count plies ([`Score::win_in`]); Connect-Four uses its solver's own
+/// scale ([`Score::raw`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Score(i32);
+
+/// Plies beyond any game here: a win in p plies scores `HORIZON − p`.
+const HORIZON: i32 = 1 << 16;
+
+impl Score {
+    pub const DRAW: Score = Score(0);
+
+    /// A win for the side to move after `plies` more plies (its own winning
+    /// move included).
+    pub fn win_in(plies: u32) -> Score {
+        Score(HORIZON - plies as i32)
+    }
+
+    /// A loss for the side to move after `plies` more plies.
+    pub fn loss_in(plies: u32) -> Score {
+        Score(-(HORIZON - plies as i32))
+    }
+
+    /// A score on another solver's scale (positive: win, sooner is higher).
+    pub fn raw(score: i32) -> Score {
+        Score(score)
+    }
+
+    /// The number behind the score.
+    pub fn get(self) -> i32 {
+        self.0
+    }
+
+    pub fn value(self) -> Value {
+        match self.0.signum() {
+            1 => Value::Win,
+            0 => Value::Draw,
+            _ => Value::Loss,
+        }
+    }
+
+    /// Plies to the end with best play, for a win or loss counted in plies.
+    pub fn plies(self) -> Option<u32> {
+        (self.0 != 0).then(|| (HORIZON - self.0.abs()) as u32)
+    }
+
+    /// The score, for the side that moved, of a move into a position whose
+    /// side to move has `self` (counted in plies).
+    pub fn before(self) -> Score {
+        match self.plies() {
+            None => Score::DRAW,
+            Some(p) if self.0 > 0 => Score::loss_in(p + 1),
+            Some(p) => Score::win_in(p + 1),
+        }
+    }
+}
+
 /// A memoising solver for one game.
 pub struct Solver<G: Game> {
     game: G,
-    values: HashMap<G::Position, Value>,
+    scores: HashMap<G::Position, Score>,
 }
 
 impl<G: Game> Solver<G> {
     pub fn new(game: &G) -> Self {
         Solver {
             game: game.clone(),
-            values: HashMap::default(),
+            scores: HashMap::default(),
         }
     }
 
     /// The value of `pos` for the side to move.
     pub fn value(&mut self, pos: &G::Position) -> Value {
-        if let Some(&v) = self.values.get(pos) {
-            return v;
+        self.score(pos).value()
+    }
+
+    /// The exact score of `pos` for the side to move.
+    pub fn score(&mut self, pos: &G::Position) -> Score {
+        if let Some(&s) = self.scores.get(pos) {
+            return s;
         }
-        let value = match self.game.outcome(pos) {
-            Some(Outcome::Draw) => Value::Draw,
-            Some(Outcome::Win(side)) if side == self.game.turn(pos) => Value::Win,
-            Some(Outcome::Win(_)) => Value::Loss,
+        let score = match self.game.outcome(pos) {
+            Some(Outcome::Draw) => Score::DRAW,
+            Some(Outcome::Win(side)) if side == self.game.turn(pos) => Score::win_in(0),
+            Some(Outcome::Win(_)) => Score::loss_in(0),
             None => {
                 let mut moves = Vec::new();
                 self.game.legal_moves(pos, &mut moves);
-                let mut best = Value::Loss;
-                for mv in moves {
-                    let next = self.game.play(pos, mv);
-                    match self.value(&next).flip() {
-                        Value::Win => {
-                            best = Value::Win;
-                            break;
-                        }
-                        Value::Draw => best = Value::Draw,
-                        Value::Loss => {}
-                    }
-                }
-                best
+                moves
+                    .into_iter()
+                    .map(|mv| self.score(&self.game.play(pos, mv)).before())
+                    .max()
+                    .unwrap_or(Score::DRAW)
             }
         };
-        self.values.insert(*pos, value);
-        value
+        self.scores.insert(*pos, score);
+        score
     }
 
     /// The moves of `pos` that keep its value.
@@ -96,7 +153,7 @@ impl<G: Game> Solver<G> {
 
 /// The value of every position reachable from the start (the small games).
 pub struct SolvedTable<P> {
-    values: HashMap<P, Value>,
+    scores: HashMap<P, Score>,
 }
 
 impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
@@ -113,31 +170,36 @@ impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
     /// than `limit`.
     pub fn try_build<G: Game<Position = P>>(game: &G, limit: usize) -> Result<Self, WalkError> {
         let mut solver = Solver::new(game);
-        let values = reachable(game, limit)?
+        let scores = reachable(game, limit)?
             .into_iter()
-            .map(|p| (p, solver.value(&p)))
+            .map(|p| (p, solver.score(&p)))
             .collect();
-        Ok(SolvedTable { values })
+        Ok(SolvedTable { scores })
     }
 
     /// How many positions are reachable from the start.
     pub fn len(&self) -> usize {
-        self.values.len()
+        self.scores.len()
     }
 
     /// Whether the table is empty (never, for a built table).
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.scores.is_empty()
     }
 
     /// Every reachable position.
     pub fn positions(&self) -> impl Iterator<Item = &P> {
-        self.values.keys()
+        self.scores.keys()
     }
 
     /// The value of `pos` for the side to move, if reachable.
     pub fn get(&self, pos: &P) -> Option<Value> {
-        self.values.get(pos).copied()
+        self.score(pos).map(Score::value)
+    }
+
+    /// The exact score of `pos` for the side to move, if reachable.
+    pub fn score(&self, pos: &P) -> Option<Score> {
+        self.scores.get(pos).copied()
     }
 }
 
@@ -176,6 +238,38 @@ mod tests {
         // After X in a corner, O must take the centre.
         let pos = game.parse_position("1").unwrap();
         assert_eq!(solver.best_moves(&pos), vec![4]);
+    }
+
+    #[test]
+    fn scores_count_plies_to_the_fastest_win_and_the_slowest_loss() {
+        let game = TicTacToe::BASE3;
+        let mut solver = Solver::new(&game);
+        // X on cells 0, 1, 4 and O on 6, 8: O to move completes the bottom
+        // row at cell 7.
+        let pos = game.parse_position("17295").unwrap();
+        assert_eq!(solver.score(&pos), Score::win_in(1));
+        assert_eq!(Score::win_in(1).before(), Score::loss_in(2));
+        assert!(Score::win_in(1) > Score::win_in(3));
+        assert!(Score::loss_in(4) > Score::loss_in(2));
+        assert!(Score::loss_in(99) < Score::DRAW);
+        // A finished game scores its outcome now.
+        let won = game.parse_position("172958").unwrap();
+        assert_eq!(solver.score(&won), Score::loss_in(0));
+        assert_eq!(solver.score(&game.start()), Score::DRAW);
+        // Matchsticks, 5 sticks, take 1-3, last stick loses: the mover is
+        // lost (5 ≡ 1 mod 4), and whatever it takes, the winner leaves one
+        // stick: the loser takes it on the third ply.
+        let sticks = Matchsticks::new(MatchsticksRules {
+            sticks: 5,
+            rule: TakeRule::Subtract {
+                max_take: 3,
+                last_loses: true,
+            },
+        });
+        assert_eq!(
+            Solver::new(&sticks).score(&sticks.start()),
+            Score::loss_in(3)
+        );
     }
 
     fn subtract(sticks: u8, last_loses: bool) -> Matchsticks {

@@ -2,7 +2,7 @@
 //! list exactly the legal moves, and a genome under `--illegal repair`
 //! always plays a legal move.
 
-use bebete::encoding::{Genotype, GenotypeVisitor, IllegalPolicy, visit_genotype};
+use bebete::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
 use bebete::games::{
     Connect4Encoder, Game, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
     TicTacToeEncoder, check_moves,
@@ -35,10 +35,10 @@ struct RandomGame<'a> {
     genes: Vec<u8>,
 }
 
-impl GenotypeVisitor for RandomGame<'_> {
+impl TableGameVisitor for RandomGame<'_> {
     type Output = Result<(), String>;
 
-    fn visit<G: Genotype>(self, game: G) -> Result<(), String> {
+    fn visit<G: TableGame>(self, game: G) -> Result<(), String> {
         let mut pos = game.start();
         let mut moves = Vec::new();
         for &pick in self.picks {
@@ -74,7 +74,7 @@ proptest! {
     ) {
         let spec = specs()[which];
         let genes = Genome::random(spec, seed).genes;
-        let checked = visit_genotype(spec, RandomGame { picks: &picks, genes });
+        let checked = visit_table_game(spec, RandomGame { picks: &picks, genes });
         prop_assert!(checked.is_ok(), "{spec}: {}", checked.unwrap_err());
     }
 }

@@ -136,3 +136,30 @@ fn unknown_players_are_named() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn solve_scores_every_move_of_a_connect4_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bebete(dir.path())
+        .args(["solve", "--game", "c4", "--position", "4453", "--json"])
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["value"], "loss");
+    let moves = doc["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    let best: Vec<&str> = moves
+        .iter()
+        .filter(|m| m["best"] == true)
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(best, ["3", "6", "7"]);
+    assert!(moves.iter().all(|m| m["score"].as_i64().unwrap() < 0));
+    // Tic-tac-toe counts plies: X (cells 1, 2, 5) against O (7, 9), O to move.
+    let out = bebete(dir.path())
+        .args(["solve", "--game", "ttt", "--position", "17295"])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("8  win in 1 ply  best"), "{text}");
+}

@@ -3,7 +3,7 @@
 use super::explain::parse_policy;
 use crate::audit::audit;
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::Side;
 use crate::genome::Genome;
 use crate::players::Knowledge;
@@ -41,7 +41,7 @@ struct Audit<'a> {
 impl GameVisitor for Audit<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<String> {
         if !G::SOLVABLE {
             anyhow::bail!(
                 "audit walks every opponent line, which only tictactoe and matchsticks allow; measure Connect-Four with `bebete eval … --against perfect`"

@@ -4,7 +4,7 @@
 
 use super::plot_cmd::default_plot;
 use crate::dispatch::GameVisitor;
-use crate::encoding::Genotype;
+use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
 use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, RunEnd};
@@ -117,7 +117,7 @@ fn bench_summary(cfg: &crate::evolve::EvolveConfig, values: &[f64]) -> String {
 impl GameVisitor for Drive {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
@@ -127,7 +127,7 @@ impl GameVisitor for Drive {
 }
 
 impl Drive {
-    fn drive<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn drive<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
         let _lock = RunLock::acquire(self.run.root())?;
         let started = Instant::now();
         let mut evolution = match self.origin {

@@ -4,7 +4,7 @@ use super::GameArgs;
 use super::evolve::thread_count;
 use super::explain::parse_policy;
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::eval::{MatchConfig, Tally, play_match};
 use crate::games::GameSpec;
 use crate::players::Knowledge;
@@ -61,7 +61,7 @@ struct Evaluate<'a> {
 impl GameVisitor for Evaluate<'_> {
     type Output = anyhow::Result<Vec<Tally>>;
 
-    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<Vec<Tally>> {
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<Vec<Tally>> {
         let cfg = MatchConfig {
             games: self.args.games,
             seed: self.args.seed,

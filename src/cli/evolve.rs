@@ -117,6 +117,11 @@ pub struct EvolveArgs {
     /// Stop after N generations without a better benchmark
     #[arg(long, value_name = "N")]
     pub patience: Option<u64>,
+    /// Play every genome inside a tactical shell searching D plies (0-6):
+    /// win at once, never leave an immediate win, and from D = 2 take forced
+    /// wins and avoid forced losses; stored in the champion's file
+    #[arg(long, value_name = "D", default_value_t = 0)]
+    pub lookahead: u8,
     /// No progress bar and no summary
     #[arg(long, short)]
     pub quiet: bool,
@@ -166,6 +171,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.bench.games = args.bench_games;
     cfg.stop.target = args.target.or(cfg.stop.target);
     cfg.stop.patience = args.patience;
+    cfg.lookahead = args.lookahead;
     cfg.validate()?;
     let dir = args
         .run

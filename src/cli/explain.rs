@@ -2,7 +2,8 @@
 
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::UnknownPolicy;
-use crate::encoding::{Explanation, Genotype, IllegalPolicy};
+use crate::encoding::shell::{self, Verdict};
+use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::genome::Genome;
 use crate::players::Knowledge;
 use clap::Args;
@@ -44,17 +45,39 @@ struct ExplainReport<'a, R: Serialize> {
     mv: Option<String>,
     #[serde(flatten)]
     reason: &'a R,
+    /// What the tactical shell did (genomes with a lookahead only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shell: Option<ShellReport>,
+}
+
+/// The shell's part of `explain --json`.
+#[derive(Serialize)]
+struct ShellReport {
+    lookahead: u8,
+    /// The move played after the shell.
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    overrode: bool,
+    verdicts: Vec<MoveVerdict>,
+}
+
+#[derive(Serialize)]
+struct MoveVerdict {
+    #[serde(rename = "move")]
+    mv: String,
+    verdict: Verdict,
 }
 
 struct Explain<'a> {
     genes: &'a [u8],
+    lookahead: u8,
     args: &'a ExplainArgs,
 }
 
 impl GameVisitor for Explain<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<String> {
         let text = self.args.position.as_str();
         let pos = game
             .parse_position(text)
@@ -64,12 +87,28 @@ impl GameVisitor for Explain<'_> {
         }
         let reason = game.explain(self.genes, &pos, self.args.illegal);
         let mv = reason.chosen().map(|m| game.format_move(m));
+        let shelled = (self.lookahead > 0)
+            .then(|| shell::decide(&game, self.genes, &pos, self.args.illegal, self.lookahead));
         if self.args.json {
+            let shell = shelled.as_ref().map(|d| ShellReport {
+                lookahead: self.lookahead,
+                mv: d.chosen.map(|m| game.format_move(m)),
+                overrode: d.overrode,
+                verdicts: d
+                    .verdicts
+                    .iter()
+                    .map(|&(m, verdict)| MoveVerdict {
+                        mv: game.format_move(m),
+                        verdict,
+                    })
+                    .collect(),
+            });
             let report = ExplainReport {
                 game: game.spec().kind().name(),
                 position: text,
                 mv: mv.clone(),
                 reason: &reason,
+                shell,
             };
             // Through a JSON value: its keys print in sorted order.
             let value = serde_json::to_value(&report)?;
@@ -78,6 +117,10 @@ impl GameVisitor for Explain<'_> {
         let mut out = format!("{} after '{text}'\n", game.spec());
         out.push_str(&game.render(&pos));
         out.push_str(&reason.details(mv.as_deref().unwrap_or("forfeit")));
+        if let Some(d) = &shelled {
+            out.push_str(&shell::describe(&game, self.lookahead, d));
+            out.push('\n');
+        }
         Ok(out)
     }
 }
@@ -86,6 +129,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let genome = Genome::load(&args.genome)?;
     let text = genome.game.visit(Explain {
         genes: &genome.genes,
+        lookahead: genome.lookahead,
         args: &args,
     })?;
     std::io::stdout().write_all(text.as_bytes())?;

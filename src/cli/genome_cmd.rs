@@ -1,4 +1,5 @@
-//! `bebete genome random|info`: create a random genome, describe a genome file.
+//! `bebete genome random|info|shell`: create a random genome, describe a
+//! genome file, set the tactical shell a genome plays in.
 
 use super::{GameArgs, draw_seed};
 use crate::games::{GameKind, GameSpec, TakeRule};
@@ -21,6 +22,27 @@ pub enum GenomeCommand {
     #[command(after_help = "Example:
   bebete genome info genomes/tictactoe.genome --json")]
     Info(InfoArgs),
+    /// Copy a genome with a tactical shell of D plies (0 removes it)
+    #[command(after_help = "Examples:
+  bebete genome shell genomes/connect4-pure.genome --lookahead 4 --out c4-shelled.genome
+  bebete explain c4-shelled.genome --position 4453
+
+The shell plays a win at once, never leaves the opponent a win at once, and
+from D = 2 takes wins and avoids losses that a D-ply search proves; the
+genes choose among the moves left. play, eval, move and explain use it.")]
+    Shell(ShellArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ShellArgs {
+    /// The genome file to copy
+    pub file: PathBuf,
+    /// Plies the shell searches after each move, 0-6
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(0..=6))]
+    pub lookahead: u8,
+    /// Where to write the copy
+    #[arg(long, short)]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -48,7 +70,22 @@ pub fn run(cmd: GenomeCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         GenomeCommand::Random(args) => random(args),
         GenomeCommand::Info(args) => info(args),
+        GenomeCommand::Shell(args) => shell(args),
     }
+}
+
+fn shell(args: ShellArgs) -> anyhow::Result<ExitCode> {
+    let mut genome = Genome::load(&args.file)?;
+    genome.lookahead = args.lookahead;
+    genome.save(&args.out)?;
+    writeln!(
+        std::io::stdout(),
+        "wrote {} with a shell of lookahead {} to {}",
+        args.file.display(),
+        args.lookahead,
+        args.out.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn random(args: RandomArgs) -> anyhow::Result<ExitCode> {
@@ -91,6 +128,7 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
             "game": genome.game.kind().name(),
             "rules": rules_json(&genome.game),
             "genes": genome.genes.len(),
+            "lookahead": genome.lookahead,
             "provenance": {"run": p.run, "generation": p.generation, "fitness": p.fitness, "seed": p.seed},
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
@@ -99,6 +137,9 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "file        {}", args.file.display())?;
         writeln!(out, "game        {}", genome.game)?;
         writeln!(out, "genes       {}", genome.genes.len())?;
+        if genome.lookahead > 0 {
+            writeln!(out, "lookahead   {} (tactical shell)", genome.lookahead)?;
+        }
         writeln!(out, "run         {}", p.run.clone().unwrap_or_else(unknown))?;
         writeln!(
             out,

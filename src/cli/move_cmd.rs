@@ -8,7 +8,7 @@
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::GameSpec;
 use crate::players::Knowledge;
 use crate::players::{Player, PlayerSpec};
@@ -49,7 +49,11 @@ struct Answer<'a> {
 }
 
 /// One position in, one move (in the notation) out.
-fn answer<G: Genotype>(game: &G, player: &mut dyn Player<G>, text: &str) -> anyhow::Result<String> {
+fn answer<G: TableGame>(
+    game: &G,
+    player: &mut dyn Player<G>,
+    text: &str,
+) -> anyhow::Result<String> {
     let pos = game
         .parse_position(text)
         .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
@@ -67,7 +71,7 @@ fn answer<G: Genotype>(game: &G, player: &mut dyn Player<G>, text: &str) -> anyh
 impl GameVisitor for Answer<'_> {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
         let mut player = self.player.build(&game, self.seed, self.policy)?;
         let mut out = std::io::stdout().lock();
         if let Some(text) = self.position {

@@ -3,7 +3,7 @@
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{GameKind, GameSpec};
 use crate::genome::Genome;
 use crate::play::{Bot, First, play};
@@ -52,8 +52,11 @@ pub enum FirstArg {
     Bot,
 }
 
+/// A genome's genes and its shell's lookahead.
+type GenomeBot = (Vec<u8>, u8);
+
 struct Session<'a> {
-    genes: Option<Vec<u8>>,
+    genes: Option<GenomeBot>,
     opponent: Option<PlayerSpec>,
     args: &'a PlayArgs,
 }
@@ -61,11 +64,12 @@ struct Session<'a> {
 impl GameVisitor for Session<'_> {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
         let mut bot = match (self.genes, self.opponent) {
-            (Some(genes), _) => Bot::Genome {
+            (Some((genes, lookahead)), _) => Bot::Genome {
                 genes: genes.into(),
                 policy: self.args.illegal,
+                lookahead,
             },
             (None, Some(spec)) => Bot::Player {
                 name: spec.to_string(),
@@ -105,7 +109,7 @@ fn genome_path(path: &Path) -> PathBuf {
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    let (spec, genes, opponent): (GameSpec, Option<Vec<u8>>, Option<PlayerSpec>) = match (
+    let (spec, genes, opponent): (GameSpec, Option<GenomeBot>, Option<PlayerSpec>) = match (
         &args.genome,
         &args.opponent,
     ) {
@@ -149,7 +153,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
                     genome.game
                 );
             }
-            (genome.game, Some(genome.genes), None)
+            (genome.game, Some((genome.genes, genome.lookahead)), None)
         }
     };
     spec.visit(Session {

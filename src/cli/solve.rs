@@ -1,40 +1,147 @@
-//! `bebete solve`: exact values of tic-tac-toe and matchsticks.
+//! `bebete solve`: exact values of tic-tac-toe and matchsticks, and the exact
+//! score of every move of a position of any game.
 
 use super::GameArgs;
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::Genotype;
+use crate::encoding::TableGame;
 use crate::games::GameKind;
 use crate::players::Knowledge;
 use crate::solve::SolvedTable;
-use crate::solve::Value;
+use crate::solve::{Score, Value};
 use clap::Args;
-use serde_json::json;
+use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   bebete solve --game ttt
-  bebete solve --game nim --rule double --sticks 55 --json")]
+  bebete solve --game nim --rule double --sticks 55 --json
+  bebete solve --game ttt --position 15
+  bebete solve --game c4 --position 4453 --json
+
+With --position, the exact score of every legal move there: for tictactoe
+and matchsticks the plies to the end with best play; for connect4 the
+solver's score (positive: the mover wins, higher is sooner; negative: a loss,
+nearer 0 is later). Early Connect-Four positions take the solver seconds.")]
 pub struct SolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    /// Score each legal move of this position (the moves played from the start)
+    #[arg(long, value_name = "MOVES")]
+    pub position: Option<String>,
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
 
+/// `solve --json` of a whole game.
+#[derive(Serialize)]
+struct SurveyReport {
+    game: &'static str,
+    rules: serde_json::Value,
+    positions: usize,
+    terminal: u64,
+    won: u64,
+    lost: u64,
+    drawn: u64,
+    value: &'static str,
+    best_moves: Vec<String>,
+}
+
+/// One legal move of `solve --position`.
+#[derive(Serialize)]
+struct MoveScore {
+    #[serde(rename = "move")]
+    mv: String,
+    value: &'static str,
+    /// Plies to the end with best play (tic-tac-toe, matchsticks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plies: Option<u32>,
+    /// The solver's score (Connect-Four).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<i32>,
+    /// Among the moves with the best score.
+    best: bool,
+}
+
+/// `solve --position --json`.
+#[derive(Serialize)]
+struct PositionReport {
+    game: &'static str,
+    position: String,
+    value: &'static str,
+    moves: Vec<MoveScore>,
+}
+
 struct Survey {
     json: bool,
+    position: Option<String>,
+}
+
+/// JSON with its keys in sorted order (through a JSON value), as every
+/// `--json` of bebete prints.
+fn pretty<T: Serialize>(report: &T) -> anyhow::Result<String> {
+    Ok(serde_json::to_string_pretty(&serde_json::to_value(report)?)? + "\n")
+}
+
+impl Survey {
+    fn position<G: TableGame + Knowledge>(&self, game: &G, text: &str) -> anyhow::Result<String> {
+        let pos = game
+            .parse_position(text)
+            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
+        if game.outcome(&pos).is_some() {
+            anyhow::bail!("position '{text}': the game is already over");
+        }
+        let mut solver = game.exact_solver(&game.exact_oracle());
+        let scores = solver.move_scores(game, &pos);
+        let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(Score::DRAW);
+        let moves: Vec<MoveScore> = scores
+            .iter()
+            .map(|&(m, s)| MoveScore {
+                mv: game.format_move(m),
+                value: s.value().name(),
+                plies: if G::SOLVABLE { s.plies() } else { None },
+                score: (!G::SOLVABLE).then(|| s.get()),
+                best: s == best,
+            })
+            .collect();
+        let report = PositionReport {
+            game: game.spec().kind().name(),
+            position: text.to_string(),
+            value: best.value().name(),
+            moves,
+        };
+        if self.json {
+            return pretty(&report);
+        }
+        let mut out = format!("{} after '{text}'\n", game.spec());
+        out.push_str(&game.render(&pos));
+        out.push_str(&format!("value {} for the side to move\n", report.value));
+        for m in &report.moves {
+            let how = match (m.plies, m.score) {
+                (Some(1), _) if m.value != "draw" => " in 1 ply".to_string(),
+                (Some(p), _) if m.value != "draw" => format!(" in {p} plies"),
+                (_, Some(s)) => format!(" (score {s})"),
+                _ => String::new(),
+            };
+            let mark = if m.best { "  best" } else { "" };
+            out.push_str(&format!("  {:>3}  {}{how}{mark}\n", m.mv, m.value));
+        }
+        Ok(out)
+    }
 }
 
 impl GameVisitor for Survey {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Genotype + Knowledge>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<String> {
+        if let Some(text) = &self.position {
+            return self.position(&game, text);
+        }
         if !G::SOLVABLE {
             anyhow::bail!(
-                "solve enumerates every position, which only tictactoe and matchsticks allow; measure Connect-Four with `bebete eval … --against perfect`"
+                "solve enumerates every position, which only tictactoe and matchsticks allow; for a Connect-Four position give --position (e.g. --position 4453)"
             );
         }
         let table = SolvedTable::build(&game);
@@ -59,18 +166,17 @@ impl GameVisitor for Survey {
         let value = value_of(&start).name();
         let positions = table.len();
         if self.json {
-            let doc = json!({
-                "game": game.spec().kind().name(),
-                "rules": super::genome_cmd::rules_json(&game.spec()),
-                "positions": positions,
-                "terminal": terminal,
-                "won": won,
-                "lost": lost,
-                "drawn": drawn,
-                "value": value,
-                "best_moves": best,
+            return pretty(&SurveyReport {
+                game: game.spec().kind().name(),
+                rules: super::genome_cmd::rules_json(&game.spec()),
+                positions,
+                terminal,
+                won,
+                lost,
+                drawn,
+                value,
+                best_moves: best,
             });
-            return Ok(serde_json::to_string_pretty(&doc)? + "\n");
         }
         Ok(format!(
             "{}\n\
@@ -87,7 +193,10 @@ impl GameVisitor for Survey {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let spec = args.game.spec(GameKind::TicTacToe)?;
-    let text = spec.visit(Survey { json: args.json })?;
+    let text = spec.visit(Survey {
+        json: args.json,
+        position: args.position.clone(),
+    })?;
     std::io::stdout().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -16,7 +16,7 @@
 //! weight. The legal column with the largest vote sum is played; ties go to
 //! the column nearest the centre, then to the left.
 
-use super::{Explanation, Genotype, IllegalPolicy};
+use super::{Explanation, IllegalPolicy, TableGame};
 use crate::games::{CONNECT4_STRIDE, CONNECT4_WIDTH, Connect4, Connect4Encoder, Connect4Position};
 use rand::{Rng, RngExt};
 use serde::Serialize;
@@ -263,7 +263,7 @@ fn window_votes(
     (windows, sums)
 }
 
-impl Genotype for Connect4 {
+impl TableGame for Connect4 {
     type Reason = Votes;
     const WEIGHTED_GENES: bool = true;
 
@@ -306,6 +306,18 @@ impl Genotype for Connect4 {
             }
         }
         heaviest_legal_column(&sums, |c| pos.can_play(c as u32)).map(|c| c as u8)
+    }
+
+    fn decide_among(
+        &self,
+        genes: &[u8],
+        pos: &Connect4Position,
+        _policy: IllegalPolicy,
+        allowed: &dyn Fn(u8) -> bool,
+    ) -> Option<u8> {
+        let (_, votes) = window_votes(self.encoder, genes, pos);
+        heaviest_legal_column(&votes, |c| pos.can_play(c as u32) && allowed(c as u8))
+            .map(|c| c as u8)
     }
 
     fn explain(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Votes {

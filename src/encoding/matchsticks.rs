@@ -4,7 +4,7 @@
 //! sticks left × (N+1) + the most that may be taken now ((N+1)² genes), or
 //! with the `sticks` encoder sticks left alone (N+1 genes).
 
-use super::{GeneLookup, Genotype, IllegalPolicy};
+use super::{GeneLookup, IllegalPolicy, TableGame};
 use crate::games::{Matchsticks, MatchsticksEncoder, MatchsticksPosition, TakeRule};
 use rand::{Rng, RngExt};
 
@@ -44,7 +44,7 @@ impl Matchsticks {
     }
 }
 
-impl Genotype for Matchsticks {
+impl TableGame for Matchsticks {
     type Reason = GeneLookup<u8>;
 
     fn gene_count(&self) -> usize {

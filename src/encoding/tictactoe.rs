@@ -6,7 +6,7 @@
 //! reflections (table lookups too) and uses the smallest index: 627 genes
 //! then cover all 4,520 unfinished boards.
 
-use super::{GeneLookup, Genotype, IllegalPolicy, lookup_move};
+use super::{GeneLookup, IllegalPolicy, TableGame, lookup_move};
 use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
 use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
@@ -166,7 +166,7 @@ fn active_indices(game: &TicTacToe) -> Vec<u32> {
     indices.into_iter().collect()
 }
 
-impl Genotype for TicTacToe {
+impl TableGame for TicTacToe {
     type Reason = GeneLookup<u8>;
 
     fn gene_count(&self) -> usize {

@@ -9,7 +9,7 @@
 use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
 use crate::dispatch::abilities;
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::eval::{MatchConfig, play_with};
 use crate::players::{GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec};
 use crate::seed::derive_seed;
@@ -83,7 +83,7 @@ pub struct Bench<G: Knowledge> {
     solved: Arc<SolvedOnce<G::Position>>,
 }
 
-impl<G: Genotype + Knowledge> Bench<G> {
+impl<G: TableGame + Knowledge> Bench<G> {
     /// Resolves the benchmark opponents of `cfg` for `game` (loading genome
     /// files); `solved` is the run's shared solved table.
     pub fn new(
@@ -126,7 +126,10 @@ impl<G: Genotype + Knowledge> Bench<G> {
             seed: derive_seed(cfg.seed, generation, BENCH_STREAM),
             openings: G::DEFAULT_OPENINGS,
         };
-        let me = || Box::new(GenomePlayer::new(champion, cfg.illegal)) as Box<dyn Player<G> + '_>;
+        let me = || {
+            let player = GenomePlayer::new(champion, cfg.illegal).with_lookahead(cfg.lookahead);
+            Box::new(player) as Box<dyn Player<G> + '_>
+        };
         let mut values: Vec<f64> = self
             .opponents
             .iter()

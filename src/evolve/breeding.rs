@@ -7,7 +7,7 @@
 //! is proportional to the number of mutations, not to the genome length.
 
 use super::{Crossover, EvolveConfig, Population, Selection};
-use crate::encoding::Genotype;
+use crate::encoding::TableGame;
 use crate::seed::derive_seed;
 use rand::seq::IndexedRandom;
 use rand::{Rng, RngExt, SeedableRng};
@@ -100,7 +100,7 @@ pub fn crossover_blocks<R: Rng + ?Sized>(
 /// Redraws each gene the game can consult (or each of `scope`, when given)
 /// with probability `rate`, visiting only the mutated genes (geometric
 /// gaps). Returns how many were redrawn.
-pub fn mutate<G: Genotype, R: Rng + ?Sized>(
+pub fn mutate<G: TableGame, R: Rng + ?Sized>(
     game: &G,
     genes: &mut [u8],
     rate: f64,
@@ -163,7 +163,7 @@ fn choose_parents<R: Rng + ?Sized>(
 
 /// Fills `next` with the elite (in rank order) followed by children;
 /// mutation redraws only genes of `scope` when one is given.
-pub fn breed<G: Genotype>(
+pub fn breed<G: TableGame>(
     game: &G,
     cfg: &EvolveConfig,
     current: &Population,

@@ -9,18 +9,19 @@
 
 use super::hall::{self, Hall};
 use super::{EvolveConfig, Population, StatsRow};
-use crate::encoding::Genotype;
-use crate::encoding::{GenotypeVisitor, visit_genotype};
+use crate::encoding::TableGame;
+use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_parts};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Magic tag and version of checkpoint files. Version 2 added `init` and
 /// sampled tournaments and the hall of fame to the configuration (and the
-/// hall to the payload); version 1 files still load.
+/// hall to the payload); version 3 the shell's lookahead after the header's
+/// other fields. Versions 1 and 2 still load (as pure-genome runs).
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
-    version: 2,
+    version: 3,
     kind: "checkpoint",
 };
 
@@ -32,6 +33,31 @@ struct CheckpointHeader {
     rows: Vec<StatsRow>,
     /// Genomes of the hall of fame after the population in the payload.
     hall: u64,
+    /// The configuration's `lookahead`.
+    lookahead: u8,
+}
+
+/// The version-2 header: version 3's without the lookahead.
+#[derive(Deserialize)]
+struct CheckpointHeaderV2 {
+    config: EvolveConfig,
+    generation: u64,
+    gene_count: u64,
+    rows: Vec<StatsRow>,
+    hall: u64,
+}
+
+impl From<CheckpointHeaderV2> for CheckpointHeader {
+    fn from(old: CheckpointHeaderV2) -> Self {
+        CheckpointHeader {
+            config: old.config,
+            generation: old.generation,
+            gene_count: old.gene_count,
+            rows: old.rows,
+            hall: old.hall,
+            lookahead: 0,
+        }
+    }
 }
 
 /// The state of a run between two generations.
@@ -50,9 +76,9 @@ pub struct Checkpoint {
 
 struct GeneCount;
 
-impl GenotypeVisitor for GeneCount {
+impl TableGameVisitor for GeneCount {
     type Output = usize;
-    fn visit<G: Genotype>(self, game: G) -> usize {
+    fn visit<G: TableGame>(self, game: G) -> usize {
         game.gene_count()
     }
 }
@@ -66,6 +92,7 @@ struct CheckpointHeaderRef<'a> {
     gene_count: u64,
     rows: &'a [StatsRow],
     hall: u64,
+    lookahead: u8,
 }
 
 /// Writes a checkpoint of the given state atomically.
@@ -83,6 +110,7 @@ pub fn write(
         gene_count: population.gene_count() as u64,
         rows,
         hall: hall.len() as u64,
+        lookahead: config.lookahead,
     };
     let parts: Vec<&[u8]> = std::iter::once(population.as_bytes())
         .chain(hall.parts())
@@ -117,20 +145,21 @@ impl Checkpoint {
     /// Decodes and checks the bytes of a checkpoint file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
         let (header, genes) =
-            decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| {
-                if version < 2 {
-                    postcard::from_bytes::<v1::CheckpointHeader>(header).map(Into::into)
-                } else {
-                    postcard::from_bytes::<CheckpointHeader>(header)
-                }
+            decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| match version {
+                1 => postcard::from_bytes::<v1::CheckpointHeader>(header)
+                    .map(|h| CheckpointHeader::from(CheckpointHeaderV2::from(h))),
+                2 => postcard::from_bytes::<CheckpointHeaderV2>(header).map(Into::into),
+                _ => postcard::from_bytes::<CheckpointHeader>(header),
             })?;
         let malformed = FileProblem::Malformed;
+        let mut header = header;
+        header.config.lookahead = header.lookahead;
         if header.config.game.validate().is_err() || header.config.validate().is_err() {
             return Err(malformed(
                 "the stored configuration is out of range".to_string(),
             ));
         }
-        let expected = visit_genotype(header.config.game, GeneCount);
+        let expected = visit_table_game(header.config.game, GeneCount);
         let size = header.config.population;
         if header.hall > hall::HALL_SIZE as u64 {
             return Err(malformed(format!(
@@ -211,10 +240,10 @@ mod v1 {
         stop: StopRule,
     }
 
-    impl From<CheckpointHeader> for super::CheckpointHeader {
+    impl From<CheckpointHeader> for super::CheckpointHeaderV2 {
         fn from(old: CheckpointHeader) -> Self {
             let c = old.config;
-            super::CheckpointHeader {
+            super::CheckpointHeaderV2 {
                 config: EvolveConfig {
                     game: c.game,
                     population: c.population,
@@ -239,6 +268,7 @@ mod v1 {
                     crossover: Crossover::Uniform,
                     bench: c.bench,
                     stop: c.stop,
+                    lookahead: 0,
                 },
                 generation: old.generation,
                 gene_count: old.gene_count,

@@ -6,6 +6,7 @@
 use super::operators::{Crossover, Fitness, Init, Mutation, MutationScope, Selection, Target};
 use crate::dispatch::abilities;
 use crate::encoding::IllegalPolicy;
+use crate::encoding::shell::{GenomeRules, MAX_LOOKAHEAD};
 use crate::games::{GameKind, GameSpec};
 use crate::players::PlayerSpec;
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,11 @@ pub struct EvolveConfig {
     pub bench: BenchConfig,
     /// When the run may stop before its planned generations.
     pub stop: StopRule,
+    /// Plies of the tactical shell every genome plays in, in fitness games,
+    /// benchmarks and as the champion (0: pure genomes). Stored in the
+    /// checkpoint header beside the configuration (format 3), not in it.
+    #[serde(skip)]
+    pub lookahead: u8,
 }
 
 /// The benchmark: `--bench-every`, `--bench-against`, `--bench-games`.
@@ -122,6 +128,15 @@ impl EvolveConfig {
                 games: 100,
             },
             stop: StopRule::default(),
+            lookahead: 0,
+        }
+    }
+
+    /// How the run's genomes play: the illegal-gene policy and the shell.
+    pub fn genome_rules(&self) -> GenomeRules {
+        GenomeRules {
+            policy: self.illegal,
+            lookahead: self.lookahead,
         }
     }
 
@@ -215,6 +230,13 @@ impl EvolveConfig {
         if self.keep == 0 {
             return err("keep", "0".into(), "must be at least 1".into());
         }
+        if self.lookahead > MAX_LOOKAHEAD {
+            return err(
+                "lookahead",
+                self.lookahead.to_string(),
+                format!("must be 0-{MAX_LOOKAHEAD}"),
+            );
+        }
         if !(1..=1_000_000).contains(&self.bench.games) {
             return err(
                 "bench-games",
@@ -230,6 +252,15 @@ impl EvolveConfig {
                 "unbeatable".into(),
                 "needs an exact audit: tictactoe or matchsticks (use score:SPEC:X for connect4)"
                     .into(),
+            );
+        }
+        if self.lookahead > 0
+            && (self.fitness.exhaustive || self.stop.target == Some(Target::Unbeatable))
+        {
+            return err(
+                "lookahead",
+                self.lookahead.to_string(),
+                "scores the genome inside its shell, which the exact audit (exhaustive fitness, --target unbeatable) does not: use --lookahead 0 with them".into(),
             );
         }
         if self.fitness.exhaustive && !exact {

@@ -16,7 +16,7 @@ use super::fitness::{Evaluation, FitnessTerms};
 use super::stats::diversity;
 use super::tournament::rank;
 use super::{ConfigError, EvolveConfig, Hall, Population, StatsRow, Target, breeding};
-use crate::encoding::Genotype;
+use crate::encoding::TableGame;
 use crate::genome::{Genome, Provenance};
 use crate::players::{Knowledge, PlayerError};
 use crate::solve::SolvedOnce;
@@ -80,7 +80,7 @@ pub trait Observer {
 }
 
 /// A run in progress.
-pub struct Evolution<G: Genotype + Knowledge> {
+pub struct Evolution<G: TableGame + Knowledge> {
     game: G,
     cfg: EvolveConfig,
     run: RunDir,
@@ -113,7 +113,7 @@ struct Record {
     changed: bool,
 }
 
-impl<G: Genotype + Knowledge> Evolution<G> {
+impl<G: TableGame + Knowledge> Evolution<G> {
     /// Starts a new run in `run` (which must not hold one): checks `cfg`,
     /// then writes the checkpoint of generation 0, `run.toml` and an empty
     /// `stats.csv`.
@@ -225,7 +225,7 @@ impl<G: Genotype + Knowledge> Evolution<G> {
             &self.game,
             &self.population,
             &self.hall,
-            self.cfg.illegal,
+            self.cfg.genome_rules(),
             self.cfg.seed,
             self.generation,
         );
@@ -306,6 +306,7 @@ impl<G: Genotype + Knowledge> Evolution<G> {
                     game: self.game.spec(),
                     provenance,
                     genes: champion_genes.to_vec(),
+                    lookahead: self.cfg.lookahead,
                 });
             }
         }

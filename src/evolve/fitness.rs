@@ -17,7 +17,8 @@
 
 use super::tournament::{round_robin, sampled};
 use super::{EvolveConfig, Hall, MutationScope, Population};
-use crate::encoding::{Explanation, GeneUsage, Genotype, IllegalPolicy};
+use crate::encoding::shell::GenomeRules;
+use crate::encoding::{Explanation, GeneUsage, IllegalPolicy, TableGame};
 use crate::eval::{MatchConfig, play_with};
 use crate::players::{
     GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, RecordingPlayer,
@@ -44,7 +45,7 @@ pub struct Evaluation {
 }
 
 /// The fitness terms of a run, with their players built once.
-pub struct FitnessTerms<G: Genotype + Knowledge> {
+pub struct FitnessTerms<G: TableGame + Knowledge> {
     round_robin: bool,
     sampled: usize,
     opponents: Vec<(PlayerFactory<G>, u64)>,
@@ -56,7 +57,7 @@ pub struct FitnessTerms<G: Genotype + Knowledge> {
     scores: OnceLock<ExhaustiveScores>,
 }
 
-impl<G: Genotype + Knowledge> FitnessTerms<G> {
+impl<G: TableGame + Knowledge> FitnessTerms<G> {
     /// Resolves the players of `cfg`'s fitness for `game` (loading genome
     /// files); `solved` is the run's shared solved table.
     pub fn new(
@@ -89,10 +90,11 @@ impl<G: Genotype + Knowledge> FitnessTerms<G> {
         game: &G,
         pop: &Population,
         hall: &Hall,
-        policy: IllegalPolicy,
+        rules: GenomeRules,
         seed: u64,
         generation: u64,
     ) -> Evaluation {
+        let policy = rules.policy;
         let n = pop.size();
         let mut eval = Evaluation {
             points: vec![0; n],
@@ -100,13 +102,13 @@ impl<G: Genotype + Knowledge> FitnessTerms<G> {
             usage: self.record_usage.then(|| GeneUsage::new(pop.gene_count())),
         };
         if self.round_robin {
-            add(&mut eval.points, round_robin(game, pop, policy));
+            add(&mut eval.points, round_robin(game, pop, rules));
             eval.games += (n * (n - 1)) as u64;
         } else if self.sampled > 0 {
             let k = self.sampled;
             add(
                 &mut eval.points,
-                sampled(game, pop, k, policy, seed, generation),
+                sampled(game, pop, k, rules, seed, generation),
             );
             eval.games += (2 * n * k) as u64;
         }
@@ -122,12 +124,12 @@ impl<G: Genotype + Knowledge> FitnessTerms<G> {
         }
         for (k, (opponent, games)) in self.opponents.iter().enumerate() {
             let stream = derive_seed(seed, generation, FITNESS_STREAM + k as u64);
-            let earned = versus(game, pop, opponent, *games, stream, policy, &eval.usage);
+            let earned = versus(game, pop, opponent, *games, stream, rules, &eval.usage);
             add(&mut eval.points, earned);
             eval.games += games.div_ceil(2) * 2 * n as u64;
         }
         if self.hall_games > 0 && !hall.is_empty() {
-            let earned = hall.points(game, pop, self.hall_games, policy, seed, generation);
+            let earned = hall.points(game, pop, self.hall_games, rules, seed, generation);
             add(&mut eval.points, earned);
             eval.games += u64::from(self.hall_games) * n as u64;
         }
@@ -141,13 +143,13 @@ fn add(points: &mut [u32], earned: Vec<u32>) {
 
 /// Points of each genome from `games` games against `opponent` (2 a win, 1
 /// a draw), marking the genes read in `usage` when given.
-fn versus<G: Genotype + Knowledge>(
+fn versus<G: TableGame + Knowledge>(
     game: &G,
     pop: &Population,
     opponent: &PlayerFactory<G>,
     games: u64,
     seed: u64,
-    policy: IllegalPolicy,
+    rules: GenomeRules,
     usage: &Option<GeneUsage>,
 ) -> Vec<u32> {
     let match_cfg = MatchConfig {
@@ -158,10 +160,13 @@ fn versus<G: Genotype + Knowledge>(
     (0..pop.size())
         .into_par_iter()
         .map(|i| {
+            let genome =
+                || GenomePlayer::new(pop.genome(i), rules.policy).with_lookahead(rules.lookahead);
             let me = || match usage {
-                Some(usage) => Box::new(RecordingPlayer::new(pop.genome(i), policy, usage))
-                    as Box<dyn Player<G> + '_>,
-                None => Box::new(GenomePlayer::new(pop.genome(i), policy)),
+                Some(usage) => {
+                    Box::new(RecordingPlayer::new(genome(), usage)) as Box<dyn Player<G> + '_>
+                }
+                None => Box::new(genome()),
             };
             let t = play_with(game, &me, &|| opponent.make(game, 0), i as u64, match_cfg);
             (2 * t.wins + t.draws) as u32
@@ -187,7 +192,7 @@ impl ExhaustiveScores {
     /// Tabulates every gene value of every index `game` reads in its
     /// `solved` positions (tic-tac-toe: 4,520), under the illegal-gene
     /// `policy`.
-    pub fn build<G: Genotype>(
+    pub fn build<G: TableGame>(
         game: &G,
         policy: IllegalPolicy,
         solved: &SolvedTable<G::Position>,
@@ -293,12 +298,12 @@ mod tests {
         let hall = Hall::default();
         let solved = Arc::new(SolvedOnce::default());
         let plain = FitnessTerms::new(&game, &cfg, solved.clone()).unwrap();
-        let rr = plain.evaluate(&game, &pop, &hall, cfg.illegal, 3, 0);
+        let rr = plain.evaluate(&game, &pop, &hall, cfg.genome_rules(), 3, 0);
         assert_eq!(rr.points, round_robin(&game, &pop, cfg.illegal));
         assert_eq!(rr.games, 30);
         cfg.fitness = "round-robin+random:4".parse().unwrap();
         let both = FitnessTerms::new(&game, &cfg, solved).unwrap();
-        let sum = both.evaluate(&game, &pop, &hall, cfg.illegal, 3, 0);
+        let sum = both.evaluate(&game, &pop, &hall, cfg.genome_rules(), 3, 0);
         assert_eq!(sum.games, 30 + 4 * 6);
         assert!(sum.points.iter().zip(&rr.points).all(|(s, r)| s >= r));
         assert!(sum.points.iter().zip(&rr.points).any(|(s, r)| s > r));

@@ -10,7 +10,8 @@
 
 use super::Population;
 use super::tournament::genome_game;
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::TableGame;
+use crate::encoding::shell::GenomeRules;
 use crate::games::Side;
 use crate::seed::derive_seed;
 use rand::SeedableRng;
@@ -68,15 +69,16 @@ impl Hall {
 
     /// Points of every genome from `games` games against entrants (none
     /// while the hall is empty).
-    pub fn points<G: Genotype>(
+    pub fn points<G: TableGame>(
         &self,
         game: &G,
         pop: &Population,
         games: u32,
-        policy: IllegalPolicy,
+        rules: impl Into<GenomeRules>,
         seed: u64,
         generation: u64,
     ) -> Vec<u32> {
+        let rules = rules.into();
         if self.entrants.is_empty() {
             return vec![0; pop.size()];
         }
@@ -90,9 +92,9 @@ impl Hall {
                     .map(|g| {
                         let other = self.entrants.choose(&mut rng).expect("a non-empty hall");
                         if g % 2 == 0 {
-                            genome_game(game, me, other, policy).points(Side::First)
+                            genome_game(game, me, other, rules).points(Side::First)
                         } else {
-                            genome_game(game, other, me, policy).points(Side::Second)
+                            genome_game(game, other, me, rules).points(Side::Second)
                         }
                     })
                     .sum()
@@ -104,6 +106,7 @@ impl Hall {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::IllegalPolicy;
     use crate::evolve::tournament::pair_points;
     use crate::games::TicTacToe;
 

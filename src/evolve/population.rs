@@ -4,7 +4,7 @@
 //! genomes); the loop keeps two and swaps them, never more.
 
 use super::Init;
-use crate::encoding::Genotype;
+use crate::encoding::TableGame;
 use crate::seed::derive_seed;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -36,7 +36,7 @@ impl Population {
     }
 
     /// Uniformly random genomes; genome i is drawn from its own seeded stream.
-    pub fn random<G: Genotype>(game: &G, size: usize, seed: u64) -> Population {
+    pub fn random<G: TableGame>(game: &G, size: usize, seed: u64) -> Population {
         let mut pop = Population::zeroed(size, game.gene_count());
         pop.genes
             .par_chunks_mut(pop.gene_count)
@@ -50,7 +50,7 @@ impl Population {
 
     /// Generation 0 of a run: random genes, or with `Init::Zero` random
     /// genes without their weights (the same draws, so the columns agree).
-    pub fn initial<G: Genotype>(game: &G, size: usize, seed: u64, init: Init) -> Population {
+    pub fn initial<G: TableGame>(game: &G, size: usize, seed: u64, init: Init) -> Population {
         let mut pop = Population::random(game, size, seed);
         if init == Init::Zero {
             pop.genes

@@ -57,6 +57,12 @@ struct RunToml<'a> {
     target: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     patience: Option<u64>,
+    #[serde(skip_serializing_if = "is_zero")]
+    lookahead: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl RunDir {
@@ -146,6 +152,7 @@ impl RunDir {
             bench_games: cfg.bench.games,
             target: cfg.stop.target.as_ref().map(|t| t.to_string()),
             patience: cfg.stop.patience,
+            lookahead: cfg.lookahead,
         };
         let text = toml::to_string(&doc).expect("run.toml fields are plain values");
         write_atomic(&self.run_toml(), text.as_bytes())

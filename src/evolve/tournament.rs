@@ -10,7 +10,8 @@
 //! stream, so it too does not depend on the thread count.
 
 use super::Population;
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::TableGame;
+use crate::encoding::shell::GenomeRules;
 use crate::games::{Outcome, Side};
 use crate::seed::derive_seed;
 use rand::SeedableRng;
@@ -23,12 +24,13 @@ const SAMPLE_STREAM: u64 = 0x5a3e_0000_0000;
 
 /// One game between two gene tables; a forfeit loses. Allocates nothing.
 #[inline]
-pub fn genome_game<G: Genotype>(
+pub fn genome_game<G: TableGame>(
     game: &G,
     first: &[u8],
     second: &[u8],
-    policy: IllegalPolicy,
+    rules: impl Into<GenomeRules>,
 ) -> Outcome {
+    let rules = rules.into();
     let mut pos = game.start();
     loop {
         if let Some(outcome) = game.outcome(&pos) {
@@ -39,7 +41,7 @@ pub fn genome_game<G: Genotype>(
             Side::First => first,
             Side::Second => second,
         };
-        match game.decide(genes, &pos, policy) {
+        match rules.decide(game, genes, &pos) {
             Some(mv) => pos = game.play(&pos, mv),
             None => return Outcome::Win(side.other()),
         }
@@ -47,7 +49,12 @@ pub fn genome_game<G: Genotype>(
 }
 
 /// Points of every genome after a full round-robin (on the current rayon pool).
-pub fn round_robin<G: Genotype>(game: &G, pop: &Population, policy: IllegalPolicy) -> Vec<u32> {
+pub fn round_robin<G: TableGame>(
+    game: &G,
+    pop: &Population,
+    rules: impl Into<GenomeRules>,
+) -> Vec<u32> {
+    let rules = rules.into();
     let n = pop.size();
     let rows: Vec<Vec<Outcome>> = (0..n)
         .into_par_iter()
@@ -57,7 +64,7 @@ pub fn round_robin<G: Genotype>(game: &G, pop: &Population, policy: IllegalPolic
                     if a == b {
                         Outcome::Draw
                     } else {
-                        genome_game(game, pop.genome(a), pop.genome(b), policy)
+                        genome_game(game, pop.genome(a), pop.genome(b), rules)
                     }
                 })
                 .collect()
@@ -76,23 +83,30 @@ pub fn round_robin<G: Genotype>(game: &G, pop: &Population, policy: IllegalPolic
 }
 
 /// Points of `me` from two games against `other`, one on each side (0-4).
-pub fn pair_points<G: Genotype>(game: &G, me: &[u8], other: &[u8], policy: IllegalPolicy) -> u32 {
-    genome_game(game, me, other, policy).points(Side::First)
-        + genome_game(game, other, me, policy).points(Side::Second)
+pub fn pair_points<G: TableGame>(
+    game: &G,
+    me: &[u8],
+    other: &[u8],
+    rules: impl Into<GenomeRules>,
+) -> u32 {
+    let rules = rules.into();
+    genome_game(game, me, other, rules).points(Side::First)
+        + genome_game(game, other, me, rules).points(Side::Second)
 }
 
 /// Points of every genome after it met `k` distinct opponents (never
 /// itself), drawn afresh each generation, once with each side first. Only
 /// the drawing genome's points count, so every genome plays exactly `2k`
 /// games and earns at most `4k` points.
-pub fn sampled<G: Genotype>(
+pub fn sampled<G: TableGame>(
     game: &G,
     pop: &Population,
     k: usize,
-    policy: IllegalPolicy,
+    rules: impl Into<GenomeRules>,
     seed: u64,
     generation: u64,
 ) -> Vec<u32> {
+    let rules = rules.into();
     let n = pop.size();
     let k = k.min(n - 1);
     (0..n)
@@ -103,7 +117,7 @@ pub fn sampled<G: Genotype>(
             rand::seq::index::sample(&mut rng, n - 1, k)
                 .into_iter()
                 .map(|j| if j >= a { j + 1 } else { j })
-                .map(|b| pair_points(game, pop.genome(a), pop.genome(b), policy))
+                .map(|b| pair_points(game, pop.genome(a), pop.genome(b), rules))
                 .sum()
         })
         .collect()
@@ -119,6 +133,7 @@ pub fn rank(points: &[u32]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::IllegalPolicy;
     use crate::games::TicTacToe;
 
     #[test]

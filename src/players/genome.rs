@@ -1,7 +1,8 @@
-//! A genome as a player: one table lookup per move.
+//! A genome as a player: one table lookup per move, inside its tactical
+//! shell when it has one.
 
 use super::Player;
-use crate::encoding::{Explanation, GeneUsage, Genotype, IllegalPolicy};
+use crate::encoding::{Explanation, GeneUsage, IllegalPolicy, TableGame, shell};
 use std::sync::Arc;
 
 /// Plays the moves its gene table dictates. The table may be owned and
@@ -9,17 +10,33 @@ use std::sync::Arc;
 pub struct GenomePlayer<T = Arc<[u8]>> {
     genes: T,
     policy: IllegalPolicy,
+    lookahead: u8,
 }
 
 impl<T: AsRef<[u8]>> GenomePlayer<T> {
+    /// The pure genome.
     pub fn new(genes: T, policy: IllegalPolicy) -> Self {
-        GenomePlayer { genes, policy }
+        GenomePlayer {
+            genes,
+            policy,
+            lookahead: 0,
+        }
+    }
+
+    /// The genome inside a tactical shell of `lookahead` plies (0: pure).
+    pub fn with_lookahead(mut self, lookahead: u8) -> Self {
+        self.lookahead = lookahead;
+        self
     }
 }
 
-impl<G: Genotype, T: AsRef<[u8]> + Send> Player<G> for GenomePlayer<T> {
+impl<G: TableGame, T: AsRef<[u8]> + Send> Player<G> for GenomePlayer<T> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
-        game.decide(self.genes.as_ref(), pos, self.policy)
+        let genes = self.genes.as_ref();
+        match self.lookahead {
+            0 => game.decide(genes, pos, self.policy),
+            d => shell::decide(game, genes, pos, self.policy, d).chosen,
+        }
     }
 }
 
@@ -31,19 +48,24 @@ pub struct RecordingPlayer<'u, T> {
 }
 
 impl<'u, T: AsRef<[u8]>> RecordingPlayer<'u, T> {
-    pub fn new(genes: T, policy: IllegalPolicy, usage: &'u GeneUsage) -> Self {
-        RecordingPlayer {
-            player: GenomePlayer::new(genes, policy),
-            usage,
-        }
+    /// Records the decisions of `player`.
+    pub fn new(player: GenomePlayer<T>, usage: &'u GeneUsage) -> Self {
+        RecordingPlayer { player, usage }
     }
 }
 
-impl<G: Genotype, T: AsRef<[u8]> + Send> Player<G> for RecordingPlayer<'_, T> {
+impl<G: TableGame, T: AsRef<[u8]> + Send> Player<G> for RecordingPlayer<'_, T> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
-        let GenomePlayer { genes, policy } = &self.player;
+        let GenomePlayer {
+            genes,
+            policy,
+            lookahead,
+        } = &self.player;
         let reason = game.explain(genes.as_ref(), pos, *policy);
         reason.consulted().for_each(|i| self.usage.mark(i));
-        reason.chosen()
+        match lookahead {
+            0 => reason.chosen(),
+            &d => shell::decide(game, genes.as_ref(), pos, *policy, d).chosen,
+        }
     }
 }

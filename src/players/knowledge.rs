@@ -9,7 +9,7 @@ use crate::games::{
     Connect4, Connect4Position, Game, Matchsticks, MatchsticksPosition, TicTacToe,
     TicTacToePosition,
 };
-use crate::solve::{SolvedTable, Solver, Value};
+use crate::solve::{Score, SolvedTable, Solver, Value};
 
 /// The Connect-Four board, as the line table and the solver's board string use it.
 const WIDTH: i32 = crate::games::CONNECT4_WIDTH as i32;
@@ -17,12 +17,21 @@ const HEIGHT: i32 = crate::games::CONNECT4_HEIGHT as i32;
 const STRIDE: i32 = crate::games::CONNECT4_STRIDE as i32;
 use std::sync::Arc;
 
-/// An exact oracle: the game-theoretic value each legal move achieves.
+/// An exact oracle: the score each legal move achieves.
 pub trait ExactSolver<G: Game>: Send {
-    /// For every legal move of the unfinished `pos`, the value of playing it
-    /// for the side to move (a move into a position lost for the opponent is
-    /// a `Win`).
-    fn move_values(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Value)>;
+    /// For every legal move of the unfinished `pos`, the exact score of
+    /// playing it, for the side to move (higher is better: the fastest win,
+    /// the slowest loss).
+    fn move_scores(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Score)>;
+
+    /// For every legal move, its game-theoretic value (a move into a
+    /// position lost for the opponent is a `Win`).
+    fn move_values(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Value)> {
+        self.move_scores(game, pos)
+            .into_iter()
+            .map(|(m, s)| (m, s.value()))
+            .collect()
+    }
 }
 
 /// Game knowledge for the fixed opponents.
@@ -68,18 +77,18 @@ impl<G: Game> TableSolver<G> {
 }
 
 impl<G: Game> ExactSolver<G> for TableSolver<G> {
-    fn move_values(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Value)> {
+    fn move_scores(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Score)> {
         let mut moves = Vec::new();
         game.legal_moves(pos, &mut moves);
         moves
             .into_iter()
             .map(|m| {
                 let next = game.play(pos, m);
-                let value = self
+                let score = self
                     .table
-                    .get(&next)
-                    .unwrap_or_else(|| self.fallback.value(&next));
-                (m, value.flip())
+                    .score(&next)
+                    .unwrap_or_else(|| self.fallback.score(&next));
+                (m, score.before())
             })
             .collect()
     }
@@ -271,21 +280,15 @@ impl Default for Connect4Solver {
     }
 }
 
+/// The solver's scores (Pascal Pons' scale: a win scores the winner's
+/// stones left unplayed, plus one; a loss the negative), already higher for
+/// a faster win and a slower loss.
 impl ExactSolver<Connect4> for Connect4Solver {
-    fn move_values(&mut self, _game: &Connect4, pos: &Connect4Position) -> Vec<(u8, Value)> {
+    fn move_scores(&mut self, _game: &Connect4, pos: &Connect4Position) -> Vec<(u8, Score)> {
         self.scores(pos)
             .iter()
             .enumerate()
-            .filter_map(|(col, score)| {
-                score.map(|s| {
-                    let value = match s.signum() {
-                        1 => Value::Win,
-                        0 => Value::Draw,
-                        _ => Value::Loss,
-                    };
-                    (col as u8, value)
-                })
-            })
+            .filter_map(|(col, score)| score.map(|s| (col as u8, Score::raw(s.into()))))
             .collect()
     }
 }

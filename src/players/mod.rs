@@ -23,7 +23,7 @@ pub use perfect::PerfectPlayer;
 pub use random::RandomPlayer;
 pub use rules::RulesPlayer;
 
-use crate::encoding::{Genotype, IllegalPolicy};
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{Game, Outcome, Side};
 use crate::genome::Genome;
 use crate::store::{FileError, FileProblem};
@@ -145,7 +145,7 @@ impl PlayerSpec {
 
     /// Checks the spec against `game` once (loading a genome file) and
     /// returns a factory of players.
-    pub fn factory<G: Genotype + Knowledge>(
+    pub fn factory<G: TableGame + Knowledge>(
         &self,
         game: &G,
         policy: IllegalPolicy,
@@ -163,7 +163,7 @@ impl PlayerSpec {
                     };
                     return Err(FileError::new(path, problem).into());
                 }
-                Some(Arc::from(genome.genes))
+                Some((Arc::from(genome.genes), genome.lookahead))
             }
             _ => None,
         };
@@ -177,7 +177,7 @@ impl PlayerSpec {
     }
 
     /// One player for `game`; `seed` drives any randomness it has.
-    pub fn build<G: Genotype + Knowledge>(
+    pub fn build<G: TableGame + Knowledge>(
         &self,
         game: &G,
         seed: u64,
@@ -227,7 +227,8 @@ impl std::fmt::Display for PlayerSpec {
 /// shared, and so is a perfect player's solved table.
 pub struct PlayerFactory<G: Knowledge> {
     spec: PlayerSpec,
-    genes: Option<Arc<[u8]>>,
+    /// A genome's genes and the lookahead of its shell.
+    genes: Option<(Arc<[u8]>, u8)>,
     oracle: Option<Arc<G::Oracle>>,
     policy: IllegalPolicy,
 }
@@ -243,7 +244,7 @@ impl<G: Knowledge> Clone for PlayerFactory<G> {
     }
 }
 
-impl<G: Genotype + Knowledge> PlayerFactory<G> {
+impl<G: TableGame + Knowledge> PlayerFactory<G> {
     /// The spec this factory makes.
     pub fn spec(&self) -> &PlayerSpec {
         &self.spec
@@ -260,8 +261,8 @@ impl<G: Genotype + Knowledge> PlayerFactory<G> {
                 let oracle = self.oracle.clone().unwrap_or_else(|| game.exact_oracle());
                 Box::new(PerfectPlayer::new(game, &oracle, seed))
             }
-            (PlayerSpec::Genome(_), Some(genes)) => {
-                Box::new(GenomePlayer::new(genes.clone(), self.policy))
+            (PlayerSpec::Genome(_), Some((genes, lookahead))) => {
+                Box::new(GenomePlayer::new(genes.clone(), self.policy).with_lookahead(*lookahead))
             }
             (PlayerSpec::Genome(_), None) => {
                 unreachable!("a genome factory always holds its genes")

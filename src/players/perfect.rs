@@ -1,14 +1,15 @@
-//! The `perfect` player: exact play, at random among equally good moves.
+//! The `perfect` player: exact play with the best score, at random among
+//! equally good moves.
 
 use super::Player;
 use super::knowledge::{ExactSolver, Knowledge};
-use crate::solve::Value;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
-/// Plays a move that keeps the position's game-theoretic value (a win if it
-/// can, else a draw), chosen at random among all such moves.
+/// Plays a move with the best exact score: the fastest win, else a draw,
+/// else the slowest loss (a lost perfect player still resists), chosen at
+/// random among moves of equal score.
 pub struct PerfectPlayer<G: Knowledge> {
     solver: Box<dyn ExactSolver<G>>,
     rng: Pcg64Mcg,
@@ -24,21 +25,13 @@ impl<G: Knowledge> PerfectPlayer<G> {
     }
 }
 
-fn rank(value: Value) -> u8 {
-    match value {
-        Value::Win => 2,
-        Value::Draw => 1,
-        Value::Loss => 0,
-    }
-}
-
 impl<G: Knowledge> Player<G> for PerfectPlayer<G> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
-        let values = self.solver.move_values(game, pos);
-        let best = values.iter().map(|&(_, v)| rank(v)).max()?;
-        let ties: Vec<G::Move> = values
+        let scores = self.solver.move_scores(game, pos);
+        let best = scores.iter().map(|&(_, s)| s).max()?;
+        let ties: Vec<G::Move> = scores
             .iter()
-            .filter(|&&(_, v)| rank(v) == best)
+            .filter(|&&(_, s)| s == best)
             .map(|&(m, _)| m)
             .collect();
         ties.choose(&mut self.rng).copied()

@@ -9,7 +9,7 @@ fn spec(text: &str) -> PlayerSpec {
 }
 
 /// Outcomes of `games` games of `a` against `b`, sides alternating.
-fn results<G: Genotype + Knowledge>(
+fn results<G: TableGame + Knowledge>(
     game: &G,
     a: &str,
     b: &str,
@@ -221,7 +221,8 @@ fn a_recording_genome_plays_like_the_genome_and_marks_what_it_read() {
     );
     let usage = crate::encoding::GeneUsage::new(genes.len());
     let mut plain = GenomePlayer::new(&genes[..], IllegalPolicy::Repair);
-    let mut recording = RecordingPlayer::new(&genes[..], IllegalPolicy::Repair, &usage);
+    let mut recording =
+        RecordingPlayer::new(GenomePlayer::new(&genes[..], IllegalPolicy::Repair), &usage);
     let mut random = RandomPlayer::new(9);
     let mut pos = game.start();
     let mut expected = std::collections::BTreeSet::new();
@@ -240,4 +241,52 @@ fn a_recording_genome_plays_like_the_genome_and_marks_what_it_read() {
     let marked = usage.indices();
     assert!(!marked.is_empty() && marked.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(marked, expected.into_iter().collect::<Vec<_>>());
+}
+
+#[test]
+fn perfect_takes_the_fastest_win_and_the_slowest_loss() {
+    let game = TicTacToe::BASE3;
+    let perfect = spec("perfect")
+        .factory(&game, IllegalPolicy::Repair)
+        .unwrap();
+    // X on cells 0, 1, 4 and O on 6, 8, O to move: O wins at once at cell 7.
+    let pos = game.parse_position("17295").unwrap();
+    for seed in 0..10 {
+        assert_eq!(perfect.make(&game, seed).choose(&game, &pos), Some(7));
+    }
+    // Matchsticks, 9 sticks, take 1-3, last loses: the mover is lost (9 ≡ 1
+    // mod 4); its take must be one that loses as late as best play allows.
+    let sticks = Matchsticks::new(MatchsticksRules {
+        sticks: 9,
+        rule: TakeRule::Subtract {
+            max_take: 3,
+            last_loses: true,
+        },
+    });
+    let mut solver = crate::solve::Solver::new(&sticks);
+    let start = sticks.start();
+    let slowest = solver.score(&start);
+    let p = spec("perfect")
+        .factory(&sticks, IllegalPolicy::Repair)
+        .unwrap();
+    for seed in 0..10 {
+        let take = p.make(&sticks, seed).choose(&sticks, &start).unwrap();
+        let after = solver.score(&sticks.play(&start, take)).before();
+        assert_eq!(after, slowest, "take {take}");
+    }
+}
+
+#[test]
+fn a_lost_perfect_player_resists_at_connect4() {
+    // "4453": the mover is lost; the solver scores columns 3, 6 and 7 at -2
+    // and the others lower. Perfect plays only the slowest losses.
+    let game = Connect4::SUBGRID;
+    let perfect = spec("perfect")
+        .factory(&game, IllegalPolicy::Repair)
+        .unwrap();
+    let pos = game.parse_position("4453").unwrap();
+    for seed in 0..12 {
+        let col = perfect.make(&game, seed).choose(&game, &pos).unwrap();
+        assert!([2, 5, 6].contains(&col), "column {}", col + 1);
+    }
 }

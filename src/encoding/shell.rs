@@ -1,0 +1,278 @@
+//! The tactical shell (`--lookahead D`): a short exact search around the
+//! genome, for the tactics a table of local patterns cannot learn.
+//!
+//! With D ≥ 1 the shell plays a win at once when there is one and never
+//! leaves the opponent a win at once; with D ≥ 2 a search of D plies after
+//! the move (won/lost positions only, no evaluation) takes a move that wins
+//! by force and removes moves that lose by force. The genome chooses among
+//! the moves that are left (a Connect-Four genome: the heaviest vote among
+//! them). D = 0 is the pure genome.
+//!
+//! The search is plain negamax over won/lost outcomes that stops at the
+//! first refutation, so D = 4 costs at most 7⁵ positions per Connect-Four
+//! decision and usually far fewer.
+
+use super::{IllegalPolicy, TableGame};
+use crate::games::{Game, Outcome};
+
+/// The deepest shell: D plies of search after each candidate move.
+pub const MAX_LOOKAHEAD: u8 = 6;
+
+/// What the search proved about one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// It wins at once.
+    WinsNow,
+    /// It wins whatever the opponent does, within the search.
+    WinsByForce,
+    /// The opponent can then win at once.
+    LosesNow,
+    /// The opponent can then force a win within the search.
+    LosesByForce,
+    /// Neither.
+    Open,
+}
+
+impl Verdict {
+    pub fn wins(self) -> bool {
+        matches!(self, Verdict::WinsNow | Verdict::WinsByForce)
+    }
+
+    pub fn loses(self) -> bool {
+        matches!(self, Verdict::LosesNow | Verdict::LosesByForce)
+    }
+}
+
+/// Whether the side to move at `pos` can force a win within `plies` plies
+/// (`Some(true)`), whether the opponent can whatever it does (`Some(false)`),
+/// or neither is proved.
+fn forced<G: Game>(game: &G, pos: &G::Position, plies: u8) -> Option<bool> {
+    if plies == 0 {
+        return None;
+    }
+    let mover = game.turn(pos);
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    let mut all_lose = !moves.is_empty();
+    for &mv in &moves {
+        let next = game.play(pos, mv);
+        match game.outcome(&next) {
+            Some(Outcome::Win(side)) if side == mover => return Some(true),
+            Some(_) => all_lose = false,
+            None => match forced(game, &next, plies - 1) {
+                Some(false) => return Some(true),
+                Some(true) => {}
+                None => all_lose = false,
+            },
+        }
+    }
+    all_lose.then_some(false)
+}
+
+/// The verdict on each legal move of the unfinished `pos` with a search of
+/// `depth` plies after it, in the order of `legal_moves`.
+pub fn verdicts<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<(G::Move, Verdict)> {
+    let mover = game.turn(pos);
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let next = game.play(pos, mv);
+            let verdict = match game.outcome(&next) {
+                Some(Outcome::Win(side)) if side == mover => Verdict::WinsNow,
+                Some(_) => Verdict::Open,
+                None => match (forced(game, &next, 1), forced(game, &next, depth)) {
+                    (Some(true), _) => Verdict::LosesNow,
+                    (_, Some(false)) if depth >= 2 => Verdict::WinsByForce,
+                    (_, Some(true)) if depth >= 2 => Verdict::LosesByForce,
+                    _ => Verdict::Open,
+                },
+            };
+            (mv, verdict)
+        })
+        .collect()
+}
+
+/// How a genome plays: what an illegal gene does, and its shell's depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenomeRules {
+    pub policy: IllegalPolicy,
+    /// Plies of the tactical shell (0: the pure genome).
+    pub lookahead: u8,
+}
+
+/// A pure genome under `policy`.
+impl From<IllegalPolicy> for GenomeRules {
+    fn from(policy: IllegalPolicy) -> Self {
+        GenomeRules {
+            policy,
+            lookahead: 0,
+        }
+    }
+}
+
+impl GenomeRules {
+    /// The move of `genes` in `pos` (which is not finished); `None` forfeits.
+    #[inline]
+    pub fn decide<G: TableGame>(
+        self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+    ) -> Option<G::Move> {
+        match self.lookahead {
+            0 => game.decide(genes, pos, self.policy),
+            d => decide(game, genes, pos, self.policy, d).chosen,
+        }
+    }
+}
+
+/// A shelled decision and what the shell did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShellDecision<M> {
+    /// The move played; `None` only when the pure genome forfeits and the
+    /// shell had nothing to say.
+    pub chosen: Option<M>,
+    /// Every legal move with its verdict (empty for D = 0).
+    pub verdicts: Vec<(M, Verdict)>,
+    /// Whether the shell overrode the pure genome's move.
+    pub overrode: bool,
+}
+
+/// The move of `genes` in `pos` inside a shell of `depth` plies: winning
+/// moves if any, else the moves that do not lose by force (all of them if
+/// every move loses), chosen among by the genome.
+pub fn decide<G: TableGame>(
+    game: &G,
+    genes: &[u8],
+    pos: &G::Position,
+    policy: IllegalPolicy,
+    depth: u8,
+) -> ShellDecision<G::Move> {
+    let pure = game.decide(genes, pos, policy);
+    if depth == 0 {
+        return ShellDecision {
+            chosen: pure,
+            verdicts: Vec::new(),
+            overrode: false,
+        };
+    }
+    let verdicts = verdicts(game, pos, depth);
+    let winning = verdicts.iter().any(|(_, v)| v.wins());
+    let safe = verdicts.iter().any(|(_, v)| !v.loses());
+    let allowed = |mv: G::Move| {
+        let v = verdicts
+            .iter()
+            .find(|(m, _)| *m == mv)
+            .map_or(Verdict::Open, |(_, v)| *v);
+        if winning {
+            v.wins()
+        } else {
+            !safe || !v.loses()
+        }
+    };
+    let chosen = match pure {
+        Some(mv) if allowed(mv) => Some(mv),
+        _ if !winning && !safe && pure.is_none() => None,
+        _ => game.decide_among(genes, pos, policy, &allowed),
+    };
+    ShellDecision {
+        overrode: chosen != pure,
+        chosen,
+        verdicts,
+    }
+}
+
+impl Verdict {
+    /// In words, for `explain` and `play`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::WinsNow => "wins now",
+            Verdict::WinsByForce => "wins by force",
+            Verdict::LosesNow => "lets the opponent win at once",
+            Verdict::LosesByForce => "loses by force",
+            Verdict::Open => "open",
+        }
+    }
+}
+
+/// One line saying what the shell did: the moves it took or removed, and
+/// whether it overrode the pure genome.
+pub fn describe<G: Game>(game: &G, depth: u8, d: &ShellDecision<G::Move>) -> String {
+    let list = |keep: fn(Verdict) -> bool| -> Vec<String> {
+        d.verdicts
+            .iter()
+            .filter(|(_, v)| keep(*v))
+            .map(|(m, v)| format!("{} ({})", game.format_move(*m), v.words()))
+            .collect()
+    };
+    let wins = list(Verdict::wins);
+    let loses = list(Verdict::loses);
+    let mut parts = Vec::new();
+    if !wins.is_empty() {
+        parts.push(format!("winning: {}", wins.join(", ")));
+    } else if !loses.is_empty() {
+        parts.push(format!("removed: {}", loses.join(", ")));
+    } else {
+        parts.push("nothing forced".to_string());
+    }
+    if d.overrode {
+        let played = d
+            .chosen
+            .map_or("forfeit".to_string(), |m| game.format_move(m));
+        parts.push(format!("plays {played} instead of the genome's move"));
+    }
+    format!("shell (lookahead {depth}): {}", parts.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Connect4;
+
+    #[test]
+    fn the_shell_wins_now_and_blocks() {
+        let game = Connect4::SUBGRID;
+        let genes = vec![0u8; game.gene_count()];
+        // X has three in column 1 and is to move: the pure genome plays the
+        // centre, the shell wins.
+        let pos = game.parse_position("121212").unwrap();
+        assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), Some(3));
+        let d = decide(&game, &genes, &pos, IllegalPolicy::Repair, 1);
+        assert_eq!(d.chosen, Some(0));
+        assert!(d.overrode);
+        // O to move must block column 1.
+        let pos = game.parse_position("12121").unwrap();
+        let d = decide(&game, &genes, &pos, IllegalPolicy::Repair, 1);
+        assert_eq!(d.chosen, Some(0));
+        assert!(d.verdicts.iter().filter(|(_, v)| v.loses()).count() == 6);
+    }
+
+    #[test]
+    fn a_deeper_shell_sees_a_double_threat() {
+        let game = Connect4::SUBGRID;
+        let genes = vec![0u8; game.gene_count()];
+        // X on the bottom row at columns 3 and 4 (O stacked on top): X to
+        // move makes an open three with column 2 or 5, a double threat that
+        // wins by force within 2 more plies.
+        let pos = game.parse_position("3344").unwrap();
+        let v = verdicts(&game, &pos, 2);
+        let forcing: Vec<u8> = v
+            .iter()
+            .filter(|(_, v)| *v == Verdict::WinsByForce)
+            .map(|(m, _)| *m)
+            .collect();
+        assert_eq!(forcing, vec![1, 4]);
+        assert_eq!(
+            verdicts(&game, &pos, 1)
+                .iter()
+                .filter(|(_, v)| v.wins())
+                .count(),
+            0
+        );
+        let d = decide(&game, &genes, &pos, IllegalPolicy::Repair, 2);
+        assert!([Some(1), Some(4)].contains(&d.chosen));
+    }
+}
