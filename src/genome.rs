@@ -239,6 +239,27 @@ mod tests {
     }
 
     #[test]
+    fn a_shell_is_stored_as_format_2_and_a_pure_genome_stays_format_1() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.genome");
+        let mut genome = Genome::random(GameSpec::TICTACTOE, 1);
+        genome.save(&path).unwrap();
+        let version = |p: &Path| {
+            let bytes = std::fs::read(p).unwrap();
+            u16::from_le_bytes([bytes[8], bytes[9]])
+        };
+        assert_eq!(version(&path), 1);
+        genome.lookahead = 3;
+        genome.save(&path).unwrap();
+        assert_eq!(version(&path), 2);
+        assert_eq!(Genome::load(&path).unwrap(), genome);
+        genome.lookahead = MAX_LOOKAHEAD + 1;
+        genome.save(&path).unwrap();
+        let err = Genome::load(&path).unwrap_err().to_string();
+        assert!(err.contains("lookahead of 7"), "{err}");
+    }
+
+    #[test]
     fn a_gene_table_of_the_wrong_size_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.genome");

@@ -517,3 +517,65 @@ fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
         assert!(best <= if g == 0 { 16 } else { 24 }, "{row}");
     }
 }
+
+#[test]
+fn a_shelled_run_is_exact_on_resume_and_its_champion_keeps_the_shell() {
+    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flags = [
+        "--population",
+        "6",
+        "--elite",
+        "2",
+        "--lookahead",
+        "2",
+        "--fitness",
+        "round-robin+rules:2",
+        "--checkpoint-every",
+        "3",
+        "--bench-every",
+        "3",
+        "--bench-games",
+        "10",
+    ];
+    let game = ["--game", "c4"];
+    evolve(
+        whole.path(),
+        "runs/l",
+        &game,
+        &[&flags[..], &["--generations", "6"]].concat(),
+    );
+    evolve(
+        split.path(),
+        "runs/l",
+        &game,
+        &[&flags[..], &["--generations", "3", "--threads", "1"]].concat(),
+    );
+    bebete(split.path())
+        .args(["resume", "runs/l", "--generations", "3", "--quiet"])
+        .assert()
+        .success();
+    same_run(&whole.path().join("runs/l"), &split.path().join("runs/l"));
+    let toml = std::fs::read_to_string(whole.path().join("runs/l/run.toml")).unwrap();
+    assert!(toml.contains("lookahead = 2"), "{toml}");
+    let info =
+        stdout_of(bebete(whole.path()).args(["genome", "info", "runs/l/best.genome", "--json"]));
+    let doc: serde_json::Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(doc["lookahead"], 2);
+    // The shell sees the win in column 1 that the genes may not.
+    let out = stdout_of(bebete(whole.path()).args([
+        "explain",
+        "runs/l/best.genome",
+        "--position",
+        "121212",
+        "--json",
+    ]));
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["shell"]["move"], "1");
+    assert_eq!(doc["shell"]["lookahead"], 2);
+    // An exact audit does not see the shell: refused together.
+    bebete(whole.path())
+        .args(["evolve", "--quiet", "--lookahead", "1", "--run", "runs/x"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--lookahead 1"));
+}

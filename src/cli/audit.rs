@@ -8,7 +8,7 @@ use crate::games::Side;
 use crate::genome::Genome;
 use crate::players::Knowledge;
 use clap::Args;
-use serde_json::json;
+use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,6 +33,27 @@ fn saturate(n: u128) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }
 
+/// `audit --json`.
+#[derive(Serialize)]
+struct AuditJson {
+    reachable: usize,
+    optimal: usize,
+    optimal_rate: f64,
+    unbeatable_first: bool,
+    unbeatable_second: bool,
+    losing_lines: u64,
+    losing_lines_first: u64,
+    losing_lines_second: u64,
+    example: Option<LosingLine>,
+}
+
+/// One line of play that beats the genome, with the genome's side.
+#[derive(Serialize)]
+struct LosingLine {
+    side: &'static str,
+    line: String,
+}
+
 struct Audit<'a> {
     genes: &'a [u8],
     args: &'a AuditArgs,
@@ -50,18 +71,23 @@ impl GameVisitor for Audit<'_> {
         let r = audit(&game, self.genes, self.args.illegal);
         let side_name = |s: Side| if s == Side::First { "first" } else { "second" };
         if self.args.json {
-            let doc = json!({
-                "reachable": r.reachable,
-                "optimal": r.optimal,
-                "optimal_rate": r.optimal_rate(),
-                "unbeatable_first": r.unbeatable_first,
-                "unbeatable_second": r.unbeatable_second,
-                "losing_lines": saturate(r.losing_lines()),
-                "losing_lines_first": saturate(r.losing_lines_first),
-                "losing_lines_second": saturate(r.losing_lines_second),
-                "example": r.example.as_ref().map(|(s, line)| json!({"side": side_name(*s), "line": line})),
-            });
-            return Ok(serde_json::to_string_pretty(&doc)? + "\n");
+            let report = AuditJson {
+                reachable: r.reachable,
+                optimal: r.optimal,
+                optimal_rate: r.optimal_rate(),
+                unbeatable_first: r.unbeatable_first,
+                unbeatable_second: r.unbeatable_second,
+                losing_lines: saturate(r.losing_lines()),
+                losing_lines_first: saturate(r.losing_lines_first),
+                losing_lines_second: saturate(r.losing_lines_second),
+                example: r.example.as_ref().map(|(s, line)| LosingLine {
+                    side: side_name(*s),
+                    line: line.clone(),
+                }),
+            };
+            // Through a JSON value: its keys print in sorted order.
+            let value = serde_json::to_value(&report)?;
+            return Ok(serde_json::to_string_pretty(&value)? + "\n");
         }
         let verdict = |unbeatable: bool| if unbeatable { "unbeatable" } else { "beatable" };
         let mut out = format!(

@@ -6,6 +6,7 @@ use crate::games::{GameKind, GameSpec, TakeRule};
 use crate::genome::Genome;
 use anyhow::Context;
 use clap::{Args, Subcommand};
+use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -118,19 +119,32 @@ pub fn rules_json(spec: &GameSpec) -> serde_json::Value {
     }
 }
 
+/// `genome info --json`.
+#[derive(Serialize)]
+struct InfoJson<'a> {
+    file: &'a std::path::Path,
+    game: &'static str,
+    rules: serde_json::Value,
+    genes: usize,
+    lookahead: u8,
+    provenance: &'a crate::genome::Provenance,
+}
+
 fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
     let genome = Genome::load(&args.file)?;
     let p = &genome.provenance;
     let mut out = std::io::stdout().lock();
     if args.json {
-        let value = json!({
-            "file": args.file,
-            "game": genome.game.kind().name(),
-            "rules": rules_json(&genome.game),
-            "genes": genome.genes.len(),
-            "lookahead": genome.lookahead,
-            "provenance": {"run": p.run, "generation": p.generation, "fitness": p.fitness, "seed": p.seed},
-        });
+        let report = InfoJson {
+            file: &args.file,
+            game: genome.game.kind().name(),
+            rules: rules_json(&genome.game),
+            genes: genome.genes.len(),
+            lookahead: genome.lookahead,
+            provenance: p,
+        };
+        // Through a JSON value: its keys print in sorted order.
+        let value = serde_json::to_value(&report)?;
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {
         let unknown = || "unknown".to_string();

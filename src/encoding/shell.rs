@@ -142,8 +142,8 @@ pub struct ShellDecision<M> {
 }
 
 /// The move of `genes` in `pos` inside a shell of `depth` plies: winning
-/// moves if any, else the moves that do not lose by force (all of them if
-/// every move loses), chosen among by the genome.
+/// moves if any, else the moves that do not lose by force (if every move
+/// does, those that do not lose at once), chosen among by the genome.
 pub fn decide<G: TableGame>(
     game: &G,
     genes: &[u8],
@@ -160,8 +160,12 @@ pub fn decide<G: TableGame>(
         };
     }
     let verdicts = verdicts(game, pos, depth);
-    let winning = verdicts.iter().any(|(_, v)| v.wins());
-    let safe = verdicts.iter().any(|(_, v)| !v.loses());
+    let any = |keep: fn(Verdict) -> bool| verdicts.iter().any(|(_, v)| keep(*v));
+    let winning = any(Verdict::wins);
+    let safe = any(|v| !v.loses());
+    // When every move loses by force, a weaker opponent may still miss the
+    // win: at least never hand it an immediate one.
+    let delaying = any(|v| v != Verdict::LosesNow);
     let allowed = |mv: G::Move| {
         let v = verdicts
             .iter()
@@ -169,13 +173,14 @@ pub fn decide<G: TableGame>(
             .map_or(Verdict::Open, |(_, v)| *v);
         if winning {
             v.wins()
+        } else if safe {
+            !v.loses()
         } else {
-            !safe || !v.loses()
+            !delaying || v != Verdict::LosesNow
         }
     };
     let chosen = match pure {
         Some(mv) if allowed(mv) => Some(mv),
-        _ if !winning && !safe && pure.is_none() => None,
         _ => game.decide_among(genes, pos, policy, &allowed),
     };
     ShellDecision {
