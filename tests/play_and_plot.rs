@@ -155,3 +155,38 @@ fn play_uses_the_shipped_champion_whatever_its_encoder() {
         "{stderr}"
     );
 }
+
+/// `evolve … | head -1`: a reader that goes away is a normal end (status
+/// 0), not a panic (status 101).
+#[test]
+fn a_closed_stdout_ends_evolve_and_resume_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &[
+            "evolve",
+            "--seed",
+            "3",
+            "--run",
+            "runs/p",
+            "--fitness",
+            "round-robin",
+            "--generations",
+            "40",
+        ][..],
+        &["resume", "runs/p", "--generations", "40"][..],
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the command writes anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

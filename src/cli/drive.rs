@@ -190,13 +190,13 @@ impl Drive {
             } else {
                 String::new()
             };
-            println!(
+            outln!(
                 "evolved {} for generations {first}-{} in {elapsed:.1} s{pace}",
                 cfg.game,
                 done.saturating_sub(1),
             );
             if let Some(row) = last {
-                println!(
+                outln!(
                     "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",
                     row.best,
                     cfg.max_points(),
@@ -205,28 +205,28 @@ impl Drive {
                     row.diversity
                 );
             }
-            println!(
+            outln!(
                 "run        {}  (run.toml, stats.csv, checkpoints/)",
                 run.root().display()
             );
-            println!(
+            outln!(
                 "champion   {} and {}",
                 run.best_genome().display(),
                 champion_copy.display()
             );
             if let Some(plot) = &plotted {
-                println!("plot       {}", plot.display());
+                outln!("plot       {}", plot.display());
             }
             if let Some(reason) = &reached {
-                println!("stopped    {reason}");
+                outln!("stopped    {reason}");
             }
             let champion = evolution.measure_champion()?;
             if !champion.is_empty() {
                 let columns = bench_summary(cfg, &champion);
-                println!("benchmark  {columns} (the final champion)");
+                outln!("benchmark  {columns} (the final champion)");
             }
-            println!("seed       {}", cfg.seed);
-            println!(
+            outln!("seed       {}", cfg.seed);
+            outln!(
                 "continue   bebete resume {} --generations 100",
                 run.root().display()
             );

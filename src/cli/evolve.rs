@@ -185,7 +185,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if !args.quiet {
-        println!(
+        outln!(
             "evolving {game}: population {}, {} generations, seed {seed}, run {}",
             cfg.population,
             cfg.generations,

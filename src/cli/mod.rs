@@ -5,6 +5,15 @@
 //! and only then handed to the library. `main` only calls [`run`] and prints
 //! the error chain on one line.
 
+/// `println!` that returns a closed stdout as an error (a broken pipe,
+/// which `main` treats as a normal end) instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
 mod audit;
 mod drive;
 mod eval;

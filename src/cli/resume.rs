@@ -69,7 +69,7 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         None => ckpt.config.generations,
     };
     if until <= ckpt.generation {
-        println!(
+        outln!(
             "{} is complete at generation {} of {}; add --generations N to run N more",
             run.root().display(),
             ckpt.generation,
@@ -78,7 +78,7 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if !args.quiet {
-        println!(
+        outln!(
             "resuming {} from generation {} up to {}",
             run.root().display(),
             ckpt.generation,
