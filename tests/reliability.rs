@@ -96,6 +96,15 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             "unknown player 'stockfish'",
         ),
         (&["evolve", "--run", "file/run"], "file"),
+        (&["evolve", "--run", "file"], "is a file, not a directory"),
+        (
+            &["evolve", "--game", "c4", "--lookahead", "9"],
+            "--lookahead 9",
+        ),
+        (
+            &["solve", "--game", "c4", "--position", "48"],
+            "move 2 ('8')",
+        ),
         (&["resume", "nowhere"], "no checkpoints"),
         (&["genome", "info", "half.genome"], "truncated"),
         (
@@ -134,6 +143,11 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             .code(2);
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
         assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+        // A system error is said once, not once more as its own cause.
+        assert!(
+            stderr.matches("(os error").count() <= 1,
+            "{args:?}: {stderr}"
+        );
         assert!(
             stderr.contains(needle),
             "{args:?} should mention {needle:?}: {stderr}"

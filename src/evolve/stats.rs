@@ -104,8 +104,8 @@ pub enum StatsError {
         found: usize,
         expected: usize,
     },
-    #[error("stats.csv line {line}: {source}")]
-    Malformed { line: u64, source: csv::Error },
+    #[error("stats.csv line {line}: {error}")]
+    Malformed { line: u64, error: csv::Error },
 }
 
 impl StatsTable {
@@ -116,7 +116,7 @@ impl StatsTable {
         let columns: Vec<String> = match reader.headers() {
             Ok(h) if h.is_empty() => return Err(StatsError::Empty),
             Ok(h) => h.iter().map(str::to_string).collect(),
-            Err(e) => return Err(StatsError::Malformed { line: 1, source: e }),
+            Err(e) => return Err(StatsError::Malformed { line: 1, error: e }),
         };
         if columns.first().map(String::as_str) != Some("generation") {
             return Err(StatsError::NoGeneration);
@@ -125,7 +125,7 @@ impl StatsTable {
         for record in reader.records() {
             let record = record.map_err(|e| StatsError::Malformed {
                 line: e.position().map_or(0, |p| p.line()),
-                source: e,
+                error: e,
             })?;
             let line = record.position().map_or(0, |p| p.line());
             let cells: Vec<Option<f64>> = record.iter().map(|c| c.parse().ok()).collect();

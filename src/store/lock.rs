@@ -25,8 +25,10 @@ pub enum LockError {
         /// Who holds it, as the holder recorded it ("process N on HOST").
         holder: String,
     },
-    #[error("{path}: {source}", path = .path.display())]
-    Io { path: PathBuf, source: io::Error },
+    #[error("{path} is a file, not a directory: a run needs a directory of its own", path = .path.display())]
+    NotADirectory { path: PathBuf },
+    #[error("{path}: {error}", path = .path.display())]
+    Io { path: PathBuf, error: io::Error },
 }
 
 /// A held run lock; released when dropped (or when the process ends).
@@ -57,10 +59,15 @@ impl RunLock {
     /// Takes the lock of run directory `dir` (created if missing).
     pub fn acquire(dir: &Path) -> Result<RunLock, LockError> {
         let path = dir.join("lock");
-        let io_err = |source| LockError::Io {
+        let io_err = |error| LockError::Io {
             path: path.clone(),
-            source,
+            error,
         };
+        if dir.exists() && !dir.is_dir() {
+            return Err(LockError::NotADirectory {
+                path: dir.to_path_buf(),
+            });
+        }
         fs::create_dir_all(dir).map_err(io_err)?;
         let mut file = fs::OpenOptions::new()
             .read(true)
@@ -105,6 +112,18 @@ mod tests {
         // A lock file left behind (by a killed holder) is not a lock.
         assert!(run.join("lock").exists());
         RunLock::acquire(&run).unwrap();
+    }
+
+    #[test]
+    fn a_file_in_the_way_is_named_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("notes.md");
+        fs::write(&file, "x").unwrap();
+        let err = RunLock::acquire(&file).unwrap_err().to_string();
+        assert!(err.contains("is a file, not a directory"), "{err}");
+        let err = RunLock::acquire(&file.join("run")).unwrap_err();
+        // The OS error appears once: it is the message, not also a source.
+        assert!(std::error::Error::source(&err).is_none(), "{err}");
     }
 
     #[test]
