@@ -146,8 +146,17 @@ impl Genome {
         write_framed(path, GENOME_FORMAT, &header, &self.genes)
     }
 
-    /// Reads and checks a genome file.
+    /// Reads and checks a genome file; a run directory stands for its
+    /// champion (`best.genome`).
     pub fn load(path: &Path) -> Result<Genome, FileError> {
+        if path.is_dir() {
+            let best = path.join("best.genome");
+            if !best.is_file() {
+                let wanted = "best.genome";
+                return Err(FileError::new(path, FileProblem::Directory { wanted }));
+            }
+            return Genome::load(&best);
+        }
         let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
         Genome::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
     }

@@ -264,3 +264,67 @@ fn every_command_has_help_with_an_example() {
             .stdout(predicate::str::contains("bebete ").and(predicate::str::contains("Example")));
     }
 }
+
+#[test]
+fn a_run_directory_stands_for_its_champion_and_files_are_not_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    bebete(dir.path())
+        .args(["evolve", "--quiet", "--seed", "4", "--run", "runs/r"])
+        .assert()
+        .success();
+    for args in [
+        &["explain", "runs/r", "--position", "5"][..],
+        &["eval", "runs/r", "--against", "random", "--games", "10"][..],
+        &["genome", "info", "runs/r"][..],
+        &["audit", "runs/r"][..],
+        &["move", "runs/r", "--position", "5"][..],
+    ] {
+        bebete(dir.path()).args(args).assert().success();
+    }
+    // A directory without a champion is named as such.
+    std::fs::create_dir_all(dir.path().join("empty")).unwrap();
+    let out = bebete(dir.path())
+        .args(["explain", "empty", "--position", "5"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("directory without a best.genome"),
+        "{stderr}"
+    );
+    // An existing file is kept unless --force says otherwise.
+    let before = std::fs::read(dir.path().join("runs/r/best.genome")).unwrap();
+    let out = bebete(dir.path())
+        .args([
+            "genome",
+            "random",
+            "--seed",
+            "1",
+            "--out",
+            "runs/r/best.genome",
+        ])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.path().join("runs/r/best.genome")).unwrap(),
+        before
+    );
+    bebete(dir.path())
+        .args([
+            "genome",
+            "random",
+            "--seed",
+            "1",
+            "--force",
+            "--out",
+            "runs/r/best.genome",
+        ])
+        .assert()
+        .success();
+    assert_ne!(
+        std::fs::read(dir.path().join("runs/r/best.genome")).unwrap(),
+        before
+    );
+}

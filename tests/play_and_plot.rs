@@ -161,20 +161,24 @@ fn play_uses_the_shipped_champion_whatever_its_encoder() {
 #[test]
 fn a_closed_stdout_ends_evolve_and_resume_quietly() {
     let dir = tempfile::tempdir().unwrap();
-    for args in [
+    bebete(dir.path())
+        .args(["evolve", "--quiet", "--seed", "3", "--run", "runs/p"])
+        .args(["--fitness", "round-robin", "--generations", "40"])
+        .assert()
+        .success();
+    let runs: [&[&str]; 2] = [
         &[
             "evolve",
             "--seed",
             "3",
             "--run",
-            "runs/p",
-            "--fitness",
-            "round-robin",
+            "runs/q",
             "--generations",
             "40",
-        ][..],
-        &["resume", "runs/p", "--generations", "40"][..],
-    ] {
+        ],
+        &["resume", "runs/p", "--generations", "40"],
+    ];
+    for args in runs {
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
             .current_dir(dir.path())
             .args(args)

@@ -63,7 +63,7 @@ impl GameArgs {
     /// answer for `move`, `eval` and `play`.
     pub fn game_of(&self, player: &PlayerSpec) -> anyhow::Result<GameSpec> {
         match player {
-            PlayerSpec::Genome(path) if path.is_file() => {
+            PlayerSpec::Genome(path) if path.exists() => {
                 let genome = Genome::load(path)?;
                 if let Some(kind) = self.game {
                     genome.expect_game(path, kind)?;

@@ -44,6 +44,21 @@ pub struct ShellArgs {
     /// Where to write the copy
     #[arg(long, short)]
     pub out: PathBuf,
+    /// Replace the file at --out if there is one
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Refuses to replace an existing file (a shipped champion, say) unless
+/// `--force` was given.
+fn check_out(out: &std::path::Path, force: bool) -> anyhow::Result<()> {
+    if out.exists() && !force {
+        anyhow::bail!(
+            "{} exists: choose another --out, or add --force to replace it",
+            out.display()
+        );
+    }
+    Ok(())
 }
 
 #[derive(Args, Debug)]
@@ -56,6 +71,9 @@ pub struct RandomArgs {
     /// Where to write the genome
     #[arg(long, short)]
     pub out: PathBuf,
+    /// Replace the file at --out if there is one
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -76,6 +94,7 @@ pub fn run(cmd: GenomeCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn shell(args: ShellArgs) -> anyhow::Result<ExitCode> {
+    check_out(&args.out, args.force)?;
     let mut genome = Genome::load(&args.file)?;
     genome.lookahead = args.lookahead;
     genome.save(&args.out)?;
@@ -91,6 +110,7 @@ fn shell(args: ShellArgs) -> anyhow::Result<ExitCode> {
 
 fn random(args: RandomArgs) -> anyhow::Result<ExitCode> {
     let spec = args.game.spec(GameKind::TicTacToe)?;
+    check_out(&args.out, args.force)?;
     let seed = args.seed.unwrap_or_else(draw_seed);
     let genome = Genome::random(spec, seed);
     genome.save(&args.out)?;

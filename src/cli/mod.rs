@@ -58,7 +58,14 @@ pub enum Command {
     /// Continue a run from its newest valid checkpoint
     Resume(resume::ResumeArgs),
     /// Create or inspect genome files
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  bebete genome random --game c4 --seed 7 --out my-c4.genome
+  bebete genome info genomes/connect4.genome
+  bebete genome info runs/tictactoe-1 --json      (a run directory: its best.genome)
+  bebete genome shell genomes/connect4-pure.genome --lookahead 3 --out c4-d3.genome"
+    )]
     Genome(genome_cmd::GenomeCommand),
     /// Show why a genome plays what it plays in a position
     Explain(explain::ExplainArgs),

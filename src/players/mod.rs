@@ -151,7 +151,7 @@ impl PlayerSpec {
         policy: IllegalPolicy,
     ) -> Result<PlayerFactory<G>, PlayerError> {
         let genes = match self {
-            PlayerSpec::Genome(path) if !path.is_file() => {
+            PlayerSpec::Genome(path) if !path.exists() => {
                 return Err(PlayerError::Unknown(path.display().to_string()));
             }
             PlayerSpec::Genome(path) => {

@@ -42,6 +42,8 @@ pub enum FileProblem {
     Malformed(String),
     #[error("holds a {found} genome, but {expected} was asked for")]
     OtherGame { found: String, expected: String },
+    #[error("is a directory without a {wanted}: name a file, or a run directory")]
+    Directory { wanted: &'static str },
 }
 
 /// A file that could not be read or written, and why.
