@@ -97,6 +97,9 @@ fn human_move<G: TableGame>(
             return Ok(Turn::Quit);
         }
         let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
         if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
             return Ok(Turn::Quit);
         }

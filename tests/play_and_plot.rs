@@ -194,3 +194,25 @@ fn a_closed_stdout_ends_evolve_and_resume_quietly() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// A full column is shown as full, not with votes that seem to lose to a
+/// smaller sum; an empty line at the prompt just asks again.
+#[test]
+fn full_columns_read_as_full_and_empty_lines_ask_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let genome = random_genome(dir.path(), "c4.genome", &["--game", "c4"]);
+    let out = stdout_of(bebete(dir.path()).args([
+        "explain",
+        genome.to_str().unwrap(),
+        "--position",
+        "444444",
+    ]));
+    assert!(out.contains("4:full"), "{out}");
+    let out = stdout_of(
+        bebete(dir.path())
+            .args(["play", genome.to_str().unwrap(), "--first", "human"])
+            .write_stdin("\n  \n4\nq\n"),
+    );
+    assert!(!out.contains("is not a move"), "{out}");
+    assert!(out.contains("bebete plays"), "{out}");
+}

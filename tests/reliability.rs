@@ -98,6 +98,10 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--run", "file/run"], "file"),
         (&["evolve", "--run", "file"], "is a file, not a directory"),
         (
+            &["evolve", "--fitness", "vs:bogus:3"],
+            "unknown player 'bogus'",
+        ),
+        (
             &["evolve", "--game", "c4", "--lookahead", "9"],
             "--lookahead 9",
         ),
@@ -143,6 +147,8 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             .code(2);
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
         assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+        // Refused before anything is printed.
+        assert!(out.get_output().stdout.is_empty(), "{args:?} printed first");
         // A system error is said once, not once more as its own cause.
         assert!(
             stderr.matches("(os error").count() <= 1,
@@ -154,6 +160,8 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         );
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+    // No refused evolve left a run directory behind.
+    assert!(!dir.path().join("runs").exists());
 }
 
 fn corrupt(bytes: &[u8], edits: &[(usize, u8)], cut: Option<usize>) -> Vec<u8> {
@@ -316,15 +324,19 @@ fn a_second_writer_is_refused_while_the_first_runs() {
             .join("runs/l/checkpoints/gen-000000.ckpt")
             .exists()
     });
-    let out = bebete(dir.path())
-        .args(["resume", "runs/l", "--quiet"])
-        .assert()
-        .code(2);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(
-        stderr.contains(&format!("in use by process {}", first.id())),
-        "{stderr}"
-    );
+    // A second resume, and a new evolve in the same directory, are told the
+    // run is in use (not advised to resume it).
+    for args in [
+        &["resume", "runs/l", "--quiet"][..],
+        &["evolve", "--quiet", "--run", "runs/l"][..],
+    ] {
+        let out = bebete(dir.path()).args(args).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            stderr.contains(&format!("in use by process {}", first.id())),
+            "{args:?}: {stderr}"
+        );
+    }
     first.kill().unwrap();
     first.wait().unwrap();
     // The holder is gone (SIGKILL): the kernel released its lock.

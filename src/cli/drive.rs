@@ -30,6 +30,8 @@ pub enum Origin {
 pub struct Drive {
     pub origin: Origin,
     pub run: RunDir,
+    /// The run's one-writer lock, taken before anything was printed.
+    pub lock: RunLock,
     pub threads: usize,
     pub quiet: bool,
 }
@@ -128,7 +130,8 @@ impl GameVisitor for Drive {
 
 impl Drive {
     fn drive<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
-        let _lock = RunLock::acquire(self.run.root())?;
+        // Held until the run ends, however it ends.
+        let _lock = &self.lock;
         let started = Instant::now();
         let mut evolution = match self.origin {
             Origin::Fresh(cfg) => Evolution::start(game, cfg, self.run.clone(), self.threads)?,

@@ -3,14 +3,18 @@
 use super::drive::{Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
-use crate::dispatch::Dispatch;
+use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
+use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::{
     Crossover, EvolveConfig, Fitness, Init, Mutation, MutationScope, Selection, Target,
 };
+use crate::evolve::{Evolution, EvolveError};
 use crate::games::GameKind;
+use crate::players::Knowledge;
 use crate::players::PlayerSpec;
+use crate::store::RunLock;
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -127,6 +131,17 @@ pub struct EvolveArgs {
     pub quiet: bool,
 }
 
+/// Checks a configuration and its players before anything is printed or
+/// written.
+struct Check<'a>(&'a EvolveConfig);
+
+impl GameVisitor for Check<'_> {
+    type Output = Result<(), EvolveError>;
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> Result<(), EvolveError> {
+        Evolution::check(&game, self.0)
+    }
+}
+
 /// The thread count: `--threads`, or every core.
 pub fn thread_count(threads: Option<u16>) -> usize {
     threads
@@ -172,11 +187,14 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.stop.target = args.target.or(cfg.stop.target);
     cfg.stop.patience = args.patience;
     cfg.lookahead = args.lookahead;
-    cfg.validate()?;
+    game.visit(Check(&cfg))?;
     let dir = args
         .run
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("{}-{seed}", game.kind())));
     let run = RunDir::new(dir);
+    // The lock first: a run in progress is named as such, not as one to
+    // resume.
+    let lock = RunLock::acquire(run.root())?;
     if run.run_toml().exists() {
         anyhow::bail!(
             "{} already holds a run: continue it with `bebete resume {}`, or choose another --run",
@@ -195,6 +213,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     game.visit(Drive {
         origin: Origin::Fresh(cfg),
         run,
+        lock,
         threads: thread_count(args.threads),
         quiet: args.quiet,
     })

@@ -5,6 +5,7 @@ use super::evolve::thread_count;
 use crate::dispatch::Dispatch;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::{self, Checkpoint};
+use crate::store::RunLock;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,6 +78,7 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
+    let lock = RunLock::acquire(run.root())?;
     if !args.quiet {
         outln!(
             "resuming {} from generation {} up to {}",
@@ -92,6 +94,7 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
             until,
         },
         run,
+        lock,
         threads: thread_count(args.threads),
         quiet: args.quiet,
     })

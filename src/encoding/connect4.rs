@@ -77,6 +77,9 @@ pub struct Votes {
     pub votes: [u32; WIDTH],
     #[serde(skip)]
     pub chosen: u8,
+    /// Columns that are full (their votes do not count).
+    #[serde(skip)]
+    pub full: [bool; WIDTH],
 }
 
 impl Explanation<u8> for Votes {
@@ -89,7 +92,10 @@ impl Explanation<u8> for Votes {
     }
 
     fn summary(&self) -> String {
-        format!("(column sums {})", column_sums(&self.votes).join(" "))
+        format!(
+            "(column sums {})",
+            column_sums(&self.votes, &self.full).join(" ")
+        )
     }
 
     fn details(&self, played: &str) -> String {
@@ -107,7 +113,7 @@ impl Explanation<u8> for Votes {
         }
         out.push_str(&format!(
             "column sums  {}\n",
-            column_sums(&self.votes).join("  ")
+            column_sums(&self.votes, &self.full).join("  ")
         ));
         out.push_str(&format!(
             "move {played} (the heaviest legal column; ties to the centre, then the left)\n"
@@ -116,12 +122,17 @@ impl Explanation<u8> for Votes {
     }
 }
 
-/// `column:sum` for each board column, 1-based.
-fn column_sums(votes: &[u32; WIDTH]) -> Vec<String> {
+/// `column:sum` for each board column, 1-based; `column:full` for a full
+/// column, whose votes do not count.
+fn column_sums(votes: &[u32; WIDTH], full: &[bool; WIDTH]) -> Vec<String> {
     votes
         .iter()
+        .zip(full)
         .enumerate()
-        .map(|(c, v)| format!("{}:{v}", c + 1))
+        .map(|(c, (v, &full))| match full {
+            true => format!("{}:full", c + 1),
+            false => format!("{}:{v}", c + 1),
+        })
         .collect()
 }
 
@@ -327,6 +338,7 @@ impl TableGame for Connect4 {
             windows,
             votes,
             chosen,
+            full: std::array::from_fn(|c| !pos.can_play(c as u32)),
         }
     }
 }

@@ -135,6 +135,17 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         Ok(evolution)
     }
 
+    /// Checks `cfg` and builds every player it names (loading genome files)
+    /// without starting anything: what `start` would refuse, refused before
+    /// anything is printed or written.
+    pub fn check(game: &G, cfg: &EvolveConfig) -> Result<(), EvolveError> {
+        cfg.validate()?;
+        let solved = Arc::new(SolvedOnce::default());
+        FitnessTerms::new(game, cfg, solved.clone())?;
+        Bench::new(game, cfg, solved)?;
+        Ok(())
+    }
+
     /// Continues from a checkpoint, planning `generations` in total; rewrites
     /// `stats.csv` with the checkpoint's rows (dropping any later ones).
     pub fn resume(
