@@ -282,6 +282,12 @@ fn ctrl_c_writes_a_checkpoint_and_exits_130() {
         .path()
         .join(format!("runs/int/checkpoints/gen-{rows:06}.ckpt"));
     assert!(ckpt.exists(), "no checkpoint after {rows} generations");
+    // The message names the last generation in stats.csv.
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        stderr.contains(&format!("stopped after generation {}", rows - 1)),
+        "{stderr}"
+    );
     bebete(dir.path())
         .args(["resume", "runs/int", "--generations", "2", "--quiet"])
         .assert()
@@ -578,4 +584,56 @@ fn a_shelled_run_is_exact_on_resume_and_its_champion_keeps_the_shell() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("--lookahead 1"));
+}
+
+#[test]
+fn resume_adds_generations_without_shrinking_the_plan_and_hints_only_what_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--seed",
+        "2",
+        "--run",
+        "runs/p",
+        "--fitness",
+        "round-robin",
+        "--generations",
+        "30",
+        "--checkpoint-every",
+        "10",
+        "--keep",
+        "3",
+    ]));
+    assert!(
+        out.contains("continue   bebete resume runs/p --generations 100"),
+        "{out}"
+    );
+    // Past the plan, the plan grows to the new end.
+    bebete(dir.path())
+        .args(["resume", "runs/p", "--generations", "5", "--quiet"])
+        .assert()
+        .success();
+    let toml = || std::fs::read_to_string(dir.path().join("runs/p/run.toml")).unwrap();
+    assert!(toml().contains("generations = 35"), "{}", toml());
+    // Short of the plan (back at generation 20, as after a crash, whose
+    // checkpoint planned 30), the plan does not shrink to 25: a plain
+    // resume then finishes it.
+    let checkpoints = dir.path().join("runs/p/checkpoints");
+    for generation in [30, 35] {
+        std::fs::remove_file(checkpoints.join(format!("gen-{generation:06}.ckpt"))).unwrap();
+    }
+    bebete(dir.path())
+        .args(["resume", "runs/p", "--generations", "5", "--quiet"])
+        .assert()
+        .success();
+    assert!(toml().contains("generations = 30"), "{}", toml());
+    bebete(dir.path())
+        .args(["resume", "runs/p", "--quiet"])
+        .assert()
+        .success();
+    assert_eq!(stats_without_times(&dir.path().join("runs/p")).len(), 31);
+    // A run stopped by its target prints no hint that would stop at once.
+    let out = stdout_of(bebete(dir.path()).args(["evolve", "--seed", "1", "--run", "runs/t"]));
+    assert!(out.contains("target reached"), "{out}");
+    assert!(!out.contains("continue"), "{out}");
 }

@@ -133,14 +133,22 @@ impl Drive {
         // Held until the run ends, however it ends.
         let _lock = &self.lock;
         let started = Instant::now();
-        let mut evolution = match self.origin {
-            Origin::Fresh(cfg) => Evolution::start(game, cfg, self.run.clone(), self.threads)?,
+        let (mut evolution, until) = match self.origin {
+            Origin::Fresh(cfg) => {
+                let until = cfg.generations;
+                let evolution = Evolution::start(game, cfg, self.run.clone(), self.threads)?;
+                (evolution, until)
+            }
             Origin::Resumed { checkpoint, until } => {
-                Evolution::resume(game, checkpoint, self.run.clone(), until, self.threads)?
+                // Running past the plan extends it; running less never
+                // shrinks it (a later plain resume still finishes the plan).
+                let planned = checkpoint.config.generations.max(until);
+                let run = self.run.clone();
+                let evolution = Evolution::resume(game, checkpoint, run, planned, self.threads)?;
+                (evolution, until)
             }
         };
         let first = evolution.generation();
-        let until = evolution.config().generations;
         let stop = stop_flag();
         let bar = progress_bar(self.quiet, first, until);
         let mut observer = Progress {
@@ -168,8 +176,12 @@ impl Drive {
         let run = evolution.run_dir().clone();
         let done = evolution.generation();
         if end == RunEnd::Stopped {
+            let at = match done {
+                0 => "before the first generation".to_string(),
+                d => format!("after generation {}", d - 1),
+            };
             eprintln!(
-                "stopped after generation {done} (checkpoint written); continue with: bebete resume {}",
+                "stopped {at} (checkpoint written); continue with: bebete resume {}",
                 run.root().display()
             );
             return Ok(ExitCode::from(130));
@@ -229,10 +241,13 @@ impl Drive {
                 outln!("benchmark  {columns} (the final champion)");
             }
             outln!("seed       {}", cfg.seed);
-            outln!(
-                "continue   bebete resume {} --generations 100",
-                run.root().display()
-            );
+            // After a stopping rule, resuming would stop again at once.
+            if reached.is_none() {
+                outln!(
+                    "continue   bebete resume {} --generations 100  (100 more)",
+                    run.root().display()
+                );
+            }
         }
         Ok(ExitCode::SUCCESS)
     }

@@ -17,7 +17,8 @@ use std::process::ExitCode;
 pub struct ResumeArgs {
     /// The run directory
     pub run: PathBuf,
-    /// Generations to run from the checkpoint [default: up to the planned total]
+    /// Generations to add from the checkpoint (the planned total grows to at
+    /// least the new end and never shrinks) [default: up to the planned total]
     #[arg(long)]
     pub generations: Option<u64>,
     /// Worker threads [default: all cores]; results do not depend on it
