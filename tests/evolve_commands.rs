@@ -637,3 +637,25 @@ fn resume_adds_generations_without_shrinking_the_plan_and_hints_only_what_works(
     assert!(out.contains("target reached"), "{out}");
     assert!(!out.contains("continue"), "{out}");
 }
+
+#[test]
+fn a_run_outside_the_project_runs_keeps_its_plot_and_champion() {
+    let (project, elsewhere) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let run = elsewhere.path().join("r2");
+    let out = stdout_of(bebete(project.path()).args([
+        "evolve",
+        "--seed",
+        "3",
+        "--generations",
+        "50",
+        "--run",
+        run.to_str().unwrap(),
+    ]));
+    assert!(run.join("r2.png").is_file(), "{out}");
+    assert!(
+        out.contains(&format!("plot       {}", run.join("r2.png").display())),
+        "{out}"
+    );
+    assert!(!project.path().join("genomes").exists());
+    assert!(!project.path().join("plots").exists());
+}

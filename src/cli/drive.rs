@@ -2,7 +2,7 @@
 //! Ctrl-C, the closing summary and the champion's copy in `genomes/`.
 //! Shared by `evolve` and `resume`.
 
-use super::plot_cmd::default_plot;
+use super::plot_cmd::{default_plot, in_project_runs};
 use crate::dispatch::GameVisitor;
 use crate::encoding::TableGame;
 use crate::evolve::RunDir;
@@ -186,13 +186,15 @@ impl Drive {
             );
             return Ok(ExitCode::from(130));
         }
-        let champion_copy = PathBuf::from("genomes").join(format!("{}.genome", run.name()));
-        if let Some(parent) = champion_copy.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating {}", parent.display()))?;
+        // A run under the project's runs/ has its champion copied to
+        // genomes/; one elsewhere keeps it in its own directory only.
+        let champion_copy = in_project_runs(run.root())
+            .then(|| PathBuf::from("genomes").join(format!("{}.genome", run.name())));
+        if let Some(copy) = &champion_copy {
+            std::fs::create_dir_all("genomes").context("creating genomes/")?;
+            std::fs::copy(run.best_genome(), copy)
+                .with_context(|| format!("copying the champion to {}", copy.display()))?;
         }
-        std::fs::copy(run.best_genome(), &champion_copy)
-            .with_context(|| format!("copying the champion to {}", champion_copy.display()))?;
         if !self.quiet {
             let elapsed = started.elapsed().as_secs_f64();
             let cfg = evolution.config();
@@ -224,11 +226,14 @@ impl Drive {
                 "run        {}  (run.toml, stats.csv, checkpoints/)",
                 run.root().display()
             );
-            outln!(
-                "champion   {} and {}",
-                run.best_genome().display(),
-                champion_copy.display()
-            );
+            match &champion_copy {
+                Some(copy) => outln!(
+                    "champion   {} and {}",
+                    run.best_genome().display(),
+                    copy.display()
+                ),
+                None => outln!("champion   {}", run.best_genome().display()),
+            }
             if let Some(plot) = &plotted {
                 outln!("plot       {}", plot.display());
             }

@@ -3,12 +3,13 @@
 use crate::plot::render;
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   bebete plot runs/tictactoe-1                      writes plots/tictactoe-1.png
+  bebete plot /tmp/trial                            writes /tmp/trial/trial.png
   bebete plot runs/a runs/b --out plots/a-vs-b.svg  two runs overlaid, as SVG")]
 pub struct PlotArgs {
     /// Run directories (several overlay, labelled by what sets them apart)
@@ -19,12 +20,32 @@ pub struct PlotArgs {
     pub out: Option<PathBuf>,
 }
 
-/// The default plot of a run: `plots/<name>.png`.
-pub fn default_plot(run: &std::path::Path) -> PathBuf {
+/// Whether `run` sits directly in the project's `runs/` (the directory the
+/// command runs in): its plot and champion copy then go to `plots/` and
+/// `genomes/`; a run anywhere else keeps them inside its own directory.
+pub fn in_project_runs(run: &Path) -> bool {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    match (
+        run.parent().and_then(canonical),
+        canonical(Path::new("runs")),
+    ) {
+        (Some(parent), Some(runs)) => parent == runs,
+        _ => false,
+    }
+}
+
+/// The default plot of a run: `plots/<name>.png` for a run under the
+/// project's `runs/`, else `<run>/<name>.png`.
+pub fn default_plot(run: &Path) -> PathBuf {
     let name = run
         .file_name()
         .map_or_else(|| "run".into(), |n| n.to_string_lossy().into_owned());
-    PathBuf::from("plots").join(format!("{name}.png"))
+    let dir = if in_project_runs(run) {
+        PathBuf::from("plots")
+    } else {
+        run.to_path_buf()
+    };
+    dir.join(format!("{name}.png"))
 }
 
 pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
