@@ -246,52 +246,54 @@ fn bad_evolve_flags_name_the_flag_and_the_range() {
 
 #[cfg(unix)]
 #[test]
-fn ctrl_c_writes_a_checkpoint_and_exits_130() {
-    let dir = tempfile::tempdir().unwrap();
-    // The method's fitness: no target, so the run only ends when stopped.
-    let child = common::spawn(
-        dir.path(),
-        &[
-            "evolve",
-            "--seed",
-            "4",
-            "--run",
-            "runs/int",
-            "--fitness",
-            "round-robin",
-            "--generations",
-            "100000000",
-            "--checkpoint-every",
-            "1000000",
-        ],
-    );
-    // Wait until the first generations are logged, then interrupt.
-    let stats = dir.path().join("runs/int/stats.csv");
-    common::wait_until("4 logged generations", || {
-        std::fs::read_to_string(&stats).map_or(0, |s| s.lines().count()) >= 5
-    });
-    std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bebete resume runs/int"));
-    let rows = std::fs::read_to_string(&stats).unwrap().lines().count() as u64 - 1;
-    let ckpt = dir
-        .path()
-        .join(format!("runs/int/checkpoints/gen-{rows:06}.ckpt"));
-    assert!(ckpt.exists(), "no checkpoint after {rows} generations");
-    // The message names the last generation in stats.csv.
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(
-        stderr.contains(&format!("stopped after generation {}", rows - 1)),
-        "{stderr}"
-    );
-    bebete(dir.path())
-        .args(["resume", "runs/int", "--generations", "2", "--quiet"])
-        .assert()
-        .success();
+fn ctrl_c_sigterm_and_sighup_write_a_checkpoint_and_exit_128_plus_the_signal() {
+    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let dir = tempfile::tempdir().unwrap();
+        // The method's fitness: no target, so the run only ends when stopped.
+        let child = common::spawn(
+            dir.path(),
+            &[
+                "evolve",
+                "--seed",
+                "4",
+                "--run",
+                "runs/int",
+                "--fitness",
+                "round-robin",
+                "--generations",
+                "100000000",
+                "--checkpoint-every",
+                "1000000",
+            ],
+        );
+        // Wait until the first generations are logged, then interrupt.
+        let stats = dir.path().join("runs/int/stats.csv");
+        common::wait_until("4 logged generations", || {
+            std::fs::read_to_string(&stats).map_or(0, |s| s.lines().count()) >= 5
+        });
+        std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "SIG{signal}");
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(stderr.contains("bebete resume runs/int"), "{stderr}");
+        let rows = std::fs::read_to_string(&stats).unwrap().lines().count() as u64 - 1;
+        let ckpt = dir
+            .path()
+            .join(format!("runs/int/checkpoints/gen-{rows:06}.ckpt"));
+        assert!(ckpt.exists(), "no checkpoint after {rows} generations");
+        // The message names the last generation in stats.csv.
+        assert!(
+            stderr.contains(&format!("stopped after generation {}", rows - 1)),
+            "{stderr}"
+        );
+        bebete(dir.path())
+            .args(["resume", "runs/int", "--generations", "2", "--quiet"])
+            .assert()
+            .success();
+    }
 }
 
 #[test]

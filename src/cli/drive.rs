@@ -13,11 +13,13 @@ use crate::plot::render;
 use crate::store::RunLock;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Instant;
 
 /// How a run begins.
@@ -36,20 +38,38 @@ pub struct Drive {
     pub quiet: bool,
 }
 
-/// Raised by Ctrl-C; a second Ctrl-C exits at once (files are written
-/// atomically, so nothing is left half-written).
-fn stop_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = flag.clone();
-    let _ = ctrlc::set_handler(move || {
-        if handler_flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\ninterrupted: finishing this generation and writing a checkpoint (Ctrl-C again to quit now)"
-        );
-    });
-    flag
+/// A stop request: the flag the generation loop polls, and the signal that
+/// raised it (SIGINT from Ctrl-C, SIGTERM, SIGHUP).
+struct Stop {
+    flag: Arc<AtomicBool>,
+    signal: Arc<AtomicI32>,
+}
+
+/// Watches SIGINT, SIGTERM and SIGHUP on a thread of its own: the first
+/// raises the stop flag (the run finishes its generation and checkpoints);
+/// a second exits at once, saying so (files are written atomically, so
+/// nothing is left half-written).
+fn stop_on_signals() -> Stop {
+    let stop = Stop {
+        flag: Arc::new(AtomicBool::new(false)),
+        signal: Arc::new(AtomicI32::new(0)),
+    };
+    if let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        let (flag, signal) = (stop.flag.clone(), stop.signal.clone());
+        std::thread::spawn(move || {
+            for sig in signals.forever() {
+                if flag.swap(true, Ordering::SeqCst) {
+                    eprintln!("\nstopping now: the last checkpoint is intact");
+                    std::process::exit(128 + sig);
+                }
+                signal.store(sig, Ordering::SeqCst);
+                eprintln!(
+                    "\ninterrupted: finishing this generation and writing a checkpoint (again to quit now)"
+                );
+            }
+        });
+    }
+    stop
 }
 
 fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
@@ -149,7 +169,7 @@ impl Drive {
             }
         };
         let first = evolution.generation();
-        let stop = stop_flag();
+        let stop = stop_on_signals();
         let bar = progress_bar(self.quiet, first, until);
         let mut observer = Progress {
             bar,
@@ -159,7 +179,7 @@ impl Drive {
             plot: default_plot(self.run.root()),
             plotted: None,
         };
-        let end = evolution.run(until, &stop, &mut observer)?;
+        let end = evolution.run(until, &stop.flag, &mut observer)?;
         let (bar, games, plot) = (observer.bar, observer.games, observer.plot);
         let plotted = match render(&[self.run.root().to_path_buf()], &plot) {
             Ok(()) => Some(plot),
@@ -184,7 +204,10 @@ impl Drive {
                 "stopped {at} (checkpoint written); continue with: bebete resume {}",
                 run.root().display()
             );
-            return Ok(ExitCode::from(130));
+            // The shell's convention: 128 + the signal (130 Ctrl-C, 143
+            // SIGTERM, 129 SIGHUP).
+            let code = 128 + stop.signal.load(Ordering::SeqCst).clamp(1, 127);
+            return Ok(ExitCode::from(code as u8));
         }
         // A run under the project's runs/ has its champion copied to
         // genomes/; one elsewhere keeps it in its own directory only.
