@@ -98,6 +98,10 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--run", "file/run"], "file"),
         (&["evolve", "--run", "file"], "is a file, not a directory"),
         (
+            &["evolve", "--game", "c4", "--population", "100000"],
+            "GB of genes",
+        ),
+        (
             &["evolve", "--fitness", "vs:bogus:3"],
             "unknown player 'bogus'",
         ),

@@ -81,6 +81,9 @@ fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
         .expect("a valid template");
     bar.set_style(style);
     bar.set_position(done);
+    // A resumed run starts at `done`: the estimator must not count that
+    // jump as progress made in no time (the ETA said seconds, not minutes).
+    bar.reset_eta();
     bar
 }
 

@@ -13,6 +13,7 @@ use super::RunDir;
 use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
 use super::fitness::{Evaluation, FitnessTerms};
+use super::hall::HALL_SIZE;
 use super::stats::diversity;
 use super::tournament::rank;
 use super::{ConfigError, EvolveConfig, Hall, Population, StatsRow, Target, breeding};
@@ -53,6 +54,40 @@ pub enum EvolveError {
     File(#[from] FileError),
     #[error(transparent)]
     Player(#[from] PlayerError),
+    #[error(
+        "--population {population}: {needed:.1} GB of genes ({population} genomes of {genes} genes, twice: the generation and the next), but {available:.1} GB of memory is available; choose a smaller --population"
+    )]
+    Memory {
+        population: usize,
+        genes: usize,
+        needed: f64,
+        available: f64,
+    },
+}
+
+/// Memory available to a new process, in bytes (`MemAvailable` of
+/// /proc/meminfo), if the system says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses a run whose two populations (and hall of fame) would not fit in
+/// the memory available, before anything is allocated.
+fn check_memory(gene_count: usize, cfg: &EvolveConfig) -> Result<(), EvolveError> {
+    let hall = if cfg.fitness.hall > 0 { HALL_SIZE } else { 0 };
+    let needed = ((2 * cfg.population + hall) * gene_count) as u64;
+    match available_memory() {
+        Some(available) if needed > available => Err(EvolveError::Memory {
+            population: cfg.population,
+            genes: gene_count,
+            needed: needed as f64 / 1e9,
+            available: available as f64 / 1e9,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// The best (generation, value) of a benchmark series when it is older than
@@ -124,6 +159,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         threads: usize,
     ) -> Result<Self, EvolveError> {
         cfg.validate()?;
+        check_memory(game.gene_count(), &cfg)?;
         let population = Population::initial(&game, cfg.population, cfg.seed, cfg.init);
         let mut evolution = Self::assemble(game, cfg, run, population, 0, Vec::new())?;
         // The checkpoint first: a run killed before run.toml exists can
@@ -140,6 +176,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
     /// anything is printed or written.
     pub fn check(game: &G, cfg: &EvolveConfig) -> Result<(), EvolveError> {
         cfg.validate()?;
+        check_memory(game.gene_count(), cfg)?;
         let solved = Arc::new(SolvedOnce::default());
         FitnessTerms::new(game, cfg, solved.clone())?;
         Bench::new(game, cfg, solved)?;
