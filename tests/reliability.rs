@@ -98,6 +98,18 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--run", "file/run"], "file"),
         (&["evolve", "--run", "file"], "is a file, not a directory"),
         (
+            &["solve", "--game", "nim", "--encoder", "sticks"],
+            "solve works on the rules alone",
+        ),
+        (
+            &["eval", t, "--encoder", "symmetric", "--against", "random"],
+            "was evolved with the base3 encoder",
+        ),
+        (
+            &["play", t, "--encoder", "symmetric"],
+            "was evolved with the base3 encoder",
+        ),
+        (
             &["evolve", "--game", "c4", "--population", "100000"],
             "GB of genes",
         ),

@@ -15,10 +15,12 @@ pub struct GameArgs {
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
     pub game: Option<GameKind>,
 
-    /// How positions become gene indices: tictactoe base3 (default) or
-    /// symmetric (the 8 rotations/reflections share a gene); matchsticks
-    /// state (default) or sticks (sticks left only); connect4 subgrid
-    /// (default), playable, mirror or playable-mirror
+    /// How positions become gene indices: tictactoe base3 or symmetric
+    /// (the 8 rotations/reflections share a gene); matchsticks state or
+    /// sticks (sticks left only); connect4 subgrid, playable, mirror or
+    /// playable-mirror. Defaults: base3, state, subgrid; evolve's
+    /// recommended settings use symmetric (and sticks with --rule double).
+    /// With a genome file it must match the genome's own
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
 
@@ -68,6 +70,7 @@ impl GameArgs {
                 if let Some(kind) = self.game {
                     genome.expect_game(path, kind)?;
                 }
+                self.check_encoder(path, &genome)?;
                 Ok(genome.game)
             }
             PlayerSpec::Genome(path) => {
@@ -91,6 +94,32 @@ impl GameArgs {
             || self.max_take.is_some()
             || self.last_loses
             || self.last_wins
+    }
+
+    /// Refuses an explicit `--encoder` that is not the one `genome` was
+    /// evolved with (the genome's genes only mean something under it).
+    pub fn check_encoder(&self, path: &std::path::Path, genome: &Genome) -> anyhow::Result<()> {
+        let Some(name) = self.encoder.as_deref() else {
+            return Ok(());
+        };
+        let own = genome.game.encoder_name();
+        if name != own {
+            anyhow::bail!(
+                "--encoder {name}: {} was evolved with the {own} encoder; leave --encoder out to use it",
+                path.display()
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuses `--encoder` where no genome is read (`solve`).
+    pub fn refuse_encoder(&self, command: &str) -> anyhow::Result<()> {
+        if let Some(name) = &self.encoder {
+            anyhow::bail!(
+                "--encoder {name}: {command} works on the rules alone, where an encoder means nothing"
+            );
+        }
+        Ok(())
     }
 
     /// The game and its rules; `default` is used when `--game` is absent.

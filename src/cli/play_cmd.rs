@@ -143,6 +143,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
             if args.game.game.is_some() {
                 genome.expect_game(&path, wanted.kind())?;
             }
+            args.game.check_encoder(&path, &genome)?;
             let explicit = args.game.encoder.is_some()
                 || args.game.rule.is_some()
                 || args.game.sticks.is_some();

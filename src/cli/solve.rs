@@ -192,6 +192,7 @@ impl GameVisitor for Survey {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    args.game.refuse_encoder("solve")?;
     let spec = args.game.spec(GameKind::TicTacToe)?;
     let text = spec.visit(Survey {
         json: args.json,

@@ -119,11 +119,7 @@ impl RunDir {
         let doc = RunToml {
             bebete_version: env!("CARGO_PKG_VERSION"),
             game: cfg.game.kind().name(),
-            encoder: match cfg.game {
-                GameSpec::TicTacToe(e) => e.name(),
-                GameSpec::Matchsticks(_, e) => e.name(),
-                GameSpec::Connect4(e) => e.name(),
-            },
+            encoder: cfg.game.encoder_name(),
             rule,
             sticks,
             max_take,

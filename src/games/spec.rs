@@ -109,6 +109,16 @@ impl GameSpec {
         }
     }
 
+    /// The name of the encoder (`base3`, `symmetric`, `state`, `sticks`,
+    /// `subgrid`, …), as `--encoder` takes it.
+    pub fn encoder_name(&self) -> &'static str {
+        match self {
+            GameSpec::TicTacToe(e) => e.name(),
+            GameSpec::Matchsticks(_, e) => e.name(),
+            GameSpec::Connect4(e) => e.name(),
+        }
+    }
+
     /// The concrete game of this spec, as one of the three game types.
     pub fn concrete(self) -> Concrete {
         match self {
