@@ -138,6 +138,20 @@ pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
         .iter()
         .map(|d| RunStats::load(d))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(other) = runs
+        .iter()
+        .find(|r| r.param("game") != runs[0].param("game"))
+    {
+        return Err(PlotError::Run {
+            path: dirs[0].clone(),
+            reason: format!(
+                "a {} run, and {} is a {} run: overlay runs of one game",
+                runs[0].param("game"),
+                other.name,
+                other.param("game")
+            ),
+        });
+    }
     register_fonts();
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| PlotError::Draw {
@@ -170,6 +184,37 @@ struct Curve {
     shade: f64,
 }
 
+/// Colours that read on white (no yellow): a curve each for one run, a run
+/// each for several.
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(200, 30, 50),
+    RGBColor(30, 90, 200),
+    RGBColor(80, 80, 80),
+    RGBColor(220, 120, 0),
+    RGBColor(30, 140, 60),
+    RGBColor(140, 50, 170),
+];
+
+/// Above this many points a curve is drawn binned: per bin a band from the
+/// lowest to the highest value and a line through the means.
+const MAX_POINTS: usize = 1_500;
+
+/// (x, min, mean, max) of each of `bins` equal runs of `points`.
+fn binned(points: &[(f64, f64)], bins: usize) -> Vec<(f64, f64, f64, f64)> {
+    let per = points.len().div_ceil(bins.max(1)).max(1);
+    points
+        .chunks(per)
+        .map(|chunk| {
+            let n = chunk.len() as f64;
+            let x = chunk.iter().map(|p| p.0).sum::<f64>() / n;
+            let ys = chunk.iter().map(|p| p.1);
+            let min = ys.clone().fold(f64::INFINITY, f64::min);
+            let max = ys.clone().fold(f64::NEG_INFINITY, f64::max);
+            (x, min, ys.sum::<f64>() / n, max)
+        })
+        .collect()
+}
+
 fn draw<DB: DrawingBackend>(root: Panel<'_, DB>, runs: &[RunStats]) -> Result<(), String>
 where
     DB::ErrorType: 'static,
@@ -197,32 +242,63 @@ where
     let has_bench = runs.iter().any(|r| !r.bench_columns().is_empty());
     let panels = root.split_evenly((if has_bench { 3 } else { 2 }, 1));
 
-    // Points: best, mean, worst.
-    let max_points = runs
+    // Points: best, mean, worst. Runs whose fitness differs (round-robin
+    // points against a million for the exhaustive fitness, say) are each
+    // scaled to their own highest best, and the axis says so. The
+    // round-robin's mean is constant (every game gives out 2 points), so it
+    // is left out.
+    let scales: Vec<f64> = runs
         .iter()
-        .flat_map(|r| r.series("best"))
-        .map(|(_, v)| v)
-        .fold(1.0f64, f64::max);
+        .map(|r| r.series("best").iter().map(|p| p.1).fold(1.0f64, f64::max))
+        .collect();
+    let rescale = runs
+        .iter()
+        .any(|r| r.param("fitness") != first.param("fitness"));
     let series: Vec<Curve> = runs
         .iter()
         .enumerate()
         .flat_map(|(i, run)| {
-            [("best", 1.0), ("mean", 0.6), ("worst", 0.3)]
+            let round_robin = run.param("fitness") == "round-robin";
+            let scale = if rescale { scales[i] } else { 1.0 };
+            [("best", 1.0), ("mean", 0.6), ("worst", 0.35)]
                 .into_iter()
+                .filter(move |(col, _)| !(round_robin && *col == "mean"))
                 .map(move |(col, shade)| Curve {
                     run: i,
                     column: col.to_string(),
-                    points: run.series(col),
+                    points: run
+                        .series(col)
+                        .into_iter()
+                        .map(|(x, y)| (x, y / scale))
+                        .collect(),
                     shade,
                 })
         })
         .collect();
+    let top = if rescale {
+        1.0
+    } else {
+        scales.iter().copied().fold(1.0f64, f64::max)
+    };
     line_panel(
         &panels[0],
-        "Fitness points (best, mean, worst)",
-        "points",
+        PanelSpec {
+            caption: if rescale {
+                "Fitness, each run scaled to its own highest best (the runs' fitness differs)"
+            } else if first.param("fitness") == "round-robin" {
+                "Fitness points (best, worst; the round-robin mean is constant)"
+            } else {
+                "Fitness points (best, mean, worst)"
+            },
+            y_desc: if rescale {
+                "share of the run's best"
+            } else {
+                "points"
+            },
+            y_range: 0.0..top * 1.05,
+            legend: SeriesLabelPosition::LowerRight,
+        },
         max_gen,
-        0.0..max_points * 1.05,
         &series,
         &labels,
     )?;
@@ -244,14 +320,17 @@ where
         let audited = series.iter().any(|c| c.column == "optimal_rate");
         line_panel(
             &panels[1],
-            if audited {
-                "Champion against fixed opponents (score share) and optimal-move rate"
-            } else {
-                "Champion against fixed opponents (score share)"
+            PanelSpec {
+                caption: if audited {
+                    "Champion against fixed opponents (score share) and optimal-move rate"
+                } else {
+                    "Champion against fixed opponents (score share)"
+                },
+                y_desc: "share",
+                y_range: 0.0..1.02,
+                legend: SeriesLabelPosition::LowerRight,
             },
-            "share",
             max_gen,
-            0.0..1.02,
             &series,
             &labels,
         )?;
@@ -269,10 +348,13 @@ where
         .collect();
     line_panel(
         &panels[next],
-        "Diversity (share of differing genes)",
-        "diversity",
+        PanelSpec {
+            caption: "Diversity (share of differing genes)",
+            y_desc: "diversity",
+            y_range: 0.0..1.02,
+            legend: SeriesLabelPosition::UpperRight,
+        },
         max_gen,
-        0.0..1.02,
         &series,
         &labels,
     )?;
@@ -290,19 +372,31 @@ fn compact(v: f64) -> String {
     }
 }
 
+/// What sets one panel apart: its caption, y axis and legend corner.
+struct PanelSpec<'a> {
+    caption: &'a str,
+    y_desc: &'a str,
+    y_range: std::ops::Range<f64>,
+    legend: SeriesLabelPosition,
+}
+
 /// One panel of curves.
 fn line_panel<DB: DrawingBackend>(
     area: &Panel<'_, DB>,
-    caption: &str,
-    y_desc: &str,
+    spec: PanelSpec<'_>,
     max_gen: f64,
-    y_range: std::ops::Range<f64>,
     series: &[Curve],
     labels: &[String],
 ) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
+    let PanelSpec {
+        caption,
+        y_desc,
+        y_range,
+        legend,
+    } = spec;
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 20))
@@ -311,8 +405,11 @@ where
         .y_label_area_size(55)
         .build_cartesian_2d(0.0..max_gen.max(1.0), y_range)
         .map_err(err)?;
+    // Whole generations only: a short run gets one label per generation.
+    let x_labels = (max_gen.max(1.0) as usize + 1).min(11);
     chart
         .configure_mesh()
+        .x_labels(x_labels)
         .x_desc("generation")
         .x_label_formatter(&|v| format!("{v:.0}"))
         .y_label_formatter(&|v| compact(*v))
@@ -332,18 +429,35 @@ where
             continue;
         }
         // One run: a colour per curve. Several: a colour per run, curves shaded.
-        let base = Palette99::pick(if single_run { k } else { *run });
-        let color = base.mix(*shade);
+        let base = COLOURS[(if single_run { k } else { *run }) % COLOURS.len()];
+        let color = base.mix(if single_run { 1.0 } else { *shade });
         let label = if single_run {
             column.clone()
         } else {
             format!("{}: {column}", labels[*run])
         };
+        let line: Vec<(f64, f64)> = if points.len() > MAX_POINTS {
+            let bins = binned(points, MAX_POINTS / 3);
+            let band: Vec<(f64, f64)> = bins
+                .iter()
+                .map(|b| (b.0, b.3))
+                .chain(bins.iter().rev().map(|b| (b.0, b.1)))
+                .collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(band, base.mix(0.2).filled())))
+                .map_err(err)?;
+            bins.iter().map(|b| (b.0, b.2)).collect()
+        } else {
+            points.clone()
+        };
+        if line.len() < 3 {
+            // Too few points for a line to show: mark each one.
+            chart
+                .draw_series(line.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                .map_err(err)?;
+        }
         chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                color.stroke_width(2),
-            ))
+            .draw_series(LineSeries::new(line, color.stroke_width(2)))
             .map_err(err)?
             .label(label)
             .legend(move |(x, y)| {
@@ -352,10 +466,10 @@ where
     }
     chart
         .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
+        .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::UpperRight)
+        .position(legend)
         .draw()
         .map_err(err)
 }
@@ -404,6 +518,28 @@ mod tests {
         render(&[a, b], &svg).unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         assert!(text.starts_with("<svg") && text.contains("seed=1") && text.contains("generation"));
+    }
+
+    #[test]
+    fn long_series_are_binned_into_bands_around_the_means() {
+        let points: Vec<(f64, f64)> = (0..1000).map(|g| (g as f64, (g % 10) as f64)).collect();
+        let bins = binned(&points, 100);
+        assert_eq!(bins.len(), 100);
+        assert_eq!(bins[0], (4.5, 0.0, 4.5, 9.0));
+        assert!(bins.iter().all(|b| b.1 <= b.2 && b.2 <= b.3));
+    }
+
+    #[test]
+    fn runs_of_different_games_are_not_overlaid() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = run_dir(dir.path(), "a", 1);
+        let b = run_dir(dir.path(), "b", 2);
+        let toml = std::fs::read_to_string(b.join("run.toml")).unwrap();
+        std::fs::write(b.join("run.toml"), toml.replace("tictactoe", "connect4")).unwrap();
+        let err = render(&[a, b], &dir.path().join("p.png"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("overlay runs of one game"), "{err}");
     }
 
     #[test]
