@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The full soak: about 124,000 games between every pair of player kinds
+# (random, rules, mc:3, alphabeta:2, perfect in the small games, and random
+# genomes under repair, forfeit and a 2-ply shell) in six game/encoder
+# combinations, every move checked legal as it is played.
+# Figures: docs/reliability.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo test --release --test soak -- --ignored --nocapture the_full_soak
