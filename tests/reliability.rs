@@ -410,3 +410,61 @@ fn a_run_saved_by_the_previous_checkpoint_format_resumes() {
         .success();
     same_run(&old.join("v1fix"), &fresh.join("v1fix"));
 }
+
+/// A checkpoint write that fails for a real file-size limit (`ulimit -f`,
+/// the checkpoints growing with the hall of fame): the previous checkpoint
+/// stays intact, the run ends with a clear error and status 2, and once the
+/// limit is gone `resume` ends exactly where an uninterrupted run does.
+#[test]
+fn a_checkpoint_too_large_to_write_ends_cleanly_and_resumes_exactly() {
+    let flags = [
+        "evolve",
+        "--quiet",
+        "--game",
+        "c4",
+        "--population",
+        "4",
+        "--elite",
+        "2",
+        "--fitness",
+        "round-robin+hof:2",
+        "--generations",
+        "30",
+        "--checkpoint-every",
+        "10",
+        "--seed",
+        "5",
+        "--run",
+        "runs/d",
+    ];
+    let (limited, whole) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let bin = assert_cmd::cargo::cargo_bin!("bebete");
+    // 4,400 KiB: generation 0's checkpoint (4 genomes, 3.7 MB) fits; the
+    // one at generation 10 (with a champion in the hall, 4.6 MB) does not.
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -f 4400; exec \"{}\" \"$@\"", bin.display()))
+        .arg("bebete")
+        .args(flags)
+        .current_dir(limited.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("gen-000010.ckpt: File too large"),
+        "{stderr}"
+    );
+    let checkpoints = limited.path().join("runs/d/checkpoints");
+    let names: Vec<String> = std::fs::read_dir(&checkpoints)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["gen-000000.ckpt"], "no temporary file is left");
+    bebete(limited.path())
+        .args(["resume", "runs/d", "--quiet"])
+        .assert()
+        .success();
+    bebete(whole.path()).args(flags).assert().success();
+    common::same_run(&limited.path().join("runs/d"), &whole.path().join("runs/d"));
+}

@@ -38,6 +38,14 @@ pub struct Drive {
     pub quiet: bool,
 }
 
+/// A file-size limit (`ulimit -f`) must fail the write that exceeds it,
+/// which the run reports and survives, not kill the process: SIGXFSZ is
+/// caught by a handler that does nothing, so the write fails with EFBIG.
+fn survive_file_size_limits() {
+    // SAFETY: the handler is empty, so it is async-signal-safe.
+    let _ = unsafe { signal_hook::low_level::register(signal_hook::consts::SIGXFSZ, || {}) };
+}
+
 /// A stop request: the flag the generation loop polls, and the signal that
 /// raised it (SIGINT from Ctrl-C, SIGTERM, SIGHUP).
 struct Stop {
@@ -155,6 +163,7 @@ impl Drive {
     fn drive<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
         // Held until the run ends, however it ends.
         let _lock = &self.lock;
+        survive_file_size_limits();
         let started = Instant::now();
         let (mut evolution, until) = match self.origin {
             Origin::Fresh(cfg) => {
