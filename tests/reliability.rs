@@ -98,6 +98,12 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--run", "file/run"], "file"),
         (&["evolve", "--run", "file"], "is a file, not a directory"),
         (
+            &["evolve", "--population", "-5"],
+            "--population <POPULATION>': must be a whole number, 2-100000",
+        ),
+        (&["evolve", "--elite", "-1"], "--elite"),
+        (&["plot", "nowhere", "--out", "."], "--out .: a directory"),
+        (
             &["solve", "--game", "nim", "--encoder", "sticks"],
             "solve works on the rules alone",
         ),

@@ -46,13 +46,16 @@ pub struct EvolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Genomes per generation, 2-100000
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, allow_negative_numbers = true,
+          value_parser = |t: &str| count(t, "2-100000"))]
     pub population: usize,
     /// Genomes that survive unchanged, 1 to population-1
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true,
+          value_parser = |t: &str| count(t, "1 to population-1"))]
     pub elite: usize,
     /// Parents per child, 1 to elite
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true,
+          value_parser = |t: &str| count(t, "1 to elite"))]
     pub parents: usize,
     /// Per-gene probability of being redrawn in a child, 0-1, or a range
     /// LO..HI from which each child draws its own rate [default: per game]
@@ -140,6 +143,13 @@ impl GameVisitor for Check<'_> {
     fn visit<G: TableGame + Knowledge>(self, game: G) -> Result<(), EvolveError> {
         Evolution::check(&game, self.0)
     }
+}
+
+/// A count flag: a whole number, else a message with its range (the range
+/// itself is checked with the rest of the configuration).
+fn count(text: &str, range: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .map_err(|_| format!("must be a whole number, {range}"))
 }
 
 /// The thread count: `--threads`, or every core.

@@ -53,6 +53,13 @@ pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
         .out
         .clone()
         .unwrap_or_else(|| default_plot(&args.runs[0]));
+    if out.is_dir() {
+        anyhow::bail!(
+            "--out {}: a directory; name the file to write (.png or .svg), e.g. {}",
+            out.display(),
+            out.join("plot.png").display()
+        );
+    }
     render(&args.runs, &out)?;
     writeln!(std::io::stdout(), "wrote {}", out.display())?;
     Ok(ExitCode::SUCCESS)
