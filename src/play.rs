@@ -41,7 +41,8 @@ pub struct Score {
 }
 
 impl Score {
-    fn line(&self) -> String {
+    /// `score: you H, bebete B, draws D`.
+    pub fn line(&self) -> String {
         format!(
             "score: you {}, bebete {}, draws {}",
             self.human, self.bot, self.draws
@@ -113,7 +114,9 @@ fn human_move<G: TableGame>(
     }
 }
 
-/// Plays up to `games` games, alternating who moves first; returns the score.
+/// Plays up to `games` games, alternating who moves first; returns the
+/// score, and reports it to `scored` after every game (so that whoever
+/// interrupts the session can still say it).
 pub fn play<G: TableGame>(
     game: &G,
     bot: &mut Bot<G>,
@@ -121,6 +124,7 @@ pub fn play<G: TableGame>(
     games: u32,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
+    scored: &mut dyn FnMut(Score),
 ) -> io::Result<Score> {
     let mut score = Score::default();
     for n in 0..games {
@@ -187,6 +191,7 @@ pub fn play<G: TableGame>(
         };
         writeln!(out, "{result} ({})", game.format_line(&line))?;
         writeln!(out, "{}", score.line())?;
+        scored(score);
     }
     Ok(score)
 }
@@ -214,6 +219,7 @@ mod tests {
             games,
             &mut moves.as_bytes(),
             &mut out,
+            &mut |_| {},
         )
         .unwrap();
         (score, String::from_utf8(out).unwrap())

@@ -216,3 +216,42 @@ fn full_columns_read_as_full_and_empty_lines_ask_again() {
     assert!(!out.contains("is not a move"), "{out}");
     assert!(out.contains("bebete plays"), "{out}");
 }
+
+/// Ctrl-C during a session says the score so far and exits 130.
+#[test]
+fn ctrl_c_in_play_says_the_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let genome = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .current_dir(dir.path())
+        .args(["play", genome.to_str().unwrap(), "--first", "human"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Keep stdin open, and interrupt once the session asks for a move (its
+    // signal watcher is set up before the first prompt).
+    let stdin = child.stdin.take();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("your move") {
+        use std::io::Read;
+        let n = stdout.read(&mut chunk).unwrap();
+        assert!(n > 0, "the session ended before asking for a move");
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted; score: you 0, bebete 0, draws 0"),
+        "{stderr}"
+    );
+}

@@ -6,12 +6,15 @@ use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{GameKind, GameSpec};
 use crate::genome::Genome;
-use crate::play::{Bot, First, play};
+use crate::play::{Bot, First, Score, play};
 use crate::players::Knowledge;
 use crate::players::PlayerSpec;
 use clap::{Args, ValueEnum};
+use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 #[derive(Args, Debug)]
 #[command(
@@ -55,6 +58,27 @@ pub enum FirstArg {
 /// A genome's genes and its shell's lookahead.
 type GenomeBot = (Vec<u8>, u8);
 
+/// The score so far, said when Ctrl-C (or SIGTERM, SIGHUP) ends the
+/// session, which then exits with 128 + the signal.
+fn score_on_interrupt() -> Arc<Mutex<Score>> {
+    let score = Arc::new(Mutex::new(Score::default()));
+    if let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        let shared = score.clone();
+        std::thread::spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                let line = shared
+                    .lock()
+                    .map_or_else(|e| e.into_inner().line(), |s| s.line());
+                // stderr: the session holds stdout's lock while it waits
+                // for a move.
+                eprintln!("\ninterrupted; {line}");
+                std::process::exit(128 + sig);
+            }
+        });
+    }
+    score
+}
+
 struct Session<'a> {
     genes: Option<GenomeBot>,
     opponent: Option<PlayerSpec>,
@@ -87,6 +111,7 @@ impl GameVisitor for Session<'_> {
         };
         let stdin = std::io::stdin();
         let stdout = std::io::stdout();
+        let score = score_on_interrupt();
         play(
             &game,
             &mut bot,
@@ -94,6 +119,7 @@ impl GameVisitor for Session<'_> {
             self.args.games,
             &mut stdin.lock(),
             &mut stdout.lock(),
+            &mut |s| *score.lock().unwrap_or_else(|e| e.into_inner()) = s,
         )?;
         Ok(ExitCode::SUCCESS)
     }
