@@ -142,12 +142,12 @@ pub fn play<G: TableGame>(
         let mut line = Vec::new();
         let outcome = loop {
             if let Some(outcome) = game.outcome(&pos) {
-                write!(out, "{}", game.render(&pos))?;
+                write!(out, "{}", game.render_play(&pos, line.last().copied()))?;
                 break outcome;
             }
             let side = game.turn(&pos);
             if side == human_side {
-                write!(out, "{}", game.render(&pos))?;
+                write!(out, "{}", game.render_play(&pos, line.last().copied()))?;
                 match human_move(game, &pos, input, out)? {
                     Turn::Move(mv) => {
                         line.push(mv);

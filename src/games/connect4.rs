@@ -128,6 +128,18 @@ pub fn has_four(stones: u64) -> bool {
     })
 }
 
+/// The cells of every four in a row among `stones`.
+pub fn fours(stones: u64) -> u64 {
+    [H1, H1 + 1, H1 - 1, 1]
+        .iter()
+        .map(|&shift| {
+            let pairs = stones & (stones >> shift);
+            let starts = pairs & (pairs >> (2 * shift));
+            starts | starts << shift | starts << (2 * shift) | starts << (3 * shift)
+        })
+        .fold(0, |all, cells| all | cells)
+}
+
 impl Connect4Position {
     /// Stones of the side that just moved (the opponent of the side to move).
     pub fn opponent(&self) -> u64 {
@@ -217,27 +229,51 @@ impl Game for Connect4 {
     }
 
     fn render(&self, pos: &Connect4Position) -> String {
+        self.render_play(pos, None)
+    }
+
+    /// The board with `>` before the stone just played in column `last`
+    /// and `*` before each stone of a winning four.
+    fn render_play(&self, pos: &Connect4Position, last: Option<u8>) -> String {
         // X moves first, O second, whoever is to move now.
         let (x, o) = match self.turn(pos) {
             Side::First => (pos.current, pos.opponent()),
             Side::Second => (pos.opponent(), pos.current),
         };
+        // The top stone of the last move's column.
+        let last_bit = last
+            .map(|c| pos.mask & (((1u64 << HEIGHT) - 1) << (c as u32 * H1)))
+            .filter(|&stones| stones != 0)
+            .map_or(0, |stones| 1u64 << (63 - stones.leading_zeros()));
+        let won = fours(pos.opponent());
         let mut out = String::new();
         for row in (0..HEIGHT).rev() {
             out.push('|');
             for col in 0..WIDTH {
                 let bit = 1u64 << (col * H1 + row);
-                out.push_str(if x & bit != 0 {
-                    " X"
-                } else if o & bit != 0 {
-                    " O"
+                out.push(if won & bit != 0 {
+                    '*'
+                } else if last_bit & bit != 0 {
+                    '>'
                 } else {
-                    " ."
+                    ' '
+                });
+                out.push(if x & bit != 0 {
+                    'X'
+                } else if o & bit != 0 {
+                    'O'
+                } else {
+                    '.'
                 });
             }
             out.push_str(" |\n");
         }
         out.push_str("  1 2 3 4 5 6 7\n");
+        if won != 0 {
+            out.push_str("  (* the winning four)\n");
+        } else if last_bit != 0 {
+            out.push_str("  (> the last move)\n");
+        }
         out
     }
 }
@@ -245,6 +281,28 @@ impl Game for Connect4 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn play_marks_the_last_move_and_the_winning_four() {
+        let game = Connect4::SUBGRID;
+        let pos = game.parse_position("4453").unwrap();
+        let board = game.render_play(&pos, Some(2));
+        let marks: usize = board
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .map(|l| l.matches('>').count())
+            .sum();
+        assert_eq!(marks, 1, "{board}");
+        assert!(board.contains("| . .>O X X . . |"), "{board}");
+        assert_eq!(board, game.render_play(&pos, Some(2)));
+        assert!(!game.render(&pos).contains('>'));
+        // X completes column 1 from the bottom: four stars, no arrow.
+        let won = game.parse_position("1212121").unwrap();
+        let board = game.render_play(&won, Some(0));
+        assert_eq!(board.matches("*X").count(), 4, "{board}");
+        assert!(board.contains("(* the winning four)"), "{board}");
+        assert_eq!(fours(won.opponent()).count_ones(), 4);
+    }
 
     #[test]
     fn wins_are_seen_in_every_direction() {

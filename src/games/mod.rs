@@ -144,6 +144,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn notation_separator(&self) -> &'static str;
     /// A multi-line drawing of the board with its coordinates.
     fn render(&self, pos: &Self::Position) -> String;
+    /// The board as `play` shows it, with `last` (the move just played)
+    /// marked and a winning line shown, where the game draws them.
+    fn render_play(&self, pos: &Self::Position, _last: Option<Self::Move>) -> String {
+        self.render(pos)
+    }
     /// Why `mv` is illegal in the unfinished position `pos`, in words.
     fn why_illegal(&self, _pos: &Self::Position, mv: Self::Move) -> String {
         format!("{} is not a legal move here", self.format_move(mv))
