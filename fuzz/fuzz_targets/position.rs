@@ -25,9 +25,17 @@ fn check<G: Game>(game: &G, text: &str) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     check(&TicTacToe::BASE3, text);
     check(&Connect4::SUBGRID, text);
     check(&Matchsticks::new(MatchsticksRules::default()), text);
-    check(&Matchsticks::new(MatchsticksRules { sticks: 100, rule: TakeRule::Double }), text);
+    check(
+        &Matchsticks::new(MatchsticksRules {
+            sticks: 100,
+            rule: TakeRule::Double,
+        }),
+        text,
+    );
 });
