@@ -1,6 +1,7 @@
 //! `bebete audit`: prove what a genome can and cannot be beaten by.
 
 use super::explain::parse_policy;
+use super::output::pretty_json;
 use crate::audit::audit;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
@@ -85,9 +86,7 @@ impl GameVisitor for Audit<'_> {
                     line: line.clone(),
                 }),
             };
-            // Through a JSON value: its keys print in sorted order.
-            let value = serde_json::to_value(&report)?;
-            return Ok(serde_json::to_string_pretty(&value)? + "\n");
+            return pretty_json(&report);
         }
         let verdict = |unbeatable: bool| if unbeatable { "unbeatable" } else { "beatable" };
         let mut out = format!(

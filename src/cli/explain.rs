@@ -1,5 +1,6 @@
 //! `bebete explain`: why a genome plays what it plays in a position.
 
+use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::UnknownPolicy;
 use crate::encoding::shell::{self, Verdict};
@@ -110,9 +111,7 @@ impl GameVisitor for Explain<'_> {
                 reason: &reason,
                 shell,
             };
-            // Through a JSON value: its keys print in sorted order.
-            let value = serde_json::to_value(&report)?;
-            return Ok(serde_json::to_string_pretty(&value)? + "\n");
+            return pretty_json(&report);
         }
         let mut out = format!("{} after '{text}'\n", game.spec());
         out.push_str(&game.render(&pos));

@@ -1,6 +1,7 @@
 //! `bebete genome random|info|shell`: create a random genome, describe a
 //! genome file, set the tactical shell a genome plays in.
 
+use super::output::pretty_json;
 use super::{GameArgs, draw_seed};
 use crate::games::{GameKind, GameSpec, TakeRule};
 use crate::genome::Genome;
@@ -163,9 +164,7 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
             lookahead: genome.lookahead,
             provenance: p,
         };
-        // Through a JSON value: its keys print in sorted order.
-        let value = serde_json::to_value(&report)?;
-        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        write!(out, "{}", pretty_json(&report)?)?;
     } else {
         let unknown = || "unknown".to_string();
         writeln!(out, "file        {}", args.file.display())?;

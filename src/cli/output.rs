@@ -2,6 +2,12 @@
 
 use std::io;
 
+/// A report as pretty JSON with a final newline, through a JSON value so
+/// that its keys print in sorted order, as every `--json` of bebete does.
+pub fn pretty_json<T: serde::Serialize>(report: &T) -> anyhow::Result<String> {
+    Ok(serde_json::to_string_pretty(&serde_json::to_value(report)?)? + "\n")
+}
+
 /// A fresh seed for commands run without `--seed`. Only the command line
 /// draws seeds this way; the library always takes them as arguments.
 pub fn draw_seed() -> u64 {

@@ -2,6 +2,7 @@
 //! score of every move of a position of any game.
 
 use super::GameArgs;
+use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::TableGame;
 use crate::games::GameKind;
@@ -79,12 +80,6 @@ struct Survey {
     position: Option<String>,
 }
 
-/// JSON with its keys in sorted order (through a JSON value), as every
-/// `--json` of bebete prints.
-fn pretty<T: Serialize>(report: &T) -> anyhow::Result<String> {
-    Ok(serde_json::to_string_pretty(&serde_json::to_value(report)?)? + "\n")
-}
-
 impl Survey {
     fn position<G: TableGame + Knowledge>(&self, game: &G, text: &str) -> anyhow::Result<String> {
         let pos = game
@@ -113,7 +108,7 @@ impl Survey {
             moves,
         };
         if self.json {
-            return pretty(&report);
+            return pretty_json(&report);
         }
         let mut out = format!("{} after '{text}'\n", game.spec());
         out.push_str(&game.render(&pos));
@@ -166,7 +161,7 @@ impl GameVisitor for Survey {
         let value = value_of(&start).name();
         let positions = table.len();
         if self.json {
-            return pretty(&SurveyReport {
+            return pretty_json(&SurveyReport {
                 game: game.spec().kind().name(),
                 rules: super::genome_cmd::rules_json(&game.spec()),
                 positions,

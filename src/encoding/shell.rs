@@ -83,11 +83,14 @@ pub fn verdicts<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<(G::Move
             let verdict = match game.outcome(&next) {
                 Some(Outcome::Win(side)) if side == mover => Verdict::WinsNow,
                 Some(_) => Verdict::Open,
-                None => match (forced(game, &next, 1), forced(game, &next, depth)) {
-                    (Some(true), _) => Verdict::LosesNow,
-                    (_, Some(false)) if depth >= 2 => Verdict::WinsByForce,
-                    (_, Some(true)) if depth >= 2 => Verdict::LosesByForce,
-                    _ => Verdict::Open,
+                // The one-ply look first: the deeper search is only needed
+                // when the opponent has no win at once.
+                None if forced(game, &next, 1) == Some(true) => Verdict::LosesNow,
+                None if depth < 2 => Verdict::Open,
+                None => match forced(game, &next, depth) {
+                    Some(false) => Verdict::WinsByForce,
+                    Some(true) => Verdict::LosesByForce,
+                    None => Verdict::Open,
                 },
             };
             (mv, verdict)

@@ -127,7 +127,7 @@ impl<G: TableGame + Knowledge> Bench<G> {
             openings: G::DEFAULT_OPENINGS,
         };
         let me = || {
-            let player = GenomePlayer::new(champion, cfg.illegal).with_lookahead(cfg.lookahead);
+            let player = GenomePlayer::with_rules(champion, cfg.genome_rules());
             Box::new(player) as Box<dyn Player<G> + '_>
         };
         let mut values: Vec<f64> = self

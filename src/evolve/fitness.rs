@@ -160,8 +160,7 @@ fn versus<G: TableGame + Knowledge>(
     (0..pop.size())
         .into_par_iter()
         .map(|i| {
-            let genome =
-                || GenomePlayer::new(pop.genome(i), rules.policy).with_lookahead(rules.lookahead);
+            let genome = || GenomePlayer::with_rules(pop.genome(i), rules);
             let me = || match usage {
                 Some(usage) => {
                     Box::new(RecordingPlayer::new(genome(), usage)) as Box<dyn Player<G> + '_>

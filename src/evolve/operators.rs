@@ -375,61 +375,28 @@ impl std::fmt::Display for Target {
     }
 }
 
-impl FromStr for Selection {
-    type Err = OperatorError;
+/// `FromStr` for each operator type, through its `parse_text`.
+macro_rules! from_str_via_parse_text {
+    ($($ty:ty),* $(,)?) => {$(
+        impl FromStr for $ty {
+            type Err = OperatorError;
 
-    fn from_str(text: &str) -> Result<Selection, OperatorError> {
-        Selection::parse_text(text).map_err(OperatorError)
-    }
+            fn from_str(text: &str) -> Result<$ty, OperatorError> {
+                <$ty>::parse_text(text).map_err(OperatorError)
+            }
+        }
+    )*};
 }
 
-impl FromStr for Crossover {
-    type Err = OperatorError;
-
-    fn from_str(text: &str) -> Result<Crossover, OperatorError> {
-        Crossover::parse_text(text).map_err(OperatorError)
-    }
-}
-
-impl FromStr for MutationScope {
-    type Err = OperatorError;
-
-    fn from_str(text: &str) -> Result<MutationScope, OperatorError> {
-        MutationScope::parse_text(text).map_err(OperatorError)
-    }
-}
-
-impl FromStr for Init {
-    type Err = OperatorError;
-
-    fn from_str(text: &str) -> Result<Init, OperatorError> {
-        Init::parse_text(text).map_err(OperatorError)
-    }
-}
-
-impl FromStr for Fitness {
-    type Err = OperatorError;
-
-    fn from_str(text: &str) -> Result<Fitness, OperatorError> {
-        Fitness::parse_text(text).map_err(OperatorError)
-    }
-}
-
-impl FromStr for Mutation {
-    type Err = OperatorError;
-
-    fn from_str(text: &str) -> Result<Mutation, OperatorError> {
-        Mutation::parse_text(text).map_err(OperatorError)
-    }
-}
-
-impl FromStr for Target {
-    type Err = OperatorError;
-
-    fn from_str(text: &str) -> Result<Target, OperatorError> {
-        Target::parse_text(text).map_err(OperatorError)
-    }
-}
+from_str_via_parse_text!(
+    Selection,
+    Crossover,
+    MutationScope,
+    Init,
+    Fitness,
+    Mutation,
+    Target
+);
 
 #[cfg(test)]
 mod tests {

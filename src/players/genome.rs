@@ -2,15 +2,15 @@
 //! shell when it has one.
 
 use super::Player;
-use crate::encoding::{Explanation, GeneUsage, IllegalPolicy, TableGame, shell};
+use crate::encoding::shell::GenomeRules;
+use crate::encoding::{Explanation, GeneUsage, IllegalPolicy, TableGame};
 use std::sync::Arc;
 
 /// Plays the moves its gene table dictates. The table may be owned and
 /// shared (`Arc<[u8]>`, the default) or borrowed from a population.
 pub struct GenomePlayer<T = Arc<[u8]>> {
     genes: T,
-    policy: IllegalPolicy,
-    lookahead: u8,
+    rules: GenomeRules,
 }
 
 impl<T: AsRef<[u8]>> GenomePlayer<T> {
@@ -18,25 +18,25 @@ impl<T: AsRef<[u8]>> GenomePlayer<T> {
     pub fn new(genes: T, policy: IllegalPolicy) -> Self {
         GenomePlayer {
             genes,
-            policy,
-            lookahead: 0,
+            rules: policy.into(),
         }
+    }
+
+    /// The genome playing by `rules` (its policy and shell).
+    pub fn with_rules(genes: T, rules: GenomeRules) -> Self {
+        GenomePlayer { genes, rules }
     }
 
     /// The genome inside a tactical shell of `lookahead` plies (0: pure).
     pub fn with_lookahead(mut self, lookahead: u8) -> Self {
-        self.lookahead = lookahead;
+        self.rules.lookahead = lookahead;
         self
     }
 }
 
 impl<G: TableGame, T: AsRef<[u8]> + Send> Player<G> for GenomePlayer<T> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
-        let genes = self.genes.as_ref();
-        match self.lookahead {
-            0 => game.decide(genes, pos, self.policy),
-            d => shell::decide(game, genes, pos, self.policy, d).chosen,
-        }
+        self.rules.decide(game, self.genes.as_ref(), pos)
     }
 }
 
@@ -56,16 +56,12 @@ impl<'u, T: AsRef<[u8]>> RecordingPlayer<'u, T> {
 
 impl<G: TableGame, T: AsRef<[u8]> + Send> Player<G> for RecordingPlayer<'_, T> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
-        let GenomePlayer {
-            genes,
-            policy,
-            lookahead,
-        } = &self.player;
-        let reason = game.explain(genes.as_ref(), pos, *policy);
+        let GenomePlayer { genes, rules } = &self.player;
+        let reason = game.explain(genes.as_ref(), pos, rules.policy);
         reason.consulted().for_each(|i| self.usage.mark(i));
-        match lookahead {
+        match rules.lookahead {
             0 => reason.chosen(),
-            &d => shell::decide(game, genes.as_ref(), pos, *policy, d).chosen,
+            _ => rules.decide(game, genes.as_ref(), pos),
         }
     }
 }
