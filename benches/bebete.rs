@@ -5,8 +5,9 @@
 
 use bebete::encoding::{GeneUsage, IllegalPolicy, SubgridEncoder, TableGame};
 use bebete::evolve::checkpoint::Checkpoint;
+use bebete::evolve::learn::Tutor;
 use bebete::evolve::tournament::{genome_game, round_robin};
-use bebete::evolve::{EvolveConfig, Hall, Population, breeding};
+use bebete::evolve::{BankMetric, EvolveConfig, Hall, Population, breeding};
 use bebete::games::{Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, TicTacToe};
 use bebete::genome::random_genes;
 use bebete::players::{GenomePlayer, Player, RandomPlayer, RecordingPlayer};
@@ -175,6 +176,7 @@ fn breed(c: &mut Criterion) {
                 &ranking,
                 1,
                 None,
+                None,
                 &mut next,
             )
         })
@@ -187,6 +189,38 @@ fn breed(c: &mut Criterion) {
             bytes[half..].copy_from_slice(&current.as_bytes()[..half]);
         })
     });
+    group.finish();
+}
+
+fn bank(c: &mut Criterion) {
+    let mut group = c.benchmark_group("the built-in bank (connect4, one genome)");
+    group.sample_size(10);
+    let game = Connect4::SUBGRID;
+    let genome = Population::random(&game, 1, 1);
+    for lookahead in [0, 2] {
+        let mut cfg = EvolveConfig::method(GameSpec::CONNECT4, 1);
+        cfg.lookahead = lookahead;
+        let tutor = Tutor::for_run(&game, &cfg)
+            .expect("the built-in bank loads")
+            .expect("connect4 has a bank");
+        // Prepared once per run, outside the measurement.
+        tutor.points(&game, genome.genome(0), BankMetric::Keep);
+        group.throughput(Throughput::Elements(tutor.train_len() as u64));
+        group.bench_function(format!("bank fitness, lookahead {lookahead}"), |b| {
+            b.iter(|| tutor.points(&game, genome.genome(0), BankMetric::Keep))
+        });
+        if lookahead == 0 {
+            let mut genes = genome.genome(0).to_vec();
+            tutor.polish(&game, &mut genes);
+            group.bench_function("one local-search pass", |b| {
+                b.iter(|| tutor.polish(&game, &mut genes))
+            });
+            let mut rng = Pcg64Mcg::seed_from_u64(1);
+            group.bench_function("guided mutation, 20 positions", |b| {
+                b.iter(|| tutor.guide(&game, &mut genes, 20, &mut rng))
+            });
+        }
+    }
     group.finish();
 }
 
@@ -224,6 +258,7 @@ criterion_group!(
     games,
     tournaments,
     breed,
+    bank,
     checkpoints
 );
 criterion_main!(benches);

@@ -45,6 +45,9 @@ pub struct Abilities {
     pub weighted_genes: bool,
     /// Random plies before measured games ([`crate::games::Game::DEFAULT_OPENINGS`]).
     pub default_openings: u32,
+    /// Learns from a solver-labelled position bank ([`Knowledge::BANKED`]):
+    /// the `bank` fitness, `--guided`, `--local-search`.
+    pub banked: bool,
 }
 
 impl Abilities {
@@ -54,6 +57,7 @@ impl Abilities {
             solvable: G::SOLVABLE,
             weighted_genes: G::WEIGHTED_GENES,
             default_openings: G::DEFAULT_OPENINGS,
+            banked: G::BANKED,
         }
     }
 }

@@ -12,17 +12,19 @@
 //! 1. [`games`]: the rules of tic-tac-toe, matchsticks and Connect-Four,
 //!    and the one walk over their positions;
 //! 2. [`solve`]: exact values of the small games;
-//! 3. [`encoding`]: board → gene index, gene → move;
+//! 3. [`encoding`]: board → gene index, gene → move; [`bank`]:
+//!    solver-labelled positions;
 //! 4. [`genome`]: the gene table and its file;
 //! 5. [`players`]: genomes and fixed opponents behind one trait, and what
 //!    the opponents know about each game;
-//! 6. [`audit`], [`eval`] and [`dispatch`] (from a game named as data to
-//!    generic code);
+//! 6. [`audit`], [`eval`], [`labelling`] (building a bank) and [`dispatch`]
+//!    (from a game named as data to generic code);
 //! 7. [`evolve`]: fitness, breeding, the generation loop, run directories;
 //! 8. [`plot`] and [`play`];
 //! 9. [`cli`]: the command line.
 
 pub mod audit;
+pub mod bank;
 pub mod cli;
 pub mod dispatch;
 pub mod encoding;
@@ -30,6 +32,7 @@ pub mod eval;
 pub mod evolve;
 pub mod games;
 pub mod genome;
+pub mod labelling;
 pub mod play;
 pub mod players;
 pub mod plot;

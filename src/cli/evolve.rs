@@ -3,6 +3,7 @@
 use super::drive::{Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
+use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::encoding::TableGame;
@@ -95,8 +96,10 @@ pub struct EvolveArgs {
     /// opponents drawn from the population, one game on each side: a
     /// tournament affordable for large populations), hof:N (N games against
     /// past champions: every 10th generation's enters a hall of fame of the
-    /// latest 50) or exhaustive (tictactoe, matchsticks: every position of
-    /// the solved game)
+    /// latest 50), exhaustive (tictactoe, matchsticks: every position of
+    /// the solved game), bank (connect4: the share of the bank's training
+    /// positions where the move keeps the solver's value) or bank-score
+    /// (the same, each move scored between the worst and the best move)
     /// [default: vs:exhaustive for tictactoe and matchsticks, round-robin for connect4]
     #[arg(long, value_parser = str::parse::<Fitness>)]
     pub fitness: Option<Fitness>,
@@ -129,6 +132,21 @@ pub struct EvolveArgs {
     /// wins and avoid forced losses; stored in the champion's file
     #[arg(long, value_name = "D", default_value_t = 0)]
     pub lookahead: u8,
+    /// Connect-Four: the solver-labelled position bank for the bank fitness,
+    /// --guided, --local-search and the optimal_rate column (made by
+    /// `bebete bank`) [default: builtin, the bank shipped in the binary]
+    #[arg(long, value_name = "FILE")]
+    pub bank: Option<String>,
+    /// Connect-Four: in each child, fix up to N bank positions where its
+    /// move loses value (a gene read there is set to vote for a move that
+    /// keeps it), 0-10000
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub guided: u32,
+    /// Connect-Four: give the first K children of each generation one pass
+    /// of local search on the bank (each gene the bank reads set to its best
+    /// column and weight)
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub local_search: u32,
     /// No progress bar and no summary
     #[arg(long, short)]
     pub quiet: bool,
@@ -197,6 +215,11 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.stop.target = args.target.or(cfg.stop.target);
     cfg.stop.patience = args.patience;
     cfg.lookahead = args.lookahead;
+    if let Some(bank) = &args.bank {
+        cfg.learn.bank = BankSource::parse(bank);
+    }
+    cfg.learn.guided = args.guided;
+    cfg.learn.local_search = args.local_search;
     game.visit(Check(&cfg))?;
     let dir = args
         .run

@@ -15,6 +15,7 @@ macro_rules! outln {
 }
 
 mod audit;
+mod bank;
 mod drive;
 mod eval;
 mod evolve;
@@ -54,7 +55,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Evolve a population of genomes (writes a run directory and a champion)
-    Evolve(evolve::EvolveArgs),
+    Evolve(Box<evolve::EvolveArgs>),
     /// Continue a run from its newest valid checkpoint
     Resume(resume::ResumeArgs),
     /// Create or inspect genome files
@@ -81,13 +82,15 @@ pub enum Command {
     Plot(plot_cmd::PlotArgs),
     /// Solve a small game exactly: its value, positions and best first moves
     Solve(solve::SolveArgs),
+    /// Build a solver-labelled bank of Connect-Four positions (or describe one)
+    Bank(bank::BankArgs),
 }
 
 /// Runs a parsed command line; the exit code on success (`move` exits 1 when
 /// some input line failed).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Evolve(args) => evolve::run(args),
+        Command::Evolve(args) => evolve::run(*args),
         Command::Resume(args) => resume::run(args),
         Command::Genome(cmd) => genome_cmd::run(cmd),
         Command::Explain(args) => explain::run(args),
@@ -97,5 +100,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args),
         Command::Plot(args) => plot_cmd::run(args),
         Command::Play(args) => play_cmd::run(args),
+        Command::Bank(args) => bank::run(args),
     }
 }

@@ -319,6 +319,42 @@ impl TableGame for Connect4 {
         heaviest_legal_column(&sums, |c| pos.can_play(c as u32)).map(|c| c as u8)
     }
 
+    /// Four columns × eight weights (0, 9, …, 63): a local search's step
+    /// needs the column and the rough weight, not every byte.
+    fn candidate_genes(&self) -> Vec<u8> {
+        (0..4u8)
+            .flat_map(|inside| (0..8u8).map(move |w| inside << 6 | (w * 9)))
+            .collect()
+    }
+
+    /// One window that covers column `mv`, drawn at random, is set to vote
+    /// for it with a random weight of at least 32 (at least its old one).
+    fn steer<R: Rng + ?Sized>(
+        &self,
+        genes: &mut [u8],
+        pos: &Connect4Position,
+        mv: u8,
+        rng: &mut R,
+    ) -> bool {
+        let column = mv as usize;
+        let covering: Vec<(usize, (u32, bool))> = SubgridEncoder::windows(self.encoder, pos)
+            .into_iter()
+            .enumerate()
+            .filter(|(w, _)| (w % 4..w % 4 + 4).contains(&column))
+            .collect();
+        let Some(&(w, (index, mirrored))) =
+            covering.get(rng.random_range(0..covering.len().max(1)))
+        else {
+            return false;
+        };
+        let inside = (column - w % 4) as u8;
+        let inside = if mirrored { 3 - inside } else { inside };
+        let old = genes[index as usize] & 63;
+        let weight = rng.random_range(32..=63u8).max(old);
+        genes[index as usize] = inside << 6 | weight;
+        true
+    }
+
     fn decide_among(
         &self,
         genes: &[u8],

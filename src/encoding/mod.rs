@@ -158,6 +158,22 @@ pub trait TableGame: Game {
     ) -> Option<Self::Move>;
     /// The same decision with its reasons.
     fn explain(&self, genes: &[u8], pos: &Self::Position, policy: IllegalPolicy) -> Self::Reason;
+    /// The gene values a local search tries at one index (every valid byte
+    /// unless the game says fewer suffice).
+    fn candidate_genes(&self) -> Vec<u8> {
+        (0..=255).filter(|&g| self.gene_is_valid(g)).collect()
+    }
+    /// Rewrites one of the genes `pos` reads so that it speaks for `mv`
+    /// (the guided mutation); false when the game cannot say how.
+    fn steer<R: Rng + ?Sized>(
+        &self,
+        _genes: &mut [u8],
+        _pos: &Self::Position,
+        _mv: Self::Move,
+        _rng: &mut R,
+    ) -> bool {
+        false
+    }
     /// The genome's move among the legal moves `allowed` accepts (the
     /// tactical shell's choice): its own move when allowed, else the first
     /// allowed legal move. Games whose genes rank every move (Connect-Four's

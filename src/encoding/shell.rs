@@ -144,6 +144,40 @@ pub struct ShellDecision<M> {
     pub overrode: bool,
 }
 
+/// Whether the shell lets the genome play `mv`, given every legal move's
+/// verdict: the winning moves when there are any, else the moves that do not
+/// lose by force; when every move loses by force, those that do not lose at
+/// once (a weaker opponent may still miss the win).
+pub fn allows<M: Copy + PartialEq>(verdicts: &[(M, Verdict)], mv: M) -> bool {
+    let any = |keep: fn(Verdict) -> bool| verdicts.iter().any(|(_, v)| keep(*v));
+    let v = verdicts
+        .iter()
+        .find(|(m, _)| *m == mv)
+        .map_or(Verdict::Open, |(_, v)| *v);
+    if any(Verdict::wins) {
+        v.wins()
+    } else if any(|v| !v.loses()) {
+        !v.loses()
+    } else {
+        !any(|v| v != Verdict::LosesNow) || v != Verdict::LosesNow
+    }
+}
+
+/// The legal moves of the unfinished `pos` that a shell of `depth` plies
+/// leaves to the genome (all of them for depth 0). They do not depend on
+/// the genes, so code that scores many genomes on one position computes
+/// them once.
+pub fn allowed_moves<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    if depth == 0 {
+        return moves;
+    }
+    let verdicts = verdicts(game, pos, depth);
+    moves.retain(|&mv| allows(&verdicts, mv));
+    moves
+}
+
 /// The move of `genes` in `pos` inside a shell of `depth` plies: winning
 /// moves if any, else the moves that do not lose by force (if every move
 /// does, those that do not lose at once), chosen among by the genome.
@@ -163,25 +197,7 @@ pub fn decide<G: TableGame>(
         };
     }
     let verdicts = verdicts(game, pos, depth);
-    let any = |keep: fn(Verdict) -> bool| verdicts.iter().any(|(_, v)| keep(*v));
-    let winning = any(Verdict::wins);
-    let safe = any(|v| !v.loses());
-    // When every move loses by force, a weaker opponent may still miss the
-    // win: at least never hand it an immediate one.
-    let delaying = any(|v| v != Verdict::LosesNow);
-    let allowed = |mv: G::Move| {
-        let v = verdicts
-            .iter()
-            .find(|(m, _)| *m == mv)
-            .map_or(Verdict::Open, |(_, v)| *v);
-        if winning {
-            v.wins()
-        } else if safe {
-            !v.loses()
-        } else {
-            !delaying || v != Verdict::LosesNow
-        }
-    };
+    let allowed = |mv: G::Move| allows(&verdicts, mv);
     let chosen = match pure {
         Some(mv) if allowed(mv) => Some(mv),
         _ => game.decide_among(genes, pos, policy, &allowed),

@@ -6,6 +6,7 @@
 //! the small games, its exact audit) does. Every game is seeded from (run
 //! seed, generation, stream), so benchmarks are as reproducible as the run.
 
+use super::learn::Tutor;
 use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
 use crate::dispatch::abilities;
@@ -55,11 +56,20 @@ fn audited(cfg: &EvolveConfig) -> bool {
     abilities(cfg.game).solvable && cfg.bench.every > 0
 }
 
+/// Whether the benchmark includes the optimal-move rate on the held-out
+/// positions of the run's bank (Connect-Four).
+fn banked(cfg: &EvolveConfig) -> bool {
+    abilities(cfg.game).banked && cfg.bench.every > 0
+}
+
 /// The benchmark columns of `stats.csv`, in order.
 pub fn columns(cfg: &EvolveConfig) -> Vec<String> {
     let mut cols: Vec<String> = opponents(cfg).iter().map(column_name).collect();
     if audited(cfg) {
         cols.extend(AUDIT_COLUMNS.iter().map(|c| c.to_string()));
+    }
+    if banked(cfg) {
+        cols.push(AUDIT_COLUMNS[0].to_string());
     }
     cols
 }
@@ -76,20 +86,23 @@ pub fn due(cfg: &EvolveConfig, generation: u64) -> bool {
 
 /// The fixed opponents of a run's benchmark, ready to play, and its
 /// audit.
-pub struct Bench<G: Knowledge> {
+pub struct Bench<G: TableGame + Knowledge> {
     opponents: Vec<PlayerFactory<G>>,
     audit: bool,
     /// The run's solved game (small games), shared with the fitness.
     solved: Arc<SolvedOnce<G::Position>>,
+    /// The run's bank, for the held-out optimal-move rate (Connect-Four).
+    tutor: Option<Arc<Tutor<G>>>,
 }
 
 impl<G: TableGame + Knowledge> Bench<G> {
     /// Resolves the benchmark opponents of `cfg` for `game` (loading genome
-    /// files); `solved` is the run's shared solved table.
+    /// files); `solved` is the run's shared solved table, `tutor` its bank.
     pub fn new(
         game: &G,
         cfg: &EvolveConfig,
         solved: Arc<SolvedOnce<G::Position>>,
+        tutor: Option<Arc<Tutor<G>>>,
     ) -> Result<Self, PlayerError> {
         let opponents = opponents(cfg)
             .iter()
@@ -99,6 +112,7 @@ impl<G: TableGame + Knowledge> Bench<G> {
             opponents,
             audit: audited(cfg),
             solved,
+            tutor: tutor.filter(|_| banked(cfg)),
         })
     }
 
@@ -143,6 +157,9 @@ impl<G: TableGame + Knowledge> Bench<G> {
             values.push(report.optimal_rate());
             values.push(report.unbeatable_first as u8 as f64);
             values.push(report.unbeatable_second as u8 as f64);
+        }
+        if let Some(tutor) = &self.tutor {
+            values.push(tutor.optimal_rate(game, champion));
         }
         values
     }

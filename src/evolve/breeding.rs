@@ -6,8 +6,10 @@
 //! jumps from one mutated gene to the next with geometric gaps, so its cost
 //! is proportional to the number of mutations, not to the genome length.
 
+use super::learn::Tutor;
 use super::{Crossover, EvolveConfig, Population, Selection};
 use crate::encoding::TableGame;
+use crate::players::Knowledge;
 use crate::seed::derive_seed;
 use rand::seq::IndexedRandom;
 use rand::{Rng, RngExt, SeedableRng};
@@ -162,14 +164,18 @@ fn choose_parents<R: Rng + ?Sized>(
 }
 
 /// Fills `next` with the elite (in rank order) followed by children;
-/// mutation redraws only genes of `scope` when one is given.
-pub fn breed<G: TableGame>(
+/// mutation redraws only genes of `scope` when one is given. With a bank
+/// (`tutor`), children are then guided (`--guided`) and the first
+/// `--local-search` of them polished.
+#[allow(clippy::too_many_arguments)]
+pub fn breed<G: TableGame + Knowledge>(
     game: &G,
     cfg: &EvolveConfig,
     current: &Population,
     ranking: &[usize],
     generation: u64,
     scope: Option<&[u32]>,
+    tutor: Option<&Tutor<G>>,
     next: &mut Population,
 ) {
     let gene_count = current.gene_count();
@@ -192,6 +198,14 @@ pub fn breed<G: TableGame>(
             }
             let rate = cfg.mutation.draw(&mut rng);
             mutate(game, child, rate, scope, &mut rng);
+            if let Some(tutor) = tutor {
+                if cfg.learn.guided > 0 {
+                    tutor.guide(game, child, cfg.learn.guided, &mut rng);
+                }
+                if k - cfg.elite < cfg.learn.local_search as usize {
+                    tutor.polish(game, child);
+                }
+            }
         });
 }
 

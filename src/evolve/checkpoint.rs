@@ -8,7 +8,7 @@
 //! else is needed to continue.
 
 use super::hall::{self, Hall};
-use super::{EvolveConfig, Population, StatsRow};
+use super::{BankMetric, EvolveConfig, Learn, Population, StatsRow};
 use crate::encoding::TableGame;
 use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_parts};
@@ -18,10 +18,12 @@ use std::path::{Path, PathBuf};
 /// Magic tag and version of checkpoint files. Version 2 added `init` and
 /// sampled tournaments and the hall of fame to the configuration (and the
 /// hall to the payload); version 3 the shell's lookahead after the header's
-/// other fields. Versions 1 and 2 still load (as pure-genome runs).
+/// other fields; version 4 the bank fitness term and the bank's operators
+/// after the lookahead. Versions 1 to 3 still load (as pure-genome runs
+/// without a bank, for 1 and 2).
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
-    version: 3,
+    version: 4,
     kind: "checkpoint",
 };
 
@@ -35,6 +37,36 @@ struct CheckpointHeader {
     hall: u64,
     /// The configuration's `lookahead`.
     lookahead: u8,
+    /// The fitness's `bank` term.
+    bank_fitness: Option<BankMetric>,
+    /// The configuration's `learn`.
+    learn: Learn,
+}
+
+/// The version-3 header: version 4's without the bank.
+#[derive(Deserialize)]
+struct CheckpointHeaderV3 {
+    config: EvolveConfig,
+    generation: u64,
+    gene_count: u64,
+    rows: Vec<StatsRow>,
+    hall: u64,
+    lookahead: u8,
+}
+
+impl From<CheckpointHeaderV3> for CheckpointHeader {
+    fn from(old: CheckpointHeaderV3) -> Self {
+        CheckpointHeader {
+            config: old.config,
+            generation: old.generation,
+            gene_count: old.gene_count,
+            rows: old.rows,
+            hall: old.hall,
+            lookahead: old.lookahead,
+            bank_fitness: None,
+            learn: Learn::default(),
+        }
+    }
 }
 
 /// The version-2 header: version 3's without the lookahead.
@@ -47,9 +79,9 @@ struct CheckpointHeaderV2 {
     hall: u64,
 }
 
-impl From<CheckpointHeaderV2> for CheckpointHeader {
+impl From<CheckpointHeaderV2> for CheckpointHeaderV3 {
     fn from(old: CheckpointHeaderV2) -> Self {
-        CheckpointHeader {
+        CheckpointHeaderV3 {
             config: old.config,
             generation: old.generation,
             gene_count: old.gene_count,
@@ -93,6 +125,8 @@ struct CheckpointHeaderRef<'a> {
     rows: &'a [StatsRow],
     hall: u64,
     lookahead: u8,
+    bank_fitness: Option<BankMetric>,
+    learn: &'a Learn,
 }
 
 /// Writes a checkpoint of the given state atomically.
@@ -111,6 +145,8 @@ pub fn write(
         rows,
         hall: hall.len() as u64,
         lookahead: config.lookahead,
+        bank_fitness: config.fitness.bank,
+        learn: &config.learn,
     };
     let parts: Vec<&[u8]> = std::iter::once(population.as_bytes())
         .chain(hall.parts())
@@ -146,14 +182,19 @@ impl Checkpoint {
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
         let (header, genes) =
             decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| match version {
-                1 => postcard::from_bytes::<v1::CheckpointHeader>(header)
-                    .map(|h| CheckpointHeader::from(CheckpointHeaderV2::from(h))),
-                2 => postcard::from_bytes::<CheckpointHeaderV2>(header).map(Into::into),
+                1 => postcard::from_bytes::<v1::CheckpointHeader>(header).map(|h| {
+                    CheckpointHeader::from(CheckpointHeaderV3::from(CheckpointHeaderV2::from(h)))
+                }),
+                2 => postcard::from_bytes::<CheckpointHeaderV2>(header)
+                    .map(|h| CheckpointHeader::from(CheckpointHeaderV3::from(h))),
+                3 => postcard::from_bytes::<CheckpointHeaderV3>(header).map(Into::into),
                 _ => postcard::from_bytes::<CheckpointHeader>(header),
             })?;
         let malformed = FileProblem::Malformed;
         let mut header = header;
         header.config.lookahead = header.lookahead;
+        header.config.fitness.bank = header.bank_fitness;
+        header.config.learn = header.learn.clone();
         if header.config.game.validate().is_err() || header.config.validate().is_err() {
             return Err(malformed(
                 "the stored configuration is out of range".to_string(),
@@ -263,12 +304,14 @@ mod v1 {
                         exhaustive: c.fitness.exhaustive,
                         sampled: 0,
                         hall: 0,
+                        bank: None,
                     },
                     init: Init::Random,
                     crossover: Crossover::Uniform,
                     bench: c.bench,
                     stop: c.stop,
                     lookahead: 0,
+                    learn: Default::default(),
                 },
                 generation: old.generation,
                 gene_count: old.gene_count,
@@ -307,4 +350,61 @@ pub fn prune(dir: &Path, keep: usize) -> std::io::Result<()> {
         std::fs::remove_file(path)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::Init;
+    use crate::games::{Connect4, GameSpec};
+
+    /// Version 3 wrote the lookahead last; version 4 adds the bank term and
+    /// the bank's operators after it. A version-3 file loads without them.
+    #[test]
+    fn a_version_3_checkpoint_loads_without_a_bank() {
+        #[derive(Serialize)]
+        struct V3<'a> {
+            config: &'a EvolveConfig,
+            generation: u64,
+            gene_count: u64,
+            rows: &'a [StatsRow],
+            hall: u64,
+            lookahead: u8,
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = EvolveConfig::method(GameSpec::CONNECT4, 3);
+        cfg.population = 2;
+        cfg.elite = 1;
+        cfg.parents = 1;
+        cfg.lookahead = 2;
+        let game = Connect4::SUBGRID;
+        let pop = Population::initial(&game, 2, 3, Init::Zero);
+        let header = V3 {
+            config: &cfg,
+            generation: 0,
+            gene_count: pop.gene_count() as u64,
+            rows: &[],
+            hall: 0,
+            lookahead: 2,
+        };
+        let v3 = Framed {
+            version: 3,
+            ..CHECKPOINT_FORMAT
+        };
+        let path = dir.path().join("gen-000000.ckpt");
+        write_framed_parts(&path, v3, &header, &[pop.as_bytes()]).unwrap();
+        let loaded = Checkpoint::load(&path).unwrap();
+        assert_eq!(loaded.config, cfg);
+        assert_eq!(loaded.config.lookahead, 2);
+        assert_eq!(loaded.config.fitness.bank, None);
+        assert_eq!(loaded.population, pop);
+
+        // Today's format keeps the bank settings.
+        cfg.fitness = "round-robin+bank-score".parse().unwrap();
+        cfg.learn.guided = 7;
+        cfg.learn.local_search = 1;
+        cfg.learn.bank = crate::bank::BankSource::File("my.bank".into());
+        write(&path, &cfg, 0, &[], &pop, &Hall::default()).unwrap();
+        assert_eq!(Checkpoint::load(&path).unwrap().config, cfg);
+    }
 }

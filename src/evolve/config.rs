@@ -4,6 +4,7 @@
 //! grammars live in [`super::operators`].
 
 use super::operators::{Crossover, Fitness, Init, Mutation, MutationScope, Selection, Target};
+use crate::bank::BankSource;
 use crate::dispatch::abilities;
 use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::{GenomeRules, MAX_LOOKAHEAD};
@@ -44,6 +45,32 @@ pub struct EvolveConfig {
     /// checkpoint header beside the configuration (format 3), not in it.
     #[serde(skip)]
     pub lookahead: u8,
+    /// Learning from the bank (Connect-Four): its source and the guided
+    /// operators. Stored in the checkpoint header (format 4), not in the
+    /// configuration.
+    #[serde(skip)]
+    pub learn: Learn,
+}
+
+/// The bank a run learns from and is measured on, and the operators that
+/// use it (see [`super::learn`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Learn {
+    /// `--bank`: the built-in bank unless a file is named.
+    pub bank: BankSource,
+    /// `--guided N`: training positions fixed per child (0: off).
+    pub guided: u32,
+    /// `--local-search K`: children per generation given a pass of direct
+    /// fitting (0: off).
+    pub local_search: u32,
+}
+
+impl Learn {
+    /// Whether anything reads the training positions (the fitness term
+    /// aside).
+    pub fn operators(&self) -> bool {
+        self.guided > 0 || self.local_search > 0
+    }
 }
 
 /// The benchmark: `--bench-every`, `--bench-against`, `--bench-games`.
@@ -129,6 +156,7 @@ impl EvolveConfig {
             },
             stop: StopRule::default(),
             lookahead: 0,
+            learn: Learn::default(),
         }
     }
 
@@ -160,7 +188,12 @@ impl EvolveConfig {
         } else {
             0
         };
-        round_robin + sampled + fixed + exhaustive
+        let bank = if self.fitness.bank.is_some() {
+            1_000_000
+        } else {
+            0
+        };
+        round_robin + sampled + fixed + exhaustive + bank
     }
 
     /// Checks every parameter against its range.
@@ -294,6 +327,42 @@ impl EvolveConfig {
                 "init",
                 "zero".into(),
                 "only Connect-Four genes carry a weight: use random".into(),
+            );
+        }
+        if !abilities.banked {
+            let needs_bank = "needs a solver-labelled bank: connect4 only (tictactoe and matchsticks learn from the solved game: --fitness vs:exhaustive)";
+            if self.fitness.bank.is_some() {
+                return err("fitness", self.fitness.to_string(), needs_bank.into());
+            }
+            if self.learn.guided > 0 {
+                return err("guided", self.learn.guided.to_string(), needs_bank.into());
+            }
+            if self.learn.local_search > 0 {
+                return err(
+                    "local-search",
+                    self.learn.local_search.to_string(),
+                    needs_bank.into(),
+                );
+            }
+            if self.learn.bank != BankSource::Builtin {
+                return err("bank", self.learn.bank.to_string(), needs_bank.into());
+            }
+        }
+        if self.learn.guided > 10_000 {
+            return err(
+                "guided",
+                self.learn.guided.to_string(),
+                "must be 0-10000 positions per child".into(),
+            );
+        }
+        if self.learn.local_search as usize > self.population - self.elite {
+            return err(
+                "local-search",
+                self.learn.local_search.to_string(),
+                format!(
+                    "must be 0-{} (the children of a generation: population minus elite)",
+                    self.population - self.elite
+                ),
             );
         }
         if self.stop.patience.is_some() && self.bench.every == 0 {

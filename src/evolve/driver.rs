@@ -14,6 +14,7 @@ use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
 use super::fitness::{Evaluation, FitnessTerms};
 use super::hall::HALL_SIZE;
+use super::learn::Tutor;
 use super::stats::diversity;
 use super::tournament::rank;
 use super::{ConfigError, EvolveConfig, Hall, Population, StatsRow, Target, breeding};
@@ -127,6 +128,8 @@ pub struct Evolution<G: TableGame + Knowledge> {
     last_checkpoint: Option<u64>,
     fitness: FitnessTerms<G>,
     bench: Bench<G>,
+    /// The bank, when the breeding operators use it.
+    tutor: Option<Arc<Tutor<G>>>,
     /// With `--target unbeatable`: whether the last champion's audit is
     /// perfect.
     champion_perfect: bool,
@@ -178,8 +181,9 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         cfg.validate()?;
         check_memory(game.gene_count(), cfg)?;
         let solved = Arc::new(SolvedOnce::default());
-        FitnessTerms::new(game, cfg, solved.clone())?;
-        Bench::new(game, cfg, solved)?;
+        let tutor = Tutor::for_run(game, cfg)?.map(Arc::new);
+        FitnessTerms::new(game, cfg, solved.clone(), tutor.clone())?;
+        Bench::new(game, cfg, solved, tutor)?;
         Ok(())
     }
 
@@ -211,11 +215,13 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         population: Population,
         generation: u64,
         rows: Vec<StatsRow>,
-    ) -> Result<Self, PlayerError> {
+    ) -> Result<Self, EvolveError> {
         let solved = Arc::new(SolvedOnce::default());
-        let fitness = FitnessTerms::new(&game, &cfg, solved.clone())?;
-        let bench = Bench::new(&game, &cfg, solved)?;
+        let tutor = Tutor::for_run(&game, &cfg)?.map(Arc::new);
+        let fitness = FitnessTerms::new(&game, &cfg, solved.clone(), tutor.clone())?;
+        let bench = Bench::new(&game, &cfg, solved, tutor.clone())?;
         let spare = Population::zeroed(population.size(), population.gene_count());
+        let tutor = tutor.filter(|_| cfg.learn.operators());
         Ok(Evolution {
             game,
             cfg,
@@ -228,6 +234,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             last_checkpoint: None,
             fitness,
             bench,
+            tutor,
             champion_perfect: false,
             champion: None,
             champion_saved: false,
@@ -377,6 +384,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             ranking,
             self.generation,
             eval.usage.map(|u| u.indices()).as_deref(),
+            self.tutor.as_deref(),
             &mut self.spare,
         );
         std::mem::swap(&mut self.population, &mut self.spare);

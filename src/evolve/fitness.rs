@@ -8,15 +8,18 @@
 //! - `SPEC:N`: N games against a fixed player (2 points a win, 1 a draw);
 //! - `hof:N`: N games against past champions ([`super::hall`]);
 //! - `exhaustive`: the share of every position of a solved game where the
-//!   genome's move keeps the game's value (×1,000,000).
+//!   genome's move keeps the game's value (×1,000,000);
+//! - `bank`, `bank-score`: the same on the training positions of a
+//!   solver-labelled bank (Connect-Four; [`super::learn`]).
 //!
 //! A new term is a field of [`Fitness`](super::Fitness), a field here built
 //! in [`FitnessTerms::new`] and a few lines in [`FitnessTerms::evaluate`].
 //! Every game is seeded from (run seed, generation, stream), and points are
 //! summed in a fixed order, so fitness does not depend on thread count.
 
+use super::learn::Tutor;
 use super::tournament::{round_robin, sampled};
-use super::{EvolveConfig, Hall, MutationScope, Population};
+use super::{BankMetric, EvolveConfig, Hall, MutationScope, Population};
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{Explanation, GeneUsage, IllegalPolicy, TableGame};
 use crate::eval::{MatchConfig, play_with};
@@ -55,15 +58,19 @@ pub struct FitnessTerms<G: TableGame + Knowledge> {
     solved: Arc<SolvedOnce<G::Position>>,
     /// The exhaustive term's score table, built on first use.
     scores: OnceLock<ExhaustiveScores>,
+    /// The bank term and the run's bank.
+    bank: Option<(BankMetric, Arc<Tutor<G>>)>,
 }
 
 impl<G: TableGame + Knowledge> FitnessTerms<G> {
     /// Resolves the players of `cfg`'s fitness for `game` (loading genome
-    /// files); `solved` is the run's shared solved table.
+    /// files); `solved` is the run's shared solved table, `tutor` its bank
+    /// (which the `bank` term needs).
     pub fn new(
         game: &G,
         cfg: &EvolveConfig,
         solved: Arc<SolvedOnce<G::Position>>,
+        tutor: Option<Arc<Tutor<G>>>,
     ) -> Result<Self, PlayerError> {
         let opponents = cfg
             .fitness
@@ -80,6 +87,7 @@ impl<G: TableGame + Knowledge> FitnessTerms<G> {
             record_usage: cfg.mutate == MutationScope::Used,
             solved,
             scores: OnceLock::new(),
+            bank: cfg.fitness.bank.zip(tutor),
         })
     }
 
@@ -119,6 +127,13 @@ impl<G: TableGame + Knowledge> FitnessTerms<G> {
             let earned = (0..n)
                 .into_par_iter()
                 .map(|i| scores.score(pop.genome(i)))
+                .collect();
+            add(&mut eval.points, earned);
+        }
+        if let Some((metric, tutor)) = &self.bank {
+            let earned = (0..n)
+                .into_par_iter()
+                .map(|i| tutor.points(game, pop.genome(i), *metric))
                 .collect();
             add(&mut eval.points, earned);
         }
@@ -296,12 +311,12 @@ mod tests {
         let pop = Population::random(&game, 6, 4);
         let hall = Hall::default();
         let solved = Arc::new(SolvedOnce::default());
-        let plain = FitnessTerms::new(&game, &cfg, solved.clone()).unwrap();
+        let plain = FitnessTerms::new(&game, &cfg, solved.clone(), None).unwrap();
         let rr = plain.evaluate(&game, &pop, &hall, cfg.genome_rules(), 3, 0);
         assert_eq!(rr.points, round_robin(&game, &pop, cfg.illegal));
         assert_eq!(rr.games, 30);
         cfg.fitness = "round-robin+random:4".parse().unwrap();
-        let both = FitnessTerms::new(&game, &cfg, solved).unwrap();
+        let both = FitnessTerms::new(&game, &cfg, solved, None).unwrap();
         let sum = both.evaluate(&game, &pop, &hall, cfg.genome_rules(), 3, 0);
         assert_eq!(sum.games, 30 + 4 * 6);
         assert!(sum.points.iter().zip(&rr.points).all(|(s, r)| s >= r));

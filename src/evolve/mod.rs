@@ -17,17 +17,18 @@ mod config;
 mod driver;
 pub mod fitness;
 pub mod hall;
+pub mod learn;
 pub mod operators;
 pub mod population;
 mod run_dir;
 pub mod stats;
 pub mod tournament;
 
-pub use config::{BenchConfig, ConfigError, EvolveConfig, StopRule};
+pub use config::{BenchConfig, ConfigError, EvolveConfig, Learn, StopRule};
 pub use driver::{Evolution, EvolveError, GenerationReport, Observer, RunEnd};
 pub use hall::Hall;
 pub use operators::{
-    Crossover, Fitness, Init, Mutation, MutationScope, OperatorError, Selection, Target,
+    BankMetric, Crossover, Fitness, Init, Mutation, MutationScope, OperatorError, Selection, Target,
 };
 pub use population::Population;
 pub use run_dir::RunDir;

@@ -169,6 +169,29 @@ pub struct Fitness {
     /// Games per genome against past champions drawn from the hall of fame
     /// (0: none; see [`super::hall`]).
     pub hall: u32,
+    /// Score the genome on the training positions of the run's bank
+    /// (Connect-Four; see [`super::learn`]). Stored in the checkpoint header
+    /// beside the configuration (format 4), not in it.
+    #[serde(skip)]
+    pub bank: Option<BankMetric>,
+}
+
+/// How the `bank` fitness term scores a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BankMetric {
+    /// `bank`: 1 where the move keeps the solver's value, else 0.
+    Keep,
+    /// `bank-score`: the move's score between the worst (0) and the best (1).
+    Score,
+}
+
+impl std::fmt::Display for BankMetric {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BankMetric::Keep => "bank",
+            BankMetric::Score => "bank-score",
+        })
+    }
 }
 
 impl Fitness {
@@ -180,12 +203,13 @@ impl Fitness {
             exhaustive: false,
             sampled: 0,
             hall: 0,
+            bank: None,
         }
     }
 
     /// Reads `round-robin`, `round-robin+SPEC:N[+SPEC:N…]` or
-    /// `vs:TERM[+TERM…]`, a term being `SPEC:N`, `sample:K`, `hof:N` or
-    /// `exhaustive`
+    /// `vs:TERM[+TERM…]`, a term being `SPEC:N`, `sample:K`, `hof:N`,
+    /// `exhaustive`, `bank` or `bank-score`
     /// (SPEC may itself contain colons, as in `mc:200`).
     fn parse_text(text: &str) -> Result<Fitness, String> {
         let opponent = |term: &str| -> Result<(PlayerSpec, u64), String> {
@@ -215,7 +239,7 @@ impl Fitness {
             (true, Some(rest))
         } else {
             return Err(
-                "expected round-robin, round-robin+SPEC:N or vs:TERM, terms (SPEC:N, sample:K, hof:N, exhaustive) joined by +"
+                "expected round-robin, round-robin+SPEC:N or vs:TERM, terms (SPEC:N, sample:K, hof:N, exhaustive, bank, bank-score) joined by +"
                     .to_string(),
             );
         };
@@ -225,6 +249,7 @@ impl Fitness {
             exhaustive: false,
             sampled: 0,
             hall: 0,
+            bank: None,
         };
         for term in rest
             .map(|r| r.split('+').collect::<Vec<_>>())
@@ -232,6 +257,15 @@ impl Fitness {
         {
             if term == "exhaustive" {
                 fitness.exhaustive = true;
+            } else if let Some(metric) = match term {
+                "bank" => Some(BankMetric::Keep),
+                "bank-score" => Some(BankMetric::Score),
+                _ => None,
+            } {
+                if fitness.bank.is_some() {
+                    return Err("give one of bank and bank-score, once".to_string());
+                }
+                fitness.bank = Some(metric);
             } else if let Some(n) = term.strip_prefix("hof:") {
                 fitness.hall = once(
                     term,
@@ -266,6 +300,9 @@ impl std::fmt::Display for Fitness {
             .collect();
         if self.exhaustive {
             terms.push("exhaustive".to_string());
+        }
+        if let Some(metric) = self.bank {
+            terms.push(metric.to_string());
         }
         match (self.round_robin, terms.is_empty()) {
             (true, true) => f.write_str("round-robin"),
@@ -456,6 +493,8 @@ mod tests {
             "vs:sample:20+random:10",
             "round-robin+hof:10+rules:4",
             "vs:sample:4+hof:6+random:2",
+            "vs:bank",
+            "round-robin+rules:4+bank-score",
         ] {
             assert_eq!(text.parse::<Fitness>().unwrap().to_string(), text);
         }
@@ -468,6 +507,7 @@ mod tests {
             "vs:sample:2+sample:3",
             "vs:hof:0",
             "vs:hof:2+hof:2",
+            "vs:bank+bank-score",
         ] {
             assert!(bad.parse::<Fitness>().is_err(), "{bad}");
         }

@@ -10,6 +10,7 @@
 use super::bench;
 use super::stats::{header, write_records};
 use super::{EvolveConfig, StatsRow};
+use crate::dispatch::abilities;
 use crate::games::{GameSpec, TakeRule};
 use crate::store::{FileError, write_atomic};
 use serde::Serialize;
@@ -59,10 +60,17 @@ struct RunToml<'a> {
     patience: Option<u64>,
     #[serde(skip_serializing_if = "is_zero")]
     lookahead: u8,
+    /// The bank (Connect-Four runs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bank: Option<String>,
+    #[serde(skip_serializing_if = "is_zero")]
+    guided: u32,
+    #[serde(skip_serializing_if = "is_zero")]
+    local_search: u32,
 }
 
-fn is_zero(n: &u8) -> bool {
-    *n == 0
+fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
+    *n == N::default()
 }
 
 impl RunDir {
@@ -149,6 +157,11 @@ impl RunDir {
             target: cfg.stop.target.as_ref().map(|t| t.to_string()),
             patience: cfg.stop.patience,
             lookahead: cfg.lookahead,
+            bank: abilities(cfg.game)
+                .banked
+                .then(|| cfg.learn.bank.to_string()),
+            guided: cfg.learn.guided,
+            local_search: cfg.learn.local_search,
         };
         let text = toml::to_string(&doc).expect("run.toml fields are plain values");
         write_atomic(&self.run_toml(), text.as_bytes())

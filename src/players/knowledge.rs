@@ -5,11 +5,13 @@
 //! small core every module needs, and apart from the players so that each
 //! player is written once, generically.
 
+use crate::bank::{Bank, BankSource};
 use crate::games::{
     Connect4, Connect4Position, Game, Matchsticks, MatchsticksPosition, TicTacToe,
     TicTacToePosition,
 };
 use crate::solve::{Score, SolvedTable, Solver, Value};
+use crate::store::FileError;
 
 /// The Connect-Four board, as the line table and the solver's board string use it.
 const WIDTH: i32 = crate::games::CONNECT4_WIDTH as i32;
@@ -34,6 +36,9 @@ pub trait ExactSolver<G: Game>: Send {
     }
 }
 
+/// A bank of `G`'s positions.
+pub type GameBank<G> = Bank<<G as Game>::Position, <G as Game>::Move>;
+
 /// Game knowledge for the fixed opponents.
 pub trait Knowledge: Game {
     /// What every exact solver of a match or run shares, built once (a
@@ -44,6 +49,8 @@ pub trait Knowledge: Game {
     /// induction (exact audits, the exhaustive fitness); `perfect` works
     /// either way.
     const SOLVABLE: bool;
+    /// Whether [`Knowledge::bank`] gives positions (Connect-Four).
+    const BANKED: bool = false;
 
     /// Moves in preference order, in classes of equal preference (the `rules`
     /// player); empty when no move is preferred.
@@ -58,6 +65,12 @@ pub trait Knowledge: Game {
     /// A solver that knows the exact value of every move, using `oracle`
     /// from [`Knowledge::exact_oracle`].
     fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>>;
+    /// The solver-labelled position bank `source` names, for a game that
+    /// has banks (Connect-Four); `None` for the small games, which are
+    /// solved whole (`exhaustive`).
+    fn bank(&self, _source: &BankSource) -> Result<Option<GameBank<Self>>, FileError> {
+        Ok(None)
+    }
 }
 
 /// Reads move values from a shared [`SolvedTable`]; positions outside it
@@ -206,6 +219,7 @@ static CONNECT4_LINES: [u64; 69] = {
 impl Knowledge for Connect4 {
     type Oracle = ();
     const SOLVABLE: bool = false;
+    const BANKED: bool = true;
 
     fn preference_classes(&self) -> Vec<Vec<u8>> {
         vec![vec![3], vec![2, 4], vec![1, 5], vec![0, 6]]
@@ -231,6 +245,10 @@ impl Knowledge for Connect4 {
 
     fn exact_solver(&self, _oracle: &Arc<()>) -> Box<dyn ExactSolver<Self>> {
         Box::new(Connect4Solver::new())
+    }
+
+    fn bank(&self, source: &BankSource) -> Result<Option<GameBank<Self>>, FileError> {
+        source.connect4().map(Some)
     }
 }
 

@@ -1,0 +1,242 @@
+//! `bebete bank`: build (or finish) a solver-labelled Connect-Four position
+//! bank, or describe one.
+
+use super::GameArgs;
+use super::evolve::thread_count;
+use crate::bank::{BankFile, HELD_OUT_EVERY};
+use crate::games::GameKind;
+use crate::labelling::{self, DEFAULT_PLAYERS, Plan, Speed};
+use crate::players::PlayerSpec;
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  bebete bank --game c4 --positions 2000 --seed 1 --out my.bank
+  bebete bank --game c4 --positions 40000 --seed 1 --out banks/connect4.bank
+  bebete bank --info banks/connect4.bank
+
+Positions come from games between the --players (two drawn per game, a
+random opening of 0-4 plies, and in some games a share of random moves);
+a position and its mirror image count once. Every tenth game's positions are
+held out: evolution never trains on them, and the optimal_rate column of a
+Connect-Four run is measured on them. The solver's cost grows steeply with
+fewer stones (about 0.5 positions/s per thread at 8 stones, 10 at 12, 100
+at 16): --min-stones bounds it.
+
+Labelling saves the bank every few seconds; after an interruption (Ctrl-C,
+a kill) the same command continues where it stopped.")]
+pub struct BankArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Positions to gather and label, 10-10000000
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+    pub positions: u64,
+    /// Seed of the gathering games
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Skip positions with fewer stones, 0-41
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(0..=41))]
+    pub min_stones: u8,
+    /// Players whose games are gathered, comma separated
+    #[arg(long, value_name = "SPEC,…", default_value = DEFAULT_PLAYERS)]
+    pub players: String,
+    /// Where to write the bank (an unfinished bank there is continued)
+    #[arg(long, required_unless_present = "info")]
+    pub out: Option<PathBuf>,
+    /// Describe a bank file instead of building one
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    pub info: Option<PathBuf>,
+    /// Worker threads [default: all cores]; the bank does not depend on it
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Seconds between two saves of the unfinished bank (0: after every
+    /// block of positions)
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    pub save_every: f64,
+    /// No progress bar
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.info {
+        let bank = BankFile::load(path)?;
+        let held = bank.entries.iter().filter(|e| e.held_out).count();
+        let h = &bank.header;
+        outln!("{}", path.display());
+        outln!(
+            "  positions  {} labelled of {} gathered{}",
+            h.labelled,
+            h.gathered,
+            if h.complete() { "" } else { " (unfinished)" }
+        );
+        outln!("  held out   {held} (every {HELD_OUT_EVERY}th game's positions)");
+        outln!("  games      {} (seed {})", h.games, h.seed);
+        outln!("  players    {}", h.players.join(","));
+        outln!("  stones     at least {}", h.min_stones);
+        outln!("  labelling  {:.0} s", h.seconds);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = args
+        .out
+        .clone()
+        .expect("clap requires --out without --info");
+    if !(0.0..=86_400.0).contains(&args.save_every) {
+        bail!("--save-every {}: must be 0-86400 seconds", args.save_every);
+    }
+    match args.game.game {
+        Some(GameKind::Connect4) => {}
+        Some(other) => bail!(
+            "--game {}: a bank labels Connect-Four positions; tictactoe and matchsticks are solved whole (evolve --fitness vs:exhaustive)",
+            other.name()
+        ),
+        None => bail!("--game: name the game, connect4 (the only game a bank is built for)"),
+    }
+    if args.game.encoder.is_some() {
+        bail!("--encoder: a bank holds positions, not genes; it serves every Connect-Four encoder");
+    }
+    let plan = Plan {
+        seed: args.seed,
+        positions: args.positions,
+        min_stones: args.min_stones,
+        players: PlayerSpec::parse_list(&args.players).context("--players")?,
+    };
+    let threads = thread_count(args.threads);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the thread pool")?;
+    let visible = !args.quiet && std::io::stderr().is_terminal();
+    let bar = |len: u64, template: &str| {
+        let bar = ProgressBar::new(len);
+        if !visible {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+        bar
+    };
+
+    let gathering = bar(plan.positions, "gathering {pos}/{len} positions {wide_bar}");
+    let gathered = pool.install(|| labelling::gather(&plan, |n| gathering.set_position(n)))?;
+    gathering.finish_and_clear();
+    if (gathered.positions.len() as u64) < plan.positions {
+        eprintln!(
+            "note: only {} distinct positions in {} games",
+            gathered.positions.len(),
+            gathered.games
+        );
+    }
+    let fresh = labelling::new_bank(&plan, &gathered);
+    let mut bank = match BankFile::load(&out) {
+        Ok(old) if old.header.complete() && old.header.labelled > 0 => {
+            bail!(
+                "{}: already a complete bank of {} positions; choose another --out, or remove it",
+                out.display(),
+                old.header.labelled
+            )
+        }
+        Ok(old) => {
+            let same = |a: &crate::bank::BankHeader, b: &crate::bank::BankHeader| {
+                (a.seed, a.wanted, a.min_stones, &a.players, a.gathered)
+                    == (b.seed, b.wanted, b.min_stones, &b.players, b.gathered)
+            };
+            let matches = same(&old.header, &fresh.header)
+                && old
+                    .entries
+                    .iter()
+                    .zip(&gathered.positions)
+                    .all(|(e, (p, _))| e.pos == *p);
+            if !matches {
+                bail!(
+                    "{}: an unfinished bank made with other settings (seed {}, {} positions, min-stones {}, players {}); give those to continue it, or choose another --out",
+                    out.display(),
+                    old.header.seed,
+                    old.header.wanted,
+                    old.header.min_stones,
+                    old.header.players.join(",")
+                );
+            }
+            eprintln!(
+                "continuing {}: {} of {} positions labelled",
+                out.display(),
+                old.header.labelled,
+                old.header.gathered
+            );
+            old
+        }
+        Err(e) if out.exists() => return Err(e.into()),
+        Err(_) => fresh,
+    };
+
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
+    let total = bank.header.gathered;
+    let labelling = bar(
+        total,
+        "labelling {pos}/{len} {wide_bar} {per_sec} eta {eta}",
+    );
+    labelling.set_position(bank.header.labelled);
+    labelling.reset_eta();
+    let mut speed = Speed::default();
+    let mut saved = Instant::now();
+    let block = (threads * 16).max(16);
+    let mut solvers = labelling::solvers(threads);
+    while bank.header.labelled < total && !stop.load(Ordering::SeqCst) {
+        let from = bank.header.labelled as usize;
+        let to = (from + block).min(total as usize);
+        let started = Instant::now();
+        let done = labelling::label(&gathered.positions[from..to], &mut solvers);
+        bank.header.seconds += started.elapsed().as_secs_f64();
+        for d in done {
+            speed.add(d.entry.pos.moves, d.seconds);
+            bank.entries.push(d.entry);
+        }
+        bank.header.labelled = bank.entries.len() as u64;
+        labelling.set_position(bank.header.labelled);
+        if saved.elapsed().as_secs_f64() >= args.save_every {
+            bank.save(&out)?;
+            saved = Instant::now();
+        }
+    }
+    labelling.finish_and_clear();
+    bank.save(&out)?;
+    if bank.header.labelled < total {
+        eprintln!(
+            "interrupted: {} of {} positions labelled and saved in {}; run the same command to continue",
+            bank.header.labelled,
+            total,
+            out.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    let held = bank.entries.iter().filter(|e| e.held_out).count();
+    outln!(
+        "{}: {} positions ({} held out) from {} games, labelled in {:.0} s on {threads} threads",
+        out.display(),
+        bank.header.labelled,
+        held,
+        bank.header.games,
+        bank.header.seconds
+    );
+    if speed.by_stones.iter().any(|&(n, _)| n > 0) {
+        outln!(
+            "labelling speed this session:\n{}",
+            speed.table().trim_end()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
