@@ -279,6 +279,69 @@ impl BankFile {
     }
 }
 
+impl BankFile {
+    /// The positions of `banks` in order, each kept once (a position or its
+    /// mirror image met again is dropped; held out if any copy was). The
+    /// header adds up games and seconds and lists every player.
+    pub fn merge(banks: &[BankFile]) -> Result<BankFile, FileProblem> {
+        let mut seen: std::collections::HashMap<u64, usize> = Default::default();
+        let mut merged = BankFile {
+            header: BankHeader {
+                game: "connect4".to_string(),
+                seed: banks.first().map_or(0, |b| b.header.seed),
+                wanted: 0,
+                min_stones: banks.iter().map(|b| b.header.min_stones).min().unwrap_or(0),
+                players: Vec::new(),
+                games: 0,
+                labelled: 0,
+                gathered: 0,
+                seconds: 0.0,
+            },
+            entries: Vec::new(),
+        };
+        for bank in banks {
+            if !bank.header.complete() {
+                return Err(FileProblem::Malformed(format!(
+                    "an unfinished bank ({} of {} positions labelled) cannot be merged",
+                    bank.header.labelled, bank.header.gathered
+                )));
+            }
+            let h = &mut merged.header;
+            h.games += bank.header.games;
+            h.seconds += bank.header.seconds;
+            for p in &bank.header.players {
+                if !h.players.contains(p) {
+                    h.players.push(p.clone());
+                }
+            }
+            for e in &bank.entries {
+                match seen.get(&canonical_key(&e.pos)) {
+                    Some(&i) => merged.entries[i].held_out |= e.held_out,
+                    None => {
+                        seen.insert(canonical_key(&e.pos), merged.entries.len());
+                        merged.entries.push(*e);
+                    }
+                }
+            }
+        }
+        let n = merged.entries.len() as u64;
+        (
+            merged.header.wanted,
+            merged.header.labelled,
+            merged.header.gathered,
+        ) = (n, n, n);
+        Ok(merged)
+    }
+}
+
+/// The built-in bank as a file's contents.
+pub fn builtin_file() -> Result<BankFile, FileError> {
+    let path = Path::new("<built-in banks/connect4.bank>");
+    let (header, payload) = decode_framed(BUILTIN_CONNECT4.to_vec(), BANK_FORMAT)
+        .map_err(|p| FileError::new(path, p))?;
+    BankFile::decode(header, payload).map_err(|p| FileError::new(path, p))
+}
+
 /// Where a run's bank comes from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BankSource {
@@ -489,6 +552,42 @@ mod tests {
         file.save(&path).unwrap();
         let err = BankFile::load(&path).unwrap().split().unwrap_err();
         assert!(err.to_string().contains("unfinished: 2 of 3"), "{err}");
+    }
+
+    #[test]
+    fn merging_keeps_each_position_once_and_held_out_wins() {
+        let game = Connect4::SUBGRID;
+        let header = |n: u64| BankHeader {
+            game: "connect4".into(),
+            seed: 1,
+            wanted: n,
+            min_stones: 0,
+            players: vec!["random".into()],
+            games: 2,
+            labelled: n,
+            gathered: n,
+            seconds: 1.0,
+        };
+        let a = BankFile {
+            header: header(2),
+            entries: vec![
+                entry(game.parse_position("44").unwrap(), false),
+                entry(game.parse_position("12").unwrap(), false),
+            ],
+        };
+        let b = BankFile {
+            header: header(2),
+            entries: vec![
+                // The mirror image of "12", held out here.
+                entry(game.parse_position("76").unwrap(), true),
+                entry(game.parse_position("4455").unwrap(), false),
+            ],
+        };
+        let m = BankFile::merge(&[a, b]).unwrap();
+        assert_eq!(m.entries.len(), 3);
+        assert!(m.entries[1].held_out && !m.entries[0].held_out);
+        assert_eq!((m.header.labelled, m.header.games), (3, 4));
+        assert_eq!(m.header.players, vec!["random".to_string()]);
     }
 
     #[test]

@@ -10,7 +10,8 @@
 
 use crate::bank::{BankFile, BankHeader, Entry, HELD_OUT_EVERY, canonical_key};
 use crate::encoding::IllegalPolicy;
-use crate::games::{Connect4, Connect4Position, Game};
+use crate::games::{Connect4, Connect4Position, Game, GameSpec};
+use crate::genome::Genome;
 use crate::players::knowledge::Connect4Solver;
 use crate::players::{Player, PlayerError, PlayerFactory, PlayerSpec};
 use crate::seed::derive_seed;
@@ -58,16 +59,16 @@ pub struct Gathered {
 /// One game's positions (unfinished, with at least `min_stones` stones).
 fn one_game(
     game: &Connect4,
-    factories: &[PlayerFactory<Connect4>],
+    factories: &[(Connect4, PlayerFactory<Connect4>)],
     plan: &Plan,
     g: u64,
 ) -> Vec<Connect4Position> {
     let seed = derive_seed(plan.seed, g, GATHER_STREAM);
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut players: Vec<Box<dyn Player<Connect4>>> = (0..2)
+    let mut players: Vec<(Connect4, Box<dyn Player<Connect4>>)> = (0..2)
         .map(|side| {
-            let factory = factories.choose(&mut rng).expect("at least one player");
-            factory.make(game, derive_seed(seed, side, 0))
+            let (own, factory) = factories.choose(&mut rng).expect("at least one player");
+            (*own, factory.make(own, derive_seed(seed, side, 0)))
         })
         .collect();
     // A share of random moves (none, some, many) varies the games further.
@@ -85,7 +86,8 @@ fn one_game(
             game.legal_moves(&pos, &mut moves);
             moves.choose(&mut rng).copied()
         } else {
-            players[side].choose(game, &pos)
+            let (own, player) = &mut players[side];
+            player.choose(own, &pos)
         };
         match mv {
             Some(mv) if game.is_legal(&pos, mv) => pos = game.play(&pos, mv),
@@ -99,11 +101,21 @@ fn one_game(
 /// once), every tenth game held out; `progress` gets the count so far.
 pub fn gather(plan: &Plan, mut progress: impl FnMut(u64)) -> Result<Gathered, PlayerError> {
     let game = Connect4::SUBGRID;
+    // A genome plays with its own encoder; the others with any.
     let factories = plan
         .players
         .iter()
-        .map(|spec| spec.factory(&game, IllegalPolicy::default()))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|spec| {
+            let own = match spec {
+                PlayerSpec::Genome(path) => match Genome::load(path)?.game {
+                    GameSpec::Connect4(encoder) => Connect4 { encoder },
+                    _ => game,
+                },
+                _ => game,
+            };
+            Ok((own, spec.factory(&own, IllegalPolicy::default())?))
+        })
+        .collect::<Result<Vec<_>, PlayerError>>()?;
     let mut index: HashMap<u64, usize> = HashMap::default();
     let mut positions: Vec<(Connect4Position, bool)> = Vec::new();
     let mut games = 0;

@@ -141,3 +141,58 @@ fn a_killed_build_continues_to_the_same_bank() {
     assert_eq!(a.entries, b.entries);
     assert_eq!(a.header.games, b.header.games);
 }
+
+#[test]
+fn banks_merge_genomes_gather_and_polish_fits_a_genome() {
+    let dir = tempfile::tempdir().unwrap();
+    let mirror = common::random_genome(
+        dir.path(),
+        "m.genome",
+        &["--game", "c4", "--encoder", "mirror"],
+    );
+    let players = format!("{},rules", mirror.display());
+    let mut args = SMALL.to_vec();
+    args[4] = "200";
+    bebete(dir.path())
+        .args(&args)
+        .args(["--players", &players, "--out", "g.bank"])
+        .assert()
+        .success();
+    let out =
+        stdout_of(bebete(dir.path()).args(["bank", "--merge", "g.bank,g.bank", "--out", "m.bank"]));
+    assert!(out.contains("m.bank: 200 positions"), "{out}");
+    let out = stdout_of(bebete(dir.path()).args([
+        "bank",
+        "--merge",
+        "builtin,g.bank",
+        "--out",
+        "b.bank",
+    ]));
+    let n: u64 = out.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(n > 30_000 && n <= 30_200, "{out}");
+    bebete(dir.path())
+        .args(["bank", "--merge", "g.bank", "--out", "b.bank"])
+        .assert()
+        .failure()
+        .stderr(contains("b.bank exists"));
+
+    // Polishing on the small bank: the training share never falls.
+    let out = stdout_of(bebete(dir.path()).args([
+        "genome", "polish", "m.genome", "--bank", "g.bank", "--passes", "2", "--out", "p.genome",
+    ]));
+    let train: Vec<f64> = out
+        .lines()
+        .filter_map(|l| l.split("train ").nth(1))
+        .map(|t| t.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(train.len(), 3, "{out}");
+    assert!(train[1] > train[0] && train[2] >= train[1], "{out}");
+    let ttt = common::random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    bebete(dir.path())
+        .args(["genome", "polish"])
+        .arg(&ttt)
+        .args(["--out", "q.genome"])
+        .assert()
+        .failure()
+        .stderr(contains("only Connect-Four genomes learn from a bank"));
+}

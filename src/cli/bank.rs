@@ -22,6 +22,8 @@ use std::time::Instant;
   bebete bank --game c4 --positions 2000 --seed 1 --out my.bank
   bebete bank --game c4 --positions 40000 --seed 1 --out banks/connect4.bank
   bebete bank --info banks/connect4.bank
+  bebete bank --game c4 --players genomes/connect4.genome,rules,mc:200 --positions 5000 --out mine.bank
+  bebete bank --merge builtin,mine.bank --out both.bank
 
 Positions come from games between the --players (two drawn per game, a
 random opening of 0-4 plies, and in some games a share of random moves);
@@ -54,6 +56,10 @@ pub struct BankArgs {
     /// Describe a bank file instead of building one
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
     pub info: Option<PathBuf>,
+    /// Merge banks into --out instead of building one (a position met twice
+    /// is kept once); `builtin` names the bank shipped in the binary
+    #[arg(long, value_name = "FILE,…", requires = "out")]
+    pub merge: Option<String>,
     /// Worker threads [default: all cores]; the bank does not depend on it
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -91,6 +97,28 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         .expect("clap requires --out without --info");
     if !(0.0..=86_400.0).contains(&args.save_every) {
         bail!("--save-every {}: must be 0-86400 seconds", args.save_every);
+    }
+    if let Some(list) = &args.merge {
+        if out.exists() {
+            bail!("{} exists: choose another --out", out.display());
+        }
+        let banks = list
+            .split(',')
+            .map(|name| match name.trim() {
+                "builtin" => crate::bank::builtin_file(),
+                path => BankFile::load(std::path::Path::new(path)),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let merged = BankFile::merge(&banks).map_err(|p| crate::store::FileError::new(&out, p))?;
+        merged.save(&out)?;
+        let held = merged.entries.iter().filter(|e| e.held_out).count();
+        outln!(
+            "{}: {} positions ({held} held out) merged from {} banks",
+            out.display(),
+            merged.header.labelled,
+            banks.len()
+        );
+        return Ok(ExitCode::SUCCESS);
     }
     match args.game.game {
         Some(GameKind::Connect4) => {}

@@ -292,3 +292,25 @@ impl Drive {
         Ok(ExitCode::SUCCESS)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::progress_bar;
+    use std::time::Duration;
+
+    /// A resumed run's bar starts at the generations already done; its ETA
+    /// must come from the generations run since, not count the jump to the
+    /// start as progress made in no time (issue 15: "1 s left" with 40 s
+    /// to go). Each step here takes at least 20 ms, so 1,000 steps left
+    /// take at least 20 s, however slow the machine.
+    #[test]
+    fn a_resumed_bar_estimates_from_the_steps_it_saw() {
+        let bar = progress_bar(false, 1000, 2000);
+        for _ in 0..5 {
+            std::thread::sleep(Duration::from_millis(20));
+            bar.inc(1);
+        }
+        let eta = bar.eta();
+        assert!(eta >= Duration::from_secs(10), "eta {eta:?}");
+    }
+}

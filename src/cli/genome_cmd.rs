@@ -1,10 +1,17 @@
-//! `bebete genome random|info|shell`: create a random genome, describe a
-//! genome file, set the tactical shell a genome plays in.
+//! `bebete genome random|info|shell|polish`: create a random genome,
+//! describe a genome file, set the tactical shell a genome plays in, fit a
+//! Connect-Four genome to the bank.
 
 use super::output::pretty_json;
 use super::{GameArgs, draw_seed};
+use crate::bank::BankSource;
+use crate::dispatch::{Dispatch, GameVisitor};
+use crate::encoding::TableGame;
+use crate::evolve::learn::Tutor;
+use crate::evolve::{BankMetric, EvolveConfig};
 use crate::games::{GameKind, GameSpec, TakeRule};
 use crate::genome::Genome;
+use crate::players::Knowledge;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -33,6 +40,35 @@ The shell plays a win at once, never leaves the opponent a win at once, and
 from D = 2 takes wins and avoids losses that a D-ply search proves; the
 genes choose among the moves left. play, eval, move and explain use it.")]
     Shell(ShellArgs),
+    /// Fit a Connect-Four genome to the bank by local search (a Lamarckian step)
+    #[command(after_help = "Examples:
+  bebete genome polish genomes/connect4-pure.genome --passes 3 --out c4-polished.genome
+  bebete genome polish runs/c4-first --bank my.bank --passes 1 --out c4-fit.genome
+
+Each pass sets every gene the bank's training positions read to the column
+and weight (of 4 × 8 candidates) that keeps the solver's value in the most
+of the positions reading it, inside the genome's own shell. Each pass prints
+the share kept on the training positions and on the held-out ones, which
+the fit never reads: the second says whether it generalises.")]
+    Polish(PolishArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PolishArgs {
+    /// The genome file (or a run directory: its champion)
+    pub file: PathBuf,
+    /// Passes of local search, 1-20
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub passes: u32,
+    /// The bank [default: builtin, the bank shipped in the binary]
+    #[arg(long, value_name = "FILE")]
+    pub bank: Option<String>,
+    /// Where to write the polished genome
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Replace the file at --out if there is one
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -91,7 +127,59 @@ pub fn run(cmd: GenomeCommand) -> anyhow::Result<ExitCode> {
         GenomeCommand::Random(args) => random(args),
         GenomeCommand::Info(args) => info(args),
         GenomeCommand::Shell(args) => shell(args),
+        GenomeCommand::Polish(args) => polish(args),
     }
+}
+
+/// Runs the passes of `genome polish` on a concrete game.
+struct Polish<'a> {
+    args: &'a PolishArgs,
+    genome: &'a mut Genome,
+}
+
+impl GameVisitor for Polish<'_> {
+    type Output = anyhow::Result<()>;
+
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<()> {
+        let mut cfg = EvolveConfig::method(self.genome.game, 0);
+        cfg.lookahead = self.genome.lookahead;
+        if let Some(bank) = &self.args.bank {
+            cfg.learn.bank = BankSource::parse(bank);
+        }
+        let Some(tutor) = Tutor::for_run(&game, &cfg)? else {
+            anyhow::bail!(
+                "{}: a {} genome; only Connect-Four genomes learn from a bank",
+                self.args.file.display(),
+                self.genome.game.kind().name()
+            );
+        };
+        let genes = &mut self.genome.genes;
+        let report = |pass: String, genes: &[u8], changed: Option<u32>| -> anyhow::Result<()> {
+            let train = tutor.points(&game, genes, BankMetric::Keep) as f64 / 1e6;
+            let held = tutor.optimal_rate(&game, genes);
+            let changed = changed.map_or_else(String::new, |c| format!("  ({c} genes changed)"));
+            outln!("{pass:<8} train {train:.4}  held out {held:.4}{changed}");
+            Ok(())
+        };
+        report("start".into(), genes, None)?;
+        for pass in 1..=self.args.passes {
+            let changed = tutor.polish(&game, genes);
+            report(format!("pass {pass}"), genes, Some(changed))?;
+        }
+        Ok(())
+    }
+}
+
+fn polish(args: PolishArgs) -> anyhow::Result<ExitCode> {
+    check_out(&args.out, args.force)?;
+    let mut genome = Genome::load(&args.file)?;
+    genome.game.visit(Polish {
+        args: &args,
+        genome: &mut genome,
+    })?;
+    genome.save(&args.out)?;
+    outln!("wrote the polished genome to {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn shell(args: ShellArgs) -> anyhow::Result<ExitCode> {

@@ -65,7 +65,8 @@ pub enum Command {
   bebete genome random --game c4 --seed 7 --out my-c4.genome
   bebete genome info genomes/connect4.genome
   bebete genome info runs/tictactoe-1 --json      (a run directory: its best.genome)
-  bebete genome shell genomes/connect4-pure.genome --lookahead 3 --out c4-d3.genome"
+  bebete genome shell genomes/connect4-pure.genome --lookahead 3 --out c4-d3.genome
+  bebete genome polish genomes/connect4-pure.genome --passes 2 --out c4-fit.genome"
     )]
     Genome(genome_cmd::GenomeCommand),
     /// Show why a genome plays what it plays in a position
