@@ -45,7 +45,8 @@ use std::process::ExitCode;
   bebete resume runs/tictactoe-1 --generations 100
   bebete genome random --game ttt --seed 7 --out genomes/random.genome
   bebete explain genomes/random.genome --position 519
-  bebete move genomes/random.genome --position 519")]
+  bebete move genomes/random.genome --position 519
+  bebete bank --game c4 --positions 2000 --seed 1 --out my.bank")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
