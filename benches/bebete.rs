@@ -175,6 +175,7 @@ fn breed(c: &mut Criterion) {
                 &current,
                 &ranking,
                 1,
+                1,
                 None,
                 None,
                 &mut next,

@@ -21,10 +21,11 @@ declare -A setting=(
   [guided-local]="--fitness vs:bank --init zero --guided 20 --local-search 2"
   [mirror]="--fitness vs:bank --init zero --guided 20 --local-search 2 --encoder mirror"
   [playable-mirror]="--fitness vs:bank --init zero --guided 20 --local-search 2 --encoder playable-mirror"
+  [games]="--fitness vs:random:10+rules:20+alphabeta:2:6 --init zero --encoder mirror"
   [games-local]="--fitness vs:random:10+rules:20+alphabeta:2:6 --init zero --guided 20 --local-search 2 --encoder mirror"
 )
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(method ga-bank ga-bank-score guided local guided-local mirror playable-mirror games-local)
+[ ${#names[@]} -eq 0 ] && names=(method ga-bank ga-bank-score guided local guided-local mirror playable-mirror games games-local)
 
 for name in "${names[@]}"; do
   rm -rf "runs/$name"

@@ -61,6 +61,40 @@ impl RunStats {
         })
     }
 
+    /// A run of several islands as one run per island (its rows, named
+    /// `NAME island K`, with `island = K` among its parameters, so legends
+    /// tell them apart); any other run as it is.
+    pub fn by_island(self) -> Vec<RunStats> {
+        let Some(c) = self.columns.iter().position(|x| x == "island") else {
+            return vec![self];
+        };
+        let mut islands: Vec<u64> = self
+            .rows
+            .iter()
+            .filter_map(|r| r[c].map(|v| v as u64))
+            .collect();
+        islands.sort_unstable();
+        islands.dedup();
+        islands
+            .into_iter()
+            .map(|k| {
+                let mut params = self.params.clone();
+                params.insert("island".into(), toml::Value::Integer(k as i64));
+                RunStats {
+                    name: format!("{} island {k}", self.name),
+                    params,
+                    columns: self.columns.clone(),
+                    rows: self
+                        .rows
+                        .iter()
+                        .filter(|r| r[c] == Some(k as f64))
+                        .cloned()
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
     /// The (generation, value) points of a column, skipping empty cells.
     pub fn series(&self, column: &str) -> Vec<(f64, f64)> {
         let Some(c) = self.columns.iter().position(|x| x == column) else {
@@ -134,10 +168,13 @@ fn register_fonts() {
 
 /// Renders the runs in `dirs` to `out` (`.svg` for SVG, anything else PNG).
 pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
-    let runs = dirs
+    let runs: Vec<RunStats> = dirs
         .iter()
-        .map(|d| RunStats::load(d))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|d| RunStats::load(d).map(RunStats::by_island))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     if let Some(other) = runs
         .iter()
         .find(|r| r.param("game") != runs[0].param("game"))
@@ -227,10 +264,17 @@ where
         "{}, population {}{}",
         first.param("game"),
         population,
-        if runs.len() > 1 {
-            format!(" ({} runs)", runs.len())
-        } else {
-            String::new()
+        match runs.len() {
+            1 => String::new(),
+            n if runs.iter().all(|r| r.params.contains_key("island")) => {
+                let per_run = runs.iter().filter(|r| r.param("island") == "0").count();
+                if per_run == 1 {
+                    format!(" per island ({n} islands)")
+                } else {
+                    format!(" per island ({n} islands of {per_run} runs)")
+                }
+            }
+            n => format!(" ({n} runs)"),
         }
     );
     let root = root.titled(&title, ("sans-serif", 30)).map_err(err)?;

@@ -40,6 +40,17 @@ fn one_thread_and_two_threads_give_the_same_run() {
         );
         same_run(&one.path().join(&run), &two.path().join(&run));
     }
+    // Connect-Four's recommended settings: games, the mirror encoder and
+    // zero weights.
+    let toml = std::fs::read_to_string(one.path().join("runs/game-2/run.toml")).unwrap();
+    for line in [
+        "encoder = \"mirror\"",
+        "fitness = \"vs:random:10+rules:20+alphabeta:2:6\"",
+        "init = \"zero\"",
+        "bench_every = 100",
+    ] {
+        assert!(toml.contains(line), "{line} missing from\n{toml}");
+    }
 }
 
 #[test]

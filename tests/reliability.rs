@@ -45,7 +45,15 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--init", "ones"], "--init"),
         (&["evolve", "--mutate", "some"], "--mutate"),
         (
-            &["evolve", "--game", "c4", "--mutate", "used"],
+            &[
+                "evolve",
+                "--game",
+                "c4",
+                "--fitness",
+                "round-robin",
+                "--mutate",
+                "used",
+            ],
             "--mutate used",
         ),
         (&["evolve", "--init", "zero"], "--init zero"),

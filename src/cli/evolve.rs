@@ -9,7 +9,7 @@ use crate::encoding::IllegalPolicy;
 use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::{
-    Crossover, EvolveConfig, Fitness, Init, Mutation, MutationScope, Selection, Target,
+    Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, MutationScope, Selection, Target,
 };
 use crate::evolve::{Evolution, EvolveError};
 use crate::games::GameKind;
@@ -28,10 +28,12 @@ use std::process::ExitCode;
                --mutation 0.0005..0.02 --target unbeatable --generations 5000
   matchsticks  recommended: --fitness vs:exhaustive --mutation 0.002..0.2
                --target unbeatable --generations 5000 (--encoder sticks with --rule double)
-  connect4     the method: --fitness round-robin --mutation 0.002 --generations 300
-Giving --fitness selects the method's defaults instead (base3/state encoders,
-one mutation rate: tictactoe 0.001, matchsticks 0.05, connect4 0.002;
-generations 1000, 200, 300); any flag given explicitly wins.
+  connect4     recommended: --encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6
+               --init zero --mutation 0.002 --generations 3000 --bench-every 100
+Giving --fitness selects the method's defaults instead (base3/state/subgrid
+encoders, random initial genes, no bank operators, one mutation rate:
+tictactoe 0.001, matchsticks 0.05, connect4 0.002; generations 1000, 200,
+300); any flag given explicitly wins.
 
 Examples:
   bebete evolve                                   an unbeatable tic-tac-toe genome
@@ -41,7 +43,8 @@ Examples:
   bebete evolve --fitness round-robin+random:20 --selection tournament:4
   bebete evolve --game c4 --population 1000 --fitness vs:sample:10+random:10 --init zero
   bebete evolve --game c4 --encoder mirror --fitness vs:hof:10+random:10+rules:20
-  bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100"
+  bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100
+  bebete evolve --game c4 --islands 4 --migrate-every 10 --migrants 2"
 )]
 pub struct EvolveArgs {
     #[command(flatten)]
@@ -100,7 +103,8 @@ pub struct EvolveArgs {
     /// the solved game), bank (connect4: the share of the bank's training
     /// positions where the move keeps the solver's value) or bank-score
     /// (the same, each move scored between the worst and the best move)
-    /// [default: vs:exhaustive for tictactoe and matchsticks, round-robin for connect4]
+    /// [default: vs:exhaustive for tictactoe and matchsticks,
+    /// vs:random:10+rules:20+alphabeta:2:6 for connect4]
     #[arg(long, value_parser = str::parse::<Fitness>)]
     pub fitness: Option<Fitness>,
     /// Crossover: uniform (each gene from a random parent) or block:B (each
@@ -109,8 +113,9 @@ pub struct EvolveArgs {
     pub crossover: Crossover,
     /// Genes of generation 0: random, or zero (connect4: every vote has
     /// weight 0, so genomes start by playing the centre-first tie order)
-    #[arg(long, value_parser = str::parse::<Init>, default_value = "random")]
-    pub init: Init,
+    /// [default: zero for connect4's recommended settings, else random]
+    #[arg(long, value_parser = str::parse::<Init>)]
+    pub init: Option<Init>,
     /// Measure the champion every K generations, 0 = never [default: 10; 25 for connect4]
     #[arg(long)]
     pub bench_every: Option<u64>,
@@ -139,14 +144,27 @@ pub struct EvolveArgs {
     pub bank: Option<String>,
     /// Connect-Four: in each child, fix up to N bank positions where its
     /// move loses value (a gene read there is set to vote for a move that
-    /// keeps it), 0-10000
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub guided: u32,
+    /// keeps it), 0-10000 [default: 0]
+    #[arg(long, value_name = "N")]
+    pub guided: Option<u32>,
     /// Connect-Four: give the first K children of each generation one pass
     /// of local search on the bank (each gene the bank reads set to its best
-    /// column and weight)
-    #[arg(long, value_name = "K", default_value_t = 0)]
-    pub local_search: u32,
+    /// column and weight) [default: 0]
+    #[arg(long, value_name = "K")]
+    pub local_search: Option<u32>,
+    /// Island model: N populations of --population genomes each, evolving
+    /// side by side (each with its own seed derived from --seed), 1-1024;
+    /// the champion is the best of all islands
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub islands: usize,
+    /// With --islands: every K generations each island sends its best
+    /// genomes to the next (a ring)
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub migrate_every: u64,
+    /// With --islands: genomes sent per migration (an island's best; they
+    /// replace the receiving island's last children), 1 to elite
+    #[arg(long, value_name = "M", default_value_t = 2)]
+    pub migrants: usize,
     /// No progress bar and no summary
     #[arg(long, short)]
     pub quiet: bool,
@@ -199,7 +217,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.illegal = args.illegal;
     cfg.selection = args.selection;
     cfg.fitness = args.fitness.unwrap_or(cfg.fitness);
-    cfg.init = args.init;
+    cfg.init = args.init.unwrap_or(cfg.init);
     cfg.mutate = args.mutate;
     cfg.crossover = args.crossover;
     cfg.bench.every = args.bench_every.unwrap_or(cfg.bench.every);
@@ -218,8 +236,13 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     if let Some(bank) = &args.bank {
         cfg.learn.bank = BankSource::parse(bank);
     }
-    cfg.learn.guided = args.guided;
-    cfg.learn.local_search = args.local_search;
+    cfg.islands = Islands {
+        count: args.islands,
+        every: args.migrate_every,
+        migrants: args.migrants,
+    };
+    cfg.learn.guided = args.guided.unwrap_or(cfg.learn.guided);
+    cfg.learn.local_search = args.local_search.unwrap_or(cfg.learn.local_search);
     game.visit(Check(&cfg))?;
     let dir = args
         .run

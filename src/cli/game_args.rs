@@ -163,6 +163,7 @@ impl GameArgs {
                 ),
             })),
             GameKind::Connect4 => match self.encoder.as_deref() {
+                None if recommended => Ok(GameSpec::Connect4(Connect4Encoder::Mirror)),
                 None => Ok(GameSpec::CONNECT4),
                 Some(name) => match Connect4Encoder::parse(name) {
                     Some(e) => Ok(GameSpec::Connect4(e)),

@@ -164,7 +164,8 @@ fn choose_parents<R: Rng + ?Sized>(
 }
 
 /// Fills `next` with the elite (in rank order) followed by children;
-/// mutation redraws only genes of `scope` when one is given. With a bank
+/// mutation redraws only genes of `scope` when one is given; every draw
+/// comes from (`seed`, generation, child), `seed` being the island's. With a bank
 /// (`tutor`), children are then guided (`--guided`) and the first
 /// `--local-search` of them polished.
 #[allow(clippy::too_many_arguments)]
@@ -174,6 +175,7 @@ pub fn breed<G: TableGame + Knowledge>(
     current: &Population,
     ranking: &[usize],
     generation: u64,
+    seed: u64,
     scope: Option<&[u32]>,
     tutor: Option<&Tutor<G>>,
     next: &mut Population,
@@ -187,7 +189,7 @@ pub fn breed<G: TableGame + Knowledge>(
                 child.copy_from_slice(current.genome(ranking[k]));
                 return;
             }
-            let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(cfg.seed, generation, k as u64));
+            let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(seed, generation, k as u64));
             let parents: Vec<&[u8]> = choose_parents(cfg, ranking, &mut rng)
                 .into_iter()
                 .map(|p| current.genome(p))

@@ -8,7 +8,7 @@
 //! else is needed to continue.
 
 use super::hall::{self, Hall};
-use super::{BankMetric, EvolveConfig, Learn, Population, StatsRow};
+use super::{BankMetric, EvolveConfig, Islands, Learn, Population, StatsRow};
 use crate::encoding::TableGame;
 use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_parts};
@@ -41,6 +41,8 @@ struct CheckpointHeader {
     bank_fitness: Option<BankMetric>,
     /// The configuration's `learn`.
     learn: Learn,
+    /// The configuration's `islands`.
+    islands: Islands,
 }
 
 /// The version-3 header: version 4's without the bank.
@@ -65,6 +67,7 @@ impl From<CheckpointHeaderV3> for CheckpointHeader {
             lookahead: old.lookahead,
             bank_fitness: None,
             learn: Learn::default(),
+            islands: Islands::default(),
         }
     }
 }
@@ -127,28 +130,33 @@ struct CheckpointHeaderRef<'a> {
     lookahead: u8,
     bank_fitness: Option<BankMetric>,
     learn: &'a Learn,
+    islands: Islands,
 }
 
-/// Writes a checkpoint of the given state atomically.
+/// Writes a checkpoint of the given state atomically: the islands'
+/// populations in island order (one, without islands), then the hall.
 pub fn write(
     path: &Path,
     config: &EvolveConfig,
     generation: u64,
     rows: &[StatsRow],
-    population: &Population,
+    populations: &[&Population],
     hall: &Hall,
 ) -> Result<(), FileError> {
     let header = CheckpointHeaderRef {
         config,
         generation,
-        gene_count: population.gene_count() as u64,
+        gene_count: populations.first().map_or(0, |p| p.gene_count()) as u64,
         rows,
         hall: hall.len() as u64,
         lookahead: config.lookahead,
         bank_fitness: config.fitness.bank,
         learn: &config.learn,
+        islands: config.islands,
     };
-    let parts: Vec<&[u8]> = std::iter::once(population.as_bytes())
+    let parts: Vec<&[u8]> = populations
+        .iter()
+        .map(|p| p.as_bytes())
         .chain(hall.parts())
         .collect();
     write_framed_parts(path, CHECKPOINT_FORMAT, &header, &parts)
@@ -167,7 +175,7 @@ impl Checkpoint {
             &self.config,
             self.generation,
             &self.rows,
-            &self.population,
+            &[&self.population],
             &self.hall,
         )
     }
@@ -195,13 +203,16 @@ impl Checkpoint {
         header.config.lookahead = header.lookahead;
         header.config.fitness.bank = header.bank_fitness;
         header.config.learn = header.learn.clone();
+        header.config.islands = header.islands;
         if header.config.game.validate().is_err() || header.config.validate().is_err() {
             return Err(malformed(
                 "the stored configuration is out of range".to_string(),
             ));
         }
         let expected = visit_table_game(header.config.game, GeneCount);
-        let size = header.config.population;
+        // Every island's population, one after the other.
+        let islands = header.config.islands.count;
+        let size = header.config.population * islands;
         if header.hall > hall::HALL_SIZE as u64 {
             return Err(malformed(format!(
                 "a hall of fame of {} genomes (at most {})",
@@ -216,12 +227,15 @@ impl Checkpoint {
                 genes.len()
             )));
         }
-        if header.rows.len() as u64 != header.generation {
+        if header.rows.len() as u64 != header.generation * islands as u64 {
             return Err(malformed(format!(
-                "{} stats rows for {} generations",
+                "{} stats rows for {} generations of {islands} island(s)",
                 header.rows.len(),
                 header.generation
             )));
+        }
+        for (i, row) in header.rows.iter_mut().enumerate() {
+            row.island = (i % islands) as u32;
         }
         let mut genes = genes;
         let hall = Hall::from_genes(&genes[size * expected..], expected);
@@ -312,6 +326,7 @@ mod v1 {
                     stop: c.stop,
                     lookahead: 0,
                     learn: Default::default(),
+                    islands: Default::default(),
                 },
                 generation: old.generation,
                 gene_count: old.gene_count,
@@ -404,7 +419,8 @@ mod tests {
         cfg.learn.guided = 7;
         cfg.learn.local_search = 1;
         cfg.learn.bank = crate::bank::BankSource::File("my.bank".into());
-        write(&path, &cfg, 0, &[], &pop, &Hall::default()).unwrap();
+        cfg.islands.migrants = 1;
+        write(&path, &cfg, 0, &[], &[&pop], &Hall::default()).unwrap();
         assert_eq!(Checkpoint::load(&path).unwrap().config, cfg);
     }
 }

@@ -21,6 +21,7 @@ use super::{ConfigError, EvolveConfig, Hall, Population, StatsRow, Target, breed
 use crate::encoding::TableGame;
 use crate::genome::{Genome, Provenance};
 use crate::players::{Knowledge, PlayerError};
+use crate::seed::derive_seed;
 use crate::solve::SolvedOnce;
 use crate::store::FileError;
 use std::sync::Arc;
@@ -79,7 +80,7 @@ fn available_memory() -> Option<u64> {
 /// the memory available, before anything is allocated.
 fn check_memory(gene_count: usize, cfg: &EvolveConfig) -> Result<(), EvolveError> {
     let hall = if cfg.fitness.hall > 0 { HALL_SIZE } else { 0 };
-    let needed = ((2 * cfg.population + hall) * gene_count) as u64;
+    let needed = ((2 * cfg.population * cfg.islands.count + hall) * gene_count) as u64;
     match available_memory() {
         Some(available) if needed > available => Err(EvolveError::Memory {
             population: cfg.population,
@@ -115,13 +116,35 @@ pub trait Observer {
     fn checkpoint_written(&mut self, _generation: u64) {}
 }
 
+/// Seed stream of the islands after the first.
+const ISLAND_STREAM: u64 = 0x151a;
+
+/// The seed of island `island` of a run seeded `seed`: the run's own for
+/// island 0 (so a run of one island is the run without islands), a derived
+/// one for the others.
+pub fn island_seed(seed: u64, island: usize) -> u64 {
+    match island {
+        0 => seed,
+        i => derive_seed(seed, ISLAND_STREAM, i as u64),
+    }
+}
+
+/// One island: its generation, the spare buffer the next is bred into, its
+/// hall of fame and its seed.
+struct Island {
+    population: Population,
+    spare: Population,
+    hall: Hall,
+    seed: u64,
+}
+
 /// A run in progress.
 pub struct Evolution<G: TableGame + Knowledge> {
     game: G,
     cfg: EvolveConfig,
     run: RunDir,
-    population: Population,
-    spare: Population,
+    /// One population per island (one without `--islands`).
+    islands: Vec<Island>,
     generation: u64,
     rows: Vec<StatsRow>,
     pending_io: f64,
@@ -137,15 +160,18 @@ pub struct Evolution<G: TableGame + Knowledge> {
     /// `best.genome` holds it already.
     champion: Option<Genome>,
     champion_saved: bool,
-    hall: Hall,
 }
 
-/// The parts of a generation's stats row that [`Evolution::record`] fills.
-struct Record {
+/// One island's figures in a generation's stats row.
+struct Figures {
     best: u32,
     mean: f64,
     worst: u32,
     diversity: f64,
+}
+
+/// What [`Evolution::record`] found about the run's champion.
+struct Record {
     bench: Vec<f64>,
     /// The champion's genes differ from the last generation's.
     changed: bool,
@@ -163,8 +189,10 @@ impl<G: TableGame + Knowledge> Evolution<G> {
     ) -> Result<Self, EvolveError> {
         cfg.validate()?;
         check_memory(game.gene_count(), &cfg)?;
-        let population = Population::initial(&game, cfg.population, cfg.seed, cfg.init);
-        let mut evolution = Self::assemble(game, cfg, run, population, 0, Vec::new())?;
+        let populations = (0..cfg.islands.count)
+            .map(|i| Population::initial(&game, cfg.population, island_seed(cfg.seed, i), cfg.init))
+            .collect();
+        let mut evolution = Self::assemble(game, cfg, run, populations, 0, Vec::new())?;
         // The checkpoint first: a run killed before run.toml exists can
         // simply be started again, and one killed after it can be resumed
         // (resume rewrites run.toml and stats.csv from the checkpoint).
@@ -199,11 +227,12 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         let mut cfg = ckpt.config;
         cfg.generations = generations;
         cfg.validate()?;
+        let populations = ckpt.population.split(cfg.islands.count);
         let mut evolution =
-            Self::assemble(game, cfg, run, ckpt.population, ckpt.generation, ckpt.rows)?;
+            Self::assemble(game, cfg, run, populations, ckpt.generation, ckpt.rows)?;
         evolution.run.write_run_toml(&evolution.cfg, threads)?;
         evolution.run.write_stats(&evolution.cfg, &evolution.rows)?;
-        evolution.hall = ckpt.hall;
+        evolution.islands[0].hall = ckpt.hall;
         evolution.last_checkpoint = Some(ckpt.generation);
         Ok(evolution)
     }
@@ -212,7 +241,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         game: G,
         cfg: EvolveConfig,
         run: RunDir,
-        population: Population,
+        populations: Vec<Population>,
         generation: u64,
         rows: Vec<StatsRow>,
     ) -> Result<Self, EvolveError> {
@@ -220,14 +249,22 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         let tutor = Tutor::for_run(&game, &cfg)?.map(Arc::new);
         let fitness = FitnessTerms::new(&game, &cfg, solved.clone(), tutor.clone())?;
         let bench = Bench::new(&game, &cfg, solved, tutor.clone())?;
-        let spare = Population::zeroed(population.size(), population.gene_count());
         let tutor = tutor.filter(|_| cfg.learn.operators());
+        let islands = populations
+            .into_iter()
+            .enumerate()
+            .map(|(i, population)| Island {
+                spare: Population::zeroed(population.size(), population.gene_count()),
+                population,
+                hall: Hall::default(),
+                seed: island_seed(cfg.seed, i),
+            })
+            .collect();
         Ok(Evolution {
             game,
             cfg,
             run,
-            population,
-            spare,
+            islands,
             generation,
             rows,
             pending_io: 0.0,
@@ -238,7 +275,6 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             champion_perfect: false,
             champion: None,
             champion_saved: false,
-            hall: Hall::default(),
         })
     }
 
@@ -273,19 +309,47 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         &self.rows
     }
 
-    /// Evaluates the current generation, records it and breeds the next.
+    /// Evaluates the current generation of every island, records it and
+    /// breeds the next (then migrates, when due).
     pub fn step(&mut self) -> Result<GenerationReport, FileError> {
         let started = Instant::now();
-        let eval = self.fitness.evaluate(
-            &self.game,
-            &self.population,
-            &self.hall,
-            self.cfg.genome_rules(),
-            self.cfg.seed,
-            self.generation,
-        );
-        let ranking = rank(&eval.points);
-        let record = self.record(&eval, &ranking);
+        let rules = self.cfg.genome_rules();
+        let evals: Vec<Evaluation> = self
+            .islands
+            .iter()
+            .map(|island| {
+                self.fitness.evaluate(
+                    &self.game,
+                    &island.population,
+                    &island.hall,
+                    rules,
+                    island.seed,
+                    self.generation,
+                )
+            })
+            .collect();
+        let rankings: Vec<Vec<usize>> = evals.iter().map(|e| rank(&e.points)).collect();
+        let figures: Vec<Figures> = self
+            .islands
+            .iter()
+            .zip(&evals)
+            .zip(&rankings)
+            .map(|((island, eval), ranking)| {
+                let points = &eval.points;
+                let n = points.len();
+                Figures {
+                    best: points[ranking[0]],
+                    mean: points.iter().map(|&p| p as f64).sum::<f64>() / n as f64,
+                    worst: points[ranking[n - 1]],
+                    diversity: diversity(&island.population, self.game.active_genes()),
+                }
+            })
+            .collect();
+        // The run's champion: the best of the islands' (ties to the first).
+        let champion = (0..figures.len())
+            .max_by_key(|&i| (figures[i].best, std::cmp::Reverse(i)))
+            .expect("at least one island");
+        let record = self.record(champion, rankings[champion][0], figures[champion].best);
         let tournament_s = started.elapsed().as_secs_f64();
 
         let io_started = Instant::now();
@@ -295,36 +359,43 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         }
         let io_s = self.pending_io + io_started.elapsed().as_secs_f64();
 
-        let games = eval.games;
+        let games = evals.iter().map(|e| e.games).sum();
         let bred = Instant::now();
-        self.breed(&ranking, eval);
+        self.breed(&rankings, evals);
         let breeding_s = bred.elapsed().as_secs_f64();
 
-        let row = StatsRow {
-            generation: self.generation,
-            best: record.best,
-            mean: record.mean,
-            worst: record.worst,
-            diversity: record.diversity,
-            tournament_s,
-            breeding_s,
-            io_s,
-            bench: record.bench,
-        };
-        self.finish(row, games)
+        let mut bench = Some(record.bench);
+        let rows = figures
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| StatsRow {
+                generation: self.generation,
+                best: f.best,
+                mean: f.mean,
+                worst: f.worst,
+                diversity: f.diversity,
+                tournament_s,
+                breeding_s,
+                io_s,
+                bench: bench.take().unwrap_or_default(),
+                island: i as u32,
+            })
+            .collect();
+        self.finish(rows, games)
     }
 
-    /// Ranks the evaluation into the row's figures, measures the champion
-    /// when due, and takes it as the run's champion (audited under
-    /// `--target unbeatable`, marked unsaved when its genes changed).
-    fn record(&mut self, eval: &Evaluation, ranking: &[usize]) -> Record {
-        let points = &eval.points;
-        let n = points.len();
-        let best = points[ranking[0]];
-        let champion_genes = self.population.genome(ranking[0]);
+    /// Measures the champion (genome `index` of island `island`, with
+    /// `best` points) when due, and takes it as the run's champion (audited
+    /// under `--target unbeatable`, marked unsaved when its genes changed).
+    fn record(&mut self, island: usize, index: usize, best: u32) -> Record {
         if self.cfg.fitness.hall > 0 {
-            self.hall.admit(self.generation, champion_genes);
+            // Validation keeps halls to runs of one island.
+            let Island {
+                population, hall, ..
+            } = &mut self.islands[island];
+            hall.admit(self.generation, population.genome(index));
         }
+        let champion_genes = self.islands[island].population.genome(index);
         let bench = if bench::due(&self.cfg, self.generation) {
             self.bench
                 .measure(&self.game, champion_genes, &self.cfg, self.generation)
@@ -365,35 +436,60 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 });
             }
         }
-        Record {
-            best,
-            mean: points.iter().map(|&p| p as f64).sum::<f64>() / n as f64,
-            worst: points[ranking[n - 1]],
-            diversity: diversity(&self.population, self.game.active_genes()),
-            bench,
-            changed,
+        Record { bench, changed }
+    }
+
+    /// Breeds each island's next population from its ranked current one;
+    /// then, every `--migrate-every` generations, each island's best
+    /// `--migrants` (the head of its elite) replace the last children of the
+    /// next island (a ring). Migrants are copied before any is placed, so
+    /// every island receives genomes of the same generation.
+    fn breed(&mut self, rankings: &[Vec<usize>], evals: Vec<Evaluation>) {
+        for ((island, ranking), eval) in self.islands.iter_mut().zip(rankings).zip(evals) {
+            breeding::breed(
+                &self.game,
+                &self.cfg,
+                &island.population,
+                ranking,
+                self.generation,
+                island.seed,
+                eval.usage.map(|u| u.indices()).as_deref(),
+                self.tutor.as_deref(),
+                &mut island.spare,
+            );
+            std::mem::swap(&mut island.population, &mut island.spare);
+        }
+        let islands = self.cfg.islands;
+        if islands.count > 1 && (self.generation + 1).is_multiple_of(islands.every) {
+            let migrants: Vec<Vec<u8>> = self
+                .islands
+                .iter()
+                .map(|island| {
+                    (0..islands.migrants)
+                        .flat_map(|k| island.population.genome(k).iter().copied())
+                        .collect()
+                })
+                .collect();
+            let n = self.islands.len();
+            for (from, genes) in migrants.into_iter().enumerate() {
+                let to = &mut self.islands[(from + 1) % n].population;
+                let size = to.size();
+                for (k, genome) in genes.chunks(to.gene_count()).enumerate() {
+                    to.genome_mut(size - islands.migrants + k)
+                        .copy_from_slice(genome);
+                }
+            }
         }
     }
 
-    /// Breeds the next population from the ranked current one.
-    fn breed(&mut self, ranking: &[usize], eval: Evaluation) {
-        breeding::breed(
-            &self.game,
-            &self.cfg,
-            &self.population,
-            ranking,
-            self.generation,
-            eval.usage.map(|u| u.indices()).as_deref(),
-            self.tutor.as_deref(),
-            &mut self.spare,
-        );
-        std::mem::swap(&mut self.population, &mut self.spare);
-    }
-
-    /// Appends the generation's row and checkpoints when due.
-    fn finish(&mut self, row: StatsRow, games: u64) -> Result<GenerationReport, FileError> {
-        self.run.append_stats(&self.cfg, &row)?;
-        self.rows.push(row.clone());
+    /// Appends the generation's rows (one per island) and checkpoints when
+    /// due.
+    fn finish(&mut self, rows: Vec<StatsRow>, games: u64) -> Result<GenerationReport, FileError> {
+        for row in &rows {
+            self.run.append_stats(&self.cfg, row)?;
+        }
+        let row = rows[0].clone();
+        self.rows.extend(rows);
         self.generation += 1;
         self.pending_io = 0.0;
         if self.generation.is_multiple_of(self.cfg.checkpoint_every)
@@ -419,8 +515,12 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             &self.cfg,
             self.generation,
             &self.rows,
-            &self.population,
-            &self.hall,
+            &self
+                .islands
+                .iter()
+                .map(|i| &i.population)
+                .collect::<Vec<_>>(),
+            &self.islands[0].hall,
         )?;
         checkpoint::prune(&dir, self.cfg.keep).map_err(|e| FileError::new(&dir, e))?;
         self.last_checkpoint = Some(self.generation);
@@ -472,12 +572,17 @@ impl<G: TableGame + Knowledge> Evolution<G> {
     pub fn stop_reason(&self) -> Option<String> {
         let cfg = &self.cfg;
         let g = self.rows.last()?.generation;
+        // The benchmark is on the first island's row of a generation.
+        let first_of_last = self.rows.len() - self.islands.len();
         if self.champion_perfect {
             return Some(format!(
                 "target reached: the champion of generation {g} keeps the game's value in every position it can reach (unbeatable)"
             ));
         }
-        let last = self.rows.last().filter(|r| !r.bench.is_empty())?;
+        let last = self
+            .rows
+            .get(first_of_last)
+            .filter(|r| !r.bench.is_empty())?;
         let columns = bench::columns(cfg);
         let value = |row: &StatsRow, column: usize| row.bench.get(column).copied();
         if let Some(Target::Score { opponent, share }) = &cfg.stop.target {

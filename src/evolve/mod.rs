@@ -24,7 +24,7 @@ mod run_dir;
 pub mod stats;
 pub mod tournament;
 
-pub use config::{BenchConfig, ConfigError, EvolveConfig, Learn, StopRule};
+pub use config::{BenchConfig, ConfigError, EvolveConfig, Islands, Learn, StopRule};
 pub use driver::{Evolution, EvolveError, GenerationReport, Observer, RunEnd};
 pub use hall::Hall;
 pub use operators::{

@@ -75,6 +75,24 @@ impl Population {
         &self.genes[i * self.gene_count..(i + 1) * self.gene_count]
     }
 
+    /// Genome `i`, mutably.
+    pub fn genome_mut(&mut self, i: usize) -> &mut [u8] {
+        &mut self.genes[i * self.gene_count..(i + 1) * self.gene_count]
+    }
+
+    /// Cuts the population into `parts` populations of equal size, in order
+    /// (the islands of a checkpoint).
+    pub fn split(self, parts: usize) -> Vec<Population> {
+        let each = self.genes.len() / parts.max(1);
+        if parts <= 1 {
+            return vec![self];
+        }
+        self.genes
+            .chunks(each)
+            .map(|genes| Population::from_genes(genes.to_vec(), self.gene_count))
+            .collect()
+    }
+
     /// All genes, genome after genome.
     pub fn as_bytes(&self) -> &[u8] {
         &self.genes

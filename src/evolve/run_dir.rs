@@ -67,6 +67,13 @@ struct RunToml<'a> {
     guided: u32,
     #[serde(skip_serializing_if = "is_zero")]
     local_search: u32,
+    /// The island model (runs with more than one island only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    islands: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    migrate_every: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    migrants: Option<usize>,
 }
 
 fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
@@ -162,6 +169,9 @@ impl RunDir {
                 .then(|| cfg.learn.bank.to_string()),
             guided: cfg.learn.guided,
             local_search: cfg.learn.local_search,
+            islands: (cfg.islands.count > 1).then_some(cfg.islands.count),
+            migrate_every: (cfg.islands.count > 1).then_some(cfg.islands.every),
+            migrants: (cfg.islands.count > 1).then_some(cfg.islands.migrants),
         };
         let text = toml::to_string(&doc).expect("run.toml fields are plain values");
         write_atomic(&self.run_toml(), text.as_bytes())
@@ -172,7 +182,10 @@ impl RunDir {
         let columns = bench::columns(cfg).len();
         let header: Vec<String> = header(cfg).split(',').map(str::to_string).collect();
         let records: Vec<Vec<String>> = std::iter::once(header)
-            .chain(rows.iter().map(|row| row.record(columns)))
+            .chain(
+                rows.iter()
+                    .map(|row| row.record(columns, cfg.islands.count > 1)),
+            )
             .collect();
         let mut text = Vec::new();
         write_records(&mut text, records.iter().map(Vec::as_slice))
@@ -187,7 +200,7 @@ impl RunDir {
             .append(true)
             .open(&path)
             .map_err(|e| FileError::new(&path, e))?;
-        let record = row.record(bench::columns(cfg).len());
+        let record = row.record(bench::columns(cfg).len(), cfg.islands.count > 1);
         write_records(&mut file, [record.as_slice()]).map_err(|e| FileError::new(&path, e))
     }
 }

@@ -14,13 +14,19 @@ use std::path::{Path, PathBuf};
 pub const STATS_HEADER: &str = "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s";
 
 /// The header of a run's `stats.csv`: the fixed columns, then one per
-/// benchmark opponent (`vs_random`, …) and, for tic-tac-toe and matchsticks,
-/// the audit's `optimal_rate,unbeatable_first,unbeatable_second`.
+/// benchmark opponent (`vs_random`, …), for tic-tac-toe and matchsticks the
+/// audit's `optimal_rate,unbeatable_first,unbeatable_second` (Connect-Four:
+/// the bank's `optimal_rate`), and with `--islands` an `island` column last
+/// (a row per island and generation; the benchmark, of the champion of all
+/// islands, on island 0's row).
 pub fn header(cfg: &EvolveConfig) -> String {
     let mut header = STATS_HEADER.to_string();
     for column in bench::columns(cfg) {
         header.push(',');
         header.push_str(&column);
+    }
+    if cfg.islands.count > 1 {
+        header.push_str(",island");
     }
     header
 }
@@ -44,12 +50,16 @@ pub struct StatsRow {
     pub io_s: f64,
     /// Benchmark values in header order; empty when not measured.
     pub bench: Vec<f64>,
+    /// The island the row describes (0 without islands). Not stored in
+    /// checkpoints: their rows go island by island within each generation.
+    #[serde(skip)]
+    pub island: u32,
 }
 
 impl StatsRow {
     /// The row's cells, with `columns` benchmark cells (left empty when
-    /// this generation was not measured).
-    pub fn record(&self, columns: usize) -> Vec<String> {
+    /// this generation was not measured) and, when `island`, the island.
+    pub fn record(&self, columns: usize, island: bool) -> Vec<String> {
         let mut cells = vec![
             self.generation.to_string(),
             self.best.to_string(),
@@ -65,6 +75,9 @@ impl StatsRow {
                 .get(i)
                 .map_or_else(String::new, |v| format!("{v:.4}"))
         }));
+        if island {
+            cells.push(self.island.to_string());
+        }
         cells
     }
 }
@@ -209,10 +222,11 @@ mod tests {
             breeding_s: 0.002,
             io_s: 0.0,
             bench,
+            island: 0,
         };
         let rows = [row(0, vec![0.75]), row(1, Vec::new())];
         let records: Vec<Vec<String>> = std::iter::once(header.clone())
-            .chain(rows.iter().map(|r| r.record(1)))
+            .chain(rows.iter().map(|r| r.record(1, false)))
             .collect();
         let file = std::fs::File::create(&path).unwrap();
         write_records(file, records.iter().map(Vec::as_slice)).unwrap();
