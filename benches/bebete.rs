@@ -225,6 +225,28 @@ fn bank(c: &mut Criterion) {
     group.finish();
 }
 
+fn migration(c: &mut Criterion) {
+    let mut group = c.benchmark_group("migration between two connect4 islands of 100");
+    let game = Connect4::SUBGRID;
+    let from = Population::random(&game, 100, 1);
+    let mut to = Population::random(&game, 100, 2);
+    group.throughput(Throughput::Bytes((2 * from.gene_count()) as u64));
+    // What `Evolution::breed` does for each island: copy the head of the
+    // elite out, then over the receiver's last children.
+    group.bench_function("2 migrants (copy out, copy in)", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(2 * from.gene_count());
+            for k in 0..2 {
+                out.extend_from_slice(from.genome(k));
+            }
+            for (k, genome) in out.chunks(from.gene_count()).enumerate() {
+                to.genome_mut(98 + k).copy_from_slice(genome);
+            }
+        })
+    });
+    group.finish();
+}
+
 fn checkpoints(c: &mut Criterion) {
     let mut group = c.benchmark_group("checkpoint of 100 connect4 genomes");
     group.sample_size(10);
@@ -260,6 +282,7 @@ criterion_group!(
     tournaments,
     breed,
     bank,
+    migration,
     checkpoints
 );
 criterion_main!(benches);

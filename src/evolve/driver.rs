@@ -465,9 +465,12 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 .islands
                 .iter()
                 .map(|island| {
-                    (0..islands.migrants)
-                        .flat_map(|k| island.population.genome(k).iter().copied())
-                        .collect()
+                    let mut out =
+                        Vec::with_capacity(islands.migrants * island.population.gene_count());
+                    for k in 0..islands.migrants {
+                        out.extend_from_slice(island.population.genome(k));
+                    }
+                    out
                 })
                 .collect();
             let n = self.islands.len();
