@@ -106,8 +106,34 @@ fn audit_reports_the_contract_keys_and_a_real_losing_line() {
         .assert()
         .code(2);
     assert!(String::from_utf8_lossy(&answer.get_output().stderr).contains("already over"));
+    // A bank is for Connect-Four only.
+    bebete(dir.path())
+        .arg("audit")
+        .arg(&g)
+        .args(["--bank", "builtin"])
+        .assert()
+        .code(2);
+    // Connect-Four is measured on the bank's held-out positions, inside the
+    // genome's shell: a random genome keeps the value in some of them, the
+    // shell only adds to that.
     let c4 = random_genome(dir.path(), "c.genome", &["--game", "c4"]);
-    bebete(dir.path()).arg("audit").arg(&c4).assert().code(2);
+    let rate = |genome: &std::path::Path| -> f64 {
+        let out = stdout_of(bebete(dir.path()).arg("audit").arg(genome).arg("--json"));
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["held_out"], 3156, "{out}");
+        doc["optimal_rate"].as_f64().unwrap()
+    };
+    let pure = rate(&c4);
+    assert!((0.3..0.9).contains(&pure), "{pure}");
+    let shelled = dir.path().join("s.genome");
+    bebete(dir.path())
+        .args(["genome", "shell"])
+        .arg(&c4)
+        .args(["--lookahead", "2", "--out"])
+        .arg(&shelled)
+        .assert()
+        .success();
+    assert!(rate(&shelled) > pure);
 }
 
 #[test]

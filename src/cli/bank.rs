@@ -20,7 +20,7 @@ use std::time::Instant;
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   bebete bank --game c4 --positions 2000 --seed 1 --out my.bank
-  bebete bank --game c4 --positions 40000 --seed 1 --out banks/connect4.bank
+  bebete bank --game c4 --positions 30000 --seed 1 --out banks/connect4.bank
   bebete bank --info banks/connect4.bank
   bebete bank --game c4 --players genomes/connect4.genome,rules,mc:200 --positions 5000 --out mine.bank
   bebete bank --merge builtin,mine.bank --out both.bank
@@ -30,8 +30,8 @@ random opening of 0-4 plies, and in some games a share of random moves);
 a position and its mirror image count once. Every tenth game's positions are
 held out: evolution never trains on them, and the optimal_rate column of a
 Connect-Four run is measured on them. The solver's cost grows steeply with
-fewer stones (about 0.5 positions/s per thread at 8 stones, 10 at 12, 100
-at 16): --min-stones bounds it.
+fewer stones (per thread: about 0.5 positions/s at 8 stones, 4 at 12-13,
+150 at 16-19, thousands beyond 20): --min-stones bounds it.
 
 Labelling saves the bank every few seconds; after an interruption (Ctrl-C,
 a kill) the same command continues where it stopped.")]

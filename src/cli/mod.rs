@@ -76,7 +76,7 @@ pub enum Command {
     Move(move_cmd::MoveArgs),
     /// Score a genome or player against fixed opponents
     Eval(eval::EvalArgs),
-    /// Prove exactly whether a genome can be beaten (tictactoe, matchsticks)
+    /// Prove exactly whether a genome can be beaten (tictactoe, matchsticks), or measure it on the bank (connect4)
     Audit(audit::AuditArgs),
     /// Play against a genome (the shipped champion by default) in the terminal
     Play(play_cmd::PlayArgs),
@@ -84,7 +84,7 @@ pub enum Command {
     Plot(plot_cmd::PlotArgs),
     /// Solve a small game exactly: its value, positions and best first moves
     Solve(solve::SolveArgs),
-    /// Build a solver-labelled bank of Connect-Four positions (or describe one)
+    /// Build a solver-labelled bank of Connect-Four positions (or describe or merge banks)
     Bank(bank::BankArgs),
 }
 

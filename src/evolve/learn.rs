@@ -128,6 +128,11 @@ impl<G: TableGame + Knowledge> Tutor<G> {
         self.bank.train.len()
     }
 
+    /// Held-out positions in the bank.
+    pub fn held_out_len(&self) -> usize {
+        self.bank.held_out.len()
+    }
+
     /// The `bank` fitness term of `genes`: ×1,000,000.
     pub fn points(&self, game: &G, genes: &[u8], metric: BankMetric) -> u32 {
         let train = self.train(game);
