@@ -80,6 +80,11 @@ fn bad_requests_are_refused_in_one_line() {
         ],
         "nobody",
     );
+    std::fs::create_dir(dir.path().join("adir")).unwrap();
+    refused(
+        &["bank", "--game", "c4", "--out", "adir"],
+        "--out adir: a directory; name the bank file",
+    );
     std::fs::write(dir.path().join("not.bank"), b"hello").unwrap();
     refused(
         &["bank", "--info", "not.bank"],

@@ -95,6 +95,9 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         .out
         .clone()
         .expect("clap requires --out without --info");
+    if out.is_dir() {
+        bail!("--out {}: a directory; name the bank file", out.display());
+    }
     if !(0.0..=86_400.0).contains(&args.save_every) {
         bail!("--save-every {}: must be 0-86400 seconds", args.save_every);
     }
