@@ -257,6 +257,7 @@ fn checkpoints(c: &mut Criterion) {
         generation: 0,
         rows: Vec::new(),
         population: Population::random(&Connect4::SUBGRID, 100, 1),
+        first_island: 0,
         hall: Hall::default(),
     };
     group.throughput(Throughput::Bytes(ckpt.population.as_bytes().len() as u64));

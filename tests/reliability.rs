@@ -235,6 +235,7 @@ proptest! {
             generation: 0,
             rows: Vec::new(),
             population: Population::random(&TicTacToe::BASE3, 3, 1),
+            first_island: 0,
             hall: Hall::from_genes(&[7u8; 2 * 19_683], 19_683),
         };
         let mut cfg = ckpt.config.clone();

@@ -7,6 +7,7 @@ use crate::dispatch::GameVisitor;
 use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
+use crate::evolve::exchange::{Alone, Exchange};
 use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, RunEnd};
 use crate::players::Knowledge;
 use crate::plot::render;
@@ -25,15 +26,54 @@ use std::time::Instant;
 /// How a run begins.
 pub enum Origin {
     Fresh(EvolveConfig),
-    Resumed { checkpoint: Checkpoint, until: u64 },
+    /// From this process's newest valid checkpoint, for `more` generations
+    /// (or up to the plan); under MPI the ranks first agree on the newest
+    /// generation every one of them has.
+    Resumed {
+        checkpoint: Checkpoint,
+        more: Option<u64>,
+    },
+}
+
+/// The rank and process count an MPI launcher gave this process (from its
+/// environment), if one started it.
+pub fn launched() -> Option<(usize, usize)> {
+    let var = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok())
+    };
+    let size = var(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"])?;
+    let rank = var(&["OMPI_COMM_WORLD_RANK", "PMI_RANK"]).unwrap_or(0);
+    (size > 1).then_some((rank, size))
+}
+
+/// This process's exchange: alone, or MPI when a launcher started several.
+fn exchange() -> anyhow::Result<Box<dyn Exchange>> {
+    let Some((_, size)) = launched() else {
+        return Ok(Box::new(Alone));
+    };
+    #[cfg(feature = "mpi")]
+    {
+        let _ = size;
+        match crate::evolve::exchange::mpi_exchange::Mpi::new() {
+            Some(mpi) => Ok(Box::new(mpi)),
+            None => anyhow::bail!("MPI could not be initialised"),
+        }
+    }
+    #[cfg(not(feature = "mpi"))]
+    anyhow::bail!(
+        "started by an MPI launcher as one of {size} processes, but this bebete was built without MPI: build it with `cargo build --release --features mpi`"
+    )
 }
 
 /// Everything `evolve`/`resume` decided before the work starts.
 pub struct Drive {
     pub origin: Origin,
     pub run: RunDir,
-    /// The run's one-writer lock, taken before anything was printed.
-    pub lock: RunLock,
+    /// The run's one-writer lock, taken before anything was printed (by
+    /// the first process only, under MPI).
+    pub lock: Option<RunLock>,
     pub threads: usize,
     pub quiet: bool,
 }
@@ -98,6 +138,8 @@ fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
 /// The progress bar, and a fresh plot at every checkpoint.
 struct Progress {
     bar: ProgressBar,
+    /// Whether this process draws the plot (the first one under MPI).
+    plots: bool,
     games: u64,
     started: Instant,
     run: RunDir,
@@ -123,9 +165,10 @@ impl Observer for Progress {
     }
 
     fn checkpoint_written(&mut self, _generation: u64) {
-        if self
-            .plotted
-            .is_some_and(|t| t.elapsed().as_secs_f64() < PLOT_INTERVAL_S)
+        if !self.plots
+            || self
+                .plotted
+                .is_some_and(|t| t.elapsed().as_secs_f64() < PLOT_INTERVAL_S)
         {
             return;
         }
@@ -165,26 +208,47 @@ impl Drive {
         let _lock = &self.lock;
         survive_file_size_limits();
         let started = Instant::now();
+        let exchange = exchange()?;
+        let root = exchange.is_root();
+        let quiet = self.quiet || !root;
         let (mut evolution, until) = match self.origin {
             Origin::Fresh(cfg) => {
                 let until = cfg.generations;
-                let evolution = Evolution::start(game, cfg, self.run.clone(), self.threads)?;
+                let run = self.run.clone();
+                let evolution = Evolution::start(game, cfg, run, self.threads, exchange)?;
                 (evolution, until)
             }
-            Origin::Resumed { checkpoint, until } => {
+            Origin::Resumed {
+                mut checkpoint,
+                more,
+            } => {
+                // Under MPI: the newest generation every rank has.
+                let agreed = exchange.min(checkpoint.generation);
+                if agreed < checkpoint.generation {
+                    let dir = crate::evolve::checkpoint::dir_of_rank(
+                        &self.run,
+                        exchange.rank(),
+                        exchange.ranks(),
+                    );
+                    let path = dir.join(crate::evolve::checkpoint::file_name(agreed));
+                    checkpoint = Checkpoint::load(&path)?;
+                }
+                let until = more.map_or(checkpoint.config.generations, |m| agreed + m);
                 // Running past the plan extends it; running less never
                 // shrinks it (a later plain resume still finishes the plan).
                 let planned = checkpoint.config.generations.max(until);
                 let run = self.run.clone();
-                let evolution = Evolution::resume(game, checkpoint, run, planned, self.threads)?;
+                let evolution =
+                    Evolution::resume(game, checkpoint, run, planned, self.threads, exchange)?;
                 (evolution, until)
             }
         };
         let first = evolution.generation();
         let stop = stop_on_signals();
-        let bar = progress_bar(self.quiet, first, until);
+        let bar = progress_bar(quiet, first, until);
         let mut observer = Progress {
             bar,
+            plots: root,
             games: 0,
             started,
             run: self.run.clone(),
@@ -193,6 +257,15 @@ impl Drive {
         };
         let end = evolution.run(until, &stop.flag, &mut observer)?;
         let (bar, games, plot) = (observer.bar, observer.games, observer.plot);
+        if !root {
+            // The first process writes the plot, the champion's copy and
+            // the summary.
+            bar.finish_and_clear();
+            return Ok(match end {
+                RunEnd::Stopped => ExitCode::from(130),
+                _ => ExitCode::SUCCESS,
+            });
+        }
         let plotted = match render(&[self.run.root().to_path_buf()], &plot) {
             Ok(()) => Some(plot),
             Err(e) => {
@@ -230,7 +303,7 @@ impl Drive {
             std::fs::copy(run.best_genome(), copy)
                 .with_context(|| format!("copying the champion to {}", copy.display()))?;
         }
-        if !self.quiet {
+        if !quiet {
             let elapsed = started.elapsed().as_secs_f64();
             let cfg = evolution.config();
             let last = evolution.rows().last();

@@ -201,6 +201,9 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     let game = args
         .game
         .spec_with_encoders(GameKind::TicTacToe, recommended)?;
+    if args.seed.is_none() && super::drive::launched().is_some() {
+        anyhow::bail!("--seed: under MPI give the seed, so that every process runs the same run");
+    }
     let seed = args.seed.unwrap_or_else(draw_seed);
     let mut cfg = if recommended {
         EvolveConfig::recommended(game, seed)
@@ -250,15 +253,18 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     let run = RunDir::new(dir);
     // The lock first: a run in progress is named as such, not as one to
     // resume.
-    let lock = RunLock::acquire(run.root())?;
-    if run.run_toml().exists() {
+    // Under MPI the first process takes the lock and checks the directory;
+    // the others write only their own checkpoints.
+    let root = super::drive::launched().is_none_or(|(rank, _)| rank == 0);
+    let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
+    if root && run.run_toml().exists() {
         anyhow::bail!(
             "{} already holds a run: continue it with `bebete resume {}`, or choose another --run",
             run.root().display(),
             run.root().display()
         );
     }
-    if !args.quiet {
+    if !args.quiet && root {
         outln!(
             "evolving {game}: population {}, {} generations, seed {seed}, run {}",
             cfg.population,

@@ -31,7 +31,30 @@ pub struct ResumeArgs {
 
 pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     let run = RunDir::new(&args.run);
-    let found = checkpoint::list(&run.checkpoints());
+    // Under MPI each rank reads its own checkpoints, and only the first
+    // takes the lock and speaks.
+    let launched = super::drive::launched();
+    let root = launched.is_none_or(|(rank, _)| rank == 0);
+    let dir = launched.map_or_else(
+        || run.checkpoints(),
+        |(rank, size)| checkpoint::dir_of_rank(&run, rank, size),
+    );
+    let found = checkpoint::list(&dir);
+    // An MPI run keeps a directory of checkpoints per rank.
+    let ranks = std::fs::read_dir(run.checkpoints())
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().starts_with("rank-"))
+                .count()
+        })
+        .unwrap_or(0);
+    let processes = launched.map_or(1, |(_, size)| size);
+    if ranks > 0 && ranks != processes {
+        anyhow::bail!(
+            "{}: a run of {ranks} MPI processes (one island each); resume it with `mpirun -n {ranks} bebete resume …`, not with {processes} process(es)",
+            run.root().display()
+        );
+    }
     if found.is_empty() {
         anyhow::bail!(
             "{}: no checkpoints/gen-NNNNNN.ckpt here; is it a run directory written by `bebete evolve`?",
@@ -79,8 +102,8 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let lock = RunLock::acquire(run.root())?;
-    if !args.quiet {
+    let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
+    if !args.quiet && root {
         outln!(
             "resuming {} from generation {} up to {}",
             run.root().display(),
@@ -92,7 +115,7 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     game.visit(Drive {
         origin: Origin::Resumed {
             checkpoint: ckpt,
-            until,
+            more: args.generations,
         },
         run,
         lock,

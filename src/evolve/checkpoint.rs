@@ -43,6 +43,10 @@ struct CheckpointHeader {
     learn: Learn,
     /// The configuration's `islands`.
     islands: Islands,
+    /// The islands in this file: the first one's index and how many (all
+    /// of them in one process; one per rank under MPI).
+    first_island: u32,
+    held_islands: u32,
 }
 
 /// The version-3 header: version 4's without the bank.
@@ -68,6 +72,8 @@ impl From<CheckpointHeaderV3> for CheckpointHeader {
             bank_fitness: None,
             learn: Learn::default(),
             islands: Islands::default(),
+            first_island: 0,
+            held_islands: 1,
         }
     }
 }
@@ -103,8 +109,11 @@ pub struct Checkpoint {
     pub generation: u64,
     /// Stats of every completed generation.
     pub rows: Vec<StatsRow>,
-    /// The population of generation `generation`.
+    /// The population of generation `generation`: the islands this file
+    /// holds, one after the other.
     pub population: Population,
+    /// The index of the first island held (0 but under MPI).
+    pub first_island: usize,
     /// Past champions (`--fitness hof:N`; empty otherwise).
     pub hall: Hall,
 }
@@ -131,16 +140,20 @@ struct CheckpointHeaderRef<'a> {
     bank_fitness: Option<BankMetric>,
     learn: &'a Learn,
     islands: Islands,
+    first_island: u32,
+    held_islands: u32,
 }
 
-/// Writes a checkpoint of the given state atomically: the islands'
-/// populations in island order (one, without islands), then the hall.
+/// Writes a checkpoint of the given state atomically: the populations of
+/// the islands held (from `first_island` on, in island order; one island
+/// without `--islands`), then the hall.
 pub fn write(
     path: &Path,
     config: &EvolveConfig,
     generation: u64,
     rows: &[StatsRow],
     populations: &[&Population],
+    first_island: usize,
     hall: &Hall,
 ) -> Result<(), FileError> {
     let header = CheckpointHeaderRef {
@@ -153,6 +166,8 @@ pub fn write(
         bank_fitness: config.fitness.bank,
         learn: &config.learn,
         islands: config.islands,
+        first_island: first_island as u32,
+        held_islands: populations.len() as u32,
     };
     let parts: Vec<&[u8]> = populations
         .iter()
@@ -160,6 +175,16 @@ pub fn write(
         .chain(hall.parts())
         .collect();
     write_framed_parts(path, CHECKPOINT_FORMAT, &header, &parts)
+}
+
+/// Where the checkpoints of rank `rank` of `ranks` processes go: the run's
+/// `checkpoints/` in one process, `checkpoints/rank-R/` under MPI (each
+/// rank writes its own islands).
+pub fn dir_of_rank(run: &super::RunDir, rank: usize, ranks: usize) -> PathBuf {
+    match ranks {
+        1 => run.checkpoints(),
+        _ => run.checkpoints().join(format!("rank-{rank}")),
+    }
 }
 
 /// The file name of the checkpoint taken before `generation`.
@@ -176,6 +201,7 @@ impl Checkpoint {
             self.generation,
             &self.rows,
             &[&self.population],
+            self.first_island,
             &self.hall,
         )
     }
@@ -210,9 +236,17 @@ impl Checkpoint {
             ));
         }
         let expected = visit_table_game(header.config.game, GeneCount);
-        // Every island's population, one after the other.
+        // The populations of the islands held, one after the other.
         let islands = header.config.islands.count;
-        let size = header.config.population * islands;
+        let held = header.held_islands as usize;
+        if held == 0 || header.first_island as usize + held > islands {
+            return Err(malformed(format!(
+                "islands {}..{} of a run of {islands}",
+                header.first_island,
+                header.first_island as usize + held
+            )));
+        }
+        let size = header.config.population * held;
         if header.hall > hall::HALL_SIZE as u64 {
             return Err(malformed(format!(
                 "a hall of fame of {} genomes (at most {})",
@@ -245,6 +279,7 @@ impl Checkpoint {
             generation: header.generation,
             rows: header.rows,
             population: Population::from_genes(genes, expected),
+            first_island: header.first_island as usize,
             hall,
         })
     }
@@ -420,7 +455,7 @@ mod tests {
         cfg.learn.local_search = 1;
         cfg.learn.bank = crate::bank::BankSource::File("my.bank".into());
         cfg.islands.migrants = 1;
-        write(&path, &cfg, 0, &[], &[&pop], &Hall::default()).unwrap();
+        write(&path, &cfg, 0, &[], &[&pop], 0, &Hall::default()).unwrap();
         assert_eq!(Checkpoint::load(&path).unwrap().config, cfg);
     }
 }

@@ -12,6 +12,7 @@
 use super::RunDir;
 use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
+use super::exchange::Exchange;
 use super::fitness::{Evaluation, FitnessTerms};
 use super::hall::HALL_SIZE;
 use super::learn::Tutor;
@@ -56,6 +57,10 @@ pub enum EvolveError {
     File(#[from] FileError),
     #[error(transparent)]
     Player(#[from] PlayerError),
+    #[error(
+        "--islands {islands}: under MPI each rank holds one island, but {ranks} ranks were started; launch with -n {islands}"
+    )]
+    Ranks { islands: usize, ranks: usize },
     #[error(
         "--population {population}: {needed:.1} GB of genes ({population} genomes of {genes} genes, twice: the generation and the next), but {available:.1} GB of memory is available; choose a smaller --population"
     )]
@@ -116,6 +121,21 @@ pub trait Observer {
     fn checkpoint_written(&mut self, _generation: u64) {}
 }
 
+/// The islands a process holds: all of them alone, one per rank under MPI.
+fn held_islands(
+    cfg: &EvolveConfig,
+    exchange: &dyn Exchange,
+) -> Result<std::ops::Range<usize>, EvolveError> {
+    match exchange.ranks() {
+        1 => Ok(0..cfg.islands.count),
+        ranks if ranks == cfg.islands.count => Ok(exchange.rank()..exchange.rank() + 1),
+        ranks => Err(EvolveError::Ranks {
+            islands: cfg.islands.count,
+            ranks,
+        }),
+    }
+}
+
 /// Seed stream of the islands after the first.
 const ISLAND_STREAM: u64 = 0x151a;
 
@@ -143,8 +163,12 @@ pub struct Evolution<G: TableGame + Knowledge> {
     game: G,
     cfg: EvolveConfig,
     run: RunDir,
-    /// One population per island (one without `--islands`).
+    /// The islands this process holds (all of them in one process, one
+    /// per rank under MPI), from island `first` on.
     islands: Vec<Island>,
+    first: usize,
+    /// How the processes of the run talk ([`Alone`] in one process).
+    exchange: Box<dyn Exchange>,
     generation: u64,
     rows: Vec<StatsRow>,
     pending_io: f64,
@@ -186,19 +210,33 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         cfg: EvolveConfig,
         run: RunDir,
         threads: usize,
+        exchange: Box<dyn Exchange>,
     ) -> Result<Self, EvolveError> {
         cfg.validate()?;
+        let held = held_islands(&cfg, exchange.as_ref())?;
         check_memory(game.gene_count(), &cfg)?;
-        let populations = (0..cfg.islands.count)
+        let populations = held
+            .clone()
             .map(|i| Population::initial(&game, cfg.population, island_seed(cfg.seed, i), cfg.init))
             .collect();
-        let mut evolution = Self::assemble(game, cfg, run, populations, 0, Vec::new())?;
+        let mut evolution = Self::assemble(
+            game,
+            cfg,
+            run,
+            populations,
+            held.start,
+            0,
+            Vec::new(),
+            exchange,
+        )?;
         // The checkpoint first: a run killed before run.toml exists can
         // simply be started again, and one killed after it can be resumed
         // (resume rewrites run.toml and stats.csv from the checkpoint).
         evolution.checkpoint()?;
-        evolution.run.write_run_toml(&evolution.cfg, threads)?;
-        evolution.run.write_stats(&evolution.cfg, &[])?;
+        if evolution.exchange.is_root() {
+            evolution.run.write_run_toml(&evolution.cfg, threads)?;
+            evolution.run.write_stats(&evolution.cfg, &[])?;
+        }
         Ok(evolution)
     }
 
@@ -223,27 +261,48 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         run: RunDir,
         generations: u64,
         threads: usize,
+        exchange: Box<dyn Exchange>,
     ) -> Result<Self, EvolveError> {
         let mut cfg = ckpt.config;
         cfg.generations = generations;
         cfg.validate()?;
-        let populations = ckpt.population.split(cfg.islands.count);
-        let mut evolution =
-            Self::assemble(game, cfg, run, populations, ckpt.generation, ckpt.rows)?;
-        evolution.run.write_run_toml(&evolution.cfg, threads)?;
-        evolution.run.write_stats(&evolution.cfg, &evolution.rows)?;
+        let held = held_islands(&cfg, exchange.as_ref())?;
+        let populations = ckpt.population.split(held.len());
+        if held.start != ckpt.first_island || populations.len() != held.len() {
+            return Err(EvolveError::Ranks {
+                islands: cfg.islands.count,
+                ranks: exchange.ranks(),
+            });
+        }
+        let mut evolution = Self::assemble(
+            game,
+            cfg,
+            run,
+            populations,
+            held.start,
+            ckpt.generation,
+            ckpt.rows,
+            exchange,
+        )?;
+        if evolution.exchange.is_root() {
+            evolution.run.write_run_toml(&evolution.cfg, threads)?;
+            evolution.run.write_stats(&evolution.cfg, &evolution.rows)?;
+        }
         evolution.islands[0].hall = ckpt.hall;
         evolution.last_checkpoint = Some(ckpt.generation);
         Ok(evolution)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn assemble(
         game: G,
         cfg: EvolveConfig,
         run: RunDir,
         populations: Vec<Population>,
+        first: usize,
         generation: u64,
         rows: Vec<StatsRow>,
+        exchange: Box<dyn Exchange>,
     ) -> Result<Self, EvolveError> {
         let solved = Arc::new(SolvedOnce::default());
         let tutor = Tutor::for_run(&game, &cfg)?.map(Arc::new);
@@ -257,7 +316,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 spare: Population::zeroed(population.size(), population.gene_count()),
                 population,
                 hall: Hall::default(),
-                seed: island_seed(cfg.seed, i),
+                seed: island_seed(cfg.seed, first + i),
             })
             .collect();
         Ok(Evolution {
@@ -265,6 +324,8 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             cfg,
             run,
             islands,
+            first,
+            exchange,
             generation,
             rows,
             pending_io: 0.0,
@@ -345,11 +406,20 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 }
             })
             .collect();
-        // The run's champion: the best of the islands' (ties to the first).
+        // Every island's figures, on every process.
+        let figures = self.gather(&figures);
+        // The run's champion: the best of the islands' (ties to the first),
+        // its genes from the process that holds it.
         let champion = (0..figures.len())
             .max_by_key(|&i| (figures[i].best, std::cmp::Reverse(i)))
             .expect("at least one island");
-        let record = self.record(champion, rankings[champion][0], figures[champion].best);
+        let held = self.islands.len();
+        let mut genes = vec![0u8; self.game.gene_count()];
+        if let Some(local) = champion.checked_sub(self.first).filter(|&l| l < held) {
+            genes.copy_from_slice(self.islands[local].population.genome(rankings[local][0]));
+        }
+        self.exchange.broadcast(champion / held, &mut genes);
+        let record = self.record(&genes, figures[champion].best);
         let tournament_s = started.elapsed().as_secs_f64();
 
         let io_started = Instant::now();
@@ -384,21 +454,42 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         self.finish(rows, games)
     }
 
-    /// Measures the champion (genome `index` of island `island`, with
-    /// `best` points) when due, and takes it as the run's champion (audited
-    /// under `--target unbeatable`, marked unsaved when its genes changed).
-    fn record(&mut self, island: usize, index: usize, best: u32) -> Record {
+    /// Every island's figures from the islands held here, in island order.
+    fn gather(&self, held: &[Figures]) -> Vec<Figures> {
+        let flat: Vec<f64> = held
+            .iter()
+            .flat_map(|f| [f64::from(f.best), f.mean, f64::from(f.worst), f.diversity])
+            .collect();
+        self.exchange
+            .all_gather(&flat)
+            .chunks(4)
+            .map(|c| Figures {
+                best: c[0] as u32,
+                mean: c[1],
+                worst: c[2] as u32,
+                diversity: c[3],
+            })
+            .collect()
+    }
+
+    /// Measures the champion (`champion_genes`, with `best` points) when
+    /// due — on the first process, which shares the values — and takes it
+    /// as the run's champion (audited under `--target unbeatable`, marked
+    /// unsaved when its genes changed).
+    fn record(&mut self, champion_genes: &[u8], best: u32) -> Record {
         if self.cfg.fitness.hall > 0 {
             // Validation keeps halls to runs of one island.
-            let Island {
-                population, hall, ..
-            } = &mut self.islands[island];
-            hall.admit(self.generation, population.genome(index));
+            self.islands[0].hall.admit(self.generation, champion_genes);
         }
-        let champion_genes = self.islands[island].population.genome(index);
         let bench = if bench::due(&self.cfg, self.generation) {
-            self.bench
-                .measure(&self.game, champion_genes, &self.cfg, self.generation)
+            let mut values = if self.exchange.is_root() {
+                self.bench
+                    .measure(&self.game, champion_genes, &self.cfg, self.generation)
+            } else {
+                vec![0.0; bench::columns(&self.cfg).len()]
+            };
+            self.exchange.broadcast_f64(0, &mut values);
+            values
         } else {
             Vec::new()
         };
@@ -461,7 +552,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         }
         let islands = self.cfg.islands;
         if islands.count > 1 && (self.generation + 1).is_multiple_of(islands.every) {
-            let migrants: Vec<Vec<u8>> = self
+            let outgoing: Vec<Vec<u8>> = self
                 .islands
                 .iter()
                 .map(|island| {
@@ -473,12 +564,21 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                     out
                 })
                 .collect();
-            let n = self.islands.len();
-            for (from, genes) in migrants.into_iter().enumerate() {
-                let to = &mut self.islands[(from + 1) % n].population;
-                let size = to.size();
-                for (k, genome) in genes.chunks(to.gene_count()).enumerate() {
-                    to.genome_mut(size - islands.migrants + k)
+            // The last island held sends to the next process's first (to
+            // this process's own first when it holds them all).
+            let held = self.islands.len();
+            let from_previous = self.exchange.ring(&outgoing[held - 1]);
+            for (to, island) in self.islands.iter_mut().enumerate() {
+                let genes = if to == 0 {
+                    &from_previous
+                } else {
+                    &outgoing[to - 1]
+                };
+                let population = &mut island.population;
+                let size = population.size();
+                for (k, genome) in genes.chunks(population.gene_count()).enumerate() {
+                    population
+                        .genome_mut(size - islands.migrants + k)
                         .copy_from_slice(genome);
                 }
             }
@@ -488,8 +588,10 @@ impl<G: TableGame + Knowledge> Evolution<G> {
     /// Appends the generation's rows (one per island) and checkpoints when
     /// due.
     fn finish(&mut self, rows: Vec<StatsRow>, games: u64) -> Result<GenerationReport, FileError> {
-        for row in &rows {
-            self.run.append_stats(&self.cfg, row)?;
+        if self.exchange.is_root() {
+            for row in &rows {
+                self.run.append_stats(&self.cfg, row)?;
+            }
         }
         let row = rows[0].clone();
         self.rows.extend(rows);
@@ -511,7 +613,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         }
         let started = Instant::now();
         self.save_champion()?;
-        let dir = self.run.checkpoints();
+        let dir = checkpoint::dir_of_rank(&self.run, self.exchange.rank(), self.exchange.ranks());
         let path = dir.join(checkpoint::file_name(self.generation));
         checkpoint::write(
             &path,
@@ -523,6 +625,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 .iter()
                 .map(|i| &i.population)
                 .collect::<Vec<_>>(),
+            self.first,
             &self.islands[0].hall,
         )?;
         checkpoint::prune(&dir, self.cfg.keep).map_err(|e| FileError::new(&dir, e))?;
@@ -534,6 +637,9 @@ impl<G: TableGame + Knowledge> Evolution<G> {
     /// Writes the last generation's champion to `best.genome` unless it is
     /// there already.
     fn save_champion(&mut self) -> Result<(), FileError> {
+        if !self.exchange.is_root() {
+            return Ok(());
+        }
         if let Some(champion) = self.champion.as_ref().filter(|_| !self.champion_saved) {
             champion.save(&self.run.best_genome())?;
             self.champion_saved = true;
@@ -550,7 +656,8 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         observer: &mut dyn Observer,
     ) -> Result<RunEnd, FileError> {
         while self.generation < until {
-            if stop.load(Ordering::SeqCst) {
+            // Every process stops at the same generation.
+            if self.exchange.any(stop.load(Ordering::SeqCst)) {
                 self.checkpoint()?;
                 return Ok(RunEnd::Stopped);
             }
@@ -576,7 +683,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         let cfg = &self.cfg;
         let g = self.rows.last()?.generation;
         // The benchmark is on the first island's row of a generation.
-        let first_of_last = self.rows.len() - self.islands.len();
+        let first_of_last = self.rows.len() - cfg.islands.count;
         if self.champion_perfect {
             return Some(format!(
                 "target reached: the champion of generation {g} keeps the game's value in every position it can reach (unbeatable)"

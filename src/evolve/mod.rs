@@ -15,6 +15,7 @@ pub mod breeding;
 pub mod checkpoint;
 mod config;
 mod driver;
+pub mod exchange;
 pub mod fitness;
 pub mod hall;
 pub mod learn;
