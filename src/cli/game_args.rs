@@ -19,7 +19,8 @@ pub struct GameArgs {
     /// (the 8 rotations/reflections share a gene); matchsticks state or
     /// sticks (sticks left only); connect4 subgrid, playable, mirror or
     /// playable-mirror. Defaults: base3, state, subgrid; evolve's
-    /// recommended settings use symmetric (and sticks with --rule double).
+    /// recommended settings use symmetric, mirror for connect4 (and sticks
+    /// with --rule double).
     /// With a genome file it must match the genome's own
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
