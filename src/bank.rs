@@ -6,7 +6,7 @@
 //! move keeps the solver's value is a fitness term (`--fitness vs:bank`) and
 //! every Connect-Four run's `optimal_rate` column. `bebete bank` builds one
 //! (the `labelling` module); a bank is shipped in `banks/connect4.bank` and
-//! built into the binary ([`builtin_connect4`]).
+//! built into the binary ([`BankSource::Builtin`]).
 //!
 //! Positions are split by the game they came from, never one by one: every
 //! tenth game's positions are held out (training never reads them), and a
@@ -98,21 +98,6 @@ impl<P, M: Copy + PartialEq> Labelled<P, M> {
     pub fn keeps(&self, mv: M) -> bool {
         self.score_of(mv)
             .is_some_and(|s| s.value() == self.best().value())
-    }
-
-    /// Whether some move loses value here (a position where choice matters).
-    pub fn decisive(&self) -> bool {
-        let best = self.best().value();
-        self.moves.iter().any(|(_, s)| s.value() != best)
-    }
-
-    /// The moves that keep the value.
-    pub fn keeping(&self) -> impl Iterator<Item = M> + '_ {
-        let best = self.best().value();
-        self.moves
-            .iter()
-            .filter(move |(_, s)| s.value() == best)
-            .map(|&(m, _)| m)
     }
 
     /// `mv`'s score on a 0–1 scale: 1 for the best score, 0 for the worst
@@ -334,14 +319,6 @@ impl BankFile {
     }
 }
 
-/// The built-in bank as a file's contents.
-pub fn builtin_file() -> Result<BankFile, FileError> {
-    let path = Path::new("<built-in banks/connect4.bank>");
-    let (header, payload) = decode_framed(BUILTIN_CONNECT4.to_vec(), BANK_FORMAT)
-        .map_err(|p| FileError::new(path, p))?;
-    BankFile::decode(header, payload).map_err(|p| FileError::new(path, p))
-}
-
 /// Where a run's bank comes from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BankSource {
@@ -370,25 +347,30 @@ impl BankSource {
         }
     }
 
-    /// The Connect-Four bank this names, split for learning.
-    pub fn connect4(&self) -> Result<Bank<Connect4Position, u8>, FileError> {
+    /// The path errors name: the file, or the built-in bank's source.
+    fn path(&self) -> &Path {
         match self {
-            BankSource::Builtin => builtin_connect4(),
-            BankSource::File(path) => BankFile::load(path)?
-                .split()
-                .map_err(|p| FileError::new(path, p)),
+            BankSource::Builtin => Path::new("<built-in banks/connect4.bank>"),
+            BankSource::File(path) => path,
         }
     }
-}
 
-/// The bank built into the binary.
-pub fn builtin_connect4() -> Result<Bank<Connect4Position, u8>, FileError> {
-    let path = Path::new("<built-in banks/connect4.bank>");
-    let (header, payload) = decode_framed(BUILTIN_CONNECT4.to_vec(), BANK_FORMAT)
-        .map_err(|p| FileError::new(path, p))?;
-    BankFile::decode(header, payload)
-        .and_then(|b| b.split())
-        .map_err(|p| FileError::new(path, p))
+    /// The bank file this names, read and checked.
+    pub fn load(&self) -> Result<BankFile, FileError> {
+        match self {
+            BankSource::Builtin => decode_framed(BUILTIN_CONNECT4.to_vec(), BANK_FORMAT)
+                .and_then(|(header, payload)| BankFile::decode(header, payload))
+                .map_err(|p| FileError::new(self.path(), p)),
+            BankSource::File(path) => BankFile::load(path),
+        }
+    }
+
+    /// The Connect-Four bank this names, split for learning.
+    pub fn connect4(&self) -> Result<Bank<Connect4Position, u8>, FileError> {
+        self.load()?
+            .split()
+            .map_err(|p| FileError::new(self.path(), p))
+    }
 }
 
 /// The mirror image of a Connect-Four position (columns reversed).
@@ -412,8 +394,7 @@ pub fn canonical_key(pos: &Connect4Position) -> u64 {
     key(pos).min(key(&mirror(pos)))
 }
 
-/// The value-keeping moves' share and the others, as counted by
-/// [`Bank::rate`].
+/// How many of some positions a genome's move keeps the value in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Rate {
     pub positions: u64,
@@ -426,21 +407,6 @@ impl Rate {
             0.0
         } else {
             self.kept as f64 / self.positions as f64
-        }
-    }
-}
-
-impl<P, M: Copy + PartialEq> Bank<P, M> {
-    /// How many of `positions` the move chosen by `choose` keeps the value
-    /// in.
-    pub fn rate(positions: &[Labelled<P, M>], mut choose: impl FnMut(&P) -> Option<M>) -> Rate {
-        let kept = positions
-            .iter()
-            .filter(|l| choose(&l.pos).is_some_and(|m| l.keeps(m)))
-            .count();
-        Rate {
-            positions: positions.len() as u64,
-            kept: kept as u64,
         }
     }
 }
@@ -508,8 +474,6 @@ mod tests {
         };
         assert_eq!(l.best(), Score::raw(5));
         assert!(l.keeps(2) && l.keeps(3) && !l.keeps(1) && !l.keeps(9));
-        assert!(l.decisive());
-        assert_eq!(l.keeping().collect::<Vec<_>>(), vec![2, 3]);
         assert_eq!(l.share(3), 1.0);
         assert_eq!(l.share(0), 0.0);
         assert!((l.share(1) - 2.0 / 7.0).abs() < 1e-12);
@@ -517,7 +481,7 @@ mod tests {
             pos: (),
             moves: vec![(0u8, Score::raw(-2)), (1, Score::raw(-5))],
         };
-        assert!(lost.keeps(1) && !lost.decisive());
+        assert!(lost.keeps(0) && lost.keeps(1));
     }
 
     #[test]
@@ -592,7 +556,7 @@ mod tests {
 
     #[test]
     fn the_builtin_bank_loads_with_a_held_out_part() {
-        let bank = builtin_connect4().unwrap();
+        let bank = BankSource::Builtin.connect4().unwrap();
         assert!(bank.train.len() > 1000, "{}", bank.train.len());
         let share = bank.held_out.len() as f64 / (bank.train.len() + bank.held_out.len()) as f64;
         assert!((0.05..0.2).contains(&share), "held out {share}");

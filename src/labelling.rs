@@ -169,7 +169,7 @@ pub fn new_bank(plan: &Plan, gathered: &Gathered) -> BankFile {
 }
 
 /// One labelled position and the seconds its labelling took.
-pub struct Labelled {
+pub struct LabelledEntry {
     pub entry: Entry,
     pub seconds: f64,
 }
@@ -181,9 +181,9 @@ pub struct Labelled {
 pub fn label(
     positions: &[(Connect4Position, bool)],
     solvers: &mut [Connect4Solver],
-) -> Vec<Labelled> {
+) -> Vec<LabelledEntry> {
     let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Labelled>>> =
+    let out: Mutex<Vec<Option<LabelledEntry>>> =
         Mutex::new((0..positions.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for solver in solvers.iter_mut() {
@@ -196,7 +196,7 @@ pub fn label(
                     };
                     let started = Instant::now();
                     let scores = solver.scores(&pos);
-                    let done = Labelled {
+                    let done = LabelledEntry {
                         entry: Entry {
                             pos,
                             scores,

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bebete, same_run, stats_without_times, stdout_of};
+use common::{bebete, run_toml_has, same_run, stats_without_times, stdout_of};
 use std::path::Path;
 
 fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
@@ -42,15 +42,15 @@ fn one_thread_and_two_threads_give_the_same_run() {
     }
     // Connect-Four's recommended settings: games, the mirror encoder and
     // zero weights.
-    let toml = std::fs::read_to_string(one.path().join("runs/game-2/run.toml")).unwrap();
-    for line in [
-        "encoder = \"mirror\"",
-        "fitness = \"vs:random:10+rules:20+alphabeta:2:6\"",
-        "init = \"zero\"",
-        "bench_every = 100",
-    ] {
-        assert!(toml.contains(line), "{line} missing from\n{toml}");
-    }
+    run_toml_has(
+        &one.path().join("runs/game-2"),
+        &[
+            "encoder = \"mirror\"",
+            "fitness = \"vs:random:10+rules:20+alphabeta:2:6\"",
+            "init = \"zero\"",
+            "bench_every = 100",
+        ],
+    );
 }
 
 #[test]
@@ -513,15 +513,15 @@ fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
         .assert()
         .success();
     same_run(&whole.path().join("runs/s"), &split.path().join("runs/s"));
-    let toml = std::fs::read_to_string(whole.path().join("runs/s/run.toml")).unwrap();
-    for line in [
-        "fitness = \"vs:sample:3+hof:4+random:2\"",
-        "init = \"zero\"",
-        "crossover = \"block:961\"",
-        "mutate = \"used\"",
-    ] {
-        assert!(toml.contains(line), "{line} missing from\n{toml}");
-    }
+    run_toml_has(
+        &whole.path().join("runs/s"),
+        &[
+            "fitness = \"vs:sample:3+hof:4+random:2\"",
+            "init = \"zero\"",
+            "crossover = \"block:961\"",
+            "mutate = \"used\"",
+        ],
+    );
     // Zero weights, and mutation (at rate 0.5) only where play went: the
     // champion's weights stay zero outside the genes read in 12
     // generations of games (mutating all 923,521 would weight ~460,000).
@@ -721,15 +721,15 @@ fn bank_learning_is_reproducible_on_any_thread_count_and_resumes_exactly() {
     let a = dirs[0].path().join(run);
     same_run(&a, &dirs[1].path().join(run));
     same_run(&a, &dirs[2].path().join(run));
-    let toml = std::fs::read_to_string(a.join("run.toml")).unwrap();
-    for line in [
-        "fitness = \"round-robin+bank\"",
-        "bank = \"builtin\"",
-        "guided = 20",
-        "local_search = 1",
-    ] {
-        assert!(toml.contains(line), "{line} in {toml}");
-    }
+    run_toml_has(
+        &a,
+        &[
+            "fitness = \"round-robin+bank\"",
+            "bank = \"builtin\"",
+            "guided = 20",
+            "local_search = 1",
+        ],
+    );
     // The held-out rate is measured, and the bank term dominates the
     // points (1,000,000 × a share), so the champion's rate is plausible.
     let rows = stats_without_times(&a);

@@ -4,7 +4,7 @@
 mod common;
 
 use bebete::evolve::checkpoint::Checkpoint;
-use common::{bebete, same_run, stats_without_times, stdout_of};
+use common::{bebete, run_toml_has, same_run, stats_without_times, stdout_of};
 use predicates::str::contains;
 use std::path::Path;
 
@@ -66,10 +66,7 @@ fn islands_are_the_same_on_any_thread_count_and_after_a_resume() {
             "{row}"
         );
     }
-    let toml = std::fs::read_to_string(a.join("run.toml")).unwrap();
-    for line in ["islands = 3", "migrate_every = 2", "migrants = 2"] {
-        assert!(toml.contains(line), "{line} in {toml}");
-    }
+    run_toml_has(&a, &["islands = 3", "migrate_every = 2", "migrants = 2"]);
 }
 
 #[test]

@@ -8,7 +8,6 @@ use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::learn::Tutor;
-use crate::evolve::{BankMetric, EvolveConfig};
 use crate::games::Side;
 use crate::genome::Genome;
 use crate::players::Knowledge;
@@ -79,36 +78,38 @@ struct Audit<'a> {
 struct BankAuditJson {
     bank: String,
     lookahead: u8,
-    held_out: usize,
-    optimal: usize,
+    held_out: u64,
+    optimal: u64,
     optimal_rate: f64,
-    train: usize,
+    train: u64,
     train_rate: f64,
 }
 
 impl Audit<'_> {
     /// The bank audit of a game too large to walk.
     fn on_bank<G: TableGame + Knowledge>(&self, game: G) -> anyhow::Result<String> {
-        let mut cfg = EvolveConfig::method(self.genome.game, 0);
-        cfg.lookahead = self.genome.lookahead;
-        cfg.illegal = self.args.illegal;
-        if let Some(bank) = &self.args.bank {
-            cfg.learn.bank = BankSource::parse(bank);
-        }
-        let Some(tutor) = Tutor::for_run(&game, &cfg)? else {
+        let source = self
+            .args
+            .bank
+            .as_deref()
+            .map_or_else(BankSource::default, BankSource::parse);
+        let lookahead = self.genome.lookahead;
+        let Some(tutor) = Tutor::new(&game, &source, self.args.illegal, lookahead)? else {
             anyhow::bail!("{}: no bank for this game", self.args.genome.display());
         };
         let genes = &self.genome.genes;
-        let rate = tutor.optimal_rate(&game, genes);
-        let train_rate = tutor.points(&game, genes, BankMetric::Keep) as f64 / 1e6;
+        let (held, train) = (
+            tutor.held_out_rate(&game, genes),
+            tutor.train_rate(&game, genes),
+        );
         let report = BankAuditJson {
-            bank: cfg.learn.bank.to_string(),
-            lookahead: cfg.lookahead,
-            held_out: tutor.held_out_len(),
-            optimal: (rate * tutor.held_out_len() as f64).round() as usize,
-            optimal_rate: rate,
-            train: tutor.train_len(),
-            train_rate,
+            bank: source.to_string(),
+            lookahead,
+            held_out: held.positions,
+            optimal: held.kept,
+            optimal_rate: held.share(),
+            train: train.positions,
+            train_rate: train.share(),
         };
         if self.args.json {
             return pretty_json(&report);
@@ -118,7 +119,7 @@ impl Audit<'_> {
             d => format!("in a shell of lookahead {d}"),
         };
         Ok(format!(
-            "{} ({shell}), on the bank {}\n\
+            "{}, {shell}, on the bank {}\n\
              held out    {} positions training never reads\n\
              optimal     {} of them keep the solver's value ({:.1}%)\n\
              training    {} positions, {:.1}% kept\n\

@@ -3,7 +3,7 @@
 
 use super::GameArgs;
 use super::evolve::thread_count;
-use crate::bank::{BankFile, HELD_OUT_EVERY};
+use crate::bank::{BankFile, BankSource, HELD_OUT_EVERY};
 use crate::games::GameKind;
 use crate::labelling::{self, DEFAULT_PLAYERS, Plan, Speed};
 use crate::players::PlayerSpec;
@@ -107,10 +107,7 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         }
         let banks = list
             .split(',')
-            .map(|name| match name.trim() {
-                "builtin" => crate::bank::builtin_file(),
-                path => BankFile::load(std::path::Path::new(path)),
-            })
+            .map(|name| BankSource::parse(name.trim()).load())
             .collect::<Result<Vec<_>, _>>()?;
         let merged = BankFile::merge(&banks).map_err(|p| crate::store::FileError::new(&out, p))?;
         merged.save(&out)?;

@@ -7,7 +7,7 @@ use crate::dispatch::GameVisitor;
 use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
-use crate::evolve::exchange::{Alone, Exchange};
+use crate::evolve::exchange;
 use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, RunEnd};
 use crate::players::Knowledge;
 use crate::plot::render;
@@ -33,38 +33,6 @@ pub enum Origin {
         checkpoint: Checkpoint,
         more: Option<u64>,
     },
-}
-
-/// The rank and process count an MPI launcher gave this process (from its
-/// environment), if one started it.
-pub fn launched() -> Option<(usize, usize)> {
-    let var = |names: &[&str]| {
-        names
-            .iter()
-            .find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok())
-    };
-    let size = var(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"])?;
-    let rank = var(&["OMPI_COMM_WORLD_RANK", "PMI_RANK"]).unwrap_or(0);
-    (size > 1).then_some((rank, size))
-}
-
-/// This process's exchange: alone, or MPI when a launcher started several.
-fn exchange() -> anyhow::Result<Box<dyn Exchange>> {
-    let Some((_, size)) = launched() else {
-        return Ok(Box::new(Alone));
-    };
-    #[cfg(feature = "mpi")]
-    {
-        let _ = size;
-        match crate::evolve::exchange::mpi_exchange::Mpi::new() {
-            Some(mpi) => Ok(Box::new(mpi)),
-            None => anyhow::bail!("MPI could not be initialised"),
-        }
-    }
-    #[cfg(not(feature = "mpi"))]
-    anyhow::bail!(
-        "started by an MPI launcher as one of {size} processes, but this bebete was built without MPI: build it with `cargo build --release --features mpi`"
-    )
 }
 
 /// Everything `evolve`/`resume` decided before the work starts.
@@ -208,7 +176,7 @@ impl Drive {
         let _lock = &self.lock;
         survive_file_size_limits();
         let started = Instant::now();
-        let exchange = exchange()?;
+        let exchange = exchange::for_this_process()?;
         let root = exchange.is_root();
         let quiet = self.quiet || !root;
         let (mut evolution, until) = match self.origin {

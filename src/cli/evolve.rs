@@ -8,6 +8,7 @@ use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::encoding::TableGame;
 use crate::evolve::RunDir;
+use crate::evolve::exchange;
 use crate::evolve::{
     Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, MutationScope, Selection, Target,
 };
@@ -201,7 +202,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     let game = args
         .game
         .spec_with_encoders(GameKind::TicTacToe, recommended)?;
-    if args.seed.is_none() && super::drive::launched().is_some() {
+    if args.seed.is_none() && exchange::launched().is_some() {
         anyhow::bail!("--seed: under MPI give the seed, so that every process runs the same run");
     }
     let seed = args.seed.unwrap_or_else(draw_seed);
@@ -255,7 +256,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     // resume.
     // Under MPI the first process takes the lock and checks the directory;
     // the others write only their own checkpoints.
-    let root = super::drive::launched().is_none_or(|(rank, _)| rank == 0);
+    let root = exchange::is_first_process();
     let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
     if root && run.run_toml().exists() {
         anyhow::bail!(

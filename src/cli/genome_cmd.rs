@@ -6,9 +6,9 @@ use super::output::pretty_json;
 use super::{GameArgs, draw_seed};
 use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::TableGame;
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::learn::Tutor;
-use crate::evolve::{BankMetric, EvolveConfig};
+
 use crate::games::{GameKind, GameSpec, TakeRule};
 use crate::genome::Genome;
 use crate::players::Knowledge;
@@ -141,12 +141,13 @@ impl GameVisitor for Polish<'_> {
     type Output = anyhow::Result<()>;
 
     fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<()> {
-        let mut cfg = EvolveConfig::method(self.genome.game, 0);
-        cfg.lookahead = self.genome.lookahead;
-        if let Some(bank) = &self.args.bank {
-            cfg.learn.bank = BankSource::parse(bank);
-        }
-        let Some(tutor) = Tutor::for_run(&game, &cfg)? else {
+        let source = self
+            .args
+            .bank
+            .as_deref()
+            .map_or_else(BankSource::default, BankSource::parse);
+        let policy = IllegalPolicy::default();
+        let Some(tutor) = Tutor::new(&game, &source, policy, self.genome.lookahead)? else {
             anyhow::bail!(
                 "{}: a {} genome; only Connect-Four genomes learn from a bank",
                 self.args.file.display(),
@@ -155,8 +156,8 @@ impl GameVisitor for Polish<'_> {
         };
         let genes = &mut self.genome.genes;
         let report = |pass: String, genes: &[u8], changed: Option<u32>| -> anyhow::Result<()> {
-            let train = tutor.points(&game, genes, BankMetric::Keep) as f64 / 1e6;
-            let held = tutor.optimal_rate(&game, genes);
+            let train = tutor.train_rate(&game, genes).share();
+            let held = tutor.held_out_rate(&game, genes).share();
             let changed = changed.map_or_else(String::new, |c| format!("  ({c} genes changed)"));
             outln!("{pass:<8} train {train:.4}  held out {held:.4}{changed}");
             Ok(())

@@ -5,6 +5,7 @@ use super::evolve::thread_count;
 use crate::dispatch::Dispatch;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::{self, Checkpoint};
+use crate::evolve::exchange;
 use crate::store::RunLock;
 use clap::Args;
 use std::path::PathBuf;
@@ -33,21 +34,14 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     let run = RunDir::new(&args.run);
     // Under MPI each rank reads its own checkpoints, and only the first
     // takes the lock and speaks.
-    let launched = super::drive::launched();
-    let root = launched.is_none_or(|(rank, _)| rank == 0);
+    let launched = exchange::launched();
+    let root = exchange::is_first_process();
     let dir = launched.map_or_else(
         || run.checkpoints(),
         |(rank, size)| checkpoint::dir_of_rank(&run, rank, size),
     );
     let found = checkpoint::list(&dir);
-    // An MPI run keeps a directory of checkpoints per rank.
-    let ranks = std::fs::read_dir(run.checkpoints())
-        .map(|d| {
-            d.filter_map(Result::ok)
-                .filter(|e| e.file_name().to_string_lossy().starts_with("rank-"))
-                .count()
-        })
-        .unwrap_or(0);
+    let ranks = checkpoint::rank_dirs(&run);
     let processes = launched.map_or(1, |(_, size)| size);
     if ranks > 0 && ranks != processes {
         anyhow::bail!(

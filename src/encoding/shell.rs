@@ -178,6 +178,23 @@ pub fn allowed_moves<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<G::
     moves
 }
 
+/// The genome's move among the moves `allowed` accepts, given its own move
+/// `pure`: that one when allowed, else the genome's choice among the
+/// allowed ones ([`TableGame::decide_among`]).
+pub fn choose_among<G: TableGame>(
+    game: &G,
+    genes: &[u8],
+    pos: &G::Position,
+    policy: IllegalPolicy,
+    pure: Option<G::Move>,
+    allowed: &dyn Fn(G::Move) -> bool,
+) -> Option<G::Move> {
+    match pure {
+        Some(mv) if allowed(mv) => Some(mv),
+        _ => game.decide_among(genes, pos, policy, allowed),
+    }
+}
+
 /// The move of `genes` in `pos` inside a shell of `depth` plies: winning
 /// moves if any, else the moves that do not lose by force (if every move
 /// does, those that do not lose at once), chosen among by the genome.
@@ -197,11 +214,7 @@ pub fn decide<G: TableGame>(
         };
     }
     let verdicts = verdicts(game, pos, depth);
-    let allowed = |mv: G::Move| allows(&verdicts, mv);
-    let chosen = match pure {
-        Some(mv) if allowed(mv) => Some(mv),
-        _ => game.decide_among(genes, pos, policy, &allowed),
-    };
+    let chosen = choose_among(game, genes, pos, policy, pure, &|mv| allows(&verdicts, mv));
     ShellDecision {
         overrode: chosen != pure,
         chosen,

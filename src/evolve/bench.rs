@@ -159,7 +159,7 @@ impl<G: TableGame + Knowledge> Bench<G> {
             values.push(report.unbeatable_second as u8 as f64);
         }
         if let Some(tutor) = &self.tutor {
-            values.push(tutor.optimal_rate(game, champion));
+            values.push(tutor.held_out_rate(game, champion).share());
         }
         values
     }

@@ -187,6 +187,16 @@ pub fn dir_of_rank(run: &super::RunDir, rank: usize, ranks: usize) -> PathBuf {
     }
 }
 
+/// How many ranks' checkpoint directories a run holds (0 for a run of one
+/// process).
+pub fn rank_dirs(run: &super::RunDir) -> usize {
+    std::fs::read_dir(run.checkpoints()).map_or(0, |d| {
+        d.filter_map(Result::ok)
+            .filter(|e| e.path().is_dir() && e.file_name().to_string_lossy().starts_with("rank-"))
+            .count()
+    })
+}
+
 /// The file name of the checkpoint taken before `generation`.
 pub fn file_name(generation: u64) -> String {
     format!("gen-{generation:06}.ckpt")

@@ -184,6 +184,8 @@ pub struct Evolution<G: TableGame + Knowledge> {
     /// `best.genome` holds it already.
     champion: Option<Genome>,
     champion_saved: bool,
+    /// The champion's genes as gathered from the islands (reused).
+    champion_buffer: Vec<u8>,
 }
 
 /// One island's figures in a generation's stats row.
@@ -336,6 +338,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             champion_perfect: false,
             champion: None,
             champion_saved: false,
+            champion_buffer: Vec::new(),
         })
     }
 
@@ -413,13 +416,17 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         let champion = (0..figures.len())
             .max_by_key(|&i| (figures[i].best, std::cmp::Reverse(i)))
             .expect("at least one island");
+        // Into a buffer kept from generation to generation (a Connect-Four
+        // genome is 0.9 MB).
         let held = self.islands.len();
-        let mut genes = vec![0u8; self.game.gene_count()];
+        let mut genes = std::mem::take(&mut self.champion_buffer);
+        genes.resize(self.game.gene_count(), 0);
         if let Some(local) = champion.checked_sub(self.first).filter(|&l| l < held) {
             genes.copy_from_slice(self.islands[local].population.genome(rankings[local][0]));
         }
         self.exchange.broadcast(champion / held, &mut genes);
         let record = self.record(&genes, figures[champion].best);
+        self.champion_buffer = genes;
         let tournament_s = started.elapsed().as_secs_f64();
 
         let io_started = Instant::now();
@@ -552,7 +559,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         }
         let islands = self.cfg.islands;
         if islands.count > 1 && (self.generation + 1).is_multiple_of(islands.every) {
-            let outgoing: Vec<Vec<u8>> = self
+            let mut outgoing: Vec<Vec<u8>> = self
                 .islands
                 .iter()
                 .map(|island| {
@@ -566,8 +573,8 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 .collect();
             // The last island held sends to the next process's first (to
             // this process's own first when it holds them all).
-            let held = self.islands.len();
-            let from_previous = self.exchange.ring(&outgoing[held - 1]);
+            let last = outgoing.pop().expect("at least one island");
+            let from_previous = self.exchange.ring(last);
             for (to, island) in self.islands.iter_mut().enumerate() {
                 let genes = if to == 0 {
                     &from_previous

@@ -26,7 +26,7 @@ pub trait Exchange {
     fn broadcast_f64(&self, root: usize, data: &mut [f64]);
     /// Sends `out` to the next rank and returns what the previous rank sent
     /// (a ring; the same length everywhere).
-    fn ring(&self, out: &[u8]) -> Vec<u8>;
+    fn ring(&self, out: Vec<u8>) -> Vec<u8>;
     /// Whether any rank's `flag` is set.
     fn any(&self, flag: bool) -> bool;
     /// The smallest of every rank's `value`.
@@ -49,8 +49,8 @@ impl Exchange for Alone {
     }
     fn broadcast(&self, _root: usize, _data: &mut [u8]) {}
     fn broadcast_f64(&self, _root: usize, _data: &mut [f64]) {}
-    fn ring(&self, out: &[u8]) -> Vec<u8> {
-        out.to_vec()
+    fn ring(&self, out: Vec<u8>) -> Vec<u8> {
+        out
     }
     fn any(&self, flag: bool) -> bool {
         flag
@@ -60,16 +60,54 @@ impl Exchange for Alone {
     }
 }
 
-/// Whether this process was started by an MPI launcher (`mpirun`, `srun`).
-pub fn under_mpi_launcher() -> bool {
-    [
-        "OMPI_COMM_WORLD_SIZE",
-        "PMI_SIZE",
-        "PMIX_RANK",
-        "MPI_LOCALNRANKS",
-    ]
-    .iter()
-    .any(|v| std::env::var_os(v).is_some())
+/// The rank and process count an MPI launcher (`mpirun`, `srun`) gave this
+/// process, read from its environment, when it started more than one.
+/// Known before MPI is initialised, so the first rank alone can take the
+/// run's lock and check its directory.
+pub fn launched() -> Option<(usize, usize)> {
+    let var = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok())
+    };
+    let size = var(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"])?;
+    let rank = var(&["OMPI_COMM_WORLD_RANK", "PMI_RANK"]).unwrap_or(0);
+    (size > 1).then_some((rank, size))
+}
+
+/// Whether this process writes the run's shared files: the only one, or
+/// the first of those a launcher started.
+pub fn is_first_process() -> bool {
+    launched().is_none_or(|(rank, _)| rank == 0)
+}
+
+/// Why the processes of a run cannot talk.
+#[derive(Debug, thiserror::Error)]
+pub enum ExchangeError {
+    #[error(
+        "started by an MPI launcher as one of {0} processes, but this bebete was built without MPI: build it with `cargo build --release --features mpi`"
+    )]
+    NoMpi(usize),
+    #[error("MPI could not be initialised")]
+    Init,
+}
+
+/// This process's exchange: [`Alone`], or MPI when a launcher started
+/// several processes.
+pub fn for_this_process() -> Result<Box<dyn Exchange>, ExchangeError> {
+    let Some((_, size)) = launched() else {
+        return Ok(Box::new(Alone));
+    };
+    #[cfg(feature = "mpi")]
+    {
+        let _ = size;
+        match mpi_exchange::Mpi::new() {
+            Some(mpi) => Ok(Box::new(mpi)),
+            None => Err(ExchangeError::Init),
+        }
+    }
+    #[cfg(not(feature = "mpi"))]
+    Err(ExchangeError::NoMpi(size))
 }
 
 #[cfg(feature = "mpi")]
@@ -117,7 +155,7 @@ pub mod mpi_exchange {
         fn broadcast_f64(&self, root: usize, data: &mut [f64]) {
             self.world.process_at_rank(root as i32).broadcast_into(data);
         }
-        fn ring(&self, out: &[u8]) -> Vec<u8> {
+        fn ring(&self, out: Vec<u8>) -> Vec<u8> {
             let n = self.ranks() as i32;
             let me = self.world.rank();
             let mut incoming = vec![0u8; out.len()];
@@ -125,7 +163,7 @@ pub mod mpi_exchange {
                 let sent = self
                     .world
                     .process_at_rank((me + 1) % n)
-                    .immediate_send(scope, out);
+                    .immediate_send(scope, &out[..]);
                 self.world
                     .process_at_rank((me + n - 1) % n)
                     .receive_into(&mut incoming[..]);

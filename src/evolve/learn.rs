@@ -19,8 +19,8 @@
 //! position ([`crate::encoding::shell::allowed_moves`]).
 
 use super::{BankMetric, EvolveConfig};
-use crate::bank::{Bank, Labelled};
-use crate::encoding::shell::allowed_moves;
+use crate::bank::{Bank, BankSource, Labelled, Rate};
+use crate::encoding::shell::{allowed_moves, choose_among};
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::players::Knowledge;
 use crate::store::FileError;
@@ -56,12 +56,11 @@ impl<G: TableGame> Prepared<G> {
         if let [only] = self.allowed[..] {
             return Some(only);
         }
-        match game.decide(genes, &self.labelled.pos, policy) {
-            Some(mv) if self.allowed.contains(&mv) => Some(mv),
-            _ => game.decide_among(genes, &self.labelled.pos, policy, &|m| {
-                self.allowed.contains(&m)
-            }),
-        }
+        let pos = &self.labelled.pos;
+        let pure = game.decide(genes, pos, policy);
+        choose_among(game, genes, pos, policy, pure, &|m| {
+            self.allowed.contains(&m)
+        })
     }
 
     fn keeps(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> bool {
@@ -94,17 +93,29 @@ struct Readers {
 }
 
 impl<G: TableGame + Knowledge> Tutor<G> {
-    /// The bank of `cfg` for `game`, when the run uses one: for a game with
-    /// banks, always (its `optimal_rate` column); `None` otherwise.
-    pub fn for_run(game: &G, cfg: &EvolveConfig) -> Result<Option<Self>, FileError> {
-        Ok(game.bank(&cfg.learn.bank)?.map(|bank| Tutor {
-            policy: cfg.illegal,
-            lookahead: cfg.lookahead,
+    /// The bank `source` names, for genomes of `game` playing under
+    /// `policy` in a shell of `lookahead` plies; `None` for a game without
+    /// banks.
+    pub fn new(
+        game: &G,
+        source: &BankSource,
+        policy: IllegalPolicy,
+        lookahead: u8,
+    ) -> Result<Option<Self>, FileError> {
+        Ok(game.bank(source)?.map(|bank| Tutor {
+            policy,
+            lookahead,
             bank,
             train: OnceLock::new(),
             held_out: OnceLock::new(),
             readers: OnceLock::new(),
         }))
+    }
+
+    /// The bank of `cfg` for `game`, when the run uses one: for a game with
+    /// banks, always (its `optimal_rate` column); `None` otherwise.
+    pub fn for_run(game: &G, cfg: &EvolveConfig) -> Result<Option<Self>, FileError> {
+        Self::new(game, &cfg.learn.bank, cfg.illegal, cfg.lookahead)
     }
 
     fn prepare(&self, game: &G, part: &[Labelled<G::Position, G::Move>]) -> Vec<Prepared<G>> {
@@ -128,11 +139,6 @@ impl<G: TableGame + Knowledge> Tutor<G> {
         self.bank.train.len()
     }
 
-    /// Held-out positions in the bank.
-    pub fn held_out_len(&self) -> usize {
-        self.bank.held_out.len()
-    }
-
     /// The `bank` fitness term of `genes`: ×1,000,000.
     pub fn points(&self, game: &G, genes: &[u8], metric: BankMetric) -> u32 {
         let train = self.train(game);
@@ -147,14 +153,27 @@ impl<G: TableGame + Knowledge> Tutor<G> {
         (1e6 * total / train.len().max(1) as f64).round() as u32
     }
 
-    /// The share of held-out positions where `genes` keep the value.
-    pub fn optimal_rate(&self, game: &G, genes: &[u8]) -> f64 {
-        let held = self.held_out(game);
-        let kept = held
+    /// How many of `positions` `genes` keep the value in.
+    fn rate(&self, game: &G, genes: &[u8], positions: &[Prepared<G>]) -> Rate {
+        let kept = positions
             .par_iter()
             .filter(|p| p.keeps(game, genes, self.policy))
             .count();
-        kept as f64 / held.len().max(1) as f64
+        Rate {
+            positions: positions.len() as u64,
+            kept: kept as u64,
+        }
+    }
+
+    /// The held-out positions where `genes` keep the value (the
+    /// optimal-move rate).
+    pub fn held_out_rate(&self, game: &G, genes: &[u8]) -> Rate {
+        self.rate(game, genes, self.held_out(game))
+    }
+
+    /// The training positions where `genes` keep the value.
+    pub fn train_rate(&self, game: &G, genes: &[u8]) -> Rate {
+        self.rate(game, genes, self.train(game))
     }
 
     /// Guided mutation: looks at up to `8 × n` open training positions drawn
@@ -312,7 +331,12 @@ mod tests {
         let expected = (1e6 * direct as f64 / t.bank.train.len() as f64).round() as u32;
         assert_eq!(t.points(&game, &genes, BankMetric::Keep), expected);
         assert!(t.points(&game, &genes, BankMetric::Score) > 0);
-        let rate = t.optimal_rate(&game, &genes);
+        let rate = t.held_out_rate(&game, &genes).share();
+        assert_eq!(
+            t.train_rate(&game, &genes).kept,
+            direct as u64,
+            "the rate counts what the points share"
+        );
         assert!((0.3..1.0).contains(&rate), "{rate}");
     }
 

@@ -43,6 +43,14 @@ pub fn stats_without_times(run: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that `run/run.toml` holds each of `lines`.
+pub fn run_toml_has(run: &Path, lines: &[&str]) {
+    let toml = std::fs::read_to_string(run.join("run.toml")).unwrap();
+    for line in lines {
+        assert!(toml.contains(line), "{line} missing from\n{toml}");
+    }
+}
+
 /// Runs with the same name in different places must match byte for byte
 /// (the run name is part of the champion's provenance).
 pub fn same_run(a: &Path, b: &Path) {
