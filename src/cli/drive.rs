@@ -35,6 +35,15 @@ pub enum Origin {
     },
 }
 
+/// How to resume this run: under the same launcher with as many processes
+/// when an MPI launcher started it.
+fn resume_command() -> String {
+    match exchange::launched() {
+        Some((_, size)) => format!("mpirun -n {size} bebete resume"),
+        None => "bebete resume".to_string(),
+    }
+}
+
 /// Everything `evolve`/`resume` decided before the work starts.
 pub struct Drive {
     pub origin: Origin,
@@ -254,7 +263,8 @@ impl Drive {
                 d => format!("after generation {}", d - 1),
             };
             eprintln!(
-                "stopped {at} (checkpoint written); continue with: bebete resume {}",
+                "stopped {at} (checkpoint written); continue with: {} {}",
+                resume_command(),
                 run.root().display()
             );
             // The shell's convention: 128 + the signal (130 Ctrl-C, 143
@@ -325,7 +335,8 @@ impl Drive {
             // After a stopping rule, resuming would stop again at once.
             if reached.is_none() {
                 outln!(
-                    "continue   bebete resume {} --generations 100  (100 more)",
+                    "continue   {} {} --generations 100  (100 more)",
+                    resume_command(),
                     run.root().display()
                 );
             }
