@@ -70,10 +70,22 @@ fn two_ranks_equal_two_islands_in_one_process_and_resume_exactly() {
     let mut whole = mpirun(dirs[1].path(), &["evolve", "--quiet", "--run", "runs/x"]);
     whole.args(RUN).args(["--generations", "8"]);
     succeeds(whole);
-    let mut half = mpirun(dirs[2].path(), &["evolve", "--quiet", "--run", "runs/x"]);
+    let mut half = mpirun(dirs[2].path(), &["evolve", "--run", "runs/x"]);
     half.args(RUN)
         .args(["--generations", "4", "--checkpoint-every", "2"]);
-    succeeds(half);
+    let out = half.output().expect("mpirun starts");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // One summary (rank 0's), whose resume hint names the launcher.
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(summary.matches("evolved ").count(), 1, "{summary}");
+    assert!(
+        summary.contains("continue   mpirun -n 2 bebete resume runs/x --generations 100"),
+        "{summary}"
+    );
     succeeds(mpirun(
         dirs[2].path(),
         &["resume", "runs/x", "--generations", "4", "--quiet"],
