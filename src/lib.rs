@@ -17,11 +17,14 @@
 //! 4. [`genome`]: the gene table and its file;
 //! 5. [`players`]: genomes and fixed opponents behind one trait, and what
 //!    the opponents know about each game;
-//! 6. [`audit`], [`eval`], [`labelling`] (building a bank) and [`dispatch`]
-//!    (from a game named as data to generic code);
+//! 6. [`audit`], [`eval`], [`explain`] (why a genome plays its move),
+//!    [`labelling`] (building a bank) and [`dispatch`] (from a game named as
+//!    data to generic code);
 //! 7. [`evolve`]: fitness, breeding, the generation loop, run directories;
 //! 8. [`plot`] and [`play`];
-//! 9. [`cli`]: the command line.
+//! 9. `serve` (feature `serve`, on by default): the browser page and its
+//!    HTTP API;
+//! 10. [`cli`]: the command line.
 
 pub mod audit;
 pub mod bank;
@@ -30,6 +33,7 @@ pub mod dispatch;
 pub mod encoding;
 pub mod eval;
 pub mod evolve;
+pub mod explain;
 pub mod games;
 pub mod genome;
 pub mod labelling;
@@ -37,5 +41,7 @@ pub mod play;
 pub mod players;
 pub mod plot;
 pub mod seed;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod solve;
 pub mod store;

@@ -5,7 +5,8 @@
 //! terminal and on a pipe, so whole games can be scripted and tested; the
 //! end of the input ends the session cleanly.
 
-use crate::encoding::{Explanation, IllegalPolicy, TableGame, shell};
+use crate::encoding::{IllegalPolicy, TableGame};
+use crate::explain::Explained;
 use crate::games::{Outcome, Side};
 use crate::players::Player;
 use std::io::{self, BufRead, Write};
@@ -63,16 +64,8 @@ fn bot_move<G: TableGame>(
             policy,
             lookahead,
         } => {
-            let reason = game.explain(genes, pos, *policy);
-            let mut why = reason.summary();
-            if *lookahead == 0 {
-                return (reason.chosen(), why);
-            }
-            let d = shell::decide(game, genes, pos, *policy, *lookahead);
-            if d.overrode || d.verdicts.iter().any(|(_, v)| v.wins() || v.loses()) {
-                why = format!("{why} {}", shell::describe(game, *lookahead, &d));
-            }
-            (d.chosen, why)
+            let explained = Explained::new(game, genes, pos, *policy, *lookahead);
+            (explained.played(), explained.summary(game))
         }
     }
 }

@@ -166,8 +166,8 @@ fn register_fonts() {
     });
 }
 
-/// Renders the runs in `dirs` to `out` (`.svg` for SVG, anything else PNG).
-pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
+/// The runs in `dirs`, split by island, all of one game.
+fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunStats>, PlotError> {
     let runs: Vec<RunStats> = dirs
         .iter()
         .map(|d| RunStats::load(d).map(RunStats::by_island))
@@ -190,25 +190,49 @@ pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
         });
     }
     register_fonts();
+    Ok(runs)
+}
+
+/// The size of every plot, in pixels.
+const SIZE: (u32, u32) = (1200, 1200);
+
+/// Renders the runs in `dirs` to `out` (`.svg` for SVG, anything else PNG).
+pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
+    let runs = load_runs(dirs)?;
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| PlotError::Draw {
             path: out.to_path_buf(),
             reason: e.to_string(),
         })?;
     }
-    let size = (1200, 1200);
     let result = if out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
     {
-        draw(SVGBackend::new(out, size).into_drawing_area(), &runs)
+        draw(SVGBackend::new(out, SIZE).into_drawing_area(), &runs)
     } else {
-        draw(BitMapBackend::new(out, size).into_drawing_area(), &runs)
+        draw(BitMapBackend::new(out, SIZE).into_drawing_area(), &runs)
     };
     result.map_err(|reason| PlotError::Draw {
         path: out.to_path_buf(),
         reason,
     })
+}
+
+/// The same panels as [`render`], as an SVG document in memory (the run
+/// pages of `bebete serve`).
+pub fn render_svg(dirs: &[PathBuf]) -> Result<String, PlotError> {
+    let runs = load_runs(dirs)?;
+    let mut svg = String::new();
+    draw(
+        SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+        &runs,
+    )
+    .map_err(|reason| PlotError::Draw {
+        path: dirs[0].clone(),
+        reason,
+    })?;
+    Ok(svg)
 }
 
 type Panel<'a, DB> = DrawingArea<DB, Shift>;

@@ -123,6 +123,9 @@ fn the_check_catches_a_wrong_move_list() {
         fn render(&self, pos: &Self::Position) -> String {
             self.0.render(pos)
         }
+        fn view(&self, pos: &Self::Position) -> bebete::games::BoardView {
+            self.0.view(pos)
+        }
     }
     let game = Forgetful(TicTacToe::BASE3);
     let err: BrokenInvariant = check_moves(&game, &game.start()).unwrap_err();

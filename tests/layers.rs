@@ -17,9 +17,10 @@ const LAYERS: &[&[&str]] = &[
     &["encoding", "bank"],
     &["genome"],
     &["players"],
-    &["audit", "eval", "labelling", "dispatch"],
+    &["audit", "eval", "explain", "labelling", "dispatch"],
     &["evolve"],
     &["plot", "play"],
+    &["serve"],
     &["cli"],
 ];
 

@@ -2,13 +2,11 @@
 
 use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::UnknownPolicy;
-use crate::encoding::shell::{self, Verdict};
-use crate::encoding::{Explanation, IllegalPolicy, TableGame};
+use crate::encoding::{IllegalPolicy, TableGame, UnknownPolicy};
+use crate::explain::Explained;
 use crate::genome::Genome;
 use crate::players::Knowledge;
 use clap::Args;
-use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -37,38 +35,6 @@ pub fn parse_policy(text: &str) -> Result<IllegalPolicy, UnknownPolicy> {
     text.parse()
 }
 
-/// `explain --json`: the position, the move and the game's own reasons.
-#[derive(Serialize)]
-struct ExplainReport<'a, R: Serialize> {
-    game: &'a str,
-    position: &'a str,
-    #[serde(rename = "move")]
-    mv: Option<String>,
-    #[serde(flatten)]
-    reason: &'a R,
-    /// What the tactical shell did (genomes with a lookahead only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shell: Option<ShellReport>,
-}
-
-/// The shell's part of `explain --json`.
-#[derive(Serialize)]
-struct ShellReport {
-    lookahead: u8,
-    /// The move played after the shell.
-    #[serde(rename = "move")]
-    mv: Option<String>,
-    overrode: bool,
-    verdicts: Vec<MoveVerdict>,
-}
-
-#[derive(Serialize)]
-struct MoveVerdict {
-    #[serde(rename = "move")]
-    mv: String,
-    verdict: Verdict,
-}
-
 struct Explain<'a> {
     genes: &'a [u8],
     lookahead: u8,
@@ -86,40 +52,13 @@ impl GameVisitor for Explain<'_> {
         if game.outcome(&pos).is_some() {
             anyhow::bail!("position '{text}': the game is already over");
         }
-        let reason = game.explain(self.genes, &pos, self.args.illegal);
-        let mv = reason.chosen().map(|m| game.format_move(m));
-        let shelled = (self.lookahead > 0)
-            .then(|| shell::decide(&game, self.genes, &pos, self.args.illegal, self.lookahead));
+        let explained = Explained::new(&game, self.genes, &pos, self.args.illegal, self.lookahead);
         if self.args.json {
-            let shell = shelled.as_ref().map(|d| ShellReport {
-                lookahead: self.lookahead,
-                mv: d.chosen.map(|m| game.format_move(m)),
-                overrode: d.overrode,
-                verdicts: d
-                    .verdicts
-                    .iter()
-                    .map(|&(m, verdict)| MoveVerdict {
-                        mv: game.format_move(m),
-                        verdict,
-                    })
-                    .collect(),
-            });
-            let report = ExplainReport {
-                game: game.spec().kind().name(),
-                position: text,
-                mv: mv.clone(),
-                reason: &reason,
-                shell,
-            };
-            return pretty_json(&report);
+            return pretty_json(&explained.report(&game, text));
         }
         let mut out = format!("{} after '{text}'\n", game.spec());
         out.push_str(&game.render(&pos));
-        out.push_str(&reason.details(mv.as_deref().unwrap_or("forfeit")));
-        if let Some(d) = &shelled {
-            out.push_str(&shell::describe(&game, self.lookahead, d));
-            out.push('\n');
-        }
+        out.push_str(&explained.details(&game));
         Ok(out)
     }
 }

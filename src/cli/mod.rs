@@ -27,6 +27,8 @@ mod output;
 mod play_cmd;
 mod plot_cmd;
 mod resume;
+#[cfg(feature = "serve")]
+mod serve_cmd;
 mod solve;
 
 pub use game_args::{GameArgs, RuleArg};
@@ -46,7 +48,8 @@ use std::process::ExitCode;
   bebete genome random --game ttt --seed 7 --out genomes/random.genome
   bebete explain genomes/random.genome --position 519
   bebete move genomes/random.genome --position 519
-  bebete bank --game c4 --positions 2000 --seed 1 --out my.bank")]
+  bebete bank --game c4 --positions 2000 --seed 1 --out my.bank
+  bebete serve                       play and watch in the browser")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -86,6 +89,9 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Build a solver-labelled bank of Connect-Four positions (or describe or merge banks)
     Bank(bank::BankArgs),
+    /// Play and watch in the browser: a local web server with a JSON API
+    #[cfg(feature = "serve")]
+    Serve(serve_cmd::ServeArgs),
 }
 
 /// Runs a parsed command line; the exit code on success (`move` exits 1 when
@@ -103,5 +109,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Plot(args) => plot_cmd::run(args),
         Command::Play(args) => play_cmd::run(args),
         Command::Bank(args) => bank::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve_cmd::run(args),
     }
 }

@@ -16,7 +16,7 @@
 //! A position is two words: `current` (stones of the side to move) and `mask`
 //! (all stones). Playing a column is three bit operations.
 
-use super::{Game, GameSpec, MoveError, Outcome, Side};
+use super::{BoardView, Game, GameSpec, MoveError, Outcome, Side};
 
 /// Board width (columns).
 pub const WIDTH: u32 = 7;
@@ -234,6 +234,37 @@ impl Game for Connect4 {
 
     /// The board with `>` before the stone just played in column `last`
     /// and `*` before each stone of a winning four.
+    fn view(&self, pos: &Connect4Position) -> BoardView {
+        let (x, o) = match self.turn(pos) {
+            Side::First => (pos.current, pos.opponent()),
+            Side::Second => (pos.opponent(), pos.current),
+        };
+        let won = fours(pos.opponent());
+        let mut cells = String::new();
+        let mut winning = Vec::new();
+        for row in (0..HEIGHT).rev() {
+            for col in 0..WIDTH {
+                let bit = 1u64 << (col * H1 + row);
+                if won & bit != 0 {
+                    winning.push((HEIGHT - 1 - row) * WIDTH + col);
+                }
+                cells.push(if x & bit != 0 {
+                    'X'
+                } else if o & bit != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+            }
+        }
+        BoardView::Grid {
+            rows: HEIGHT,
+            columns: WIDTH,
+            cells,
+            winning,
+        }
+    }
+
     fn render_play(&self, pos: &Connect4Position, last: Option<u8>) -> String {
         // X moves first, O second, whoever is to move now.
         let (x, o) = match self.turn(pos) {

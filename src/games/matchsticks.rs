@@ -9,7 +9,7 @@
 //! The position stores the most sticks that may be taken now (`limit`), which
 //! is all the double rule needs to remember of the past.
 
-use super::{Game, GameSpec, MoveError, Outcome, Side};
+use super::{BoardView, Game, GameSpec, MoveError, Outcome, Side};
 use serde::{Deserialize, Serialize};
 
 /// Which take rule is in force.
@@ -204,6 +204,13 @@ impl Game for Matchsticks {
             "cannot take {take}: {} left, at most {} may be taken now",
             pos.left, pos.limit
         )
+    }
+
+    fn view(&self, pos: &MatchsticksPosition) -> BoardView {
+        BoardView::Heap {
+            sticks: pos.left.into(),
+            most: pos.limit.min(pos.left).into(),
+        }
     }
 
     fn render(&self, pos: &MatchsticksPosition) -> String {

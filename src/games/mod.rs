@@ -11,6 +11,7 @@ mod connect4;
 mod matchsticks;
 mod spec;
 mod tictactoe;
+mod view;
 pub mod walk;
 
 mod invariants;
@@ -29,6 +30,7 @@ pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
     has_line as tictactoe_has_line,
 };
+pub use view::BoardView;
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -149,6 +151,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn render_play(&self, pos: &Self::Position, _last: Option<Self::Move>) -> String {
         self.render(pos)
     }
+    /// The board as data, for drawing it elsewhere (the browser).
+    fn view(&self, pos: &Self::Position) -> BoardView;
     /// Why `mv` is illegal in the unfinished position `pos`, in words.
     fn why_illegal(&self, _pos: &Self::Position, mv: Self::Move) -> String {
         format!("{} is not a legal move here", self.format_move(mv))

@@ -3,7 +3,7 @@
 //! A position is two 9-bit masks (X's and O's stones); whose turn it is
 //! follows from the stone counts, so one genome can play either side.
 
-use super::{Game, GameSpec, MoveError, Outcome, Side};
+use super::{BoardView, Game, GameSpec, MoveError, Outcome, Side};
 
 /// The eight lines of three, as cell masks.
 pub const LINES: [u16; 8] = [
@@ -155,6 +155,30 @@ impl Game for TicTacToe {
 
     fn why_illegal(&self, _pos: &TicTacToePosition, cell: u8) -> String {
         format!("cell {} is already taken", cell + 1)
+    }
+
+    fn view(&self, pos: &TicTacToePosition) -> BoardView {
+        let cells = (0..9)
+            .map(|k| {
+                if pos.x & (1 << k) != 0 {
+                    'X'
+                } else if pos.o & (1 << k) != 0 {
+                    'O'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        let won = LINES
+            .iter()
+            .filter(|&&line| pos.x & line == line || pos.o & line == line)
+            .fold(0u16, |all, &line| all | line);
+        BoardView::Grid {
+            rows: 3,
+            columns: 3,
+            cells,
+            winning: (0..9).filter(|k| won & (1 << k) != 0).collect(),
+        }
     }
 
     fn render(&self, pos: &TicTacToePosition) -> String {

@@ -94,6 +94,22 @@ impl RunLock {
         writeln!(file, "{} {}", std::process::id(), host()).map_err(io_err)?;
         Ok(RunLock { _file: file })
     }
+
+    /// Whether a process holds the lock of run directory `dir` now (a run
+    /// still going), without creating anything: the lock file is opened
+    /// read-only and its lock taken and let go at once.
+    pub fn is_held(dir: &Path) -> bool {
+        let Ok(file) = File::open(dir.join("lock")) else {
+            return false;
+        };
+        match file.try_lock_shared() {
+            Ok(()) => {
+                let _ = file.unlock();
+                false
+            }
+            Err(_) => true,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -108,7 +124,9 @@ mod tests {
         let err = RunLock::acquire(&run).unwrap_err().to_string();
         let me = format!("in use by process {}", std::process::id());
         assert!(err.contains(&me), "{err}");
+        assert!(RunLock::is_held(&run));
         drop(held);
+        assert!(!RunLock::is_held(&run));
         // A lock file left behind (by a killed holder) is not a lock.
         assert!(run.join("lock").exists());
         RunLock::acquire(&run).unwrap();

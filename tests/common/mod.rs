@@ -88,3 +88,4 @@ pub fn wait_until(what: &str, ready: impl Fn() -> bool) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+pub mod server;

@@ -1,0 +1,59 @@
+//! `bebete serve`: the browser page and its API (see [`crate::serve`]).
+
+use crate::serve::{self, Config};
+use clap::Args;
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  bebete serve                         http://127.0.0.1:8080/ : play, explain, watch runs
+  bebete serve --port 0                any free port (printed)
+  bebete serve --host 0.0.0.0          reachable from other machines (no login: trusted networks only)
+  curl -s http://127.0.0.1:8080/api/genomes
+
+The page plays tic-tac-toe, matchsticks and Connect-Four against the genomes
+under genomes/, the champions of runs under runs/, or random, rules, mc:N,
+alphabeta:D and perfect; /runs/NAME shows a run's curves as it evolves.
+Only files under genomes/ and runs/ of --dir can be named by a request.")]
+pub struct ServeArgs {
+    /// Port to listen on (0: any free port, printed at start)
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; the default is reachable from this machine only
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub host: IpAddr,
+    /// The project directory whose genomes/ and runs/ are served
+    #[arg(long, default_value = ".")]
+    pub dir: PathBuf,
+    /// Most games held open at once, 1-10000 (idle ones are dropped after 30 minutes when full)
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_games: u32,
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    if !args.dir.is_dir() {
+        anyhow::bail!("--dir {}: not a directory", args.dir.display());
+    }
+    let config = Config {
+        addr: SocketAddr::new(args.host, args.port),
+        root: args.dir.clone(),
+        max_games: args.max_games as usize,
+        thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+    };
+    let dir = args.dir.clone();
+    serve::run(config, |addr| {
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "serving bebete at http://{addr}/");
+        let _ = writeln!(
+            out,
+            "  genomes/ and runs/ of {}; the API is under /api/; Ctrl-C stops",
+            dir.canonicalize().unwrap_or(dir.clone()).display()
+        );
+        let _ = out.flush();
+    })
+    .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", args.host, args.port))?;
+    Ok(ExitCode::SUCCESS)
+}

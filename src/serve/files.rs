@@ -1,0 +1,193 @@
+//! The only files a request can name: genomes under `genomes/` and runs
+//! under `runs/` of the directory the server was started in.
+//!
+//! A name from a request is a relative path written with `/`. It is refused
+//! unless every part is a plain name (no `..`, no `.`, no root, no drive,
+//! no backslash, nothing hidden) and its first part is `genomes` or `runs`;
+//! then the file's real path (symlinks resolved) must still lie inside the
+//! real `genomes/` or `runs/` directory, so a link pointing out is refused
+//! too.
+
+use super::api::ApiError;
+use crate::evolve::stats::StatsTable;
+use crate::genome::Genome;
+use crate::store::RunLock;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The two directories requests may read.
+const ROOTS: [&str; 2] = ["genomes", "runs"];
+/// Longest name accepted, in bytes.
+const MAX_NAME: usize = 255;
+/// Most entries listed per directory (a huge `runs/` stays a short reply).
+const MAX_LISTED: usize = 500;
+
+/// The project directory the server reads.
+#[derive(Clone, Debug)]
+pub struct Project {
+    root: PathBuf,
+}
+
+/// A genome file a request may name, for the menus.
+#[derive(Clone, Debug, Serialize)]
+pub struct GenomeEntry {
+    /// The name to send back (`genomes/connect4.genome`, `runs/r1/best.genome`).
+    pub name: String,
+    /// The game kind (`tictactoe`, `matchsticks`, `connect4`).
+    pub game: &'static str,
+    /// The game with its rules, in words.
+    pub rules: String,
+    /// Plies of its tactical shell (0: pure).
+    pub lookahead: u8,
+}
+
+/// A run directory, for the run list.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunEntry {
+    pub name: String,
+    pub game: String,
+    /// Generations recorded in `stats.csv` so far.
+    pub generations: usize,
+    /// Whether a process holds the run's lock (it is still evolving).
+    pub running: bool,
+}
+
+impl Project {
+    /// The project in `root` (the server's working directory).
+    pub fn new(root: impl Into<PathBuf>) -> Project {
+        Project { root: root.into() }
+    }
+
+    /// The real path of `name`, which must lie under `genomes/` or `runs/`
+    /// and exist.
+    pub fn resolve(&self, name: &str) -> Result<PathBuf, ApiError> {
+        let refuse = |why: &str| ApiError::forbidden(format!("'{name}': {why}"));
+        if name.is_empty() || name.len() > MAX_NAME {
+            return Err(refuse("a name is 1-255 bytes"));
+        }
+        let parts: Vec<&str> = name.split('/').collect();
+        if parts
+            .iter()
+            .any(|p| p.is_empty() || p.starts_with('.') || p.contains('\\') || p.contains(':'))
+        {
+            return Err(refuse(
+                "only plain relative names under genomes/ or runs/ (no '..', no absolute paths)",
+            ));
+        }
+        if !ROOTS.contains(&parts[0]) || parts.len() < 2 {
+            return Err(refuse("only files under genomes/ or runs/ can be named"));
+        }
+        let inside = self
+            .root
+            .join(parts[0])
+            .canonicalize()
+            .map_err(|_| ApiError::not_found(format!("'{name}': there is no {}/", parts[0])))?;
+        let real = self
+            .root
+            .join(name)
+            .canonicalize()
+            .map_err(|_| ApiError::not_found(format!("'{name}': no such file")))?;
+        if !real.starts_with(&inside) {
+            return Err(refuse("it leads outside genomes/ and runs/"));
+        }
+        Ok(real)
+    }
+
+    /// A genome named by a request: a `.genome` file, or a run directory
+    /// (its `best.genome`), loaded.
+    pub fn genome(&self, name: &str) -> Result<Genome, ApiError> {
+        let mut path = self.resolve(name)?;
+        if path.is_dir() {
+            path = self.resolve(&format!("{}/best.genome", name.trim_end_matches('/')))?;
+        }
+        Genome::load(&path).map_err(|e| ApiError::unprocessable(format!("'{name}': {}", e.problem)))
+    }
+
+    /// A run directory named by a request: `runs/NAME`.
+    pub fn run(&self, name: &str) -> Result<PathBuf, ApiError> {
+        if name.contains('/') {
+            return Err(ApiError::forbidden(format!(
+                "'{name}': a run is named by its directory name under runs/"
+            )));
+        }
+        let dir = self.resolve(&format!("runs/{name}"))?;
+        if !dir.is_dir() || !dir.join("run.toml").is_file() {
+            return Err(ApiError::not_found(format!(
+                "'runs/{name}' is not a run directory"
+            )));
+        }
+        Ok(dir)
+    }
+
+    /// The genomes under `genomes/` and the champions of runs under `runs/`,
+    /// by name; files that are not genomes are left out.
+    pub fn genomes(&self) -> Vec<GenomeEntry> {
+        let mut names: Vec<String> = listed(&self.root.join("genomes"))
+            .into_iter()
+            .filter(|n| n.ends_with(".genome"))
+            .map(|n| format!("genomes/{n}"))
+            .collect();
+        names.extend(
+            listed(&self.root.join("runs"))
+                .into_iter()
+                .map(|n| format!("runs/{n}/best.genome")),
+        );
+        names
+            .into_iter()
+            .filter_map(|name| {
+                let genome = Genome::load(&self.resolve(&name).ok()?).ok()?;
+                Some(GenomeEntry {
+                    game: genome.game.kind().name(),
+                    rules: genome.game.to_string(),
+                    lookahead: genome.lookahead,
+                    name,
+                })
+            })
+            .collect()
+    }
+
+    /// The run directories under `runs/`.
+    pub fn runs(&self) -> Vec<RunEntry> {
+        listed(&self.root.join("runs"))
+            .into_iter()
+            .filter_map(|name| {
+                let dir = self.run(&name).ok()?;
+                let params = run_params(&dir);
+                let generations =
+                    StatsTable::read(&StatsTable::path_in(&dir)).map_or(0, |t| t.rows.len());
+                Some(RunEntry {
+                    game: params
+                        .get("game")
+                        .and_then(|g| g.as_str())
+                        .unwrap_or("?")
+                        .to_string(),
+                    generations,
+                    running: RunLock::is_held(&dir),
+                    name,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The parameters in a run's `run.toml` (empty when unreadable).
+pub fn run_params(dir: &Path) -> toml::Table {
+    std::fs::read_to_string(dir.join("run.toml"))
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .unwrap_or_default()
+}
+
+/// The plain names in `dir`, sorted, at most [`MAX_LISTED`].
+fn listed(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    names.truncate(MAX_LISTED);
+    names
+}

@@ -1,0 +1,150 @@
+//! `bebete serve`: play and watch in the browser.
+//!
+//! A small HTTP server (axum over tokio) with the page embedded in the
+//! binary (plain HTML, CSS and JavaScript under `serve/page/`, nothing
+//! fetched from elsewhere) and a JSON API under `/api/` that the page uses.
+//! It sits beside the command line, above everything else: it reads the
+//! games, players, genomes and runs of the layers below and changes none.
+//!
+//! Safe by default: it binds to the loopback address unless told otherwise;
+//! requests can name only files under `genomes/` and `runs/` ([`files`]);
+//! bodies are limited to [`BODY_LIMIT`] bytes; games live in a capped session
+//! store ([`sessions`]); a bot's thinking runs on the blocking pool, a few at
+//! a time ([`Config::thinkers`]), so a slow player never holds up the page.
+
+pub mod api;
+pub mod files;
+pub mod sessions;
+pub mod table;
+
+use api::AppState;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Largest request body accepted, in bytes (the API's bodies are tiny).
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The project directory whose `genomes/` and `runs/` are served.
+    pub root: PathBuf,
+    /// Most games held at once.
+    pub max_games: usize,
+    /// Bots thinking at once.
+    pub thinkers: usize,
+}
+
+const INDEX: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn index() -> Response {
+    asset("text/html; charset=utf-8", INDEX)
+}
+
+async fn script() -> Response {
+    asset("text/javascript; charset=utf-8", SCRIPT)
+}
+
+async fn style() -> Response {
+    asset("text/css; charset=utf-8", STYLE)
+}
+
+async fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "not found: the page is at /\n",
+    )
+        .into_response()
+}
+
+/// The routes: the page, its run pages, and the API.
+pub fn router(state: Arc<AppState>) -> Router {
+    let api = Router::new()
+        .route("/genomes", get(api::genomes))
+        .route("/runs", get(api::runs))
+        .route("/runs/{name}", get(api::run))
+        .route("/runs/{name}/plot.svg", get(api::run_plot))
+        .route("/games", post(api::new_game))
+        .route("/games/{id}", get(api::get_game).delete(api::delete_game))
+        .route("/games/{id}/move", post(api::play_move))
+        .route("/games/{id}/next", post(api::next_game))
+        .route("/explain", post(api::explain))
+        .fallback(api::no_such_endpoint)
+        .method_not_allowed_fallback(api::wrong_method);
+    Router::new()
+        .route("/", get(index))
+        .route("/runs/{name}", get(index))
+        .route("/app.js", get(script))
+        .route("/style.css", get(style))
+        .nest("/api", api)
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state)
+}
+
+/// Serves until Ctrl-C (or SIGTERM); `ready` is told the address bound
+/// (the port chosen, when the configured port is 0) before the first request.
+pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        ready(listener.local_addr()?);
+        let state = Arc::new(AppState {
+            project: files::Project::new(config.root),
+            sessions: sessions::Sessions::new(config.max_games),
+            thinking: tokio::sync::Semaphore::new(config.thinkers.max(1)),
+        });
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(stopped())
+            .await
+    })
+}
+
+/// Resolves at Ctrl-C or SIGTERM.
+async fn stopped() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}

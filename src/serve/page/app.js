@@ -1,0 +1,516 @@
+// bebete's page: play against a genome or a fixed player, see why it moved,
+// watch a run's curves. Plain JavaScript over the JSON API under /api/;
+// nothing is fetched from anywhere else.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+function el(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function html(tag, attrs = {}, text = null, parent = null) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const reply = await fetch("/api" + path, init);
+  const data = await reply.json().catch(() => ({ error: reply.statusText }));
+  if (!reply.ok) throw new Error(data.error || reply.statusText);
+  return data;
+}
+
+// ---------------------------------------------------------------- routing
+
+function route() {
+  const path = location.pathname;
+  for (const id of ["play-view", "runs-view", "run-view"]) $(id).hidden = true;
+  $("nav-play").classList.toggle("here", path === "/");
+  $("nav-runs").classList.toggle("here", path.startsWith("/runs"));
+  if (path === "/runs" || path === "/runs/") return showRuns();
+  const run = path.match(/^\/runs\/([^/]+)$/);
+  if (run) return showRun(decodeURIComponent(run[1]));
+  return showPlay();
+}
+
+// ---------------------------------------------------------------- play
+
+const PLAYERS = [
+  ["perfect", "perfect (exact play)"],
+  ["alphabeta", "alphabeta:D (search to depth D)"],
+  ["mc", "mc:N (N random playouts per move)"],
+  ["rules", "rules (win, block, prefer the centre)"],
+  ["random", "random"],
+];
+const PARAMS = { mc: ["playouts N", 1, 100000, 200], alphabeta: ["depth D", 1, 12, 4] };
+
+let genomes = [];
+let current = null; // the table's state, as the API returns it
+let busy = false;
+
+async function showPlay() {
+  $("play-view").hidden = false;
+  try {
+    genomes = await api("GET", "/genomes");
+  } catch (e) {
+    genomes = [];
+    showMessage(e.message);
+  }
+  const wanted = new URLSearchParams(location.search).get("opponent");
+  const chosen = genomes.find((g) => g.name === wanted);
+  if (chosen) $("game").value = chosen.game;
+  fillOpponents(chosen ? chosen.name : null);
+}
+
+function fillOpponents(select) {
+  const game = $("game").value;
+  const box = $("opponent");
+  box.textContent = "";
+  const shipped = genomes.filter((g) => g.game === game && g.name.startsWith("genomes/"));
+  const champions = genomes.filter((g) => g.game === game && g.name.startsWith("runs/"));
+  const group = (label, items) => {
+    if (items.length === 0) return;
+    const g = html("optgroup", { label }, null, box);
+    for (const [value, text] of items) html("option", { value }, text, g);
+  };
+  const describe = (g) => g.name + (g.lookahead ? ` (shell, lookahead ${g.lookahead})` : "");
+  group("Genomes", shipped.map((g) => [g.name, describe(g)]));
+  group("Run champions", champions.map((g) => [g.name, describe(g)]));
+  group("Fixed players", PLAYERS);
+  if (select) box.value = select;
+  opponentChanged();
+}
+
+function isGenome(value) {
+  return value.startsWith("genomes/") || value.startsWith("runs/");
+}
+
+function opponentChanged() {
+  const value = $("opponent").value;
+  const param = PARAMS[value];
+  $("param-label").hidden = !param;
+  if (param) {
+    $("param-name").textContent = param[0];
+    Object.assign($("param"), { min: param[1], max: param[2], value: param[3] });
+  }
+  $("rules").hidden = !($("game").value === "matchsticks" && !isGenome(value));
+  const double = $("rule").value === "double";
+  for (const label of document.querySelectorAll("#rules .subtract")) label.hidden = double;
+}
+
+function opponentSpec() {
+  const value = $("opponent").value;
+  return PARAMS[value] ? `${value}:${$("param").value}` : value;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const opponent = opponentSpec();
+  const body = { opponent, first: $("first").value };
+  if (!isGenome(opponent)) {
+    body.game = $("game").value;
+    if (body.game === "matchsticks") {
+      body.rule = $("rule").value;
+      body.sticks = Number($("sticks").value);
+      if (body.rule === "subtract") {
+        body.max_take = Number($("max-take").value);
+        body.last = $("last").value;
+      }
+    }
+  }
+  if (current) api("DELETE", `/games/${current.id}`).catch(() => {});
+  await request(() => api("POST", "/games", body));
+}
+
+async function request(call) {
+  if (busy) return;
+  busy = true;
+  showMessage("");
+  $("board").dataset.state = "thinking";
+  $("status").textContent = "bebete is thinking…";
+  try {
+    render(await call());
+  } catch (e) {
+    if (current) render(current);
+    showMessage(e.message);
+  } finally {
+    busy = false;
+  }
+}
+
+function play(move) {
+  if (!current || busy) return;
+  request(() => api("POST", `/games/${current.id}/move`, { move: String(move) }));
+}
+
+function showMessage(text) {
+  $("message").textContent = text;
+}
+
+function render(state) {
+  current = state;
+  $("table").hidden = false;
+  const over = state.result !== null;
+  $("board").dataset.state = over ? "over" : state.your_turn ? "your-turn" : "waiting";
+  $("board").dataset.game = state.game;
+  $("status").textContent = over
+    ? `Game ${state.game_number} is over:`
+    : state.your_turn
+      ? `Game ${state.game_number}: your move (you are ${sideName(state)}).`
+      : "bebete is thinking…";
+  $("result").textContent = over ? state.result : "";
+  $("score").textContent =
+    `you ${state.score.human} · bebete ${state.score.bot} · draws ${state.score.draws}`;
+  $("against").textContent = `against ${state.opponent}: ${state.rules}`;
+  $("next").hidden = !over;
+  $("line").textContent = state.moves ? `moves: ${state.moves}` : "";
+  drawBoard(state);
+  explain(state);
+}
+
+function sideName(state) {
+  const order = state.human === "X" ? "first" : "second";
+  if (state.game === "connect4") return `${state.human === "X" ? "red" : "yellow"}, ${order}`;
+  if (state.game === "tictactoe") return `${state.human}, ${order}`;
+  return order;
+}
+
+// Colours of the two sides (X moves first).
+const STONE = { X: "#d7263d", O: "#f4c20d" };
+
+function drawBoard(state) {
+  const box = $("board");
+  box.textContent = "";
+  if (state.board.kind === "heap") return drawHeap(box, state);
+  if (state.game === "connect4") return drawConnect4(box, state);
+  return drawTicTacToe(box, state);
+}
+
+function lastMoveCell(state) {
+  if (!state.last) return -1;
+  const b = state.board;
+  if (state.game === "tictactoe") return Number(state.last.move) - 1;
+  const col = Number(state.last.move) - 1;
+  for (let row = 0; row < b.rows; row++) {
+    if (b.cells[row * b.columns + col] !== ".") return row * b.columns + col;
+  }
+  return -1;
+}
+
+function drawTicTacToe(box, state) {
+  const size = 110;
+  const svg = el("svg", { viewBox: `0 0 ${size * 3} ${size * 3}`, class: "ttt" }, box);
+  const last = lastMoveCell(state);
+  const winning = new Set(state.board.winning);
+  for (let k = 0; k < 9; k++) {
+    const x = (k % 3) * size;
+    const y = Math.floor(k / 3) * size;
+    const cell = state.board.cells[k];
+    const classes = ["cell"];
+    if (k === last) classes.push("last");
+    if (winning.has(k)) classes.push("winning");
+    el("rect", { x: x + 3, y: y + 3, width: size - 6, height: size - 6, rx: 10, class: classes.join(" ") }, svg);
+    if (cell === "X") {
+      el("path", { d: `M${x + 28},${y + 28} L${x + size - 28},${y + size - 28} M${x + size - 28},${y + 28} L${x + 28},${y + size - 28}`, class: "mark-x" }, svg);
+    } else if (cell === "O") {
+      el("circle", { cx: x + size / 2, cy: y + size / 2, r: size / 2 - 28, class: "mark-o" }, svg);
+    } else {
+      el("text", { x: x + size / 2, y: y + size / 2 + 8, class: "hint" }, svg).textContent = String(k + 1);
+    }
+    const target = el("rect", { x, y, width: size, height: size, class: "target", "data-move": k + 1, "data-legal": state.legal.includes(String(k + 1)) }, svg);
+    target.addEventListener("click", () => play(k + 1));
+  }
+}
+
+const C4 = { cell: 64, top: 56, bars: 120 };
+
+function drawConnect4(box, state) {
+  const { rows, columns, cells } = state.board;
+  const w = columns * C4.cell;
+  const h = rows * C4.cell;
+  const votes = voteFacts(state);
+  const svg = el("svg", { viewBox: `0 0 ${w} ${C4.top + h + (votes ? C4.bars : 0)}`, class: "c4" }, box);
+  el("rect", { x: 0, y: C4.top, width: w, height: h, rx: 12, class: "frame" }, svg);
+  const last = lastMoveCell(state);
+  const winning = new Set(state.board.winning);
+  for (let row = 0; row < rows; row++) {
+    for (let col = 0; col < columns; col++) {
+      const k = row * columns + col;
+      const cx = col * C4.cell + C4.cell / 2;
+      const cy = C4.top + row * C4.cell + C4.cell / 2;
+      const stone = cells[k];
+      const classes = ["hole"];
+      if (winning.has(k)) classes.push("winning");
+      el("circle", { cx, cy, r: C4.cell / 2 - 6, fill: stone === "." ? "#fff" : STONE[stone], class: classes.join(" ") }, svg);
+      if (k === last) el("circle", { cx, cy, r: 7, class: "last-dot" }, svg);
+    }
+  }
+  if (votes) drawVotes(svg, state, votes);
+  for (let col = 0; col < columns; col++) {
+    const move = String(col + 1);
+    el("text", { x: col * C4.cell + C4.cell / 2, y: C4.top - 10, class: "col-label" }, svg).textContent = move;
+    const target = el("rect", { x: col * C4.cell, y: 0, width: C4.cell, height: C4.top + h, class: "target", "data-move": move, "data-legal": state.legal.includes(move) }, svg);
+    target.addEventListener("click", () => play(move));
+  }
+}
+
+// The twelve windows' votes of the genome's last decision, when the bot is
+// a Connect-Four genome and the overlay is on.
+function voteFacts(state) {
+  const e = state.bot && state.bot.explain;
+  if (!e || !e.windows) return null;
+  return e;
+}
+
+const WINDOW_COLOURS = ["#1b6ca8", "#2a9d8f", "#6a4c93", "#e76f51", "#264653", "#8a5a44", "#3a86ff"];
+
+function windowBox(w) {
+  // Window rows count from the bottom of the board.
+  const x = w.column_offset * C4.cell;
+  const y = C4.top + (6 - 4 - w.row_offset) * C4.cell;
+  return { x, y, size: 4 * C4.cell };
+}
+
+function drawVotes(svg, state, e) {
+  const layer = el("g", { class: "votes" }, svg);
+  const rowsBottom = C4.top + 6 * C4.cell;
+  // One line per window: from the window's centre to the column it voted.
+  e.windows.forEach((w, i) => {
+    if (w.weight === 0) return;
+    const b = windowBox(w);
+    const cx = b.x + b.size / 2 + (i % 4 - 1.5) * 6;
+    const cy = b.y + b.size / 2 + (Math.floor(i / 4) - 1) * 6;
+    const tx = (w.column - 1) * C4.cell + C4.cell / 2;
+    el("line", { x1: cx, y1: cy, x2: tx, y2: C4.top - 2, stroke: WINDOW_COLOURS[w.column - 1], "stroke-width": 1 + w.weight / 9, opacity: 0.25 + w.weight / 100, class: "vote", "data-window": i }, layer);
+    el("circle", { cx, cy, r: 4, fill: WINDOW_COLOURS[w.column - 1], class: "vote-origin" }, layer);
+  });
+  el("rect", { x: 0, y: 0, width: 0, height: 0, class: "window-box", id: "window-box" }, layer);
+  // The column sums as bars under the board; the played column stands out.
+  const most = Math.max(1, ...e.votes);
+  const played = e.shell ? e.shell.move : e.move;
+  const verdicts = {};
+  if (e.shell) for (const v of e.shell.verdicts) verdicts[v.move] = v.verdict;
+  e.votes.forEach((sum, col) => {
+    const move = String(col + 1);
+    const x = col * C4.cell + 10;
+    const height = (sum / most) * (C4.bars - 44);
+    const full = isFullBefore(e, col);
+    const classes = ["bar"];
+    if (move === played) classes.push("played");
+    if (verdicts[move] && verdicts[move].startsWith("loses")) classes.push("removed");
+    if (full) classes.push("full");
+    el("rect", { x, y: rowsBottom + 8, width: C4.cell - 20, height: Math.max(1, height), class: classes.join(" "), "data-column": move }, svg);
+    el("text", { x: x + (C4.cell - 20) / 2, y: rowsBottom + 8 + Math.max(1, height) + 14, class: "bar-label" }, svg).textContent = String(sum);
+    const verdict = verdicts[move];
+    if (verdict && verdict !== "open") {
+      el("text", { x: x + (C4.cell - 20) / 2, y: rowsBottom + C4.bars - 4, class: "verdict " + verdict }, svg).textContent = VERDICT_SHORT[verdict];
+    }
+  });
+}
+
+// A column full in the position the bot decided in (its votes are dropped).
+function isFullBefore(e, col) {
+  const count = [...e.position].filter((c) => c === String(col + 1)).length;
+  return count >= 6;
+}
+
+const VERDICT_SHORT = {
+  wins_now: "wins",
+  wins_by_force: "forces win",
+  loses_now: "✕ loses",
+  loses_by_force: "✕ loses",
+};
+const VERDICT_WORDS = {
+  wins_now: "wins at once",
+  wins_by_force: "wins by force",
+  loses_now: "lets the opponent win at once",
+  loses_by_force: "lets the opponent force a win",
+  open: "open",
+};
+
+function drawHeap(box, state) {
+  const { sticks, most } = state.board;
+  const per = 14;
+  const width = Math.max(200, sticks * per + 20);
+  const svg = el("svg", { viewBox: `0 0 ${width} 120`, class: "heap" }, box);
+  for (let i = 0; i < sticks; i++) {
+    el("line", { x1: 16 + i * per, y1: 20, x2: 16 + i * per, y2: 100, class: "stick" }, svg);
+    el("circle", { cx: 16 + i * per, cy: 18, r: 4, class: "stick-head" }, svg);
+  }
+  const buttons = html("div", { class: "takes" }, null, box);
+  html("span", {}, `${sticks} stick${sticks === 1 ? "" : "s"} left. Take:`, buttons);
+  for (let n = 1; n <= Math.max(most, 1); n++) {
+    const move = String(n);
+    const b = html("button", { type: "button", class: "take", "data-move": move, "data-legal": state.legal.includes(move) }, move, buttons);
+    b.addEventListener("click", () => play(move));
+  }
+}
+
+function explain(state) {
+  const body = $("why-body");
+  body.textContent = "";
+  const bot = state.bot;
+  if (!bot) {
+    html("p", { class: "muted" }, "bebete's reasons appear here after it moves.", body);
+    return;
+  }
+  if (bot.move === null) {
+    html("p", {}, `bebete forfeits ${bot.reason}`, body);
+    return;
+  }
+  const e = bot.explain;
+  if (!e) {
+    html("p", {}, `bebete played ${bot.move}. It is the fixed player ${state.opponent}, which has no gene table to explain.`, body);
+    return;
+  }
+  if (e.windows) return explainVotes(body, e, bot);
+  const what = state.game === "tictactoe" ? "cell" : "take";
+  html("p", {}, `bebete played ${what} ${bot.move}.`, body);
+  const facts = html("dl", {}, null, body);
+  const fact = (k, v) => {
+    html("dt", {}, k, facts);
+    html("dd", {}, v, facts);
+  };
+  fact("position", e.position === "" ? "the start" : e.position);
+  fact("gene index", String(e.index));
+  fact("gene", String(e.gene));
+  fact("so", e.repaired ? `the gene named an illegal move; repaired to ${bot.move}` : `${what} ${e.move}`);
+  html("p", { class: "muted" }, state.game === "tictactoe"
+    ? "The board, read as a base-3 number (a symmetric encoder first turns it to its smallest image), picks one gene; the gene is the cell to play."
+    : "The heap's state picks one gene; the gene is how many sticks to take.", body);
+}
+
+function explainVotes(body, e, bot) {
+  html("p", {}, `bebete played column ${bot.move}. Twelve 4×4 windows of the board each vote for one column with a weight 0–63 (lines on the board); the bars are the column sums, and the heaviest legal column is played.`, body);
+  if (e.shell) {
+    const s = e.shell;
+    const notable = s.verdicts.filter((v) => v.verdict !== "open");
+    const p = html("p", {}, null, body);
+    p.textContent = `Tactical shell (lookahead ${s.lookahead}): ` +
+      (s.overrode ? `it overrode the genome's column ${e.move} and played ${s.move}. ` : "it kept the genome's move. ") +
+      (notable.length ? notable.map((v) => `${v.move} ${VERDICT_WORDS[v.verdict]}`).join("; ") + "." : "No column wins or loses within its search.");
+  }
+  const table = html("table", { class: "windows" }, null, body);
+  const head = html("tr", {}, null, html("thead", {}, null, table));
+  for (const h of ["window", "votes for", "weight"]) html("th", {}, h, head);
+  const rows = html("tbody", {}, null, table);
+  e.windows.forEach((w, i) => {
+    const tr = html("tr", { "data-window": i }, null, rows);
+    html("td", {}, `columns ${w.column_offset + 1}–${w.column_offset + 4}, rows ${w.row_offset + 1}–${w.row_offset + 4}`, tr);
+    const col = html("td", {}, String(w.column), tr);
+    col.style.color = WINDOW_COLOURS[w.column - 1];
+    html("td", {}, String(w.weight), tr);
+    tr.addEventListener("mouseenter", () => highlightWindow(w, i));
+    tr.addEventListener("mouseleave", () => highlightWindow(null, i));
+  });
+  html("p", { class: "muted" }, "Rows count from the bottom. Hover a window to see it on the board.", body);
+}
+
+function highlightWindow(w, i) {
+  const box = document.getElementById("window-box");
+  if (!box) return;
+  for (const line of document.querySelectorAll("line.vote")) {
+    line.classList.toggle("dim", w !== null && line.dataset.window !== String(i));
+  }
+  if (!w) {
+    box.setAttribute("width", 0);
+    return;
+  }
+  const b = windowBox(w);
+  box.setAttribute("x", b.x + 2);
+  box.setAttribute("y", b.y + 2);
+  box.setAttribute("width", b.size - 4);
+  box.setAttribute("height", b.size - 4);
+}
+
+// ---------------------------------------------------------------- runs
+
+async function showRuns() {
+  $("runs-view").hidden = false;
+  const body = document.querySelector("#run-list tbody");
+  body.textContent = "";
+  let runs = [];
+  try {
+    runs = await api("GET", "/runs");
+  } catch (e) {
+    html("tr", {}, null, body).appendChild(html("td", { colspan: 4 }, e.message));
+  }
+  if (runs.length === 0) {
+    const tr = html("tr", {}, null, body);
+    html("td", { colspan: 4 }, "No runs yet: start one with `bebete evolve`.", tr);
+  }
+  for (const run of runs) {
+    const tr = html("tr", {}, null, body);
+    const name = html("td", {}, null, tr);
+    html("a", { href: `/runs/${encodeURIComponent(run.name)}` }, run.name, name);
+    html("td", {}, run.game, tr);
+    html("td", {}, String(run.generations), tr);
+    html("td", { class: run.running ? "running" : "" }, run.running ? "running" : "", tr);
+  }
+}
+
+let watching = null;
+
+async function showRun(name) {
+  $("run-view").hidden = false;
+  $("run-title").textContent = `runs/${name}`;
+  $("run-play").onclick = () => { location.href = `/?opponent=${encodeURIComponent(`runs/${name}/best.genome`)}`; };
+  let shown = -1;
+  const refresh = async () => {
+    let run;
+    try {
+      run = await api("GET", `/runs/${encodeURIComponent(name)}`);
+    } catch (e) {
+      $("run-state").textContent = e.message;
+      return;
+    }
+    const generations = run.rows.length;
+    const planned = run.params.generations;
+    $("run-state").textContent = (run.running ? "running: " : "") +
+      `${generations} generation${generations === 1 ? "" : "s"} recorded` +
+      (planned ? ` of ${planned} planned` : "") + (run.running ? " (refreshing every 3 s)" : "");
+    $("run-state").className = run.running ? "running" : "";
+    $("run-play").hidden = !run.champion;
+    if (generations !== shown && generations > 0) {
+      shown = generations;
+      $("run-plot").src = `/api/runs/${encodeURIComponent(name)}/plot.svg?g=${generations}`;
+    }
+    const params = document.querySelector("#run-params tbody");
+    params.textContent = "";
+    for (const [k, v] of Object.entries(run.params)) {
+      const tr = html("tr", {}, null, params);
+      html("th", {}, k, tr);
+      html("td", {}, typeof v === "object" ? JSON.stringify(v) : String(v), tr);
+    }
+    if (!run.running && watching) {
+      clearInterval(watching);
+      watching = null;
+    }
+  };
+  await refresh();
+  watching = setInterval(refresh, 3000);
+}
+
+// ---------------------------------------------------------------- wiring
+
+$("game").addEventListener("change", () => fillOpponents(null));
+$("opponent").addEventListener("change", opponentChanged);
+$("rule").addEventListener("change", opponentChanged);
+$("setup").addEventListener("submit", startGame);
+$("next").addEventListener("click", () => {
+  if (current) request(() => api("POST", `/games/${current.id}/next`));
+});
+route();

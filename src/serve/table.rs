@@ -1,0 +1,195 @@
+//! One game at the table, generic over the game: the state the page draws,
+//! a person's move checked, and the bot's move with its reasons.
+//!
+//! A game in progress is held as data that does not name the game type (the
+//! rules as a [`GameSpec`], the moves as notation); each request replays the
+//! moves (at most 42) into the concrete game through the dispatch, which
+//! costs microseconds and keeps the session store free of type parameters.
+
+use super::api::ApiError;
+use crate::dispatch::{Dispatch, GameVisitor};
+use crate::encoding::{IllegalPolicy, TableGame};
+use crate::explain::Explained;
+use crate::games::{BoardView, GameSpec, Outcome, Side};
+use crate::players::{Knowledge, PlayerSpec};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// The bot a person plays against.
+#[derive(Clone, Debug)]
+pub enum Bot {
+    /// A genome, whose moves explain themselves.
+    Genome {
+        name: String,
+        genes: Arc<[u8]>,
+        lookahead: u8,
+    },
+    /// A fixed player: random, rules, mc:N, alphabeta:D or perfect.
+    Player(PlayerSpec),
+}
+
+impl Bot {
+    /// The bot as the page names it.
+    pub fn name(&self) -> String {
+        match self {
+            Bot::Genome { name, .. } => name.clone(),
+            Bot::Player(spec) => spec.to_string(),
+        }
+    }
+}
+
+/// The board and whose turn, as the page draws it.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableView {
+    pub board: BoardView,
+    /// The side to move (`X` moves first), `None` once the game is over.
+    pub to_move: Option<&'static str>,
+    /// The legal moves, in the notation.
+    pub legal: Vec<String>,
+    /// How the game ended, once it has: `X`, `O` or `draw`.
+    pub winner: Option<&'static str>,
+}
+
+/// The mark of a side: X moves first.
+pub fn mark(side: Side) -> &'static str {
+    match side {
+        Side::First => "X",
+        Side::Second => "O",
+    }
+}
+
+/// The bot's answer in one position.
+#[derive(Clone, Debug)]
+pub struct BotMove {
+    /// The move in the notation; `None` when the bot forfeits.
+    pub mv: Option<String>,
+    /// The one-line reason `play` prints.
+    pub reason: String,
+    /// The genome's full explanation (the report of `explain --json`).
+    pub explain: Option<serde_json::Value>,
+}
+
+fn replay<G: TableGame>(game: &G, moves: &str) -> Result<G::Position, ApiError> {
+    game.parse_position(moves)
+        .map_err(|e| ApiError::bad_request(format!("position '{moves}': {e}")))
+}
+
+/// The view of the position after `moves`.
+pub fn view(spec: GameSpec, moves: &str) -> Result<TableView, ApiError> {
+    struct View<'a>(&'a str);
+    impl GameVisitor for View<'_> {
+        type Output = Result<TableView, ApiError>;
+        fn visit<G: TableGame + Knowledge>(self, game: G) -> Self::Output {
+            let pos = replay(&game, self.0)?;
+            let outcome = game.outcome(&pos);
+            let mut legal = Vec::new();
+            game.legal_moves(&pos, &mut legal);
+            Ok(TableView {
+                board: game.view(&pos),
+                to_move: outcome.is_none().then(|| mark(game.turn(&pos))),
+                legal: legal.iter().map(|&m| game.format_move(m)).collect(),
+                winner: outcome.map(|o| match o {
+                    Outcome::Win(side) => mark(side),
+                    Outcome::Draw => "draw",
+                }),
+            })
+        }
+    }
+    spec.visit(View(moves))
+}
+
+/// `moves` followed by `mv`, and `mv` as the notation writes it, if `mv` is
+/// a legal move there; a refusal that says why otherwise.
+pub fn extend(spec: GameSpec, moves: &str, mv: &str) -> Result<(String, String), ApiError> {
+    struct Extend<'a>(&'a str, &'a str);
+    impl GameVisitor for Extend<'_> {
+        type Output = Result<(String, String), ApiError>;
+        fn visit<G: TableGame + Knowledge>(self, game: G) -> Self::Output {
+            let (moves, text) = (self.0, self.1.trim());
+            let pos = replay(&game, moves)?;
+            let mv = game
+                .parse_move(text)
+                .map_err(|e| ApiError::unprocessable(format!("'{text}' is not a move: {e}")))?;
+            game.try_play(&pos, mv)
+                .map_err(|e| ApiError::unprocessable(format!("not allowed: {e}")))?;
+            Ok((append(&game, moves, mv), game.format_move(mv)))
+        }
+    }
+    spec.visit(Extend(moves, mv))
+}
+
+fn append<G: TableGame>(game: &G, moves: &str, mv: G::Move) -> String {
+    let text = game.format_move(mv);
+    if moves.is_empty() {
+        text
+    } else {
+        format!("{moves}{}{text}", game.notation_separator())
+    }
+}
+
+/// The bot's move after `moves` (an unfinished position where it is to
+/// move); `seed` drives a random player. This may take long (perfect play,
+/// many playouts): callers run it off the request threads.
+pub fn bot_move(spec: GameSpec, moves: &str, bot: &Bot, seed: u64) -> Result<BotMove, ApiError> {
+    struct Think<'a>(&'a str, &'a Bot, u64);
+    impl GameVisitor for Think<'_> {
+        type Output = Result<BotMove, ApiError>;
+        fn visit<G: TableGame + Knowledge>(self, game: G) -> Self::Output {
+            let (moves, bot, seed) = (self.0, self.1, self.2);
+            let pos = replay(&game, moves)?;
+            let policy = IllegalPolicy::Repair;
+            match bot {
+                Bot::Genome {
+                    genes, lookahead, ..
+                } => {
+                    let explained = Explained::new(&game, genes, &pos, policy, *lookahead);
+                    let report = serde_json::to_value(explained.report(&game, moves))
+                        .map_err(|e| ApiError::internal(e.to_string()))?;
+                    Ok(BotMove {
+                        mv: explained.played().map(|m| game.format_move(m)),
+                        reason: explained.summary(&game),
+                        explain: Some(report),
+                    })
+                }
+                Bot::Player(spec) => {
+                    let mut player = spec
+                        .build(&game, seed, policy)
+                        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+                    Ok(BotMove {
+                        mv: player.choose(&game, &pos).map(|m| game.format_move(m)),
+                        reason: format!("({spec})"),
+                        explain: None,
+                    })
+                }
+            }
+        }
+    }
+    spec.visit(Think(moves, bot, seed))
+}
+
+/// The explanation of `genes` in the position after `moves` (the API's
+/// `explain`): exactly the report of `bebete explain --json`.
+pub fn explain(
+    spec: GameSpec,
+    genes: &[u8],
+    lookahead: u8,
+    moves: &str,
+) -> Result<serde_json::Value, ApiError> {
+    struct Why<'a>(&'a [u8], u8, &'a str);
+    impl GameVisitor for Why<'_> {
+        type Output = Result<serde_json::Value, ApiError>;
+        fn visit<G: TableGame + Knowledge>(self, game: G) -> Self::Output {
+            let (genes, lookahead, moves) = (self.0, self.1, self.2);
+            let pos = replay(&game, moves)?;
+            if game.outcome(&pos).is_some() {
+                return Err(ApiError::unprocessable(format!(
+                    "position '{moves}': the game is already over"
+                )));
+            }
+            let explained = Explained::new(&game, genes, &pos, IllegalPolicy::Repair, lookahead);
+            serde_json::to_value(explained.report(&game, moves))
+                .map_err(|e| ApiError::internal(e.to_string()))
+        }
+    }
+    spec.visit(Why(genes, lookahead, moves))
+}

@@ -1,0 +1,331 @@
+//! The page in a real browser: headless Chromium driven over WebDriver
+//! (chromedriver) by fantoccini. Plays a whole tic-tac-toe game and a whole
+//! Connect-Four game by clicking, reads the results from the page, checks
+//! the vote overlay and a run page, and saves screenshots under the target
+//! directory (`browser/`).
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
+//! them); run with `cargo test --features browser --test browser`.
+
+mod common;
+
+use common::server::{Server, project};
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long any one wait for the page may take.
+const WAIT: Duration = Duration::from_secs(60);
+
+/// chromedriver on a free loopback port, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(&program)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("cannot start {program} ({e}): install Debian's chromium and chromium-driver (.ci/run does)")
+            });
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < WAIT,
+                "chromedriver did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn browser(driver: &Driver) -> Client {
+    let mut caps = serde_json::Map::new();
+    let mut args = vec![
+        "--headless=new",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1000",
+        "--disable-background-networking",
+        "--no-first-run",
+    ];
+    // Chromium refuses to run as root without this.
+    if std::env::var("USER").as_deref() == Ok("root") || unsafe_is_root() {
+        args.push("--no-sandbox");
+    }
+    let mut options = serde_json::json!({ "args": args });
+    if let Ok(binary) = std::env::var("CHROMIUM") {
+        options["binary"] = binary.into();
+    }
+    caps.insert("goog:chromeOptions".into(), options);
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .expect("a WebDriver session")
+}
+
+/// Whether this process runs as root (the sandbox needs to be off then).
+fn unsafe_is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .map(|l| l.split_whitespace().nth(1) == Some("0"))
+        })
+        .unwrap_or(false)
+}
+
+fn shots() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(shots().join(name), png).unwrap();
+}
+
+/// The board's state (`your-turn`, `over`, …) once it is neither thinking
+/// nor idle.
+async fn settled(client: &Client) -> String {
+    let start = Instant::now();
+    loop {
+        let board = client.find(Locator::Id("board")).await.unwrap();
+        let state = board.attr("data-state").await.unwrap().unwrap_or_default();
+        if state == "your-turn" || state == "over" {
+            return state;
+        }
+        assert!(start.elapsed() < WAIT, "the board stayed '{state}'");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn text(client: &Client, id: &str) -> String {
+    client
+        .find(Locator::Id(id))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+async fn choose(client: &Client, select: &str, value: &str) {
+    client
+        .find(Locator::Id(select))
+        .await
+        .unwrap()
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("#{select} = {value}: {e}"));
+}
+
+/// Clicks the first legal move until the game ends (at most `limit`
+/// clicks); the result the page shows.
+async fn play_out(
+    client: &Client,
+    limit: usize,
+    mut after_click: impl AsyncFnMut(usize),
+) -> String {
+    for n in 0..limit {
+        if settled(client).await == "over" {
+            return text(client, "result").await;
+        }
+        client
+            .find(Locator::Css("#board [data-legal=\"true\"]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        after_click(n).await;
+    }
+    panic!("the game did not end within {limit} clicks");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whole_games_are_played_by_clicking() {
+    let dir = project(true);
+    let server = Server::start(dir.path(), &[]);
+    let driver = Driver::start();
+    let client = browser(&driver).await;
+
+    // Tic-tac-toe against perfect play: a person who clicks the first free
+    // cell never wins.
+    client.goto(&server.url("/")).await.unwrap();
+    choose(&client, "game", "tictactoe").await;
+    choose(&client, "opponent", "perfect").await;
+    client
+        .find(Locator::Id("start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let result = play_out(&client, 6, async |_| {}).await;
+    assert!(result == "bebete wins" || result == "a draw", "{result:?}");
+    let score = text(&client, "score").await;
+    assert!(score.starts_with("you 0 ·"), "{score}");
+    let winning = client
+        .find_all(Locator::Css("rect.cell.winning"))
+        .await
+        .unwrap();
+    assert_eq!(
+        winning.is_empty(),
+        result == "a draw",
+        "the winning line is marked"
+    );
+    screenshot(&client, "tictactoe.png").await;
+
+    // An illegal click is refused with the reason: the next game (sides
+    // swap, bebete opens), then a click on the cell it took.
+    client
+        .find(Locator::Id("next"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settled(&client).await;
+    let taken = client.find(Locator::Css("rect.cell.last")).await.unwrap();
+    let (x, y, ..) = taken.rectangle().await.unwrap();
+    let targets = client
+        .find_all(Locator::Css("#board rect.target"))
+        .await
+        .unwrap();
+    for target in targets {
+        let (tx, ty, ..) = target.rectangle().await.unwrap();
+        if (tx - x).abs() < 10.0 && (ty - y).abs() < 10.0 {
+            // The refusal redraws the board: this target is gone after.
+            target.click().await.unwrap();
+            break;
+        }
+    }
+    let start = Instant::now();
+    while !text(&client, "message").await.contains("already taken") {
+        assert!(start.elapsed() < WAIT, "no refusal shown");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // Connect-Four against the shipped champion, which moves first: its
+    // twelve windows' votes are drawn on the board and listed beside it.
+    choose(&client, "game", "connect4").await;
+    choose(&client, "opponent", "genomes/connect4.genome").await;
+    choose(&client, "first", "bot").await;
+    client
+        .find(Locator::Id("start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settled(&client).await;
+    let votes = client.find_all(Locator::Css("line.vote")).await.unwrap();
+    assert!(!votes.is_empty(), "the vote overlay is drawn");
+    let rows = client
+        .find_all(Locator::Css("#why-body table.windows tbody tr"))
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 12, "one row per window");
+    let bars = client.find_all(Locator::Css("rect.bar")).await.unwrap();
+    assert_eq!(bars.len(), 7, "one bar per column");
+    let client_ref = &client;
+    let result = play_out(&client, 25, async move |n| {
+        if n == 1 {
+            settled(client_ref).await;
+            screenshot(client_ref, "connect4.png").await;
+        }
+    })
+    .await;
+    assert!(
+        [
+            "bebete wins",
+            "a draw",
+            "you win",
+            "bebete forfeits: you win"
+        ]
+        .contains(&result.as_str()),
+        "{result:?}"
+    );
+    if result == "bebete wins" {
+        let winning = client
+            .find_all(Locator::Css("circle.hole.winning"))
+            .await
+            .unwrap();
+        assert!(winning.len() >= 4, "the winning four is marked");
+    }
+    screenshot(&client, "connect4-end.png").await;
+
+    // A run's page: its curves and parameters, and a button to play its
+    // champion.
+    client.goto(&server.url("/runs/tiny")).await.unwrap();
+    let start = Instant::now();
+    loop {
+        let loaded = client
+            .execute("const i = document.getElementById('run-plot'); return i.complete && i.naturalWidth > 0;", vec![])
+            .await
+            .unwrap();
+        if loaded == serde_json::Value::Bool(true) {
+            break;
+        }
+        assert!(start.elapsed() < WAIT, "the run's plot did not load");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let state = text(&client, "run-state").await;
+    assert!(state.contains("4 generations recorded"), "{state}");
+    screenshot(&client, "run.png").await;
+    client
+        .find(Locator::Id("run-play"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        let chosen = client
+            .find(Locator::Id("opponent"))
+            .await
+            .unwrap()
+            .prop("value")
+            .await
+            .unwrap();
+        if chosen.as_deref() == Some("runs/tiny/best.genome") {
+            break;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "the champion was not chosen: {chosen:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    client.close().await.unwrap();
+}

@@ -1,0 +1,163 @@
+//! `bebete serve` started for a test, and plain HTTP/1.1 spoken to it over a
+//! socket (so that a test can send exactly the bytes it means: a path with
+//! `..`, an oversized or malformed body).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running `bebete serve`, stopped when dropped (unless only borrowed
+/// by address, [`Server::at`]).
+pub struct Server {
+    child: Option<Child>,
+    pub addr: SocketAddr,
+}
+
+impl Server {
+    /// Starts the server on a free loopback port, serving `dir`.
+    pub fn start(dir: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+            .args(["serve", "--port", "0", "--dir"])
+            .arg(dir)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start bebete serve");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let url = first
+            .trim()
+            .strip_prefix("serving bebete at http://")
+            .unwrap_or_else(|| panic!("unexpected first line: {first:?}"));
+        let addr = url.trim_end_matches('/').parse().expect("an address");
+        Server {
+            child: Some(child),
+            addr,
+        }
+    }
+
+    /// A handle on a server another handle started (for other threads).
+    pub fn at(addr: SocketAddr) -> Server {
+        Server { child: None, addr }
+    }
+
+    /// The page's address.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// One request; the status and the body.
+    pub fn request(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String) {
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+            self.addr
+        );
+        if let Some(body) = body {
+            head.push_str(&format!(
+                "Content-Type: application/json\r\nContent-Length: {}\r\n",
+                body.len()
+            ));
+        }
+        head.push_str("\r\n");
+        let mut stream = TcpStream::connect(self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        stream.write_all(head.as_bytes()).unwrap();
+        if let Some(body) = body {
+            // A server may answer (413) and close before reading it all.
+            let _ = stream.write_all(body);
+        }
+        let mut reply = Vec::new();
+        let _ = stream.read_to_end(&mut reply);
+        let reply = String::from_utf8_lossy(&reply).into_owned();
+        let status = reply
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {reply:?}"));
+        let (headers, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
+        let body = if headers
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            dechunk(body)
+        } else {
+            body.to_string()
+        };
+        (status, body)
+    }
+
+    /// `GET path`.
+    pub fn get(&self, path: &str) -> (u16, String) {
+        self.request("GET", path, None)
+    }
+
+    /// `POST path` with a JSON body.
+    pub fn post(&self, path: &str, json: &str) -> (u16, String) {
+        self.request("POST", path, Some(json.as_bytes()))
+    }
+
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        self.child
+            .as_mut()
+            .is_some_and(|c| c.try_wait().unwrap().is_none())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        body = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// A project directory for the server: the shipped genomes and, when
+/// `with_run`, a short tic-tac-toe run under `runs/`.
+pub fn project(with_run: bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let genomes = dir.path().join("genomes");
+    std::fs::create_dir_all(&genomes).unwrap();
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("genomes");
+    for name in ["tictactoe.genome", "connect4.genome", "matchsticks.genome"] {
+        std::fs::copy(shipped.join(name), genomes.join(name)).unwrap();
+    }
+    if with_run {
+        super::bebete(dir.path())
+            .args([
+                "evolve",
+                "--generations",
+                "4",
+                "--seed",
+                "3",
+                "--run",
+                "runs/tiny",
+            ])
+            .assert()
+            .success();
+    }
+    dir
+}
