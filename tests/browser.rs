@@ -284,6 +284,29 @@ async fn whole_games_are_played_by_clicking() {
     }
     screenshot(&client, "connect4-end.png").await;
 
+    // Matchsticks against its shipped genome, with the gene explained.
+    choose(&client, "game", "matchsticks").await;
+    choose(&client, "opponent", "genomes/matchsticks.genome").await;
+    choose(&client, "first", "human").await;
+    client
+        .find(Locator::Id("start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let client_ref = &client;
+    let result = play_out(&client, 25, async move |n| {
+        if n == 0 {
+            settled(client_ref).await;
+            let why = text(client_ref, "why-body").await;
+            assert!(why.contains("gene index"), "{why}");
+            screenshot(client_ref, "matchsticks.png").await;
+        }
+    })
+    .await;
+    assert!(result == "bebete wins" || result == "you win", "{result:?}");
+
     // A run's page: its curves and parameters, and a button to play its
     // champion.
     client.goto(&server.url("/runs/tiny")).await.unwrap();

@@ -405,3 +405,95 @@ fn the_session_cap_refuses_a_new_table_and_a_slow_bot_blocks_nothing() {
         "2 games are open",
     );
 }
+
+#[test]
+fn a_run_still_evolving_is_watched_as_it_grows() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let mut evolving = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .current_dir(dir.path())
+        .args([
+            "evolve",
+            "--game",
+            "c4",
+            "--population",
+            "10",
+            "--elite",
+            "2",
+            "--generations",
+            "100000",
+        ])
+        .args([
+            "--fitness",
+            "vs:random:2",
+            "--bench-every",
+            "0",
+            "--run",
+            "runs/live",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let generations = |server: &Server| -> Option<(usize, bool)> {
+        let (status, body) = server.get("/api/runs/live");
+        (status == 200).then(|| {
+            let run = json(&body);
+            (
+                run["rows"].as_array().unwrap().len(),
+                run["running"] == true,
+            )
+        })
+    };
+    let mut seen = Vec::new();
+    for _ in 0..3_000 {
+        if let Some((rows, true)) = generations(&server)
+            && rows > 0
+            && seen.last() != Some(&rows)
+        {
+            seen.push(rows);
+            if seen.len() == 3 {
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    evolving.kill().unwrap();
+    evolving.wait().unwrap();
+    assert_eq!(seen.len(), 3, "the run did not grow under watch: {seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    let (rows, running) = generations(&server).unwrap();
+    assert!(
+        rows >= seen[2] && !running,
+        "a killed run is no longer running"
+    );
+    let (status, svg) = server.get("/api/runs/live/plot.svg");
+    assert_eq!(status, 200, "{svg}");
+}
+
+#[test]
+fn bad_serve_flags_are_named() {
+    let dir = project(false);
+    let fails = |args: &[&str], words: &str| {
+        let out = bebete(dir.path())
+            .arg("serve")
+            .args(args)
+            .assert()
+            .failure()
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(words), "{err:?} lacks {words:?}");
+    };
+    fails(&["--port", "70000"], "--port");
+    fails(&["--host", "localhost:80"], "--host");
+    fails(&["--max-games", "0"], "--max-games");
+    fails(
+        &["--dir", "no-such-dir"],
+        "--dir no-such-dir: not a directory",
+    );
+    let taken = Server::start(dir.path(), &[]);
+    let port = taken.addr.port().to_string();
+    fails(&["--port", &port], &format!("serving on 127.0.0.1:{port}"));
+}

@@ -350,6 +350,10 @@ function drawHeap(box, state) {
     el("line", { x1: 16 + i * per, y1: 20, x2: 16 + i * per, y2: 100, class: "stick" }, svg);
     el("circle", { cx: 16 + i * per, cy: 18, r: 4, class: "stick-head" }, svg);
   }
+  if (state.last) {
+    const who = state.last.by === "bot" ? "bebete" : "you";
+    html("div", { class: "last-take" }, `last move: ${who} took ${state.last.move}`, box);
+  }
   const buttons = html("div", { class: "takes" }, null, box);
   html("span", {}, `${sticks} stick${sticks === 1 ? "" : "s"} left. Take:`, buttons);
   for (let n = 1; n <= Math.max(most, 1); n++) {
