@@ -29,6 +29,7 @@ impl Dispatch for GameSpec {
             Concrete::TicTacToe(game) => visitor.visit(game),
             Concrete::Matchsticks(game) => visitor.visit(game),
             Concrete::Connect4(game) => visitor.visit(game),
+            Concrete::Solitaire(game) => visitor.visit(game),
         }
     }
 }
@@ -48,6 +49,8 @@ pub struct Abilities {
     /// Learns from a solver-labelled position bank ([`Knowledge::BANKED`]):
     /// the `bank` fitness, `--guided`, `--local-search`.
     pub banked: bool,
+    /// Players: 2, or 1 for a puzzle ([`crate::games::Game::PLAYERS`]).
+    pub players: u8,
 }
 
 impl Abilities {
@@ -58,6 +61,7 @@ impl Abilities {
             weighted_genes: G::WEIGHTED_GENES,
             default_openings: G::DEFAULT_OPENINGS,
             banked: G::BANKED,
+            players: G::PLAYERS,
         }
     }
 }

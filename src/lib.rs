@@ -11,7 +11,8 @@
 //!    the directory lock);
 //! 1. [`games`]: the rules of tic-tac-toe, matchsticks and Connect-Four,
 //!    and the one walk over their positions;
-//! 2. [`solve`]: exact values of the small games;
+//! 2. [`solve`]: exact values of the small games; [`solo`]: exact results
+//!    of peg solitaire;
 //! 3. [`encoding`]: board → gene index, gene → move; [`bank`]:
 //!    solver-labelled positions;
 //! 4. [`genome`]: the gene table and its file;
@@ -43,5 +44,6 @@ pub mod plot;
 pub mod seed;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod solo;
 pub mod solve;
 pub mod store;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["seed", "store"],
     &["games"],
-    &["solve"],
+    &["solve", "solo"],
     &["encoding", "bank"],
     &["genome"],
     &["players"],

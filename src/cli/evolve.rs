@@ -121,8 +121,10 @@ pub struct EvolveArgs {
     #[arg(long)]
     pub bench_every: Option<u64>,
     /// Benchmark opponents (columns vs_SPEC in stats.csv), comma separated
-    #[arg(long, value_name = "SPEC,…", default_value = "random,rules")]
-    pub bench_against: String,
+    /// [default: random,rules; none for solitaire, whose benchmark is the
+    /// champion's pegs]
+    #[arg(long, value_name = "SPEC,…")]
+    pub bench_against: Option<String>,
     /// Games per benchmark opponent, half with each side first
     #[arg(long, default_value_t = 100)]
     pub bench_games: u64,
@@ -225,14 +227,15 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.mutate = args.mutate;
     cfg.crossover = args.crossover;
     cfg.bench.every = args.bench_every.unwrap_or(cfg.bench.every);
-    cfg.bench.against = args
-        .bench_against
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(PlayerSpec::parse)
-        .collect::<Result<_, _>>()
-        .context("--bench-against")?;
+    if let Some(against) = &args.bench_against {
+        cfg.bench.against = against
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(PlayerSpec::parse)
+            .collect::<Result<_, _>>()
+            .context("--bench-against")?;
+    }
     cfg.bench.games = args.bench_games;
     cfg.stop.target = args.target.or(cfg.stop.target);
     cfg.stop.patience = args.patience;

@@ -1,8 +1,8 @@
 //! The game-selection flags shared by every command that needs a game.
 
 use crate::games::{
-    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
-    TicTacToeEncoder, UnknownGame,
+    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, SolitaireRules,
+    TakeRule, TicTacToeEncoder, UnknownGame,
 };
 use crate::genome::Genome;
 use crate::players::{PlayerError, PlayerSpec};
@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 /// `--game` and the matchsticks rule flags.
 #[derive(Args, Clone, Debug, Default)]
 pub struct GameArgs {
-    /// The game: tictactoe (ttt), matchsticks (nim) or connect4 (c4)
+    /// The game: tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
     pub game: Option<GameKind>,
 
@@ -44,6 +44,14 @@ pub struct GameArgs {
     /// Matchsticks (subtract): whoever takes the last stick wins
     #[arg(long)]
     pub last_wins: bool,
+
+    /// Solitaire: rows of the triangle, 4-7 [default: 5 (15 holes)]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(4..=7), value_name = "N")]
+    pub rows: Option<u8>,
+
+    /// Solitaire: the hole left empty at the start, 1..holes [default: 1, the top]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=28), value_name = "H")]
+    pub empty: Option<u8>,
 }
 
 /// The matchsticks take rules.
@@ -142,6 +150,9 @@ impl GameArgs {
                 "--rule, --sticks, --max-take, --last-loses and --last-wins apply only to --game matchsticks, not {kind}"
             );
         }
+        if kind != GameKind::Solitaire && (self.rows.is_some() || self.empty.is_some()) {
+            anyhow::bail!("--rows and --empty apply only to --game solitaire, not {kind}");
+        }
         match kind {
             GameKind::Matchsticks => {
                 let double = self.rule == Some(RuleArg::Double);
@@ -163,6 +174,22 @@ impl GameArgs {
                     "--encoder {other}: tictactoe encoders are base3 (default) and symmetric"
                 ),
             })),
+            GameKind::Solitaire => {
+                if let Some(name) = self.encoder.as_deref().filter(|&n| n != "bits") {
+                    anyhow::bail!(
+                        "--encoder {name}: solitaire has one encoder, bits (the pegs as a bit mask)"
+                    );
+                }
+                let defaults = SolitaireRules::default();
+                let rules = SolitaireRules {
+                    rows: self.rows.unwrap_or(defaults.rows),
+                    empty: self.empty.unwrap_or(defaults.empty),
+                };
+                if let Err(reason) = rules.check() {
+                    anyhow::bail!("--empty {}: {reason}", rules.empty);
+                }
+                Ok(GameSpec::Solitaire(rules))
+            }
             GameKind::Connect4 => match self.encoder.as_deref() {
                 None if recommended => Ok(GameSpec::Connect4(Connect4Encoder::Mirror)),
                 None => Ok(GameSpec::CONNECT4),

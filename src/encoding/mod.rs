@@ -8,6 +8,7 @@
 mod connect4;
 mod matchsticks;
 pub mod shell;
+mod solitaire;
 mod tictactoe;
 
 pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_column};
@@ -210,6 +211,7 @@ pub fn visit_table_game<V: TableGameVisitor>(spec: GameSpec, visitor: V) -> V::O
         Concrete::TicTacToe(game) => visitor.visit(game),
         Concrete::Matchsticks(game) => visitor.visit(game),
         Concrete::Connect4(game) => visitor.visit(game),
+        Concrete::Solitaire(game) => visitor.visit(game),
     }
 }
 

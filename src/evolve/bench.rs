@@ -6,6 +6,7 @@
 //! the small games, its exact audit) does. Every game is seeded from (run
 //! seed, generation, stream), so benchmarks are as reproducible as the run.
 
+use super::fitness::ExhaustiveScores;
 use super::learn::Tutor;
 use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
@@ -15,7 +16,7 @@ use crate::eval::{MatchConfig, play_with};
 use crate::players::{GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec};
 use crate::seed::derive_seed;
 use crate::solve::SolvedOnce;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Seed stream of the benchmark games, apart from the fitness games'.
 const BENCH_STREAM: u64 = 0xbe4c;
@@ -62,9 +63,24 @@ fn banked(cfg: &EvolveConfig) -> bool {
     abilities(cfg.game).banked && cfg.bench.every > 0
 }
 
+/// One-player games: the benchmark's columns (the champion's pieces left,
+/// and, on boards small enough to read whole, the share of positions where
+/// its move keeps the best achievable count).
+fn solo_columns(cfg: &EvolveConfig) -> Vec<String> {
+    if abilities(cfg.game).players != 1 || cfg.bench.every == 0 {
+        return Vec::new();
+    }
+    let mut cols = vec!["pegs".to_string()];
+    if !matches!(cfg.game, crate::games::GameSpec::Solitaire(r) if r.rows > 6) {
+        cols.push(AUDIT_COLUMNS[0].to_string());
+    }
+    cols
+}
+
 /// The benchmark columns of `stats.csv`, in order.
 pub fn columns(cfg: &EvolveConfig) -> Vec<String> {
     let mut cols: Vec<String> = opponents(cfg).iter().map(column_name).collect();
+    cols.extend(solo_columns(cfg));
     if audited(cfg) {
         cols.extend(AUDIT_COLUMNS.iter().map(|c| c.to_string()));
     }
@@ -93,6 +109,10 @@ pub struct Bench<G: TableGame + Knowledge> {
     solved: Arc<SolvedOnce<G::Position>>,
     /// The run's bank, for the held-out optimal-move rate (Connect-Four).
     tutor: Option<Arc<Tutor<G>>>,
+    /// One-player games: the columns measured, and the table of moves that
+    /// keep the best count (built on first use).
+    solo: Vec<String>,
+    solo_scores: OnceLock<Option<ExhaustiveScores>>,
 }
 
 impl<G: TableGame + Knowledge> Bench<G> {
@@ -113,6 +133,8 @@ impl<G: TableGame + Knowledge> Bench<G> {
             audit: audited(cfg),
             solved,
             tutor: tutor.filter(|_| banked(cfg)),
+            solo: solo_columns(cfg),
+            solo_scores: OnceLock::new(),
         })
     }
 
@@ -160,6 +182,19 @@ impl<G: TableGame + Knowledge> Bench<G> {
         }
         if let Some(tutor) = &self.tutor {
             values.push(tutor.held_out_rate(game, champion).share());
+        }
+        if !self.solo.is_empty() {
+            let played = super::solo::play(game, champion, cfg.genome_rules());
+            values.push(played.left as f64);
+        }
+        if self.solo.len() > 1 {
+            let scores = self
+                .solo_scores
+                .get_or_init(|| super::solo::exhaustive_scores(game, cfg.illegal));
+            let share = scores
+                .as_ref()
+                .map_or(0.0, |s| s.score(champion) as f64 / 1e6);
+            values.push(share);
         }
         values
     }

@@ -19,11 +19,12 @@ use std::path::{Path, PathBuf};
 /// sampled tournaments and the hall of fame to the configuration (and the
 /// hall to the payload); version 3 the shell's lookahead after the header's
 /// other fields; version 4 the bank fitness term and the bank's operators
-/// after the lookahead. Versions 1 to 3 still load (as pure-genome runs
-/// without a bank, for 1 and 2).
+/// after the lookahead; version 5 the one-player `solo` fitness term last.
+/// Versions 1 to 4 still load (as pure-genome runs without a bank, for 1
+/// and 2).
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
-    version: 4,
+    version: 5,
     kind: "checkpoint",
 };
 
@@ -47,6 +48,43 @@ struct CheckpointHeader {
     /// of them in one process; one per rank under MPI).
     first_island: u32,
     held_islands: u32,
+    /// The fitness's `solo` term.
+    solo_fitness: bool,
+}
+
+/// The version-4 header: version 5's without the `solo` term.
+#[derive(Deserialize)]
+struct CheckpointHeaderV4 {
+    config: EvolveConfig,
+    generation: u64,
+    gene_count: u64,
+    rows: Vec<StatsRow>,
+    hall: u64,
+    lookahead: u8,
+    bank_fitness: Option<BankMetric>,
+    learn: Learn,
+    islands: Islands,
+    first_island: u32,
+    held_islands: u32,
+}
+
+impl From<CheckpointHeaderV4> for CheckpointHeader {
+    fn from(old: CheckpointHeaderV4) -> Self {
+        CheckpointHeader {
+            config: old.config,
+            generation: old.generation,
+            gene_count: old.gene_count,
+            rows: old.rows,
+            hall: old.hall,
+            lookahead: old.lookahead,
+            bank_fitness: old.bank_fitness,
+            learn: old.learn,
+            islands: old.islands,
+            first_island: old.first_island,
+            held_islands: old.held_islands,
+            solo_fitness: false,
+        }
+    }
 }
 
 /// The version-3 header: version 4's without the bank.
@@ -74,6 +112,7 @@ impl From<CheckpointHeaderV3> for CheckpointHeader {
             islands: Islands::default(),
             first_island: 0,
             held_islands: 1,
+            solo_fitness: false,
         }
     }
 }
@@ -142,6 +181,7 @@ struct CheckpointHeaderRef<'a> {
     islands: Islands,
     first_island: u32,
     held_islands: u32,
+    solo_fitness: bool,
 }
 
 /// Writes a checkpoint of the given state atomically: the populations of
@@ -168,6 +208,7 @@ pub fn write(
         islands: config.islands,
         first_island: first_island as u32,
         held_islands: populations.len() as u32,
+        solo_fitness: config.fitness.solo,
     };
     let parts: Vec<&[u8]> = populations
         .iter()
@@ -232,12 +273,14 @@ impl Checkpoint {
                 2 => postcard::from_bytes::<CheckpointHeaderV2>(header)
                     .map(|h| CheckpointHeader::from(CheckpointHeaderV3::from(h))),
                 3 => postcard::from_bytes::<CheckpointHeaderV3>(header).map(Into::into),
+                4 => postcard::from_bytes::<CheckpointHeaderV4>(header).map(Into::into),
                 _ => postcard::from_bytes::<CheckpointHeader>(header),
             })?;
         let malformed = FileProblem::Malformed;
         let mut header = header;
         header.config.lookahead = header.lookahead;
         header.config.fitness.bank = header.bank_fitness;
+        header.config.fitness.solo = header.solo_fitness;
         header.config.learn = header.learn.clone();
         header.config.islands = header.islands;
         if header.config.game.validate().is_err() || header.config.validate().is_err() {
@@ -364,6 +407,7 @@ mod v1 {
                         sampled: 0,
                         hall: 0,
                         bank: None,
+                        solo: false,
                     },
                     init: Init::Random,
                     crossover: Crossover::Uniform,

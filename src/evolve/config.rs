@@ -5,7 +5,7 @@
 
 use super::operators::{Crossover, Fitness, Init, Mutation, MutationScope, Selection, Target};
 use crate::bank::BankSource;
-use crate::dispatch::abilities;
+use crate::dispatch::{Abilities, abilities};
 use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::{GenomeRules, MAX_LOOKAHEAD};
 use crate::games::{GameKind, GameSpec};
@@ -140,6 +140,12 @@ impl EvolveConfig {
         let mutation = match game {
             GameSpec::TicTacToe(_) => "0.0005..0.02",
             GameSpec::Matchsticks(..) => "0.002..0.2",
+            GameSpec::Solitaire(_) => {
+                cfg.mutation = "0.0005..0.05".parse().expect("a valid range");
+                cfg.stop.target = Some(Target::Pegs(1));
+                cfg.generations = 2000;
+                return cfg;
+            }
             GameSpec::Connect4(_) => {
                 cfg.fitness = "vs:random:10+rules:20+alphabeta:2:6"
                     .parse()
@@ -169,7 +175,9 @@ impl EvolveConfig {
             GameKind::TicTacToe => (0.001, 1000, 50, 10),
             GameKind::Matchsticks => (0.05, 200, 50, 10),
             GameKind::Connect4 => (0.002, 300, 50, 25),
+            GameKind::Solitaire => (0.001, 500, 50, 10),
         };
+        let one_player = abilities(game).players == 1;
         EvolveConfig {
             game,
             population: 100,
@@ -183,12 +191,22 @@ impl EvolveConfig {
             keep: 2,
             illegal: IllegalPolicy::Repair,
             selection: Selection::Elite,
-            fitness: Fitness::round_robin(),
+            // A one-player game has no round-robin: the method plays each
+            // genome's one game.
+            fitness: if one_player {
+                Fitness::solo()
+            } else {
+                Fitness::round_robin()
+            },
             init: Init::Random,
             crossover: Crossover::Uniform,
             bench: BenchConfig {
                 every: bench_every,
-                against: vec![PlayerSpec::Random, PlayerSpec::Rules],
+                against: if one_player {
+                    Vec::new()
+                } else {
+                    vec![PlayerSpec::Random, PlayerSpec::Rules]
+                },
                 games: 100,
             },
             stop: StopRule::default(),
@@ -196,6 +214,87 @@ impl EvolveConfig {
             learn: Learn::default(),
             islands: Islands::default(),
         }
+    }
+
+    /// The terms and flags that need two players are refused for a
+    /// one-player game (and `solo` for a two-player one), each in one line.
+    fn check_players(&self, abilities: Abilities) -> Result<(), ConfigError> {
+        let err = |flag, value: String, allowed: &str| {
+            Err(ConfigError {
+                flag,
+                value,
+                allowed: allowed.to_string(),
+            })
+        };
+        if abilities.players == 2 {
+            if self.fitness.solo {
+                return err(
+                    "fitness",
+                    self.fitness.to_string(),
+                    "solo is the fitness of one-player games (solitaire); two-player games play each other",
+                );
+            }
+            if let Some(Target::Pegs(_)) = self.stop.target {
+                return err(
+                    "target",
+                    "pegs".into(),
+                    "pegs:N is a target of one-player games (solitaire)",
+                );
+            }
+            return Ok(());
+        }
+        let f = &self.fitness;
+        if f.round_robin || f.sampled > 0 || f.hall > 0 || !f.opponents.is_empty() {
+            return err(
+                "fitness",
+                f.to_string(),
+                "a one-player game has no opponents: use solo (one game per genome), vs:exhaustive, or vs:solo+exhaustive",
+            );
+        }
+        if !f.solo && !f.exhaustive {
+            return err("fitness", f.to_string(), "give solo and/or exhaustive");
+        }
+        if f.exhaustive && matches!(self.game, GameSpec::Solitaire(r) if r.rows > 6) {
+            return err(
+                "fitness",
+                f.to_string(),
+                "exhaustive reads every reachable position: solitaire boards of up to 6 rows",
+            );
+        }
+        if !self.bench.against.is_empty() {
+            return err(
+                "bench-against",
+                self.bench
+                    .against
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                "a one-player game has no opponents to measure against (its benchmark is the champion's pegs)",
+            );
+        }
+        if matches!(
+            self.stop.target,
+            Some(Target::Unbeatable | Target::Score { .. })
+        ) {
+            return err(
+                "target",
+                self.stop
+                    .target
+                    .as_ref()
+                    .map(|t| t.to_string())
+                    .unwrap_or_default(),
+                "a one-player game has no opponent: use pegs:N (the champion leaves N pegs or fewer)",
+            );
+        }
+        if self.lookahead > 0 {
+            return err(
+                "lookahead",
+                self.lookahead.to_string(),
+                "the shell searches against an opponent; a one-player game has none",
+            );
+        }
+        Ok(())
     }
 
     /// How the run's genomes play: the illegal-gene policy and the shell.
@@ -231,7 +330,14 @@ impl EvolveConfig {
         } else {
             0
         };
-        round_robin + sampled + fixed + exhaustive + bank
+        // 1,000 a peg removed (all but one at best) and the tie-break below.
+        let solo = match self.game {
+            GameSpec::Solitaire(rules) if self.fitness.solo => {
+                1000 * u64::from(rules.holes() - 2) + 999
+            }
+            _ => 0,
+        };
+        round_robin + sampled + fixed + exhaustive + bank + solo
     }
 
     /// Checks every parameter against its range.
@@ -317,6 +423,7 @@ impl EvolveConfig {
         }
         let abilities = abilities(self.game);
         let exact = abilities.solvable;
+        self.check_players(abilities)?;
         if self.stop.target == Some(Target::Unbeatable) && !exact {
             return err(
                 "target",

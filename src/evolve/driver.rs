@@ -180,6 +180,8 @@ pub struct Evolution<G: TableGame + Knowledge> {
     /// With `--target unbeatable`: whether the last champion's audit is
     /// perfect.
     champion_perfect: bool,
+    /// One-player games: the pieces the champion's game leaves.
+    champion_left: Option<u32>,
     /// The champion of the last evaluated generation, and whether
     /// `best.genome` holds it already.
     champion: Option<Genome>,
@@ -336,6 +338,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             bench,
             tutor,
             champion_perfect: false,
+            champion_left: None,
             champion: None,
             champion_saved: false,
             champion_buffer: Vec::new(),
@@ -507,6 +510,10 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             .champion
             .as_ref()
             .is_none_or(|c| c.genes != champion_genes);
+        if G::PLAYERS == 1 && changed {
+            let played = super::solo::play(&self.game, champion_genes, self.cfg.genome_rules());
+            self.champion_left = Some(played.left).filter(|_| !played.forfeited);
+        }
         if self.cfg.stop.target == Some(Target::Unbeatable) && changed {
             self.champion_perfect =
                 self.bench
@@ -691,6 +698,14 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         let g = self.rows.last()?.generation;
         // The benchmark is on the first island's row of a generation.
         let first_of_last = self.rows.len() - cfg.islands.count;
+        if let (Some(Target::Pegs(n)), Some(left)) = (&cfg.stop.target, self.champion_left)
+            && left <= *n
+        {
+            return Some(format!(
+                "target reached: the champion of generation {g} leaves {left} peg{} from the start",
+                if left == 1 { "" } else { "s" }
+            ));
+        }
         if self.champion_perfect {
             return Some(format!(
                 "target reached: the champion of generation {g} keeps the game's value in every position it can reach (unbeatable)"

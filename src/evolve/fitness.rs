@@ -10,7 +10,10 @@
 //! - `exhaustive`: the share of every position of a solved game where the
 //!   genome's move keeps the game's value (×1,000,000);
 //! - `bank`, `bank-score`: the same on the training positions of a
-//!   solver-labelled bank (Connect-Four; [`super::learn`]).
+//!   solver-labelled bank (Connect-Four; [`super::learn`]);
+//! - `solo` (one-player games): one game per genome, points for the pieces
+//!   it removes ([`super::solo`]); with `exhaustive`, the share of
+//!   positions whose move keeps the best achievable count.
 //!
 //! A new term is a field of [`Fitness`](super::Fitness), a field here built
 //! in [`FitnessTerms::new`] and a few lines in [`FitnessTerms::evaluate`].
@@ -60,6 +63,8 @@ pub struct FitnessTerms<G: TableGame + Knowledge> {
     scores: OnceLock<ExhaustiveScores>,
     /// The bank term and the run's bank.
     bank: Option<(BankMetric, Arc<Tutor<G>>)>,
+    /// One-player games: the `solo` term.
+    solo: bool,
 }
 
 impl<G: TableGame + Knowledge> FitnessTerms<G> {
@@ -88,6 +93,7 @@ impl<G: TableGame + Knowledge> FitnessTerms<G> {
             solved,
             scores: OnceLock::new(),
             bank: cfg.fitness.bank.zip(tutor),
+            solo: cfg.fitness.solo,
         })
     }
 
@@ -120,10 +126,23 @@ impl<G: TableGame + Knowledge> FitnessTerms<G> {
             );
             eval.games += (2 * n * k) as u64;
         }
+        if self.solo {
+            let earned = (0..n)
+                .into_par_iter()
+                .map(|i| super::solo::points(game, super::solo::play(game, pop.genome(i), rules)))
+                .collect();
+            add(&mut eval.points, earned);
+            eval.games += n as u64;
+        }
         if self.exhaustive {
-            let scores = self
-                .scores
-                .get_or_init(|| ExhaustiveScores::build(game, policy, self.solved.get(game)));
+            let scores = self.scores.get_or_init(|| {
+                if G::PLAYERS == 1 {
+                    super::solo::exhaustive_scores(game, policy)
+                        .expect("the configuration checked the board is small enough")
+                } else {
+                    ExhaustiveScores::build(game, policy, self.solved.get(game))
+                }
+            });
             let earned = (0..n)
                 .into_par_iter()
                 .map(|i| scores.score(pop.genome(i)))
@@ -212,10 +231,30 @@ impl ExhaustiveScores {
         solved: &SolvedTable<G::Position>,
     ) -> Self {
         let mut moves = Vec::new();
+        let unfinished = solved.positions().filter(|pos| game.outcome(pos).is_none());
+        ExhaustiveScores::build_with(game, policy, unfinished, |pos| {
+            let target = solved.get(pos).unwrap_or(Value::Draw);
+            game.legal_moves(pos, &mut moves);
+            moves
+                .iter()
+                .copied()
+                .filter(|&m| solved.get(&game.play(pos, m)).map(Value::flip) == Some(target))
+                .collect()
+        })
+    }
+
+    /// Tabulates `positions` (unfinished), where `keep` names the moves
+    /// that keep what the position is worth.
+    pub fn build_with<'p, G: TableGame>(
+        game: &G,
+        policy: IllegalPolicy,
+        positions: impl Iterator<Item = &'p G::Position>,
+        mut keep: impl FnMut(&G::Position) -> Vec<G::Move>,
+    ) -> Self {
         let mut scratch = vec![0u8; game.gene_count()];
         let mut rows: BTreeMap<usize, Box<[u32; 256]>> = BTreeMap::new();
         let mut total = 0u64;
-        for pos in solved.positions().filter(|pos| game.outcome(pos).is_none()) {
+        for pos in positions {
             total += 1;
             // Only games whose decision reads one gene can be tabulated.
             let reason = game.explain(&scratch, pos, policy);
@@ -223,13 +262,7 @@ impl ExhaustiveScores {
             let (Some(index), None) = (read.next(), read.next()) else {
                 continue;
             };
-            let target = solved.get(pos).unwrap_or(Value::Draw);
-            game.legal_moves(pos, &mut moves);
-            let keep: Vec<G::Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| solved.get(&game.play(pos, m)).map(Value::flip) == Some(target))
-                .collect();
+            let keep = keep(pos);
             let row = rows.entry(index).or_insert_with(|| Box::new([0; 256]));
             for gene in (0..=255u8).filter(|&g| game.gene_is_valid(g)) {
                 scratch[index] = gene;

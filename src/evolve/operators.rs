@@ -174,6 +174,11 @@ pub struct Fitness {
     /// beside the configuration (format 4), not in it.
     #[serde(skip)]
     pub bank: Option<BankMetric>,
+    /// One-player games: each genome plays the game once from the start
+    /// and earns points for the pegs it removes (see
+    /// [`super::fitness`]). Stored in the checkpoint header (format 5).
+    #[serde(skip)]
+    pub solo: bool,
 }
 
 /// How the `bank` fitness term scores a move.
@@ -204,14 +209,25 @@ impl Fitness {
             sampled: 0,
             hall: 0,
             bank: None,
+            solo: false,
+        }
+    }
+
+    /// One-player games: one game per genome.
+    pub fn solo() -> Fitness {
+        Fitness {
+            solo: true,
+            round_robin: false,
+            ..Fitness::round_robin()
         }
     }
 
     /// Reads `round-robin`, `round-robin+SPEC:N[+SPEC:N…]` or
     /// `vs:TERM[+TERM…]`, a term being `SPEC:N`, `sample:K`, `hof:N`,
-    /// `exhaustive`, `bank` or `bank-score`
-    /// (SPEC may itself contain colons, as in `mc:200`).
+    /// `exhaustive`, `bank`, `bank-score` or `solo` (`solo` alone stands
+    /// for `vs:solo`; SPEC may itself contain colons, as in `mc:200`).
     fn parse_text(text: &str) -> Result<Fitness, String> {
+        let text = if text == "solo" { "vs:solo" } else { text };
         let opponent = |term: &str| -> Result<(PlayerSpec, u64), String> {
             let (spec, n) = term
                 .rsplit_once(':')
@@ -239,7 +255,7 @@ impl Fitness {
             (true, Some(rest))
         } else {
             return Err(
-                "expected round-robin, round-robin+SPEC:N or vs:TERM, terms (SPEC:N, sample:K, hof:N, exhaustive, bank, bank-score) joined by +"
+                "expected round-robin, round-robin+SPEC:N, solo or vs:TERM, terms (SPEC:N, sample:K, hof:N, exhaustive, bank, bank-score, solo) joined by +"
                     .to_string(),
             );
         };
@@ -250,6 +266,7 @@ impl Fitness {
             sampled: 0,
             hall: 0,
             bank: None,
+            solo: false,
         };
         for term in rest
             .map(|r| r.split('+').collect::<Vec<_>>())
@@ -257,6 +274,8 @@ impl Fitness {
         {
             if term == "exhaustive" {
                 fitness.exhaustive = true;
+            } else if term == "solo" {
+                fitness.solo = true;
             } else if let Some(metric) = match term {
                 "bank" => Some(BankMetric::Keep),
                 "bank-score" => Some(BankMetric::Score),
@@ -292,9 +311,11 @@ impl Fitness {
 
 impl std::fmt::Display for Fitness {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut terms: Vec<String> = (self.sampled > 0)
-            .then(|| format!("sample:{}", self.sampled))
+        let mut terms: Vec<String> = self
+            .solo
+            .then(|| "solo".to_string())
             .into_iter()
+            .chain((self.sampled > 0).then(|| format!("sample:{}", self.sampled)))
             .chain((self.hall > 0).then(|| format!("hof:{}", self.hall)))
             .chain(self.opponents.iter().map(|(s, n)| format!("{s}:{n}")))
             .collect();
@@ -381,6 +402,9 @@ pub enum Target {
     Unbeatable,
     /// The champion's score share against SPEC reaches X (0-1).
     Score { opponent: PlayerSpec, share: f64 },
+    /// One-player games: the champion's game from the start leaves N
+    /// pieces or fewer (`pegs:1`: a perfect solitaire game).
+    Pegs(u32),
 }
 
 impl Target {
@@ -389,9 +413,15 @@ impl Target {
         if text == "unbeatable" {
             return Ok(Target::Unbeatable);
         }
+        if let Some(n) = text.strip_prefix("pegs:") {
+            return match n.parse::<u32>() {
+                Ok(n) if (1..=28).contains(&n) => Ok(Target::Pegs(n)),
+                _ => Err(format!("pegs:N needs N 1-28 (got '{n}')")),
+            };
+        }
         let rest = text
             .strip_prefix("score:")
-            .ok_or("expected unbeatable or score:SPEC:X")?;
+            .ok_or("expected unbeatable, score:SPEC:X or pegs:N")?;
         let (spec, x) = rest.rsplit_once(':').ok_or("expected score:SPEC:X")?;
         match x.parse::<f64>() {
             Ok(share) if (0.0..=1.0).contains(&share) && !spec.is_empty() => Ok(Target::Score {
@@ -408,6 +438,7 @@ impl std::fmt::Display for Target {
         match self {
             Target::Unbeatable => f.write_str("unbeatable"),
             Target::Score { opponent, share } => write!(f, "score:{opponent}:{share}"),
+            Target::Pegs(n) => write!(f, "pegs:{n}"),
         }
     }
 }

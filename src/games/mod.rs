@@ -1,4 +1,5 @@
-//! The rules of the three games, behind one [`Game`] trait.
+//! The rules of the games (three for two players, peg solitaire for one),
+//! behind one [`Game`] trait.
 //!
 //! The trait is deliberately small — start, turn, legal moves, play, outcome and
 //! the position notation — so that every consumer (the evolution loop, the
@@ -9,6 +10,7 @@
 
 mod connect4;
 mod matchsticks;
+mod solitaire;
 mod spec;
 mod tictactoe;
 mod view;
@@ -24,6 +26,10 @@ pub use connect4::{
 };
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule,
+};
+pub use solitaire::{
+    Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, Solitaire,
+    SolitairePosition, SolitaireRules, jumps as solitaire_jumps,
 };
 pub use spec::{Concrete, GameKind, GameSpec, InvalidRules, UnknownGame};
 pub use tictactoe::{
@@ -118,6 +124,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Random plies played before each pair of measured games: games whose
     /// deterministic players would otherwise repeat one game use some.
     const DEFAULT_OPENINGS: u32 = 0;
+    /// Players of the game: 2, or 1 for a puzzle (peg solitaire), where
+    /// the one player is always [`Side::First`] and a win means the best
+    /// ending (one peg).
+    const PLAYERS: u8 = 2;
     /// What a person is asked for at their turn in `play`.
     const MOVE_PROMPT: &'static str;
 
@@ -150,6 +160,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// marked and a winning line shown, where the game draws them.
     fn render_play(&self, pos: &Self::Position, _last: Option<Self::Move>) -> String {
         self.render(pos)
+    }
+    /// One-player games: the pieces left (fewer is better; pegs in
+    /// solitaire). Two-player games have none to count: 0.
+    fn pieces_left(&self, _pos: &Self::Position) -> u32 {
+        0
     }
     /// The board as data, for drawing it elsewhere (the browser).
     fn view(&self, pos: &Self::Position) -> BoardView;

@@ -1,8 +1,8 @@
 //! Naming a game and its rules as data, and dispatching to the concrete type.
 
 use super::{
-    Connect4, Connect4Encoder, Matchsticks, MatchsticksEncoder, MatchsticksRules, TicTacToe,
-    TicTacToeEncoder,
+    Connect4, Connect4Encoder, Matchsticks, MatchsticksEncoder, MatchsticksRules, Solitaire,
+    SolitaireRules, TicTacToe, TicTacToeEncoder,
 };
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +12,7 @@ pub enum GameKind {
     TicTacToe,
     Matchsticks,
     Connect4,
+    Solitaire,
 }
 
 impl GameKind {
@@ -21,16 +22,18 @@ impl GameKind {
             GameKind::TicTacToe => "tictactoe",
             GameKind::Matchsticks => "matchsticks",
             GameKind::Connect4 => "connect4",
+            GameKind::Solitaire => "solitaire",
         }
     }
 
     /// Reads a game name or alias (`tictactoe`/`ttt`, `matchsticks`/`nim`,
-    /// `connect4`/`c4`).
+    /// `connect4`/`c4`, `solitaire`/`peg`).
     pub fn parse(text: &str) -> Option<GameKind> {
         match text.to_ascii_lowercase().as_str() {
             "tictactoe" | "ttt" => Some(GameKind::TicTacToe),
             "matchsticks" | "nim" => Some(GameKind::Matchsticks),
             "connect4" | "c4" => Some(GameKind::Connect4),
+            "solitaire" | "peg" => Some(GameKind::Solitaire),
             _ => None,
         }
     }
@@ -49,7 +52,9 @@ pub struct InvalidRules(pub String);
 
 /// An unknown `--game` name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game: expected tictactoe (ttt), matchsticks (nim) or connect4 (c4)")]
+#[error(
+    "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)"
+)]
 pub struct UnknownGame;
 
 impl std::str::FromStr for GameKind {
@@ -66,6 +71,8 @@ pub enum GameSpec {
     TicTacToe(TicTacToeEncoder),
     Matchsticks(MatchsticksRules, MatchsticksEncoder),
     Connect4(Connect4Encoder),
+    /// Triangular peg solitaire (one player; one encoder: the pegs as bits).
+    Solitaire(SolitaireRules),
 }
 
 impl GameSpec {
@@ -80,6 +87,7 @@ impl GameSpec {
             GameSpec::TicTacToe(_) => GameKind::TicTacToe,
             GameSpec::Matchsticks(..) => GameKind::Matchsticks,
             GameSpec::Connect4(_) => GameKind::Connect4,
+            GameSpec::Solitaire(_) => GameKind::Solitaire,
         }
     }
 
@@ -105,6 +113,7 @@ impl GameSpec {
                 }
                 Ok(())
             }
+            GameSpec::Solitaire(rules) => rules.check().map_err(InvalidRules),
             _ => Ok(()),
         }
     }
@@ -116,6 +125,7 @@ impl GameSpec {
             GameSpec::TicTacToe(e) => e.name(),
             GameSpec::Matchsticks(_, e) => e.name(),
             GameSpec::Connect4(e) => e.name(),
+            GameSpec::Solitaire(_) => "bits",
         }
     }
 
@@ -127,6 +137,7 @@ impl GameSpec {
                 Concrete::Matchsticks(Matchsticks { rules, encoder })
             }
             GameSpec::Connect4(encoder) => Concrete::Connect4(Connect4 { encoder }),
+            GameSpec::Solitaire(rules) => Concrete::Solitaire(Solitaire { rules }),
         }
     }
 }
@@ -137,6 +148,7 @@ pub enum Concrete {
     TicTacToe(TicTacToe),
     Matchsticks(Matchsticks),
     Connect4(Connect4),
+    Solitaire(Solitaire),
 }
 
 impl std::fmt::Display for GameSpec {
@@ -153,6 +165,7 @@ impl std::fmt::Display for GameSpec {
             GameSpec::TicTacToe(TicTacToeEncoder::Symmetric) => {
                 f.write_str("tictactoe (symmetric encoder)")
             }
+            GameSpec::Solitaire(rules) => write!(f, "solitaire ({rules})"),
             other => f.write_str(other.kind().name()),
         }
     }

@@ -20,6 +20,12 @@ pub enum BoardView {
         /// unless the game was won.
         winning: Vec<u32>,
     },
+    /// A triangle of holes: peg solitaire.
+    Triangle {
+        rows: u32,
+        /// One character per hole, hole 1 first: `o` (a peg) or `.`.
+        pegs: String,
+    },
     /// A heap of sticks: matchsticks.
     Heap {
         /// Sticks left.
@@ -37,7 +43,7 @@ mod tests {
     fn grid(view: BoardView) -> (String, Vec<u32>) {
         match view {
             BoardView::Grid { cells, winning, .. } => (cells, winning),
-            BoardView::Heap { .. } => panic!("a grid game drew a heap"),
+            other => panic!("a grid game drew {other:?}"),
         }
     }
 

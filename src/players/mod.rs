@@ -94,6 +94,10 @@ pub enum PlayerError {
     Unknown(String),
     #[error("player '{spec}': {reason}")]
     OutOfRange { spec: String, reason: String },
+    #[error(
+        "player '{0}' plays against an opponent; {1} is a one-player game: only random, perfect and genomes play it"
+    )]
+    TwoPlayerOnly(String, &'static str),
     #[error(transparent)]
     File(#[from] FileError),
 }
@@ -150,6 +154,16 @@ impl PlayerSpec {
         game: &G,
         policy: IllegalPolicy,
     ) -> Result<PlayerFactory<G>, PlayerError> {
+        let needs_opponent = matches!(
+            self,
+            PlayerSpec::Rules | PlayerSpec::MonteCarlo(_) | PlayerSpec::AlphaBeta(_)
+        );
+        if G::PLAYERS == 1 && needs_opponent {
+            return Err(PlayerError::TwoPlayerOnly(
+                self.to_string(),
+                game.spec().kind().name(),
+            ));
+        }
         let genes = match self {
             PlayerSpec::Genome(path) if !path.exists() => {
                 return Err(PlayerError::Unknown(path.display().to_string()));

@@ -6,8 +6,8 @@ use super::files::{Project, run_params};
 use super::sessions::{Score, Session, Sessions, lock};
 use super::table::{self, Bot, TableView};
 use crate::games::{
-    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
-    TicTacToeEncoder,
+    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, SolitaireRules,
+    TakeRule, TicTacToeEncoder,
 };
 use crate::players::PlayerSpec;
 use crate::seed::derive_seed;
@@ -209,6 +209,9 @@ struct NewGame {
     rule: Option<String>,
     max_take: Option<u8>,
     last: Option<String>,
+    /// Solitaire rules.
+    rows: Option<u8>,
+    empty: Option<u8>,
 }
 
 impl NewGame {
@@ -228,6 +231,10 @@ impl NewGame {
         let spec = match kind {
             GameKind::TicTacToe => GameSpec::TicTacToe(TicTacToeEncoder::Base3),
             GameKind::Connect4 => GameSpec::Connect4(Connect4Encoder::Subgrid),
+            GameKind::Solitaire => GameSpec::Solitaire(SolitaireRules {
+                rows: self.rows.unwrap_or(5),
+                empty: self.empty.unwrap_or(1),
+            }),
             GameKind::Matchsticks => {
                 let sticks = self.sticks.unwrap_or(21);
                 let rule = match self.rule.as_deref().unwrap_or("subtract") {

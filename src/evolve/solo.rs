@@ -1,0 +1,146 @@
+//! Evolution for one-player games (peg solitaire): the `solo` fitness term,
+//! the analogue of the exhaustive term, and the champion's measures.
+//!
+//! `solo`: each genome plays the game once from the start (deterministic:
+//! one game is the whole evaluation) and earns 1,000 points per piece it
+//! removes, plus a tie-break below 1,000: the jumps that were open along
+//! its game, summed (capped at 999). Of two genomes that leave as many pegs,
+//! the one whose game passed through positions with more ways on is
+//! preferred: its game is easier for a mutation to redirect into a better
+//! ending, where a game that ran into a dead end early offers fewer. The
+//! tie-break uses the rules alone, no solver.
+//!
+//! `exhaustive` (the analogue of the two-player term): 1,000,000 × the
+//! share of reachable unfinished positions whose gene plays a move that
+//! keeps the best achievable count of pieces, read from the exact solver.
+
+use super::fitness::ExhaustiveScores;
+use crate::encoding::shell::GenomeRules;
+use crate::encoding::{IllegalPolicy, TableGame};
+use crate::games::walk::reachable;
+use crate::players::Knowledge;
+
+/// Most positions the exhaustive analogue reads (the 21-hole board has
+/// under 3 million reachable positions).
+pub const MAX_POSITIONS: usize = 5_000_000;
+
+/// One game of a one-player game, played by a genome from the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SoloGame {
+    /// Pieces left at the end.
+    pub left: u32,
+    /// Moves played.
+    pub moves: u32,
+    /// Legal moves open at each position of the game, summed.
+    pub mobility: u32,
+    /// The genome forfeited (an illegal gene under `--illegal forfeit`).
+    pub forfeited: bool,
+}
+
+/// Plays `genes` once from the start of the one-player `game`.
+pub fn play<G: TableGame>(game: &G, genes: &[u8], rules: GenomeRules) -> SoloGame {
+    let mut pos = game.start();
+    let mut moves = Vec::new();
+    let mut result = SoloGame {
+        left: 0,
+        moves: 0,
+        mobility: 0,
+        forfeited: false,
+    };
+    while game.outcome(&pos).is_none() {
+        game.legal_moves(&pos, &mut moves);
+        result.mobility += moves.len() as u32;
+        match rules.decide(game, genes, &pos) {
+            Some(mv) if game.is_legal(&pos, mv) => {
+                pos = game.play(&pos, mv);
+                result.moves += 1;
+            }
+            _ => {
+                result.forfeited = true;
+                break;
+            }
+        }
+    }
+    result.left = game.pieces_left(&pos);
+    result
+}
+
+/// The `solo` points of one game: 1,000 per piece removed, plus the
+/// mobility tie-break (a forfeit earns nothing).
+pub fn points<G: TableGame>(game: &G, played: SoloGame) -> u32 {
+    if played.forfeited {
+        return 0;
+    }
+    let removed = game.pieces_left(&game.start()).saturating_sub(played.left);
+    1000 * removed + played.mobility.min(999)
+}
+
+/// The analogue of the exhaustive term for a one-player game: every
+/// reachable unfinished position with the moves that keep the best
+/// achievable count, tabulated per gene. `None` when the board has more
+/// positions than [`MAX_POSITIONS`].
+pub fn exhaustive_scores<G: TableGame + Knowledge>(
+    game: &G,
+    policy: IllegalPolicy,
+) -> Option<ExhaustiveScores> {
+    let positions = reachable(game, MAX_POSITIONS).ok()?;
+    let oracle = game.exact_oracle();
+    let mut solver = game.exact_solver(&oracle);
+    let unfinished: Vec<G::Position> = positions
+        .into_iter()
+        .filter(|p| game.outcome(p).is_none())
+        .collect();
+    Some(ExhaustiveScores::build_with(
+        game,
+        policy,
+        unfinished.iter(),
+        |pos| {
+            let scores = solver.move_scores(game, pos);
+            let best = scores.iter().map(|&(_, s)| s).max();
+            scores
+                .into_iter()
+                .filter(|&(_, s)| Some(s) == best)
+                .map(|(m, _)| m)
+                .collect()
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, Solitaire};
+    use crate::solo::{MAX_POSITIONS as SOLVE_LIMIT, SoloTable};
+
+    #[test]
+    fn a_perfect_table_leaves_one_peg_and_keeps_the_best_everywhere() {
+        let game = Solitaire::FIVE_ROWS;
+        let table = SoloTable::build(&game, SOLVE_LIMIT).unwrap();
+        // A genome that plays, in every reachable position, the first jump
+        // keeping the best count.
+        let mut genes = vec![0u8; game.gene_count()];
+        let mut moves = Vec::new();
+        for (pos, entry) in table.iter() {
+            game.legal_moves(&pos, &mut moves);
+            if let Some(&m) = moves
+                .iter()
+                .find(|&&m| table.get(&game.play(&pos, m)).unwrap().best == entry.best)
+            {
+                genes[pos.pegs as usize] = m;
+            }
+        }
+        let rules = GenomeRules::from(IllegalPolicy::Repair);
+        let played = play(&game, &genes, rules);
+        assert_eq!(
+            (played.left, played.moves, played.forfeited),
+            (1, 13, false)
+        );
+        assert_eq!(points(&game, played) / 1000, 13);
+        let scores = exhaustive_scores(&game, IllegalPolicy::Repair).unwrap();
+        assert_eq!(scores.score(&genes), 1_000_000);
+        // An all-zero table is far from it, and loses pegs' worth of points.
+        let zero = vec![0u8; game.gene_count()];
+        assert!(scores.score(&zero) < 1_000_000);
+        assert!(points(&game, play(&game, &zero, rules)) < points(&game, played));
+    }
+}

@@ -1,0 +1,258 @@
+//! Exact results of peg solitaire, the one-player game: for every position
+//! reachable from the start, the fewest pegs it can still end with and the
+//! number of jump sequences from it that end with one peg.
+//!
+//! One memoised walk backwards from the ends of games (a position's best is
+//! the best of its children; its one-peg sequences are theirs summed). The
+//! tests check every figure against a second, independent computation: a
+//! forward sweep, jump by jump, that counts the ways to reach each position,
+//! and a backward search by reversed jumps from the one-peg ends.
+
+use crate::games::{Game, Solitaire, SolitairePosition};
+use rustc_hash::FxHashMap;
+
+/// Most positions [`SoloTable::build`] keeps before giving up (the
+/// 21-hole board has under 3 million; the 28-hole one far more).
+pub const MAX_POSITIONS: usize = 20_000_000;
+
+/// What is known of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SoloEntry {
+    /// The fewest pegs a game from here can end with.
+    pub best: u8,
+    /// Jump sequences from here that end with one peg.
+    pub one_peg_ways: u128,
+}
+
+/// Every position reachable from the start, solved.
+pub struct SoloTable {
+    entries: FxHashMap<u32, SoloEntry>,
+    start: u32,
+}
+
+/// The board has more reachable positions than the limit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("more than {limit} positions are reachable on this board: too many to solve in memory")]
+pub struct TooLarge {
+    pub limit: usize,
+}
+
+/// The figures of `bebete solve --game solitaire`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SoloReport {
+    /// Positions reachable from the start, the start included.
+    pub positions: u64,
+    /// The fewest pegs a game can end with.
+    pub best_pegs: u8,
+    /// Distinct jump sequences from the start that end with one peg (a
+    /// string in JSON: it can exceed what JSON numbers hold exactly).
+    #[serde(serialize_with = "as_text")]
+    pub one_peg_sequences: u128,
+    /// Reachable positions from which one peg can still be reached.
+    pub one_peg_positions: u64,
+    /// Reachable positions from which the best count can still be reached.
+    pub best_positions: u64,
+    /// Reachable positions where the game is over (no jump left).
+    pub ends: u64,
+}
+
+fn as_text<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(n)
+}
+
+impl SoloTable {
+    /// Solves every position reachable from `game`'s start, giving up past
+    /// `limit` positions.
+    pub fn build(game: &Solitaire, limit: usize) -> Result<SoloTable, TooLarge> {
+        let start = game.start().pegs;
+        let mut entries = FxHashMap::default();
+        solve(game, start, &mut entries, limit)?;
+        Ok(SoloTable { entries, start })
+    }
+
+    /// The entry of a reachable position.
+    pub fn get(&self, pos: &SolitairePosition) -> Option<SoloEntry> {
+        self.entries.get(&pos.pegs).copied()
+    }
+
+    /// The entry of the start.
+    pub fn start(&self) -> SoloEntry {
+        self.entries[&self.start]
+    }
+
+    /// Every reachable position with its entry, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (SolitairePosition, SoloEntry)> + '_ {
+        self.entries
+            .iter()
+            .map(|(&pegs, &e)| (SolitairePosition { pegs }, e))
+    }
+
+    /// Reachable positions.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The figures of `solve`.
+    pub fn report(&self, game: &Solitaire) -> SoloReport {
+        let best = self.start().best;
+        let count = |keep: &dyn Fn(&SoloEntry) -> bool| {
+            self.entries.values().filter(|e| keep(e)).count() as u64
+        };
+        SoloReport {
+            positions: self.entries.len() as u64,
+            best_pegs: best,
+            one_peg_sequences: self.start().one_peg_ways,
+            one_peg_positions: count(&|e| e.best == 1),
+            best_positions: count(&|e| e.best == best),
+            ends: self
+                .entries
+                .keys()
+                .filter(|&&pegs| !game.has_jump(pegs))
+                .count() as u64,
+        }
+    }
+}
+
+fn solve(
+    game: &Solitaire,
+    pegs: u32,
+    entries: &mut FxHashMap<u32, SoloEntry>,
+    limit: usize,
+) -> Result<SoloEntry, TooLarge> {
+    if let Some(&e) = entries.get(&pegs) {
+        return Ok(e);
+    }
+    if entries.len() >= limit {
+        return Err(TooLarge { limit });
+    }
+    let mut entry = SoloEntry {
+        best: u8::MAX,
+        one_peg_ways: 0,
+    };
+    let mut any = false;
+    for jump in game.jumps() {
+        if jump.fits(pegs) {
+            any = true;
+            let child = solve(game, jump.apply(pegs), entries, limit)?;
+            entry.best = entry.best.min(child.best);
+            entry.one_peg_ways += child.one_peg_ways;
+        }
+    }
+    if !any {
+        let left = pegs.count_ones();
+        entry = SoloEntry {
+            best: left as u8,
+            one_peg_ways: u128::from(left == 1),
+        };
+    }
+    entries.insert(pegs, entry);
+    Ok(entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::SolitaireRules;
+    use std::collections::{HashMap, HashSet};
+
+    /// The second way: forward, one jump at a time, counting the ways to
+    /// reach each position; the one-peg positions found backwards by
+    /// reversed jumps from the one-peg ends.
+    fn forward(game: &Solitaire) -> SoloReport {
+        let mut layer: HashMap<u32, u128> = HashMap::from([(game.start().pegs, 1)]);
+        let mut reachable: HashSet<u32> = HashSet::new();
+        let mut ends: Vec<u32> = Vec::new();
+        let mut sequences = 0u128;
+        while !layer.is_empty() {
+            let mut next: HashMap<u32, u128> = HashMap::new();
+            for (&pegs, &ways) in &layer {
+                reachable.insert(pegs);
+                let children: Vec<u32> = game
+                    .jumps()
+                    .iter()
+                    .filter(|j| j.fits(pegs))
+                    .map(|j| j.apply(pegs))
+                    .collect();
+                if children.is_empty() {
+                    ends.push(pegs);
+                    if pegs.count_ones() == 1 {
+                        sequences += ways;
+                    }
+                }
+                for child in children {
+                    *next.entry(child).or_default() += ways;
+                }
+            }
+            layer = next;
+        }
+        let best = ends.iter().map(|p| p.count_ones()).min().unwrap();
+        // Backwards from the ends with `target` pegs, by reversed jumps.
+        let back = |target: u32| -> u64 {
+            let mut seen: HashSet<u32> = ends
+                .iter()
+                .copied()
+                .filter(|p| p.count_ones() == target)
+                .collect();
+            let mut todo: Vec<u32> = seen.iter().copied().collect();
+            while let Some(pegs) = todo.pop() {
+                for j in game.jumps() {
+                    // Undo: a peg in `to`, none in `from` or `over`.
+                    if pegs & (1 << j.to) != 0
+                        && pegs & (1 << j.from) == 0
+                        && pegs & (1 << j.over) == 0
+                    {
+                        let parent = (pegs & !(1 << j.to)) | (1 << j.from) | (1 << j.over);
+                        if reachable.contains(&parent) && seen.insert(parent) {
+                            todo.push(parent);
+                        }
+                    }
+                }
+            }
+            seen.len() as u64
+        };
+        SoloReport {
+            positions: reachable.len() as u64,
+            best_pegs: best as u8,
+            one_peg_sequences: sequences,
+            one_peg_positions: if best == 1 { back(1) } else { 0 },
+            best_positions: back(best),
+            ends: ends.len() as u64,
+        }
+    }
+
+    #[test]
+    fn both_ways_agree_on_every_board_up_to_five_rows() {
+        for rows in 4..=5u8 {
+            for empty in 1..=(SolitaireRules { rows, empty: 1 }).holes() as u8 {
+                let game = Solitaire::new(SolitaireRules { rows, empty });
+                let table = SoloTable::build(&game, MAX_POSITIONS).unwrap();
+                assert_eq!(
+                    table.report(&game),
+                    forward(&game),
+                    "{rows} rows, hole {empty} empty"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_fifteen_hole_triangle_matches_the_published_count() {
+        // 29,760 ways to finish with one peg from an empty corner.
+        let game = Solitaire::FIVE_ROWS;
+        let report = SoloTable::build(&game, MAX_POSITIONS)
+            .unwrap()
+            .report(&game);
+        assert_eq!(report.best_pegs, 1);
+        assert_eq!(report.one_peg_sequences, 29_760);
+    }
+
+    #[test]
+    fn a_limit_is_refused_not_exceeded() {
+        let err = SoloTable::build(&Solitaire::FIVE_ROWS, 100).err().unwrap();
+        assert_eq!(err, TooLarge { limit: 100 });
+    }
+}
