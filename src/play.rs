@@ -73,6 +73,8 @@ fn bot_move<G: TableGame>(
 enum Turn<M> {
     Move(M),
     Quit,
+    /// `?`: the bot's suggestion, asked in a one-player game.
+    Hint,
 }
 
 /// Reads human moves until a legal one, `q`, or the end of the input.
@@ -96,6 +98,9 @@ fn human_move<G: TableGame>(
         }
         if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
             return Ok(Turn::Quit);
+        }
+        if G::PLAYERS == 1 && (text == "?" || text.eq_ignore_ascii_case("hint")) {
+            return Ok(Turn::Hint);
         }
         match game.parse_move(text) {
             Err(reason) => writeln!(out, "'{text}' is not a move: {reason}")?,
@@ -146,7 +151,7 @@ pub fn play<G: TableGame>(
                         line.push(mv);
                         pos = game.play(&pos, mv);
                     }
-                    Turn::Quit => {
+                    Turn::Quit | Turn::Hint => {
                         writeln!(out, "stopped; {}", score.line())?;
                         return Ok(score);
                     }
@@ -185,6 +190,69 @@ pub fn play<G: TableGame>(
         writeln!(out, "{result} ({})", game.format_line(&line))?;
         writeln!(out, "{}", score.line())?;
         scored(score);
+    }
+    Ok(score)
+}
+
+/// What one-player sessions report: games played and the pegs each left.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SoloScore {
+    pub left: Vec<u32>,
+}
+
+/// A one-player game (peg solitaire) at the terminal: the person plays
+/// every move; `?` asks the bot (a genome, which says why, or a player such
+/// as `perfect`) for its suggestion. Plays up to `games` games.
+pub fn play_solo<G: TableGame>(
+    game: &G,
+    advisor: &mut Bot<G>,
+    games: u32,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<SoloScore> {
+    let mut score = SoloScore::default();
+    for n in 0..games {
+        writeln!(
+            out,
+            "\ngame {} of {games}: leave as few pieces as you can (? asks bebete, q quits)",
+            n + 1
+        )?;
+        let mut pos = game.start();
+        let mut line = Vec::new();
+        loop {
+            write!(out, "{}", game.render_play(&pos, line.last().copied()))?;
+            if game.outcome(&pos).is_some() {
+                let left = game.pieces_left(&pos);
+                score.left.push(left);
+                writeln!(
+                    out,
+                    "no move left: {left} left ({})",
+                    game.format_line(&line)
+                )?;
+                break;
+            }
+            let mv = loop {
+                match human_move(game, &pos, input, out)? {
+                    Turn::Move(mv) => break Some(mv),
+                    Turn::Quit => break None,
+                    Turn::Hint => {
+                        let (mv, why) = bot_move(game, advisor, &pos);
+                        match mv {
+                            Some(m) => {
+                                writeln!(out, "bebete suggests {} {why}", game.format_move(m))?
+                            }
+                            None => writeln!(out, "bebete has no suggestion {why}")?,
+                        }
+                    }
+                }
+            };
+            let Some(mv) = mv else {
+                writeln!(out, "stopped")?;
+                return Ok(score);
+            };
+            line.push(mv);
+            pos = game.play(&pos, mv);
+        }
     }
     Ok(score)
 }
@@ -238,6 +306,28 @@ mod tests {
         let (score, out) = session("", First::Human, 3);
         assert_eq!(score, Score::default());
         assert!(out.contains("stopped"), "{out}");
+    }
+
+    #[test]
+    fn solitaire_is_played_alone_with_suggestions_on_request() {
+        use crate::games::Solitaire;
+        let game = Solitaire::FIVE_ROWS;
+        let player = PlayerSpec::Perfect
+            .build(&game, 1, IllegalPolicy::Repair)
+            .unwrap();
+        let mut advisor = Bot::Player {
+            name: "perfect".into(),
+            player,
+        };
+        let mut out = Vec::new();
+        let input = "?\n4-2\n4-1\nq\n";
+        let score = play_solo(&game, &mut advisor, 1, &mut input.as_bytes(), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("bebete suggests"), "{out}");
+        assert!(out.contains("4-2 is not a jump"), "{out}");
+        assert!(out.contains("13 pegs left"), "{out}");
+        assert!(out.contains("stopped"), "{out}");
+        assert!(score.left.is_empty());
     }
 
     #[test]

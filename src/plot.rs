@@ -386,13 +386,17 @@ where
             }
         }
         let audited = series.iter().any(|c| c.column == "optimal_rate");
+        let opposed = series.iter().any(|c| c.column.starts_with("vs_"));
         line_panel(
             &panels[1],
             PanelSpec {
-                caption: if audited {
-                    "Champion against fixed opponents (score share) and optimal-move rate"
-                } else {
-                    "Champion against fixed opponents (score share)"
+                caption: match (opposed, audited) {
+                    (true, true) => {
+                        "Champion against fixed opponents (score share) and optimal-move rate"
+                    }
+                    (true, false) => "Champion against fixed opponents (score share)",
+                    // One-player games: no opponents.
+                    _ => "Champion's optimal-move rate (share of reachable positions)",
                 },
                 y_desc: "share",
                 y_range: 0.0..1.02,

@@ -38,7 +38,7 @@ pub struct TooLarge {
 }
 
 /// The figures of `bebete solve --game solitaire`.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SoloReport {
     /// Positions reachable from the start, the start included.
     pub positions: u64,
@@ -54,6 +54,10 @@ pub struct SoloReport {
     pub best_positions: u64,
     /// Reachable positions where the game is over (no jump left).
     pub ends: u64,
+    /// The chance that a genome of uniformly random genes (each naming any
+    /// jump of the board, repaired to the next possible one) leaves one peg:
+    /// what a random first generation starts from.
+    pub random_genome_one_peg: f64,
 }
 
 fn as_text<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
@@ -113,8 +117,41 @@ impl SoloTable {
                 .keys()
                 .filter(|&&pegs| !game.has_jump(pegs))
                 .count() as u64,
+            random_genome_one_peg: random_genome_success(
+                game,
+                self.start,
+                &mut FxHashMap::default(),
+            ),
         }
     }
+}
+
+/// The chance that a random gene table leaves one peg from `pegs`: each
+/// position reads its own gene once, so the chance is the mean, over the
+/// gene values, of the chance after the jump the value leads to.
+fn random_genome_success(game: &Solitaire, pegs: u32, memo: &mut FxHashMap<u32, f64>) -> f64 {
+    if let Some(&p) = memo.get(&pegs) {
+        return p;
+    }
+    let jumps = game.jumps();
+    let legal: Vec<bool> = jumps.iter().map(|j| j.fits(pegs)).collect();
+    let p = if !legal.contains(&true) {
+        f64::from(u8::from(pegs.count_ones() == 1))
+    } else {
+        // Gene g plays the first possible jump at or after g (wrapping).
+        let n = jumps.len();
+        let mut total = 0.0;
+        for g in 0..n {
+            let m = (0..n)
+                .map(|k| (g + k) % n)
+                .find(|&m| legal[m])
+                .expect("a jump");
+            total += random_genome_success(game, jumps[m].apply(pegs), memo);
+        }
+        total / n as f64
+    };
+    memo.insert(pegs, p);
+    p
 }
 
 fn solve(
@@ -221,6 +258,7 @@ mod tests {
             one_peg_positions: if best == 1 { back(1) } else { 0 },
             best_positions: back(best),
             ends: ends.len() as u64,
+            random_genome_one_peg: 0.0,
         }
     }
 
@@ -230,11 +268,11 @@ mod tests {
             for empty in 1..=(SolitaireRules { rows, empty: 1 }).holes() as u8 {
                 let game = Solitaire::new(SolitaireRules { rows, empty });
                 let table = SoloTable::build(&game, MAX_POSITIONS).unwrap();
-                assert_eq!(
-                    table.report(&game),
-                    forward(&game),
-                    "{rows} rows, hole {empty} empty"
-                );
+                let report = SoloReport {
+                    random_genome_one_peg: 0.0,
+                    ..table.report(&game)
+                };
+                assert_eq!(report, forward(&game), "{rows} rows, hole {empty} empty");
             }
         }
     }
@@ -248,6 +286,37 @@ mod tests {
             .report(&game);
         assert_eq!(report.best_pegs, 1);
         assert_eq!(report.one_peg_sequences, 29_760);
+    }
+
+    #[test]
+    fn the_random_genome_chance_matches_sampled_games() {
+        // Each position of a game reads its own gene once, so a random
+        // genome's game is a game whose every jump is drawn afresh: sample
+        // 20,000 of them.
+        use crate::encoding::{IllegalPolicy, TableGame};
+        use rand::SeedableRng;
+        let game = Solitaire::FIVE_ROWS;
+        let exact = SoloTable::build(&game, MAX_POSITIONS)
+            .unwrap()
+            .report(&game)
+            .random_genome_one_peg;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let mut genes = vec![0u8; game.gene_count()];
+        let games = 20_000;
+        let mut one_peg = 0;
+        for _ in 0..games {
+            let mut pos = game.start();
+            while game.outcome(&pos).is_none() {
+                genes[pos.pegs as usize] = game.random_gene(0, &mut rng);
+                let mv = game.decide(&genes, &pos, IllegalPolicy::Repair).unwrap();
+                pos = game.play(&pos, mv);
+            }
+            one_peg += u32::from(pos.pegs_left() == 1);
+        }
+        let sampled = f64::from(one_peg) / f64::from(games);
+        // The standard error is 0.0008: four of them either side.
+        assert!((sampled - exact).abs() < 0.0033, "{sampled} vs {exact}");
+        assert!((exact - 0.0138).abs() < 0.0001, "{exact}");
     }
 
     #[test]

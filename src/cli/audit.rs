@@ -3,14 +3,16 @@
 
 use super::explain::parse_policy;
 use super::output::pretty_json;
-use crate::audit::audit;
+use crate::audit::{SoloAudit, audit, audit_solitaire};
 use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::learn::Tutor;
 use crate::games::Side;
+use crate::games::{GameSpec, Solitaire, SolitaireRules};
 use crate::genome::Genome;
 use crate::players::Knowledge;
+use crate::solo::{MAX_POSITIONS, SoloTable};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
@@ -22,11 +24,15 @@ use std::process::ExitCode;
   bebete audit genomes/tictactoe.genome
   bebete audit genomes/matchsticks.genome --json
   bebete audit genomes/connect4.genome --bank both.bank
+  bebete audit genomes/solitaire.genome
 
 Tic-tac-toe and matchsticks are audited exactly: every position the genome
 can reach, every line an opponent can play. Connect-Four is too large for
 that: its audit is the share of a solver-labelled bank's held-out positions
-where the genome's move (inside its shell) keeps the solver's value.")]
+where the genome's move (inside its shell) keeps the solver's value.
+Solitaire: the pegs the genome leaves from the start, and over every
+reachable position, where its jump keeps the best count and from where it
+still finishes with it.")]
 pub struct AuditArgs {
     /// The genome file (or a run directory: its champion)
     pub genome: PathBuf,
@@ -199,8 +205,57 @@ impl GameVisitor for Audit<'_> {
     }
 }
 
+/// `audit` of a solitaire genome.
+fn solitaire(genome: &Genome, rules: SolitaireRules, args: &AuditArgs) -> anyhow::Result<String> {
+    if args.bank.is_some() {
+        anyhow::bail!(
+            "--bank: banks are Connect-Four's; solitaire is audited on every reachable position"
+        );
+    }
+    let game = Solitaire::new(rules);
+    let table = SoloTable::build(&game, MAX_POSITIONS)?;
+    let report = audit_solitaire(&game, &table, &genome.genes, args.illegal);
+    if args.json {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            #[serde(flatten)]
+            report: &'a SoloAudit,
+            keep_rate: f64,
+            finish_rate: f64,
+        }
+        return pretty_json(&Json {
+            report: &report,
+            keep_rate: report.keep_rate(),
+            finish_rate: report.finish_rate(),
+        });
+    }
+    let start = match report.pegs_from_start {
+        Some(n) => format!("{n} peg{} left", if n == 1 { "" } else { "s" }),
+        None => "forfeits (an illegal gene under --illegal forfeit)".to_string(),
+    };
+    Ok(format!(
+        "{} ({})\n\
+         from the start  {start} (the board allows {})\n\
+         keeps the best  in {} of {} reachable positions ({:.1}%): its jump there can still end with the fewest pegs\n\
+         finishes best   from {} of them ({:.1}%): played on by the genome, the game ends with the fewest pegs still possible\n",
+        genome.game,
+        args.genome.display(),
+        report.best_pegs,
+        report.keeps_best,
+        report.positions,
+        100.0 * report.keep_rate(),
+        report.finishes_best,
+        100.0 * report.finish_rate(),
+    ))
+}
+
 pub fn run(args: AuditArgs) -> anyhow::Result<ExitCode> {
     let genome = Genome::load(&args.genome)?;
+    if let GameSpec::Solitaire(rules) = genome.game {
+        let text = solitaire(&genome, rules, &args)?;
+        std::io::stdout().write_all(text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let text = genome.game.visit(Audit {
         genome: &genome,
         args: &args,

@@ -104,6 +104,11 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let player = PlayerSpec::parse(&args.player)?;
     let opponents = PlayerSpec::parse_list(&args.against)?;
     let spec = args.game.game_of(&player)?;
+    if spec.kind() == crate::games::GameKind::Solitaire {
+        anyhow::bail!(
+            "eval scores against opponents, and solitaire is a one-player game: `bebete audit GENOME` gives the pegs it leaves and how it plays from every position"
+        );
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(thread_count(args.threads))
         .build()

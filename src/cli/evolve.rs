@@ -31,10 +31,12 @@ use std::process::ExitCode;
                --target unbeatable --generations 5000 (--encoder sticks with --rule double)
   connect4     recommended: --encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6
                --init zero --mutation 0.002 --generations 3000 --bench-every 100
+  solitaire    recommended: --fitness solo --mutation 0.0005..0.05 --target pegs:1
+               --generations 2000 (one game per genome; no opponents, no round-robin)
 Giving --fitness selects the method's defaults instead (base3/state/subgrid
 encoders, random initial genes, no bank operators, one mutation rate:
-tictactoe 0.001, matchsticks 0.05, connect4 0.002; generations 1000, 200,
-300); any flag given explicitly wins.
+tictactoe 0.001, matchsticks 0.05, connect4 0.002, solitaire 0.001; generations 1000,
+200, 300, 500); any flag given explicitly wins.
 
 Examples:
   bebete evolve                                   an unbeatable tic-tac-toe genome
@@ -129,7 +131,8 @@ pub struct EvolveArgs {
     #[arg(long, default_value_t = 100)]
     pub bench_games: u64,
     /// Stop early: unbeatable (tictactoe, matchsticks: the audit finds no
-    /// move that gives away the game's value) or score:SPEC:X (score share ≥ X)
+    /// move that gives away the game's value), score:SPEC:X (score share ≥
+    /// X) or pegs:N (solitaire: the champion's game leaves N pegs or fewer)
     #[arg(long, value_parser = str::parse::<Target>)]
     pub target: Option<Target>,
     /// Stop after N generations without a better benchmark

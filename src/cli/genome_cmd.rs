@@ -225,6 +225,7 @@ pub fn rules_json(spec: &GameSpec) -> serde_json::Value {
             }
             TakeRule::Double => json!({"rule": "double", "sticks": rules.sticks}),
         },
+        GameSpec::Solitaire(rules) => json!({"rows": rules.rows, "empty": rules.empty}),
         _ => serde_json::Value::Null,
     }
 }

@@ -6,7 +6,7 @@ use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{GameKind, GameSpec};
 use crate::genome::Genome;
-use crate::play::{Bot, First, Score, play};
+use crate::play::{Bot, First, Score, play, play_solo};
 use crate::players::Knowledge;
 use crate::players::PlayerSpec;
 use clap::{Args, ValueEnum};
@@ -25,7 +25,8 @@ Examples:
   bebete play --game c4 --first bot --games 3
   bebete play runs/tictactoe-1                   that run's champion
   bebete play --game c4 --opponent alphabeta:4
-  printf '5\\n1\\n9\\n' | bebete play            moves from a pipe"
+  printf '5\\n1\\n9\\n' | bebete play            moves from a pipe
+  bebete play --game solitaire                   peg solitaire alone; ? asks the genome"
 )]
 pub struct PlayArgs {
     /// A genome file or a run directory (its champion) [default: genomes/<game>.genome]
@@ -105,6 +106,18 @@ impl GameVisitor for Session<'_> {
             },
             (None, None) => anyhow::bail!("no bot to play against"),
         };
+        if G::PLAYERS == 1 {
+            let stdin = std::io::stdin();
+            let stdout = std::io::stdout();
+            play_solo(
+                &game,
+                &mut bot,
+                self.args.games,
+                &mut stdin.lock(),
+                &mut stdout.lock(),
+            )?;
+            return Ok(ExitCode::SUCCESS);
+        }
         let first = match self.args.first {
             FirstArg::Human => First::Human,
             FirstArg::Bot => First::Bot,

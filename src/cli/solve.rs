@@ -1,12 +1,14 @@
-//! `bebete solve`: exact values of tic-tac-toe and matchsticks, and the exact
-//! score of every move of a position of any game.
+//! `bebete solve`: exact values of tic-tac-toe and matchsticks, exact
+//! results of peg solitaire, and the exact score of every move of a position
+//! of any game.
 
 use super::GameArgs;
 use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::TableGame;
-use crate::games::GameKind;
+use crate::games::{Game, GameKind, GameSpec, Solitaire, SolitaireRules};
 use crate::players::Knowledge;
+use crate::solo::{MAX_POSITIONS, SoloReport, SoloTable};
 use crate::solve::SolvedTable;
 use crate::solve::{Score, Value};
 use clap::Args;
@@ -20,6 +22,8 @@ use std::process::ExitCode;
   bebete solve --game nim --rule double --sticks 55 --json
   bebete solve --game ttt --position 15
   bebete solve --game c4 --position 4453 --json
+  bebete solve --game solitaire --rows 6 --empty 4
+  bebete solve --game peg --position 4-1,6-4
 
 With --position, the exact score of every legal move there: for tictactoe
 and matchsticks the plies to the end with best play; for connect4 the
@@ -186,9 +190,119 @@ impl GameVisitor for Survey {
     }
 }
 
+/// `solve --game solitaire --position P --json`: each jump and the fewest
+/// pegs it can still end with.
+#[derive(Serialize)]
+struct JumpReport {
+    #[serde(rename = "move")]
+    mv: String,
+    best_pegs: u8,
+    one_peg_sequences: String,
+    best: bool,
+}
+
+/// `solve --game solitaire`: the whole board, or the jumps of a position.
+fn solitaire(rules: SolitaireRules, position: Option<&str>, json: bool) -> anyhow::Result<String> {
+    let game = Solitaire::new(rules);
+    let pos = match position {
+        Some(text) => game
+            .parse_position(text)
+            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?,
+        None => game.start(),
+    };
+    let table = SoloTable::build(&game, MAX_POSITIONS)?;
+    let Some(text) = position else {
+        let report = table.report(&game);
+        if json {
+            #[derive(Serialize)]
+            struct Whole<'a> {
+                game: &'static str,
+                rules: serde_json::Value,
+                #[serde(flatten)]
+                report: &'a SoloReport,
+            }
+            return pretty_json(&Whole {
+                game: "solitaire",
+                rules: super::genome_cmd::rules_json(&game.spec()),
+                report: &report,
+            });
+        }
+        return Ok(format!(
+            "{}\n\
+             positions   {} reachable from the start, {} of them ends (no jump left)\n\
+             best        {} peg{} left\n\
+             one peg     {} jump sequences end with one peg; one peg can still be reached from {} positions\n\
+             best count  still reachable from {} positions\n\
+             random      a genome of random genes leaves one peg with probability {:.4}\n",
+            game.spec(),
+            report.positions,
+            report.ends,
+            report.best_pegs,
+            if report.best_pegs == 1 { "" } else { "s" },
+            report.one_peg_sequences,
+            report.one_peg_positions,
+            report.best_positions,
+            report.random_genome_one_peg,
+        ));
+    };
+    let mut moves = Vec::new();
+    game.legal_moves(&pos, &mut moves);
+    if moves.is_empty() {
+        anyhow::bail!("position '{text}': the game is over (no jump left)");
+    }
+    let entry = |m: u8| table.get(&game.play(&pos, m)).expect("reachable");
+    let best = moves.iter().map(|&m| entry(m).best).min().unwrap_or(0);
+    let jumps: Vec<JumpReport> = moves
+        .iter()
+        .map(|&m| JumpReport {
+            mv: game.format_move(m),
+            best_pegs: entry(m).best,
+            one_peg_sequences: entry(m).one_peg_ways.to_string(),
+            best: entry(m).best == best,
+        })
+        .collect();
+    if json {
+        #[derive(Serialize)]
+        struct Jumps<'a> {
+            game: &'static str,
+            position: &'a str,
+            best_pegs: u8,
+            moves: Vec<JumpReport>,
+        }
+        return pretty_json(&Jumps {
+            game: "solitaire",
+            position: text,
+            best_pegs: best,
+            moves: jumps,
+        });
+    }
+    let mut out = format!("{} after '{text}'\n", game.spec());
+    out.push_str(&game.render(&pos));
+    out.push_str(&format!(
+        "best        {best} peg{} left\n",
+        if best == 1 { "" } else { "s" }
+    ));
+    for j in &jumps {
+        let mark = if j.best { "  best" } else { "" };
+        out.push_str(&format!(
+            "  {:>5}  ends with {} peg{} at best; {} sequences to one peg{mark}\n",
+            j.mv,
+            j.best_pegs,
+            if j.best_pegs == 1 { "" } else { "s" },
+            j.one_peg_sequences
+        ));
+    }
+    Ok(out)
+}
+
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     args.game.refuse_encoder("solve")?;
     let spec = args.game.spec(GameKind::TicTacToe)?;
+    if let GameSpec::Solitaire(rules) = spec {
+        let text = solitaire(rules, args.position.as_deref(), args.json)?;
+        std::io::stdout().write_all(text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let text = spec.visit(Survey {
         json: args.json,
         position: args.position.clone(),

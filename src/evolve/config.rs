@@ -441,11 +441,11 @@ impl EvolveConfig {
                 "scores the genome inside its shell, which the exact audit (exhaustive fitness, --target unbeatable) does not: use --lookahead 0 with them".into(),
             );
         }
-        if self.fitness.exhaustive && !exact {
+        if self.fitness.exhaustive && !exact && abilities.players == 2 {
             return err(
                 "fitness",
                 self.fitness.to_string(),
-                "exhaustive needs an exact audit: tictactoe or matchsticks".into(),
+                "exhaustive needs an exact audit: tictactoe, matchsticks or solitaire".into(),
             );
         }
         if self.fitness.sampled > 0

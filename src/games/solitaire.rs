@@ -180,7 +180,7 @@ impl Game for Solitaire {
     type Position = SolitairePosition;
     type Move = u8;
     const PLAYERS: u8 = 1;
-    const MOVE_PROMPT: &'static str = "your jump (from-to, e.g. 4-1; q to quit): ";
+    const MOVE_PROMPT: &'static str = "your jump (from-to, e.g. 4-1; ? asks bebete, q quits): ";
 
     fn spec(&self) -> GameSpec {
         GameSpec::Solitaire(self.rules)
@@ -400,7 +400,9 @@ mod tests {
         let pos = game.parse_position(&text).unwrap();
         assert_eq!(pos.pegs_left(), 1);
         assert_eq!(game.outcome(&pos), Some(Outcome::Win(Side::First)));
-        let stuck = SolitairePosition { pegs: 0b1_0000_0001 };
+        let stuck = SolitairePosition {
+            pegs: 0b1_0000_0001,
+        };
         assert_eq!(game.outcome(&stuck), Some(Outcome::Win(Side::Second)));
     }
 }

@@ -404,6 +404,11 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
         }
         spec => (request.spec()?, Bot::Player(spec)),
     };
+    if spec.kind() == GameKind::Solitaire {
+        return Err(ApiError::unprocessable(
+            "solitaire is a one-player game and the page plays against a bot: play it in the terminal (bebete play --game solitaire)",
+        ));
+    }
     let seed = rand::random::<u64>();
     let id = app
         .sessions
