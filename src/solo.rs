@@ -15,6 +15,11 @@ use rustc_hash::FxHashMap;
 /// 21-hole board has under 3 million; the 28-hole one far more).
 pub const MAX_POSITIONS: usize = 20_000_000;
 
+/// The largest board solved: 6 rows. Every 7-row board reaches more than
+/// [`MAX_POSITIONS`] positions (measured: the walk gives up after 75 s), so
+/// it is refused at once.
+pub const MAX_SOLVED_ROWS: u8 = 6;
+
 /// What is known of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SoloEntry {
@@ -32,7 +37,9 @@ pub struct SoloTable {
 
 /// The board has more reachable positions than the limit.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("more than {limit} positions are reachable on this board: too many to solve in memory")]
+#[error(
+    "more than {limit} positions are reachable on this board: too many to solve in memory (boards of up to 6 rows are solved)"
+)]
 pub struct TooLarge {
     pub limit: usize,
 }
@@ -68,6 +75,9 @@ impl SoloTable {
     /// Solves every position reachable from `game`'s start, giving up past
     /// `limit` positions.
     pub fn build(game: &Solitaire, limit: usize) -> Result<SoloTable, TooLarge> {
+        if game.rules.rows > MAX_SOLVED_ROWS {
+            return Err(TooLarge { limit });
+        }
         let start = game.start().pegs;
         let mut entries = FxHashMap::default();
         solve(game, start, &mut entries, limit)?;

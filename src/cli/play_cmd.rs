@@ -36,9 +36,9 @@ pub struct PlayArgs {
     /// Play against this player instead: random, rules, mc:N, alphabeta:D, perfect or a genome file
     #[arg(long, value_name = "SPEC", conflicts_with = "genome")]
     pub opponent: Option<String>,
-    /// Who moves first in the first game; then sides alternate
-    #[arg(long, value_enum, default_value = "human")]
-    pub first: FirstArg,
+    /// Who moves first in the first game; then sides alternate [default: human]
+    #[arg(long, value_enum)]
+    pub first: Option<FirstArg>,
     /// Games to play
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
@@ -107,6 +107,12 @@ impl GameVisitor for Session<'_> {
             (None, None) => anyhow::bail!("no bot to play against"),
         };
         if G::PLAYERS == 1 {
+            if self.args.first.is_some() {
+                anyhow::bail!(
+                    "--first: {} is a one-player game: you make every move (? asks bebete)",
+                    game.spec().kind()
+                );
+            }
             let stdin = std::io::stdin();
             let stdout = std::io::stdout();
             play_solo(
@@ -118,7 +124,7 @@ impl GameVisitor for Session<'_> {
             )?;
             return Ok(ExitCode::SUCCESS);
         }
-        let first = match self.args.first {
+        let first = match self.args.first.unwrap_or(FirstArg::Human) {
             FirstArg::Human => First::Human,
             FirstArg::Bot => First::Bot,
         };
