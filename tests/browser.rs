@@ -128,6 +128,12 @@ async fn settled(client: &Client) -> String {
     }
 }
 
+/// Clicks the element with id `id`.
+async fn click(client: &Client, id: &str) {
+    let element = client.find(Locator::Id(id)).await.unwrap();
+    element.click().await.unwrap();
+}
+
 async fn text(client: &Client, id: &str) -> String {
     client
         .find(Locator::Id(id))
@@ -183,13 +189,7 @@ async fn whole_games_are_played_by_clicking() {
     client.goto(&server.url("/")).await.unwrap();
     choose(&client, "game", "tictactoe").await;
     choose(&client, "opponent", "perfect").await;
-    client
-        .find(Locator::Id("start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "start").await;
     let result = play_out(&client, 6, async |_| {}).await;
     assert!(result == "bebete wins" || result == "a draw", "{result:?}");
     let score = text(&client, "score").await;
@@ -207,13 +207,7 @@ async fn whole_games_are_played_by_clicking() {
 
     // An illegal click is refused with the reason: the next game (sides
     // swap, bebete opens), then a click on the cell it took.
-    client
-        .find(Locator::Id("next"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "next").await;
     settled(&client).await;
     let taken = client.find(Locator::Css("rect.cell.last")).await.unwrap();
     let (x, y, ..) = taken.rectangle().await.unwrap();
@@ -240,13 +234,7 @@ async fn whole_games_are_played_by_clicking() {
     choose(&client, "game", "connect4").await;
     choose(&client, "opponent", "genomes/connect4.genome").await;
     choose(&client, "first", "bot").await;
-    client
-        .find(Locator::Id("start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "start").await;
     settled(&client).await;
     let votes = client.find_all(Locator::Css("line.vote")).await.unwrap();
     assert!(!votes.is_empty(), "the vote overlay is drawn");
@@ -288,13 +276,7 @@ async fn whole_games_are_played_by_clicking() {
     choose(&client, "game", "matchsticks").await;
     choose(&client, "opponent", "genomes/matchsticks.genome").await;
     choose(&client, "first", "human").await;
-    client
-        .find(Locator::Id("start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "start").await;
     let client_ref = &client;
     let result = play_out(&client, 25, async move |n| {
         if n == 0 {
@@ -325,13 +307,7 @@ async fn whole_games_are_played_by_clicking() {
     let state = text(&client, "run-state").await;
     assert!(state.contains("4 generations recorded"), "{state}");
     screenshot(&client, "run.png").await;
-    client
-        .find(Locator::Id("run-play"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "run-play").await;
     let start = Instant::now();
     loop {
         let chosen = client

@@ -109,6 +109,27 @@ pub struct Connect4Position {
     pub moves: u8,
 }
 
+/// The mark of one cell: `X` (first player), `O` or `.`.
+fn mark(x: u64, o: u64, bit: u64) -> char {
+    if x & bit != 0 {
+        'X'
+    } else if o & bit != 0 {
+        'O'
+    } else {
+        '.'
+    }
+}
+
+impl Connect4 {
+    /// The stones of X (who moved first) and of O, whoever is to move now.
+    fn stones_by_mark(&self, pos: &Connect4Position) -> (u64, u64) {
+        match self.turn(pos) {
+            Side::First => (pos.current, pos.opponent()),
+            Side::Second => (pos.opponent(), pos.current),
+        }
+    }
+}
+
 /// The bottom cell of `col`.
 pub const fn bottom_mask(col: u32) -> u64 {
     1 << (col * H1)
@@ -235,10 +256,7 @@ impl Game for Connect4 {
     /// The board with `>` before the stone just played in column `last`
     /// and `*` before each stone of a winning four.
     fn view(&self, pos: &Connect4Position) -> BoardView {
-        let (x, o) = match self.turn(pos) {
-            Side::First => (pos.current, pos.opponent()),
-            Side::Second => (pos.opponent(), pos.current),
-        };
+        let (x, o) = self.stones_by_mark(pos);
         let won = fours(pos.opponent());
         let mut cells = String::new();
         let mut winning = Vec::new();
@@ -248,13 +266,7 @@ impl Game for Connect4 {
                 if won & bit != 0 {
                     winning.push((HEIGHT - 1 - row) * WIDTH + col);
                 }
-                cells.push(if x & bit != 0 {
-                    'X'
-                } else if o & bit != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
+                cells.push(mark(x, o, bit));
             }
         }
         BoardView::Grid {
@@ -266,11 +278,7 @@ impl Game for Connect4 {
     }
 
     fn render_play(&self, pos: &Connect4Position, last: Option<u8>) -> String {
-        // X moves first, O second, whoever is to move now.
-        let (x, o) = match self.turn(pos) {
-            Side::First => (pos.current, pos.opponent()),
-            Side::Second => (pos.opponent(), pos.current),
-        };
+        let (x, o) = self.stones_by_mark(pos);
         // The top stone of the last move's column.
         let last_bit = last
             .map(|c| pos.mask & (((1u64 << HEIGHT) - 1) << (c as u32 * H1)))
@@ -289,13 +297,7 @@ impl Game for Connect4 {
                 } else {
                     ' '
                 });
-                out.push(if x & bit != 0 {
-                    'X'
-                } else if o & bit != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
+                out.push(mark(x, o, bit));
             }
             out.push_str(" |\n");
         }
