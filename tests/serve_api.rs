@@ -318,6 +318,12 @@ fn refusals_are_json_and_the_server_stays_up() {
         422,
         "human or bot",
     );
+    for request in [
+        r#"{"opponent":"random","game":"peg"}"#,
+        r#"{"opponent":"genomes/solitaire.genome"}"#,
+    ] {
+        error_of(server.post("/api/games", request), 422, "one-player game");
+    }
     let big = format!(r#"{{"opponent":"{}"}}"#, "x".repeat(20_000));
     error_of(server.post("/api/games", &big), 413, "");
     error_of(

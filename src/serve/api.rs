@@ -6,8 +6,8 @@ use super::files::{Project, run_params};
 use super::sessions::{Score, Session, Sessions, lock};
 use super::table::{self, Bot, TableView};
 use crate::games::{
-    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, SolitaireRules,
-    TakeRule, TicTacToeEncoder,
+    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
+    TicTacToeEncoder,
 };
 use crate::players::PlayerSpec;
 use crate::seed::derive_seed;
@@ -209,9 +209,6 @@ struct NewGame {
     rule: Option<String>,
     max_take: Option<u8>,
     last: Option<String>,
-    /// Solitaire rules.
-    rows: Option<u8>,
-    empty: Option<u8>,
 }
 
 impl NewGame {
@@ -231,10 +228,7 @@ impl NewGame {
         let spec = match kind {
             GameKind::TicTacToe => GameSpec::TicTacToe(TicTacToeEncoder::Base3),
             GameKind::Connect4 => GameSpec::Connect4(Connect4Encoder::Subgrid),
-            GameKind::Solitaire => GameSpec::Solitaire(SolitaireRules {
-                rows: self.rows.unwrap_or(5),
-                empty: self.empty.unwrap_or(1),
-            }),
+            GameKind::Solitaire => return Err(one_player_refused()),
             GameKind::Matchsticks => {
                 let sticks = self.sticks.unwrap_or(21);
                 let rule = match self.rule.as_deref().unwrap_or("subtract") {
@@ -271,6 +265,13 @@ impl NewGame {
             || self.max_take.is_some()
             || self.last.is_some()
     }
+}
+
+/// The refusal of a one-player game (a genome's, or named by `game`).
+fn one_player_refused() -> ApiError {
+    ApiError::unprocessable(
+        "solitaire is a one-player game and the page plays against a bot: play it in the terminal (bebete play --game solitaire)",
+    )
 }
 
 /// A table's state, as the page draws it.
@@ -405,9 +406,7 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
         spec => (request.spec()?, Bot::Player(spec)),
     };
     if spec.kind() == GameKind::Solitaire {
-        return Err(ApiError::unprocessable(
-            "solitaire is a one-player game and the page plays against a bot: play it in the terminal (bebete play --game solitaire)",
-        ));
+        return Err(one_player_refused());
     }
     let seed = rand::random::<u64>();
     let id = app

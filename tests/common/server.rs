@@ -142,7 +142,12 @@ pub fn project(with_run: bool) -> tempfile::TempDir {
     let genomes = dir.path().join("genomes");
     std::fs::create_dir_all(&genomes).unwrap();
     let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("genomes");
-    for name in ["tictactoe.genome", "connect4.genome", "matchsticks.genome"] {
+    for name in [
+        "tictactoe.genome",
+        "connect4.genome",
+        "matchsticks.genome",
+        "solitaire.genome",
+    ] {
         std::fs::copy(shipped.join(name), genomes.join(name)).unwrap();
     }
     if with_run {
