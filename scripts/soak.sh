@@ -6,4 +6,4 @@
 # Figures: docs/reliability.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release --test soak -- --ignored --nocapture the_full_soak
+cargo test --release --test integration -- --ignored --nocapture soak::the_full_soak

@@ -7,13 +7,13 @@
 
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::explain::Explained;
-use crate::games::{Outcome, Side};
+use crate::games::{BuiltIn, Outcome, Side};
 use crate::players::Player;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 /// The bot: a genome (whose moves can be explained) or any other player.
-pub enum Bot<G: TableGame> {
+pub enum Bot<G: TableGame + BuiltIn> {
     Genome {
         genes: Arc<[u8]>,
         policy: IllegalPolicy,
@@ -52,7 +52,7 @@ impl Score {
 }
 
 /// The bot's move and a one-line reason; `None` when it forfeits.
-fn bot_move<G: TableGame>(
+fn bot_move<G: TableGame + BuiltIn>(
     game: &G,
     bot: &mut Bot<G>,
     pos: &G::Position,
@@ -78,7 +78,7 @@ enum Turn<M> {
 }
 
 /// Reads human moves until a legal one, `q`, or the end of the input.
-fn human_move<G: TableGame>(
+fn human_move<G: TableGame + BuiltIn>(
     game: &G,
     pos: &G::Position,
     input: &mut dyn BufRead,
@@ -115,7 +115,7 @@ fn human_move<G: TableGame>(
 /// Plays up to `games` games, alternating who moves first; returns the
 /// score, and reports it to `scored` after every game (so that whoever
 /// interrupts the session can still say it).
-pub fn play<G: TableGame>(
+pub fn play<G: TableGame + BuiltIn>(
     game: &G,
     bot: &mut Bot<G>,
     first: First,
@@ -203,7 +203,7 @@ pub struct SoloScore {
 /// A one-player game (peg solitaire) at the terminal: the person plays
 /// every move; `?` asks the bot (a genome, which says why, or a player such
 /// as `perfect`) for its suggestion. Plays up to `games` games.
-pub fn play_solo<G: TableGame>(
+pub fn play_solo<G: TableGame + BuiltIn>(
     game: &G,
     advisor: &mut Bot<G>,
     games: u32,

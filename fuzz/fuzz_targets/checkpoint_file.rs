@@ -3,7 +3,7 @@
 //! stats row per completed generation, the population it configures.
 #![no_main]
 
-use bebete::evolve::checkpoint::Checkpoint;
+use bebete_core::evolve::checkpoint::Checkpoint;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -11,6 +11,6 @@ fuzz_target!(|data: &[u8]| {
         assert!(ckpt.config.validate().is_ok());
         assert_eq!(ckpt.rows.len() as u64, ckpt.generation);
         assert_eq!(ckpt.population.size(), ckpt.config.population);
-        assert!(ckpt.hall.len() <= bebete::evolve::hall::HALL_SIZE);
+        assert!(ckpt.hall.len() <= bebete_core::evolve::hall::HALL_SIZE);
     }
 });

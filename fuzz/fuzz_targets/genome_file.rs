@@ -3,16 +3,16 @@
 //! range) and plays a legal first move under repair.
 #![no_main]
 
-use bebete::encoding::shell::{GenomeRules, MAX_LOOKAHEAD};
-use bebete::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
-use bebete::genome::Genome;
+use bebete_core::encoding::shell::{GenomeRules, MAX_LOOKAHEAD};
+use bebete_core::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
+use bebete_core::genome::Genome;
 use libfuzzer_sys::fuzz_target;
 
 struct FirstMove<'a>(&'a Genome);
 
 impl TableGameVisitor for FirstMove<'_> {
     type Output = ();
-    fn visit<G: TableGame>(self, game: G) {
+    fn visit<G: TableGame + BuiltIn>(self, game: G) {
         let genome = self.0;
         assert_eq!(genome.genes.len(), game.gene_count());
         assert!(genome.genes.iter().all(|&g| game.gene_is_valid(g)));

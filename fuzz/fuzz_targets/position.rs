@@ -3,7 +3,7 @@
 //! the moves before the one named in an error parse on their own.
 #![no_main]
 
-use bebete::games::{
+use bebete_core::games::{
     Connect4, Game, Matchsticks, MatchsticksRules, TakeRule, TicTacToe, check_moves,
 };
 use libfuzzer_sys::fuzz_target;

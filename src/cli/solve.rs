@@ -6,7 +6,7 @@ use super::GameArgs;
 use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::TableGame;
-use crate::games::{Game, GameKind, GameSpec, Solitaire, SolitaireRules};
+use crate::games::{BuiltIn, Game, GameKind, GameSpec, Solitaire, SolitaireRules};
 use crate::players::Knowledge;
 use crate::solo::{MAX_POSITIONS, SoloReport, SoloTable};
 use crate::solve::SolvedTable;

@@ -1,0 +1,272 @@
+//! From a board to a gene, and from a gene to a move.
+//!
+//! A genome is a flat table of one-byte genes. Each game says how many genes
+//! it needs, how to draw a random one, and how a table decides a move in a
+//! position ([`TableGame`]). Decisions are allocation-free table lookups: they
+//! run millions of times per generation.
+
+mod connect4;
+mod matchsticks;
+pub mod shell;
+mod solitaire;
+mod tictactoe;
+
+pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_column};
+pub use tictactoe::ternary_index;
+
+use crate::games::BuiltIn;
+use crate::games::{Concrete, Game, GameSpec};
+use bitvec::order::Lsb0;
+use bitvec::vec::BitVec;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a genome does when its gene names an illegal move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IllegalPolicy {
+    /// Play the first legal move scanning upward from the gene's value,
+    /// wrapping around (the default).
+    #[default]
+    Repair,
+    /// The game is lost.
+    Forfeit,
+}
+
+/// An unknown `--illegal` value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected repair or forfeit")]
+pub struct UnknownPolicy;
+
+impl std::str::FromStr for IllegalPolicy {
+    type Err = UnknownPolicy;
+
+    fn from_str(text: &str) -> Result<IllegalPolicy, UnknownPolicy> {
+        match text {
+            "repair" => Ok(IllegalPolicy::Repair),
+            "forfeit" => Ok(IllegalPolicy::Forfeit),
+            _ => Err(UnknownPolicy),
+        }
+    }
+}
+
+impl IllegalPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            IllegalPolicy::Repair => "repair",
+            IllegalPolicy::Forfeit => "forfeit",
+        }
+    }
+}
+
+/// Why a genome plays what it plays (see `bebete explain`): each game's
+/// decision explains itself with its own type ([`TableGame::Reason`]).
+pub trait Explanation<M>: Serialize {
+    /// The gene indices the decision read.
+    fn consulted(&self) -> impl Iterator<Item = usize> + '_;
+    /// The move played, `None` for a forfeit.
+    fn chosen(&self) -> Option<M>;
+    /// One line for `play`, in parentheses.
+    fn summary(&self) -> String;
+    /// The lines `explain` prints under the board; `played` is the move as
+    /// written (or "forfeit").
+    fn details(&self, played: &str) -> String;
+}
+
+/// The decision of the whole-board games (tic-tac-toe, matchsticks): one
+/// gene, picked by the whole-board index. Serialises as the fields
+/// `explain --json` shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GeneLookup<M> {
+    pub index: usize,
+    pub gene: u8,
+    /// `None`: the gene is illegal and the policy is forfeit.
+    #[serde(skip)]
+    pub chosen: Option<M>,
+    /// The gene was illegal and the move was repaired.
+    pub repaired: bool,
+}
+
+impl<M: Copy> Explanation<M> for GeneLookup<M> {
+    fn consulted(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(self.index)
+    }
+
+    fn chosen(&self) -> Option<M> {
+        self.chosen
+    }
+
+    fn summary(&self) -> String {
+        let (index, gene) = (self.index, self.gene);
+        let repaired = if self.repaired {
+            ", illegal, repaired"
+        } else {
+            ""
+        };
+        format!("(index {index}, gene {gene}{repaired})")
+    }
+
+    fn details(&self, played: &str) -> String {
+        let head = format!("index {}, gene {}", self.index, self.gene);
+        match (self.repaired, self.chosen.is_some()) {
+            (true, _) => format!("{head} (illegal, repaired) -> move {played}\n"),
+            (false, false) => format!("{head} (illegal) -> forfeit\n"),
+            (false, true) => format!("{head} -> move {played}\n"),
+        }
+    }
+}
+
+/// A game whose players can be lookup tables: the genome side of a game
+/// (how many genes, how a table decides a move). Implemented by the games,
+/// not by genomes, hence the name.
+pub trait TableGame: Game {
+    /// Whether genes carry a weight beside the move (Connect-Four votes),
+    /// so that a zero-weight start (`--init zero`) means something.
+    const WEIGHTED_GENES: bool = false;
+    /// How a decision explains itself.
+    type Reason: Explanation<Self::Move>;
+
+    /// Genes in one genome.
+    fn gene_count(&self) -> usize;
+    /// A uniformly random gene for position `index` (initial populations and
+    /// mutation).
+    fn random_gene<R: Rng + ?Sized>(&self, index: usize, rng: &mut R) -> u8;
+    /// Fills a whole gene table with random genes.
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
+        for (i, gene) in genes.iter_mut().enumerate() {
+            *gene = self.random_gene(i, rng);
+        }
+    }
+    /// The gene with its weight set to zero, for games whose genes carry one
+    /// (Connect-Four votes); others return it unchanged.
+    fn without_weight(&self, gene: u8) -> u8 {
+        gene
+    }
+    /// The gene indices play can ever consult, when that is not all of them
+    /// (mutation leaves the others alone).
+    fn active_genes(&self) -> Option<&'static [u32]> {
+        None
+    }
+    /// Whether a stored gene value is meaningful for this game.
+    fn gene_is_valid(&self, _gene: u8) -> bool {
+        true
+    }
+    /// The genome's move in `pos` (not finished); `None` means it forfeits.
+    fn decide(
+        &self,
+        genes: &[u8],
+        pos: &Self::Position,
+        policy: IllegalPolicy,
+    ) -> Option<Self::Move>;
+    /// The same decision with its reasons.
+    fn explain(&self, genes: &[u8], pos: &Self::Position, policy: IllegalPolicy) -> Self::Reason;
+    /// The gene values a local search tries at one index (every valid byte
+    /// unless the game says fewer suffice).
+    fn candidate_genes(&self) -> Vec<u8> {
+        (0..=255).filter(|&g| self.gene_is_valid(g)).collect()
+    }
+    /// Rewrites one of the genes `pos` reads so that it speaks for `mv`
+    /// (the guided mutation); false when the game cannot say how.
+    fn steer<R: Rng + ?Sized>(
+        &self,
+        _genes: &mut [u8],
+        _pos: &Self::Position,
+        _mv: Self::Move,
+        _rng: &mut R,
+    ) -> bool {
+        false
+    }
+    /// The genome's move among the legal moves `allowed` accepts (the
+    /// tactical shell's choice): its own move when allowed, else the first
+    /// allowed legal move. Games whose genes rank every move (Connect-Four's
+    /// votes) choose the best-ranked allowed move instead.
+    fn decide_among(
+        &self,
+        genes: &[u8],
+        pos: &Self::Position,
+        policy: IllegalPolicy,
+        allowed: &dyn Fn(Self::Move) -> bool,
+    ) -> Option<Self::Move> {
+        if let Some(mv) = self.decide(genes, pos, policy).filter(|&m| allowed(m)) {
+            return Some(mv);
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        moves.into_iter().find(|&m| allowed(m))
+    }
+}
+
+/// Something to do with a concrete game whose players are gene tables;
+/// see [`visit_table_game`].
+pub trait TableGameVisitor {
+    type Output;
+    fn visit<G: TableGame + BuiltIn>(self, game: G) -> Self::Output;
+}
+
+/// Runs `visitor` with the concrete game of `spec`: the dispatch for code
+/// that needs genomes and rules only (gene counts, random genomes, file
+/// checks). Code that also needs the fixed opponents' knowledge uses
+/// the dispatch module above the players.
+pub fn visit_table_game<V: TableGameVisitor>(spec: GameSpec, visitor: V) -> V::Output {
+    match spec.concrete() {
+        Concrete::TicTacToe(game) => visitor.visit(game),
+        Concrete::Matchsticks(game) => visitor.visit(game),
+        Concrete::Connect4(game) => visitor.visit(game),
+        Concrete::Solitaire(game) => visitor.visit(game),
+    }
+}
+
+/// The set of gene indices that decisions consulted, shared by the threads
+/// playing a generation's games: a bit per gene, set atomically (the union
+/// does not depend on the order the games ran in).
+pub struct GeneUsage {
+    bits: BitVec<AtomicU64, Lsb0>,
+}
+
+impl GeneUsage {
+    pub fn new(gene_count: usize) -> Self {
+        GeneUsage {
+            bits: BitVec::repeat(false, gene_count),
+        }
+    }
+
+    pub fn mark(&self, index: usize) {
+        self.bits.set_aliased(index, true);
+    }
+
+    /// The marked indices, ascending. Read word by word (bitvec's
+    /// `iter_ones` over atomic storage measured 8× slower here).
+    pub fn indices(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (w, word) in self.bits.as_raw_slice().iter().enumerate() {
+            let mut bits = word.load(Ordering::Relaxed);
+            while bits != 0 {
+                out.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+        out
+    }
+}
+
+/// The lookup decision shared by the whole-board games: the gene is the move
+/// if legal; otherwise repair scans upward through `move_space` (wrapping).
+pub(crate) fn lookup_move(
+    gene: u8,
+    move_space: u8,
+    is_legal: impl Fn(u8) -> bool,
+    policy: IllegalPolicy,
+) -> (Option<u8>, bool) {
+    if is_legal(gene) {
+        return (Some(gene), false);
+    }
+    if policy == IllegalPolicy::Forfeit {
+        return (None, false);
+    }
+    let start = gene as u32;
+    let space = move_space as u32;
+    let repaired = (1..=space)
+        .map(|step| ((start + step) % space) as u8)
+        .find(|&m| is_legal(m));
+    (repaired, true)
+}

@@ -1,0 +1,224 @@
+//! The rules of the games (three for two players, peg solitaire for one),
+//! behind one [`Game`] trait.
+//!
+//! The trait is deliberately small — start, turn, legal moves, play, outcome and
+//! the position notation — so that every consumer (the evolution loop, the
+//! players, the solver, the command line) is written once, generically. Each
+//! game lives in its own file; a serialisable [`GameSpec`] names a game and
+//! its rules as data, and the layers above turn it into the concrete type
+//! (`encoding::with_table_game`, `dispatch`).
+
+mod connect4;
+mod matchsticks;
+mod solitaire;
+mod spec;
+mod tictactoe;
+mod view;
+pub mod walk;
+
+mod invariants;
+pub use invariants::{BrokenInvariant, check_moves};
+
+pub use connect4::{
+    Connect4, Connect4Encoder, Connect4Position, HEIGHT as CONNECT4_HEIGHT,
+    STRIDE as CONNECT4_STRIDE, WIDTH as CONNECT4_WIDTH, bottom_mask as connect4_bottom_mask,
+    has_four as connect4_has_four,
+};
+pub use matchsticks::{
+    Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule,
+};
+pub use solitaire::{
+    Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, Solitaire,
+    SolitairePosition, SolitaireRules, jumps as solitaire_jumps,
+};
+pub use spec::{BuiltIn, Concrete, GameKind, GameSpec, InvalidRules, UnknownGame};
+pub use tictactoe::{
+    LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
+    has_line as tictactoe_has_line,
+};
+pub use view::BoardView;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// One of the two players. `First` moves first (X in tic-tac-toe).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// The side that moves at `ply` (0-based count of moves already played).
+    pub fn at_ply(ply: u32) -> Side {
+        if ply.is_multiple_of(2) {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Side),
+    Draw,
+}
+
+impl Outcome {
+    /// Points for `side` under the round-robin scoring: win 2, draw 1, loss 0.
+    pub fn points(self, side: Side) -> u32 {
+        match self {
+            Outcome::Win(winner) if winner == side => 2,
+            Outcome::Win(_) => 0,
+            Outcome::Draw => 1,
+        }
+    }
+}
+
+/// Why a move was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not a move of this game; says what a move looks like.
+    #[error("{expected}")]
+    Syntax { expected: &'static str },
+    /// The game is over: no move is legal.
+    #[error("the game is already over")]
+    GameOver,
+    /// A move of this game, but not legal here; why, in words.
+    #[error("{0}")]
+    Illegal(String),
+}
+
+/// Why a move in a position-notation string was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} ('{text}'): {reason}")]
+pub struct NotationError {
+    /// 1-based number of the offending move in the sequence.
+    pub number: usize,
+    /// The move as written.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: MoveError,
+}
+
+/// The rules of one game.
+///
+/// Positions are small `Copy` values; playing a move returns a new position.
+/// Implementations must be cheap to clone (they carry only rule parameters).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A board state, including whose turn it is.
+    type Position: Copy + Eq + Hash + Debug + Send + Sync;
+    /// A move: a cell, a column or a number of sticks.
+    type Move: Copy + Eq + Debug + Send + Sync;
+
+    /// Random plies played before each pair of measured games: games whose
+    /// deterministic players would otherwise repeat one game use some.
+    const DEFAULT_OPENINGS: u32 = 0;
+    /// Players of the game: 2, or 1 for a puzzle (peg solitaire), where
+    /// the one player is always [`Side::First`] and a win means the best
+    /// ending (one peg).
+    const PLAYERS: u8 = 2;
+    /// What a person is asked for at their turn in `play`.
+    const MOVE_PROMPT: &'static str;
+
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+    /// The side to move.
+    fn turn(&self, pos: &Self::Position) -> Side;
+    /// `Some` once the game is over.
+    fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;
+    /// Appends the legal moves of `pos` to `moves` (after clearing it), in a
+    /// fixed order. A finished position has none.
+    fn legal_moves(&self, pos: &Self::Position, moves: &mut Vec<Self::Move>);
+    /// Whether `mv` may be played in `pos` (false once the game is over).
+    fn is_legal(&self, pos: &Self::Position, mv: Self::Move) -> bool;
+    /// Plays a legal move. Playing an illegal move is a logic error: the
+    /// result is unspecified (but memory-safe).
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// Parses one move of the position notation, without checking legality.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+    /// Writes one move in the position notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// The separator between moves in the notation (`""` or `","`).
+    fn notation_separator(&self) -> &'static str;
+    /// A multi-line drawing of the board with its coordinates.
+    fn render(&self, pos: &Self::Position) -> String;
+    /// The board as `play` shows it, with `last` (the move just played)
+    /// marked and a winning line shown, where the game draws them.
+    fn render_play(&self, pos: &Self::Position, _last: Option<Self::Move>) -> String {
+        self.render(pos)
+    }
+    /// One-player games: the pieces left (fewer is better; pegs in
+    /// solitaire). Two-player games have none to count: 0.
+    fn pieces_left(&self, _pos: &Self::Position) -> u32 {
+        0
+    }
+    /// The board as data, for drawing it elsewhere (the browser).
+    fn view(&self, pos: &Self::Position) -> BoardView;
+    /// Why `mv` is illegal in the unfinished position `pos`, in words.
+    fn why_illegal(&self, _pos: &Self::Position, mv: Self::Move) -> String {
+        format!("{} is not a legal move here", self.format_move(mv))
+    }
+
+    /// Plays `mv` if it is legal, or says why not.
+    fn try_play(&self, pos: &Self::Position, mv: Self::Move) -> Result<Self::Position, MoveError> {
+        if self.outcome(pos).is_some() {
+            Err(MoveError::GameOver)
+        } else if self.is_legal(pos, mv) {
+            Ok(self.play(pos, mv))
+        } else {
+            Err(MoveError::Illegal(self.why_illegal(pos, mv)))
+        }
+    }
+
+    /// Reads a whole position in the notation (the moves played from the
+    /// start), naming the first bad move on failure.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, NotationError> {
+        let text = text.trim();
+        let mut pos = self.start();
+        for (i, token) in self.split_notation(text).into_iter().enumerate() {
+            let fail = |reason: MoveError| NotationError {
+                number: i + 1,
+                text: token.to_string(),
+                reason,
+            };
+            let mv = self.parse_move(token).map_err(fail)?;
+            pos = self.try_play(&pos, mv).map_err(fail)?;
+        }
+        Ok(pos)
+    }
+
+    /// Splits a notation string into the text of each move.
+    fn split_notation<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        if text.is_empty() {
+            return Vec::new();
+        }
+        match self.notation_separator() {
+            "" => text
+                .char_indices()
+                .map(|(i, c)| &text[i..i + c.len_utf8()])
+                .collect(),
+            sep => text.split(sep).map(str::trim).collect(),
+        }
+    }
+
+    /// Writes a move sequence in the notation.
+    fn format_line(&self, moves: &[Self::Move]) -> String {
+        moves
+            .iter()
+            .map(|&m| self.format_move(m))
+            .collect::<Vec<_>>()
+            .join(self.notation_separator())
+    }
+}

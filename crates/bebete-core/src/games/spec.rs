@@ -1,0 +1,182 @@
+//! Naming a game and its rules as data, and dispatching to the concrete type.
+
+use super::{
+    Connect4, Connect4Encoder, Matchsticks, MatchsticksEncoder, MatchsticksRules, Solitaire,
+    SolitaireRules, TicTacToe, TicTacToeEncoder,
+};
+use serde::{Deserialize, Serialize};
+
+/// Which game, without its rules (the value of `--game`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameKind {
+    TicTacToe,
+    Matchsticks,
+    Connect4,
+    Solitaire,
+}
+
+impl GameKind {
+    /// The canonical command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::TicTacToe => "tictactoe",
+            GameKind::Matchsticks => "matchsticks",
+            GameKind::Connect4 => "connect4",
+            GameKind::Solitaire => "solitaire",
+        }
+    }
+
+    /// Reads a game name or alias (`tictactoe`/`ttt`, `matchsticks`/`nim`,
+    /// `connect4`/`c4`, `solitaire`/`peg`).
+    pub fn parse(text: &str) -> Option<GameKind> {
+        match text.to_ascii_lowercase().as_str() {
+            "tictactoe" | "ttt" => Some(GameKind::TicTacToe),
+            "matchsticks" | "nim" => Some(GameKind::Matchsticks),
+            "connect4" | "c4" => Some(GameKind::Connect4),
+            "solitaire" | "peg" => Some(GameKind::Solitaire),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Rule parameters out of range (read from a file); says which.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvalidRules(pub String);
+
+/// An unknown `--game` name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)"
+)]
+pub struct UnknownGame;
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+
+    fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::parse(text).ok_or(UnknownGame)
+    }
+}
+
+/// A game this crate knows by name: its rules are recorded in files as a
+/// [`GameSpec`] and read back from them. A game from outside the crate
+/// implements [`Game`](super::Game) alone, and the tournament and
+/// breeding work for it all the same; the run directory, the genome file
+/// and the command line need a `GameSpec`, so they ask for this trait too.
+pub trait BuiltIn: super::Game {
+    /// The game and its rules, as stored in files.
+    fn spec(&self) -> GameSpec;
+}
+
+/// A game together with its rules: what files record and what commands run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameSpec {
+    TicTacToe(TicTacToeEncoder),
+    Matchsticks(MatchsticksRules, MatchsticksEncoder),
+    Connect4(Connect4Encoder),
+    /// Triangular peg solitaire (one player; one encoder: the pegs as bits).
+    Solitaire(SolitaireRules),
+}
+
+impl GameSpec {
+    /// Tic-tac-toe with the base-3 encoder (one gene per board).
+    pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToeEncoder::Base3);
+    /// Connect-Four with the 4×4 sub-grid encoder.
+    pub const CONNECT4: GameSpec = GameSpec::Connect4(Connect4Encoder::Subgrid);
+
+    /// The game without its rules.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSpec::TicTacToe(_) => GameKind::TicTacToe,
+            GameSpec::Matchsticks(..) => GameKind::Matchsticks,
+            GameSpec::Connect4(_) => GameKind::Connect4,
+            GameSpec::Solitaire(_) => GameKind::Solitaire,
+        }
+    }
+
+    /// Checks rule parameters read from a file (the command line checks its
+    /// own flags): matchsticks needs sticks ≥ 1 (≥ 2 for double) and
+    /// max-take ≥ 1.
+    pub fn validate(&self) -> Result<(), InvalidRules> {
+        match self {
+            GameSpec::Matchsticks(rules, _) => {
+                let least = if rules.rule == super::TakeRule::Double {
+                    2
+                } else {
+                    1
+                };
+                if rules.sticks < least {
+                    return Err(InvalidRules(format!(
+                        "matchsticks with {} sticks (at least {least})",
+                        rules.sticks
+                    )));
+                }
+                if let super::TakeRule::Subtract { max_take: 0, .. } = rules.rule {
+                    return Err(InvalidRules("matchsticks with a max-take of 0".to_string()));
+                }
+                Ok(())
+            }
+            GameSpec::Solitaire(rules) => rules.check().map_err(InvalidRules),
+            _ => Ok(()),
+        }
+    }
+
+    /// The name of the encoder (`base3`, `symmetric`, `state`, `sticks`,
+    /// `subgrid`, …), as `--encoder` takes it.
+    pub fn encoder_name(&self) -> &'static str {
+        match self {
+            GameSpec::TicTacToe(e) => e.name(),
+            GameSpec::Matchsticks(_, e) => e.name(),
+            GameSpec::Connect4(e) => e.name(),
+            GameSpec::Solitaire(_) => "bits",
+        }
+    }
+
+    /// The concrete game of this spec, as one of the three game types.
+    pub fn concrete(self) -> Concrete {
+        match self {
+            GameSpec::TicTacToe(encoder) => Concrete::TicTacToe(TicTacToe { encoder }),
+            GameSpec::Matchsticks(rules, encoder) => {
+                Concrete::Matchsticks(Matchsticks { rules, encoder })
+            }
+            GameSpec::Connect4(encoder) => Concrete::Connect4(Connect4 { encoder }),
+            GameSpec::Solitaire(rules) => Concrete::Solitaire(Solitaire { rules }),
+        }
+    }
+}
+
+/// A spec turned into its game value; the layers above dispatch on it to
+/// run generic code with the concrete type.
+pub enum Concrete {
+    TicTacToe(TicTacToe),
+    Matchsticks(Matchsticks),
+    Connect4(Connect4),
+    Solitaire(Solitaire),
+}
+
+impl std::fmt::Display for GameSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameSpec::Matchsticks(rules, MatchsticksEncoder::State) => {
+                write!(f, "matchsticks ({rules})")
+            }
+            GameSpec::Matchsticks(rules, MatchsticksEncoder::Sticks) => {
+                write!(f, "matchsticks ({rules}; sticks encoder)")
+            }
+            GameSpec::Connect4(Connect4Encoder::Subgrid) => f.write_str("connect4"),
+            GameSpec::Connect4(e) => write!(f, "connect4 ({} encoder)", e.name()),
+            GameSpec::TicTacToe(TicTacToeEncoder::Symmetric) => {
+                f.write_str("tictactoe (symmetric encoder)")
+            }
+            GameSpec::Solitaire(rules) => write!(f, "solitaire ({rules})"),
+            other => f.write_str(other.kind().name()),
+        }
+    }
+}

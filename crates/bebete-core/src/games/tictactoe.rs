@@ -1,0 +1,271 @@
+//! Tic-tac-toe on a 3×3 board, cells 0–8 row-major from the top left.
+//!
+//! A position is two 9-bit masks (X's and O's stones); whose turn it is
+//! follows from the stone counts, so one genome can play either side.
+
+use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, Outcome, Side};
+
+/// The eight lines of three, as cell masks.
+pub const LINES: [u16; 8] = [
+    0b000_000_111,
+    0b000_111_000,
+    0b111_000_000,
+    0b001_001_001,
+    0b010_010_010,
+    0b100_100_100,
+    0b100_010_001,
+    0b001_010_100,
+];
+
+const FULL: u16 = 0b111_111_111;
+
+/// How a tic-tac-toe genome indexes boards (the rules are the same).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum TicTacToeEncoder {
+    /// The board in base 3: one gene per board (the basic encoding).
+    #[default]
+    Base3,
+    /// The 8 rotations and reflections of a board share one gene: the gene
+    /// of the smallest base-3 index among them, its cell read in that frame.
+    Symmetric,
+}
+
+impl TicTacToeEncoder {
+    pub fn name(self) -> &'static str {
+        match self {
+            TicTacToeEncoder::Base3 => "base3",
+            TicTacToeEncoder::Symmetric => "symmetric",
+        }
+    }
+}
+
+/// Tic-tac-toe, with the encoder its genomes use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TicTacToe {
+    pub encoder: TicTacToeEncoder,
+}
+
+impl TicTacToe {
+    /// Tic-tac-toe with the base-3 encoder (one gene per board).
+    pub const BASE3: TicTacToe = TicTacToe {
+        encoder: TicTacToeEncoder::Base3,
+    };
+}
+
+/// Stones of X (the first player) and O, bit k = cell k.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TicTacToePosition {
+    pub x: u16,
+    pub o: u16,
+}
+
+impl TicTacToePosition {
+    /// The stones of `side`.
+    pub fn stones(&self, side: Side) -> u16 {
+        match side {
+            Side::First => self.x,
+            Side::Second => self.o,
+        }
+    }
+
+    /// Empty cells as a mask.
+    pub fn empty(&self) -> u16 {
+        FULL & !(self.x | self.o)
+    }
+}
+
+/// Whether the stones in `mask` complete a line.
+pub fn has_line(mask: u16) -> bool {
+    LINES.iter().any(|&line| (mask & line) ^ line == 0)
+}
+
+impl BuiltIn for TicTacToe {
+    fn spec(&self) -> GameSpec {
+        GameSpec::TicTacToe(self.encoder)
+    }
+}
+
+impl Game for TicTacToe {
+    type Position = TicTacToePosition;
+    type Move = u8;
+    const MOVE_PROMPT: &'static str = "your move (cell 1-9, q to quit): ";
+
+    fn start(&self) -> TicTacToePosition {
+        TicTacToePosition::default()
+    }
+
+    fn turn(&self, pos: &TicTacToePosition) -> Side {
+        Side::at_ply((pos.x | pos.o).count_ones())
+    }
+
+    fn outcome(&self, pos: &TicTacToePosition) -> Option<Outcome> {
+        if has_line(pos.x) {
+            Some(Outcome::Win(Side::First))
+        } else if has_line(pos.o) {
+            Some(Outcome::Win(Side::Second))
+        } else if pos.empty() == 0 {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn legal_moves(&self, pos: &TicTacToePosition, moves: &mut Vec<u8>) {
+        moves.clear();
+        if self.outcome(pos).is_some() {
+            return;
+        }
+        let mut empty = pos.empty();
+        while empty != 0 {
+            moves.push(empty.trailing_zeros() as u8);
+            empty &= empty - 1;
+        }
+    }
+
+    fn is_legal(&self, pos: &TicTacToePosition, cell: u8) -> bool {
+        cell < 9 && pos.empty() & (1 << cell) != 0 && self.outcome(pos).is_none()
+    }
+
+    fn play(&self, pos: &TicTacToePosition, cell: u8) -> TicTacToePosition {
+        let bit = 1u16 << (cell % 9);
+        let mut next = *pos;
+        match self.turn(pos) {
+            Side::First => next.x |= bit,
+            Side::Second => next.o |= bit,
+        }
+        next
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        match text.parse::<u8>() {
+            Ok(n @ 1..=9) => Ok(n - 1),
+            _ => Err(MoveError::Syntax {
+                expected: "a cell is a digit 1–9 (row-major from the top left)",
+            }),
+        }
+    }
+
+    fn format_move(&self, cell: u8) -> String {
+        (cell + 1).to_string()
+    }
+
+    fn notation_separator(&self) -> &'static str {
+        ""
+    }
+
+    fn why_illegal(&self, _pos: &TicTacToePosition, cell: u8) -> String {
+        format!("cell {} is already taken", cell + 1)
+    }
+
+    fn view(&self, pos: &TicTacToePosition) -> BoardView {
+        let cells = (0..9)
+            .map(|k| {
+                if pos.x & (1 << k) != 0 {
+                    'X'
+                } else if pos.o & (1 << k) != 0 {
+                    'O'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        let won = LINES
+            .iter()
+            .filter(|&&line| pos.x & line == line || pos.o & line == line)
+            .fold(0u16, |all, &line| all | line);
+        BoardView::Grid {
+            rows: 3,
+            columns: 3,
+            cells,
+            winning: (0..9).filter(|k| won & (1 << k) != 0).collect(),
+        }
+    }
+
+    fn render(&self, pos: &TicTacToePosition) -> String {
+        let mut out = String::new();
+        for row in 0..3 {
+            let cells: Vec<String> = (0..3)
+                .map(|col| {
+                    let k = row * 3 + col;
+                    if pos.x & (1 << k) != 0 {
+                        "X".to_string()
+                    } else if pos.o & (1 << k) != 0 {
+                        "O".to_string()
+                    } else {
+                        (k + 1).to_string()
+                    }
+                })
+                .collect();
+            out.push_str(&format!(" {} \n", cells.join(" | ")));
+            if row < 2 {
+                out.push_str("---+---+---\n");
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct GameCounts {
+        games: u64,
+        x_wins: u64,
+        o_wins: u64,
+        draws: u64,
+    }
+
+    fn count_games(pos: TicTacToePosition, counts: &mut GameCounts, moves: &mut Vec<Vec<u8>>) {
+        let game = TicTacToe::BASE3;
+        match game.outcome(&pos) {
+            Some(Outcome::Win(Side::First)) => counts.x_wins += 1,
+            Some(Outcome::Win(Side::Second)) => counts.o_wins += 1,
+            Some(Outcome::Draw) => counts.draws += 1,
+            None => {
+                let depth = (pos.x | pos.o).count_ones() as usize;
+                let mut list = std::mem::take(&mut moves[depth]);
+                game.legal_moves(&pos, &mut list);
+                for &m in &list {
+                    count_games(game.play(&pos, m), counts, moves);
+                }
+                moves[depth] = list;
+                return;
+            }
+        }
+        counts.games += 1;
+    }
+
+    #[test]
+    fn complete_games_match_the_published_counts() {
+        let mut counts = GameCounts::default();
+        count_games(
+            TicTacToe::BASE3.start(),
+            &mut counts,
+            &mut vec![Vec::new(); 10],
+        );
+        assert_eq!(counts.games, 255_168);
+        assert_eq!(counts.x_wins, 131_184);
+        assert_eq!(counts.o_wins, 77_904);
+        assert_eq!(counts.draws, 46_080);
+    }
+
+    #[test]
+    fn notation_round_trips_and_names_the_first_bad_move() {
+        let game = TicTacToe::BASE3;
+        let pos = game.parse_position("519").unwrap();
+        assert_eq!(pos.x, (1 << 4) | (1 << 8));
+        assert_eq!(pos.o, 1 << 0);
+        let err = game.parse_position("5155").unwrap_err();
+        assert_eq!(err.number, 3);
+        let err = game.parse_position("50").unwrap_err();
+        assert_eq!((err.number, err.text.as_str()), (2, "0"));
+        // X wins on the top row; a further move is refused.
+        let err = game.parse_position("1425367").unwrap_err();
+        assert_eq!(err.number, 6);
+        assert_eq!(err.reason, MoveError::GameOver, "{err}");
+    }
+}

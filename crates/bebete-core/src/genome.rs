@@ -1,0 +1,293 @@
+//! The gene table and its file format.
+//!
+//! A genome file is a framed container (see [`crate::store`]) of kind `GN`:
+//! the header holds the game with its rules, the provenance and the gene
+//! count (and, from version 2, the depth of the tactical shell the genome
+//! plays in); the payload is the gene table as raw bytes, one byte per gene.
+//! A pure genome (no shell) is still written as version 1, so files that
+//! need nothing new stay readable by older builds.
+
+use crate::encoding::TableGame;
+use crate::encoding::shell::MAX_LOOKAHEAD;
+use crate::encoding::{TableGameVisitor, visit_table_game};
+use crate::games::BuiltIn;
+use crate::games::{GameKind, GameSpec};
+use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Magic tag and version of genome files: version 2 adds the shell's
+/// lookahead; pure genomes are written as version 1.
+pub const GENOME_FORMAT: Framed = Framed {
+    magic: *b"BEBETEGN",
+    version: 2,
+    kind: "genome",
+};
+
+/// The version-1 frame, for pure genomes.
+const GENOME_FORMAT_V1: Framed = Framed {
+    version: 1,
+    ..GENOME_FORMAT
+};
+
+/// Where a genome came from, as far as is known.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The run that evolved it (its directory name).
+    pub run: Option<String>,
+    /// The generation it was champion of.
+    pub generation: Option<u64>,
+    /// Its round-robin points in that generation.
+    pub fitness: Option<f64>,
+    /// The seed it was drawn or evolved from.
+    pub seed: Option<u64>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct GenomeHeader {
+    game: GameSpec,
+    provenance: Provenance,
+    gene_count: u64,
+}
+
+/// The version-2 header: version 1's, then the shell's lookahead.
+#[derive(Serialize, Deserialize)]
+struct GenomeHeaderV2 {
+    game: GameSpec,
+    provenance: Provenance,
+    gene_count: u64,
+    lookahead: u8,
+}
+
+/// A genome: a game, where it came from, and one byte per gene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Genome {
+    pub game: GameSpec,
+    pub provenance: Provenance,
+    pub genes: Vec<u8>,
+    /// Plies of the tactical shell it plays in (0: the pure genome; see
+    /// [`crate::encoding::shell`]).
+    pub lookahead: u8,
+}
+
+/// A fresh table of uniformly random genes for `game`.
+pub fn random_genes<G: TableGame, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -> Vec<u8> {
+    (0..game.gene_count())
+        .map(|i| game.random_gene(i, rng))
+        .collect()
+}
+
+struct RandomGenes(u64);
+
+impl TableGameVisitor for RandomGenes {
+    type Output = Vec<u8>;
+    fn visit<G: TableGame + BuiltIn>(self, game: G) -> Vec<u8> {
+        random_genes(&game, &mut Pcg64Mcg::seed_from_u64(self.0))
+    }
+}
+
+/// Checks a gene table against a game: its length and every gene's range.
+struct CheckGenes<'a>(&'a [u8]);
+
+impl TableGameVisitor for CheckGenes<'_> {
+    type Output = Result<(), FileProblem>;
+    fn visit<G: TableGame + BuiltIn>(self, game: G) -> Result<(), FileProblem> {
+        if self.0.len() != game.gene_count() {
+            return Err(FileProblem::Malformed(format!(
+                "{} genes, but a {} genome has {}",
+                self.0.len(),
+                game.spec(),
+                game.gene_count()
+            )));
+        }
+        match self.0.iter().position(|&g| !game.gene_is_valid(g)) {
+            Some(i) => Err(FileProblem::Malformed(format!(
+                "gene {i} holds {}, outside the game's range",
+                self.0[i]
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Genome {
+    /// A genome of uniformly random genes, reproducible from `seed`.
+    pub fn random(game: GameSpec, seed: u64) -> Genome {
+        Genome {
+            game,
+            provenance: Provenance {
+                seed: Some(seed),
+                ..Provenance::default()
+            },
+            genes: visit_table_game(game, RandomGenes(seed)),
+            lookahead: 0,
+        }
+    }
+
+    /// Writes the genome atomically.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        let (game, provenance) = (self.game, self.provenance.clone());
+        let gene_count = self.genes.len() as u64;
+        if self.lookahead == 0 {
+            let header = GenomeHeader {
+                game,
+                provenance,
+                gene_count,
+            };
+            return write_framed(path, GENOME_FORMAT_V1, &header, &self.genes);
+        }
+        let header = GenomeHeaderV2 {
+            game,
+            provenance,
+            gene_count,
+            lookahead: self.lookahead,
+        };
+        write_framed(path, GENOME_FORMAT, &header, &self.genes)
+    }
+
+    /// Reads and checks a genome file; a run directory stands for its
+    /// champion (`best.genome`).
+    pub fn load(path: &Path) -> Result<Genome, FileError> {
+        if path.is_dir() {
+            let best = path.join("best.genome");
+            if !best.is_file() {
+                let wanted = "best.genome";
+                return Err(FileError::new(path, FileProblem::Directory { wanted }));
+            }
+            return Genome::load(&best);
+        }
+        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+        Genome::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
+    }
+
+    /// Decodes and checks the bytes of a genome file.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Genome, FileProblem> {
+        let (header, genes): (GenomeHeaderV2, Vec<u8>) =
+            decode_framed_versions(bytes, GENOME_FORMAT, |version, header| {
+                if version < 2 {
+                    postcard::from_bytes::<GenomeHeader>(header).map(|h| GenomeHeaderV2 {
+                        game: h.game,
+                        provenance: h.provenance,
+                        gene_count: h.gene_count,
+                        lookahead: 0,
+                    })
+                } else {
+                    postcard::from_bytes::<GenomeHeaderV2>(header)
+                }
+            })?;
+        if header.lookahead > MAX_LOOKAHEAD {
+            return Err(FileProblem::Malformed(format!(
+                "a lookahead of {} plies (at most {MAX_LOOKAHEAD})",
+                header.lookahead
+            )));
+        }
+        header
+            .game
+            .validate()
+            .map_err(|e| FileProblem::Malformed(e.0))?;
+        if header.gene_count != genes.len() as u64 {
+            return Err(FileProblem::Malformed(format!(
+                "header says {} genes, the table holds {}",
+                header.gene_count,
+                genes.len()
+            )));
+        }
+        visit_table_game(header.game, CheckGenes(&genes))?;
+        Ok(Genome {
+            game: header.game,
+            provenance: header.provenance,
+            genes,
+            lookahead: header.lookahead,
+        })
+    }
+
+    /// Refuses a genome of another game than `expected`.
+    pub fn expect_game(&self, path: &Path, expected: GameKind) -> Result<(), FileError> {
+        if self.game.kind() == expected {
+            Ok(())
+        } else {
+            Err(FileError::new(
+                path,
+                FileProblem::OtherGame {
+                    found: self.game.to_string(),
+                    expected: expected.to_string(),
+                },
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{MatchsticksRules, TakeRule};
+
+    #[test]
+    fn random_genomes_round_trip_and_are_reproducible() {
+        let dir = tempfile::tempdir().unwrap();
+        for spec in [
+            GameSpec::TICTACTOE,
+            GameSpec::TicTacToe(crate::games::TicTacToeEncoder::Symmetric),
+            GameSpec::CONNECT4,
+            GameSpec::Matchsticks(
+                MatchsticksRules {
+                    sticks: 30,
+                    rule: TakeRule::Double,
+                },
+                crate::games::MatchsticksEncoder::Sticks,
+            ),
+        ] {
+            let genome = Genome::random(spec, 42);
+            assert_eq!(genome, Genome::random(spec, 42));
+            assert_ne!(genome.genes, Genome::random(spec, 43).genes);
+            let path = dir.path().join("g.genome");
+            genome.save(&path).unwrap();
+            assert_eq!(Genome::load(&path).unwrap(), genome);
+        }
+    }
+
+    #[test]
+    fn a_shell_is_stored_as_format_2_and_a_pure_genome_stays_format_1() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.genome");
+        let mut genome = Genome::random(GameSpec::TICTACTOE, 1);
+        genome.save(&path).unwrap();
+        let version = |p: &Path| {
+            let bytes = std::fs::read(p).unwrap();
+            u16::from_le_bytes([bytes[8], bytes[9]])
+        };
+        assert_eq!(version(&path), 1);
+        genome.lookahead = 3;
+        genome.save(&path).unwrap();
+        assert_eq!(version(&path), 2);
+        assert_eq!(Genome::load(&path).unwrap(), genome);
+        genome.lookahead = MAX_LOOKAHEAD + 1;
+        genome.save(&path).unwrap();
+        let err = Genome::load(&path).unwrap_err().to_string();
+        assert!(err.contains("lookahead of 7"), "{err}");
+    }
+
+    #[test]
+    fn a_gene_table_of_the_wrong_size_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.genome");
+        let mut genome = Genome::random(GameSpec::TICTACTOE, 1);
+        genome.genes.pop();
+        genome.save(&path).unwrap();
+        let err = Genome::load(&path).unwrap_err().to_string();
+        assert!(err.contains("19682 genes"), "{err}");
+    }
+
+    #[test]
+    fn a_tictactoe_gene_above_8_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.genome");
+        let mut genome = Genome::random(GameSpec::TICTACTOE, 1);
+        genome.genes[5] = 9;
+        genome.save(&path).unwrap();
+        let err = Genome::load(&path).unwrap_err().to_string();
+        assert!(err.contains("gene 5 holds 9"), "{err}");
+    }
+}

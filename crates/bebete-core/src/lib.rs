@@ -1,0 +1,48 @@
+//! The bebete engine: games, lookup-table genomes, players, exact solving,
+//! measuring and evolution, with no command line, terminal, plotting or
+//! server dependency (the `bebete` binary crate holds those).
+//!
+//! A genome is a lookup table: the board is turned into a number
+//! ([`encoding`]), the number picks a gene, the gene says what to play. A
+//! population plays a round-robin, the best survive, and uniform crossover
+//! plus mutation breed the rest ([`evolve`]).
+//!
+//! A game of your own plugs in through two traits: [`games::Game`] (the
+//! rules) and [`encoding::TableGame`] (how a gene table decides a move);
+//! the tournament ([`evolve::tournament`]) and breeding
+//! ([`evolve::breeding`]) are generic over them. `examples/own_game.rs` at
+//! the repository root evolves a game this crate does not know.
+//!
+//! Module map, in layers: a module uses only modules of the layers before
+//! its own (checked by `tests/integration/layers.rs`; see docs/architecture.md).
+//! 0. [`seed`] (derived seeds) and [`store`] (framed files, atomic writes,
+//!    the directory lock);
+//! 1. [`games`]: the rules of tic-tac-toe, matchsticks, Connect-Four and
+//!    peg solitaire, and the one walk over their positions;
+//! 2. [`solve`]: exact values of the small games; [`solo`]: exact results
+//!    of peg solitaire;
+//! 3. [`encoding`]: board → gene index, gene → move; [`bank`]:
+//!    solver-labelled positions;
+//! 4. [`genome`]: the gene table and its file;
+//! 5. [`players`]: genomes and fixed opponents behind one trait, and what
+//!    the opponents know about each game;
+//! 6. [`audit`], [`eval`], [`explain`] (why a genome plays its move),
+//!    [`labelling`] (building a bank) and [`dispatch`] (from a game named as
+//!    data to generic code);
+//! 7. [`evolve`]: fitness, breeding, the generation loop, run directories.
+
+pub mod audit;
+pub mod bank;
+pub mod dispatch;
+pub mod encoding;
+pub mod eval;
+pub mod evolve;
+pub mod explain;
+pub mod games;
+pub mod genome;
+pub mod labelling;
+pub mod players;
+pub mod seed;
+pub mod solo;
+pub mod solve;
+pub mod store;

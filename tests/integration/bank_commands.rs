@@ -1,0 +1,201 @@
+//! `bebete bank`: building, describing, refusing, and finishing a bank
+//! after a kill.
+
+use crate::common::{bebete, spawn, stdout_of, wait_until};
+use bebete_core::bank::BankFile;
+use predicates::str::contains;
+
+/// A bank quick to label: late positions only.
+const SMALL: [&str; 8] = [
+    "bank",
+    "--game",
+    "c4",
+    "--positions",
+    "400",
+    "--min-stones",
+    "18",
+    "--quiet",
+];
+
+#[test]
+fn a_bank_is_built_described_and_not_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args(SMALL).args(["--out", "b.bank"]));
+    assert!(out.contains("b.bank: 400 positions ("), "{out}");
+    assert!(out.contains("labelling speed"), "{out}");
+    let bank = BankFile::load(&dir.path().join("b.bank")).unwrap();
+    assert_eq!(bank.entries.len(), 400);
+    assert!(bank.entries.iter().all(|e| e.pos.moves >= 18));
+    let split = bank.split().unwrap();
+    assert!(!split.held_out.is_empty() && split.train.len() > split.held_out.len());
+    let info = stdout_of(bebete(dir.path()).args(["bank", "--info", "b.bank"]));
+    assert!(info.contains("400 labelled of 400 gathered"), "{info}");
+    assert!(info.contains("at least 18"), "{info}");
+    bebete(dir.path())
+        .args(SMALL)
+        .args(["--out", "b.bank"])
+        .assert()
+        .failure()
+        .stderr(contains("already a complete bank of 400 positions"));
+}
+
+#[test]
+fn bad_requests_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |args: &[&str], says: &str| {
+        bebete(dir.path())
+            .args(args)
+            .assert()
+            .failure()
+            .stderr(contains(says));
+    };
+    refused(
+        &["bank", "--game", "ttt", "--out", "x.bank"],
+        "solved whole",
+    );
+    refused(&["bank", "--out", "x.bank"], "--game");
+    refused(
+        &[
+            "bank",
+            "--game",
+            "c4",
+            "--positions",
+            "5",
+            "--out",
+            "x.bank",
+        ],
+        "--positions",
+    );
+    refused(
+        &[
+            "bank",
+            "--game",
+            "c4",
+            "--players",
+            "nobody",
+            "--out",
+            "x.bank",
+        ],
+        "nobody",
+    );
+    std::fs::create_dir(dir.path().join("adir")).unwrap();
+    refused(
+        &["bank", "--game", "c4", "--out", "adir"],
+        "--out adir: a directory; name the bank file",
+    );
+    std::fs::write(dir.path().join("not.bank"), b"hello").unwrap();
+    refused(
+        &["bank", "--info", "not.bank"],
+        "not.bank: not a bebete position bank file",
+    );
+    // A genome where a bank is expected is named as foreign, too.
+    refused(
+        &[
+            "evolve",
+            "--game",
+            "c4",
+            "--bank",
+            "not.bank",
+            "--generations",
+            "1",
+        ],
+        "not.bank: not a bebete position bank file",
+    );
+    refused(
+        &["evolve", "--game", "ttt", "--guided", "5"],
+        "--guided 5: needs a solver-labelled bank",
+    );
+}
+
+#[test]
+fn a_killed_build_continues_to_the_same_bank() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args: Vec<&str> = SMALL.to_vec();
+    args[4] = "1500";
+    args.extend(["--threads", "1", "--save-every", "0"]);
+    let whole = dir.path().join("whole.bank");
+    bebete(dir.path())
+        .args(&args)
+        .arg("--out")
+        .arg(&whole)
+        .assert()
+        .success();
+    let part = dir.path().join("part.bank");
+    let mut partial: Vec<&str> = args.clone();
+    partial.extend(["--out", "part.bank"]);
+    let mut child = spawn(dir.path(), &partial);
+    wait_until("the first save", || part.exists());
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let saved = BankFile::load(&part).unwrap();
+    let finished = saved.header.complete();
+    let out = bebete(dir.path()).args(&partial).output().unwrap();
+    if finished {
+        // The kill came after the last save: nothing to continue.
+        assert!(String::from_utf8_lossy(&out.stderr).contains("already a complete bank"));
+    } else {
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("continuing"));
+    }
+    let (a, b) = (
+        BankFile::load(&whole).unwrap(),
+        BankFile::load(&part).unwrap(),
+    );
+    assert_eq!(a.entries, b.entries);
+    assert_eq!(a.header.games, b.header.games);
+}
+
+#[test]
+fn banks_merge_genomes_gather_and_polish_fits_a_genome() {
+    let dir = tempfile::tempdir().unwrap();
+    let mirror = crate::common::random_genome(
+        dir.path(),
+        "m.genome",
+        &["--game", "c4", "--encoder", "mirror"],
+    );
+    let players = format!("{},rules", mirror.display());
+    let mut args = SMALL.to_vec();
+    args[4] = "200";
+    bebete(dir.path())
+        .args(&args)
+        .args(["--players", &players, "--out", "g.bank"])
+        .assert()
+        .success();
+    let out =
+        stdout_of(bebete(dir.path()).args(["bank", "--merge", "g.bank,g.bank", "--out", "m.bank"]));
+    assert!(out.contains("m.bank: 200 positions"), "{out}");
+    let out = stdout_of(bebete(dir.path()).args([
+        "bank",
+        "--merge",
+        "builtin,g.bank",
+        "--out",
+        "b.bank",
+    ]));
+    let n: u64 = out.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(n > 30_000 && n <= 30_200, "{out}");
+    bebete(dir.path())
+        .args(["bank", "--merge", "g.bank", "--out", "b.bank"])
+        .assert()
+        .failure()
+        .stderr(contains("b.bank exists"));
+
+    // Polishing on the small bank: the training share never falls.
+    let out = stdout_of(bebete(dir.path()).args([
+        "genome", "polish", "m.genome", "--bank", "g.bank", "--passes", "2", "--out", "p.genome",
+    ]));
+    let train: Vec<f64> = out
+        .lines()
+        .filter_map(|l| l.split("train ").nth(1))
+        .map(|t| t.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(train.len(), 3, "{out}");
+    assert!(train[1] > train[0] && train[2] >= train[1], "{out}");
+    let ttt = crate::common::random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    bebete(dir.path())
+        .args(["genome", "polish"])
+        .arg(&ttt)
+        .args(["--out", "q.genome"])
+        .assert()
+        .failure()
+        .stderr(contains("only Connect-Four genomes learn from a bank"));
+}

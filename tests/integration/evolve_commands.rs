@@ -1,0 +1,737 @@
+//! `evolve` and `resume`: reproducible on any thread count, exact on resume,
+//! and robust to interruption.
+
+use crate::common::{bebete, run_toml_has, same_run, stats_without_times, stdout_of};
+use std::path::Path;
+
+fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
+    bebete(dir)
+        .args(["evolve", "--quiet", "--seed", "11", "--run", run])
+        .args(game)
+        .args(extra)
+        .assert()
+        .success();
+}
+
+const GAMES: [&[&str]; 3] = [
+    &["--game", "ttt"],
+    &["--game", "nim", "--rule", "double", "--sticks", "30"],
+    &["--game", "c4", "--population", "16", "--elite", "4"],
+];
+
+#[test]
+fn one_thread_and_two_threads_give_the_same_run() {
+    let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (g, game) in GAMES.iter().enumerate() {
+        let run = format!("runs/game-{g}");
+        evolve(
+            one.path(),
+            &run,
+            game,
+            &["--generations", "8", "--threads", "1"],
+        );
+        evolve(
+            two.path(),
+            &run,
+            game,
+            &["--generations", "8", "--threads", "2"],
+        );
+        same_run(&one.path().join(&run), &two.path().join(&run));
+    }
+    // Connect-Four's recommended settings: games, the mirror encoder and
+    // zero weights.
+    run_toml_has(
+        &one.path().join("runs/game-2"),
+        &[
+            "encoder = \"mirror\"",
+            "fitness = \"vs:random:10+rules:20+alphabeta:2:6\"",
+            "init = \"zero\"",
+            "bench_every = 100",
+        ],
+    );
+}
+
+#[test]
+fn twenty_generations_equal_ten_plus_resume_ten() {
+    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (g, game) in GAMES.iter().enumerate() {
+        let run = format!("runs/game-{g}");
+        evolve(
+            whole.path(),
+            &run,
+            game,
+            &["--generations", "20", "--checkpoint-every", "5"],
+        );
+        evolve(
+            split.path(),
+            &run,
+            game,
+            &["--generations", "10", "--checkpoint-every", "5"],
+        );
+        bebete(split.path())
+            .args(["resume", &run, "--generations", "10", "--quiet"])
+            .assert()
+            .success();
+        same_run(&whole.path().join(&run), &split.path().join(&run));
+        assert_eq!(stats_without_times(&whole.path().join(&run)).len(), 21);
+    }
+}
+
+#[test]
+fn a_run_cut_short_resumes_from_its_last_good_checkpoint() {
+    let (whole, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flags = [
+        "--generations",
+        "30",
+        "--checkpoint-every",
+        "5",
+        "--keep",
+        "10",
+    ];
+    evolve(whole.path(), "runs/cut", &[], &flags);
+    evolve(dir.path(), "runs/cut", &[], &flags);
+    let cut = dir.path().join("runs/cut");
+    // As if the process died while writing gen 30 and after logging rows
+    // beyond gen 25: the newest checkpoint is garbage, stats run ahead.
+    let newest = cut.join("checkpoints/gen-000030.ckpt");
+    let bytes = std::fs::read(&newest).unwrap();
+    std::fs::write(&newest, &bytes[..bytes.len() / 3]).unwrap();
+    std::fs::write(cut.join("best.genome"), b"half-written").unwrap();
+    let out = bebete(dir.path())
+        .args(["resume", "runs/cut", "--quiet"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("gen-000030.ckpt")
+            && stderr.contains("truncated")
+            && stderr.contains("going back to the checkpoint of generation 25"),
+        "{stderr}"
+    );
+    same_run(&whole.path().join("runs/cut"), &cut);
+}
+
+#[test]
+fn the_run_directory_holds_what_the_design_promises() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--seed",
+        "3",
+        "--generations",
+        "12",
+        "--checkpoint-every",
+        "4",
+    ]));
+    assert!(out.contains("champion"), "{out}");
+    let run = dir.path().join("runs/tictactoe-3");
+    let toml = std::fs::read_to_string(run.join("run.toml")).unwrap();
+    for key in [
+        "game = \"tictactoe\"",
+        "seed = 3",
+        "population = 100",
+        "elite = 10",
+        "encoder = \"symmetric\"",
+        "mutation = \"0.0005..0.02\"",
+        "fitness = \"vs:exhaustive\"",
+        "target = \"unbeatable\"",
+        "generations = 12",
+    ] {
+        assert!(toml.contains(key), "run.toml lacks {key}:\n{toml}");
+    }
+    let stats = std::fs::read_to_string(run.join("stats.csv")).unwrap();
+    assert!(
+        stats.starts_with("generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,vs_rules,optimal_rate,unbeatable_first,unbeatable_second\n")
+    );
+    assert_eq!(stats.lines().count(), 13);
+    // Keep 2: gen 8 and gen 12 remain.
+    let mut ckpts: Vec<String> = std::fs::read_dir(run.join("checkpoints"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    ckpts.sort();
+    assert_eq!(ckpts, ["gen-000008.ckpt", "gen-000012.ckpt"]);
+    assert_eq!(
+        std::fs::read(run.join("best.genome")).unwrap(),
+        std::fs::read(dir.path().join("genomes/tictactoe-3.genome")).unwrap()
+    );
+    let info = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/tictactoe-3.genome"]));
+    assert!(
+        info.contains("tictactoe-3") && info.contains("generation  11"),
+        "{info}"
+    );
+}
+
+#[test]
+fn the_recommended_settings_evolve_an_unbeatable_tictactoe_genome() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args(["evolve", "--seed", "1", "--run", "runs/u"]));
+    assert!(out.contains("target reached"), "{out}");
+    let audit: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "audit",
+        "genomes/u.genome",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(audit["unbeatable_first"], true, "{audit}");
+    assert_eq!(audit["unbeatable_second"], true, "{audit}");
+    assert_eq!(audit["losing_lines"], 0);
+    // The plain method is one flag away and records what it used.
+    evolve(
+        dir.path(),
+        "runs/plain",
+        &[],
+        &["--fitness", "round-robin", "--generations", "3"],
+    );
+    let toml = std::fs::read_to_string(dir.path().join("runs/plain/run.toml")).unwrap();
+    for key in [
+        "encoder = \"base3\"",
+        "mutation = 0.001",
+        "fitness = \"round-robin\"",
+    ] {
+        assert!(toml.contains(key), "{key}:\n{toml}");
+    }
+}
+
+#[test]
+fn matchsticks_evolve_to_perfect_play_under_both_rule_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    for (run, rules) in [
+        ("runs/subtract", vec!["--game", "nim"]),
+        (
+            "runs/double",
+            vec!["--game", "nim", "--rule", "double", "--sticks", "40"],
+        ),
+    ] {
+        let out = stdout_of(
+            bebete(dir.path())
+                .args(["evolve", "--seed", "3", "--run", run])
+                .args(&rules),
+        );
+        assert!(out.contains("target reached"), "{out}");
+        let genome = format!("{run}/best.genome");
+        let audit: serde_json::Value = serde_json::from_str(&stdout_of(
+            bebete(dir.path()).args(["audit", &genome, "--json"]),
+        ))
+        .unwrap();
+        assert_eq!(audit["optimal_rate"], 1.0, "{run}: {audit}");
+    }
+}
+
+#[test]
+fn bad_evolve_flags_name_the_flag_and_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (vec!["--elite", "100"], "--elite 100: must be 1-99"),
+        (vec!["--parents", "20"], "--parents 20"),
+        (
+            vec!["--mutation", "2"],
+            "'--mutation <MUTATION>': '2' must be a probability, 0-1",
+        ),
+        (vec!["--population", "1"], "--population 1"),
+        (vec!["--selection", "roulette"], "--selection"),
+        (vec!["--threads", "0"], "--threads"),
+    ] {
+        let out = bebete(dir.path())
+            .arg("evolve")
+            .args(&args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    evolve(dir.path(), "runs/x", &[], &["--generations", "2"]);
+    let out = bebete(dir.path())
+        .args(["evolve", "--run", "runs/x"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("already holds a run"));
+    let out = bebete(dir.path())
+        .args(["resume", "runs/nothing"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("no checkpoints"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_sigterm_and_sighup_write_a_checkpoint_and_exit_128_plus_the_signal() {
+    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let dir = tempfile::tempdir().unwrap();
+        // The method's fitness: no target, so the run only ends when stopped.
+        let child = crate::common::spawn(
+            dir.path(),
+            &[
+                "evolve",
+                "--seed",
+                "4",
+                "--run",
+                "runs/int",
+                "--fitness",
+                "round-robin",
+                "--generations",
+                "100000000",
+                "--checkpoint-every",
+                "1000000",
+            ],
+        );
+        // Wait until the first generations are logged, then interrupt.
+        let stats = dir.path().join("runs/int/stats.csv");
+        crate::common::wait_until("4 logged generations", || {
+            std::fs::read_to_string(&stats).map_or(0, |s| s.lines().count()) >= 5
+        });
+        std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "SIG{signal}");
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(stderr.contains("bebete resume runs/int"), "{stderr}");
+        let rows = std::fs::read_to_string(&stats).unwrap().lines().count() as u64 - 1;
+        let ckpt = dir
+            .path()
+            .join(format!("runs/int/checkpoints/gen-{rows:06}.ckpt"));
+        assert!(ckpt.exists(), "no checkpoint after {rows} generations");
+        // The message names the last generation in stats.csv.
+        assert!(
+            stderr.contains(&format!("stopped after generation {}", rows - 1)),
+            "{stderr}"
+        );
+        bebete(dir.path())
+            .args(["resume", "runs/int", "--generations", "2", "--quiet"])
+            .assert()
+            .success();
+    }
+}
+
+#[test]
+fn benchmarks_fill_their_columns_every_k_generations() {
+    let dir = tempfile::tempdir().unwrap();
+    evolve(
+        dir.path(),
+        "runs/b",
+        &["--game", "ttt"],
+        &[
+            "--generations",
+            "7",
+            "--bench-every",
+            "3",
+            "--bench-against",
+            "random,mc:5",
+            "--bench-games",
+            "10",
+        ],
+    );
+    let stats = std::fs::read_to_string(dir.path().join("runs/b/stats.csv")).unwrap();
+    let lines: Vec<&str> = stats.lines().collect();
+    assert_eq!(
+        lines[0],
+        "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,vs_mc:5,optimal_rate,unbeatable_first,unbeatable_second"
+    );
+    for (g, line) in lines[1..].iter().enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells.len(), 13, "{line}");
+        let measured = g % 3 == 0;
+        assert_eq!(!cells[8].is_empty(), measured, "generation {g}: {line}");
+        if measured {
+            let share: f64 = cells[8].parse().unwrap();
+            assert!((0.0..=1.0).contains(&share));
+        }
+    }
+    // Connect-Four has no audit: its optimal_rate is measured on the
+    // held-out positions of the bank.
+    evolve(
+        dir.path(),
+        "runs/c",
+        &["--game", "c4", "--population", "6", "--elite", "2"],
+        &["--generations", "2", "--bench-games", "4"],
+    );
+    let header = std::fs::read_to_string(dir.path().join("runs/c/stats.csv")).unwrap();
+    assert!(
+        header
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("io_s,vs_random,vs_rules,optimal_rate"),
+        "{header}"
+    );
+}
+
+#[test]
+fn fitness_against_a_fixed_opponent_is_reproducible_and_resumable() {
+    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flags = [
+        "--fitness",
+        "round-robin+random:6",
+        "--checkpoint-every",
+        "4",
+    ];
+    evolve(
+        whole.path(),
+        "runs/f",
+        &["--game", "ttt"],
+        &[&flags[..], &["--generations", "12", "--threads", "2"]].concat(),
+    );
+    evolve(
+        split.path(),
+        "runs/f",
+        &["--game", "ttt"],
+        &[&flags[..], &["--generations", "6", "--threads", "1"]].concat(),
+    );
+    bebete(split.path())
+        .args([
+            "resume",
+            "runs/f",
+            "--generations",
+            "6",
+            "--quiet",
+            "--threads",
+            "1",
+        ])
+        .assert()
+        .success();
+    same_run(&whole.path().join("runs/f"), &split.path().join("runs/f"));
+    // vs:SPEC:N replaces the round-robin: points are at most 2 per game.
+    evolve(
+        whole.path(),
+        "runs/v",
+        &["--game", "nim"],
+        &["--fitness", "vs:perfect:10", "--generations", "3"],
+    );
+    let stats = stats_without_times(&whole.path().join("runs/v"));
+    let best: u32 = stats[1].split(',').nth(1).unwrap().parse().unwrap();
+    assert!(best <= 20, "{stats:?}");
+}
+
+#[test]
+fn targets_stop_the_run_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--seed",
+        "2",
+        "--run",
+        "runs/t",
+        "--target",
+        "score:random:0",
+    ]));
+    assert!(
+        out.contains("target reached") && out.contains("generation 0"),
+        "{out}"
+    );
+    let rows = std::fs::read_to_string(dir.path().join("runs/t/stats.csv"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(rows, 2, "one generation, then stop");
+    assert!(dir.path().join("genomes/t.genome").exists());
+    // Matchsticks reaches a perfect champion quickly; then nothing improves.
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--game",
+        "nim",
+        "--seed",
+        "1",
+        "--run",
+        "runs/p",
+        "--fitness",
+        "round-robin",
+        "--bench-every",
+        "1",
+        "--patience",
+        "5",
+        "--generations",
+        "500",
+    ]));
+    assert!(
+        out.contains("stopped    patience: optimal_rate has not beaten"),
+        "{out}"
+    );
+    for (args, needle) in [
+        (
+            vec!["--game", "c4", "--target", "unbeatable"],
+            "--target unbeatable",
+        ),
+        (vec!["--target", "score:random:2"], "--target"),
+        (vec!["--patience", "5", "--bench-every", "0"], "--patience"),
+        (vec!["--fitness", "vs:random"], "--fitness"),
+        (
+            vec!["--bench-against", "deep-blue"],
+            "unknown player 'deep-blue'",
+        ),
+    ] {
+        let out = bebete(dir.path())
+            .arg("evolve")
+            .args(&args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
+    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flags = [
+        "--population",
+        "8",
+        "--elite",
+        "2",
+        "--fitness",
+        "vs:sample:3+hof:4+random:2",
+        "--crossover",
+        "block:961",
+        "--init",
+        "zero",
+        "--mutate",
+        "used",
+        "--mutation",
+        "0.5",
+        "--checkpoint-every",
+        "6",
+        "--bench-every",
+        "0",
+    ];
+    evolve(
+        whole.path(),
+        "runs/s",
+        &["--game", "c4"],
+        &[&flags[..], &["--generations", "12", "--threads", "2"]].concat(),
+    );
+    evolve(
+        split.path(),
+        "runs/s",
+        &["--game", "c4"],
+        &[&flags[..], &["--generations", "6", "--threads", "1"]].concat(),
+    );
+    bebete(split.path())
+        .args(["resume", "runs/s", "--generations", "6", "--quiet"])
+        .assert()
+        .success();
+    same_run(&whole.path().join("runs/s"), &split.path().join("runs/s"));
+    run_toml_has(
+        &whole.path().join("runs/s"),
+        &[
+            "fitness = \"vs:sample:3+hof:4+random:2\"",
+            "init = \"zero\"",
+            "crossover = \"block:961\"",
+            "mutate = \"used\"",
+        ],
+    );
+    // Zero weights, and mutation (at rate 0.5) only where play went: the
+    // champion's weights stay zero outside the genes read in 12
+    // generations of games (mutating all 923,521 would weight ~460,000).
+    let champion = std::fs::read(whole.path().join("runs/s/best.genome")).unwrap();
+    let weighted = champion.iter().filter(|&&g| g & 63 != 0).count();
+    assert!(weighted < 50_000, "{weighted} weighted genes");
+    // 3 opponents, 2 games each, 4 against the hall of fame (from
+    // generation 1, once the champion of generation 0 is in it) and 2
+    // against random.
+    let stats = stats_without_times(&whole.path().join("runs/s"));
+    for (g, row) in stats[1..].iter().enumerate() {
+        let best: u32 = row.split(',').nth(1).unwrap().parse().unwrap();
+        assert!(best <= if g == 0 { 16 } else { 24 }, "{row}");
+    }
+}
+
+#[test]
+fn a_shelled_run_is_exact_on_resume_and_its_champion_keeps_the_shell() {
+    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let flags = [
+        "--population",
+        "6",
+        "--elite",
+        "2",
+        "--lookahead",
+        "2",
+        "--fitness",
+        "round-robin+rules:2",
+        "--checkpoint-every",
+        "3",
+        "--bench-every",
+        "3",
+        "--bench-games",
+        "10",
+    ];
+    let game = ["--game", "c4"];
+    evolve(
+        whole.path(),
+        "runs/l",
+        &game,
+        &[&flags[..], &["--generations", "6"]].concat(),
+    );
+    evolve(
+        split.path(),
+        "runs/l",
+        &game,
+        &[&flags[..], &["--generations", "3", "--threads", "1"]].concat(),
+    );
+    bebete(split.path())
+        .args(["resume", "runs/l", "--generations", "3", "--quiet"])
+        .assert()
+        .success();
+    same_run(&whole.path().join("runs/l"), &split.path().join("runs/l"));
+    let toml = std::fs::read_to_string(whole.path().join("runs/l/run.toml")).unwrap();
+    assert!(toml.contains("lookahead = 2"), "{toml}");
+    let info =
+        stdout_of(bebete(whole.path()).args(["genome", "info", "runs/l/best.genome", "--json"]));
+    let doc: serde_json::Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(doc["lookahead"], 2);
+    // The shell sees the win in column 1 that the genes may not.
+    let out = stdout_of(bebete(whole.path()).args([
+        "explain",
+        "runs/l/best.genome",
+        "--position",
+        "121212",
+        "--json",
+    ]));
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["shell"]["move"], "1");
+    assert_eq!(doc["shell"]["lookahead"], 2);
+    // An exact audit does not see the shell: refused together.
+    bebete(whole.path())
+        .args(["evolve", "--quiet", "--lookahead", "1", "--run", "runs/x"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--lookahead 1"));
+}
+
+#[test]
+fn resume_adds_generations_without_shrinking_the_plan_and_hints_only_what_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--seed",
+        "2",
+        "--run",
+        "runs/p",
+        "--fitness",
+        "round-robin",
+        "--generations",
+        "30",
+        "--checkpoint-every",
+        "10",
+        "--keep",
+        "3",
+    ]));
+    assert!(
+        out.contains("continue   bebete resume runs/p --generations 100"),
+        "{out}"
+    );
+    // Past the plan, the plan grows to the new end.
+    bebete(dir.path())
+        .args(["resume", "runs/p", "--generations", "5", "--quiet"])
+        .assert()
+        .success();
+    let toml = || std::fs::read_to_string(dir.path().join("runs/p/run.toml")).unwrap();
+    assert!(toml().contains("generations = 35"), "{}", toml());
+    // Short of the plan (back at generation 20, as after a crash, whose
+    // checkpoint planned 30), the plan does not shrink to 25: a plain
+    // resume then finishes it.
+    let checkpoints = dir.path().join("runs/p/checkpoints");
+    for generation in [30, 35] {
+        std::fs::remove_file(checkpoints.join(format!("gen-{generation:06}.ckpt"))).unwrap();
+    }
+    bebete(dir.path())
+        .args(["resume", "runs/p", "--generations", "5", "--quiet"])
+        .assert()
+        .success();
+    assert!(toml().contains("generations = 30"), "{}", toml());
+    bebete(dir.path())
+        .args(["resume", "runs/p", "--quiet"])
+        .assert()
+        .success();
+    assert_eq!(stats_without_times(&dir.path().join("runs/p")).len(), 31);
+    // A run stopped by its target prints no hint that would stop at once.
+    let out = stdout_of(bebete(dir.path()).args(["evolve", "--seed", "1", "--run", "runs/t"]));
+    assert!(out.contains("target reached"), "{out}");
+    assert!(!out.contains("continue"), "{out}");
+}
+
+#[test]
+fn a_run_outside_the_project_runs_keeps_its_plot_and_champion() {
+    let (project, elsewhere) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let run = elsewhere.path().join("r2");
+    let out = stdout_of(bebete(project.path()).args([
+        "evolve",
+        "--seed",
+        "3",
+        "--generations",
+        "50",
+        "--run",
+        run.to_str().unwrap(),
+    ]));
+    assert!(run.join("r2.png").is_file(), "{out}");
+    assert!(
+        out.contains(&format!("plot       {}", run.join("r2.png").display())),
+        "{out}"
+    );
+    assert!(!project.path().join("genomes").exists());
+    assert!(!project.path().join("plots").exists());
+}
+
+#[test]
+fn bank_learning_is_reproducible_on_any_thread_count_and_resumes_exactly() {
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let game = [
+        "--game",
+        "c4",
+        "--population",
+        "8",
+        "--elite",
+        "2",
+        "--fitness",
+        "round-robin+bank",
+        "--guided",
+        "20",
+        "--local-search",
+        "1",
+        "--bench-every",
+        "2",
+        "--bench-games",
+        "4",
+    ];
+    let run = "runs/learn";
+    evolve(
+        dirs[0].path(),
+        run,
+        &game,
+        &["--generations", "6", "--threads", "1"],
+    );
+    evolve(
+        dirs[1].path(),
+        run,
+        &game,
+        &["--generations", "6", "--threads", "2"],
+    );
+    evolve(
+        dirs[2].path(),
+        run,
+        &game,
+        &["--generations", "3", "--checkpoint-every", "1"],
+    );
+    bebete(dirs[2].path())
+        .args(["resume", run, "--generations", "3", "--quiet"])
+        .assert()
+        .success();
+    let a = dirs[0].path().join(run);
+    same_run(&a, &dirs[1].path().join(run));
+    same_run(&a, &dirs[2].path().join(run));
+    run_toml_has(
+        &a,
+        &[
+            "fitness = \"round-robin+bank\"",
+            "bank = \"builtin\"",
+            "guided = 20",
+            "local_search = 1",
+        ],
+    );
+    // The held-out rate is measured, and the bank term dominates the
+    // points (1,000,000 × a share), so the champion's rate is plausible.
+    let rows = stats_without_times(&a);
+    assert!(rows[0].ends_with(",optimal_rate"), "{}", rows[0]);
+    let rate: f64 = rows[1].rsplit(',').next().unwrap().parse().unwrap();
+    assert!((0.5..1.0).contains(&rate), "{rate}");
+}

@@ -1,0 +1,328 @@
+//! `genome`, `explain` and `move` as a user runs them.
+
+use crate::common::{bebete, random_genome, stdout_of};
+use predicates::prelude::*;
+use serde_json::Value;
+
+#[test]
+fn genome_info_reports_game_rules_and_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(
+        dir.path(),
+        "n.genome",
+        &["--game", "nim", "--rule", "double", "--sticks", "30"],
+    );
+    let json: Value = serde_json::from_str(&stdout_of(
+        bebete(dir.path())
+            .args(["genome", "info", "--json"])
+            .arg(&g),
+    ))
+    .unwrap();
+    assert_eq!(json["game"], "matchsticks");
+    assert_eq!(json["rules"]["rule"], "double");
+    assert_eq!(json["genes"], 31 * 31);
+    assert_eq!(json["provenance"]["seed"], 5);
+    let text = stdout_of(bebete(dir.path()).args(["genome", "info"]).arg(&g));
+    assert!(text.contains("double, 30 sticks"), "{text}");
+}
+
+#[test]
+fn explain_connect4_shows_twelve_windows_and_seven_sums_agreeing_with_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(dir.path(), "c.genome", &["--game", "c4"]);
+    let json: Value = serde_json::from_str(&stdout_of(
+        bebete(dir.path())
+            .arg("explain")
+            .arg(&g)
+            .args(["--position", "4453", "--json"]),
+    ))
+    .unwrap();
+    let windows = json["windows"].as_array().unwrap();
+    assert_eq!(windows.len(), 12);
+    let votes: Vec<u64> = json["votes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(votes.len(), 7);
+    // The sums are the windows' weights added per (1-based) column.
+    let mut sums = [0u64; 7];
+    for w in windows {
+        let gene = w["gene"].as_u64().unwrap();
+        let column = w["column"].as_u64().unwrap();
+        assert_eq!(
+            column,
+            w["column_offset"].as_u64().unwrap() + (gene >> 6) + 1
+        );
+        assert_eq!(w["weight"].as_u64().unwrap(), gene & 63);
+        sums[column as usize - 1] += gene & 63;
+    }
+    assert_eq!(votes, sums);
+    let mv = json["move"].as_str().unwrap().to_string();
+    let answer = stdout_of(
+        bebete(dir.path())
+            .arg("move")
+            .arg(&g)
+            .args(["--position", "4453"]),
+    );
+    assert_eq!(answer.trim(), mv);
+}
+
+#[test]
+fn explain_tictactoe_reports_the_base3_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    // X on cells 2 and 4, O on cells 5 and 8 (0-based): the worked example's 13,698.
+    let json: Value = serde_json::from_str(&stdout_of(
+        bebete(dir.path())
+            .arg("explain")
+            .arg(&g)
+            .args(["--position", "3659", "--json"]),
+    ))
+    .unwrap();
+    assert_eq!(json["index"], 13_698);
+    assert_eq!(json["game"], "tictactoe");
+    assert_eq!(json["position"], "3659");
+}
+
+#[test]
+fn move_streams_one_answer_per_line_and_reports_bad_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(dir.path(), "c.genome", &["--game", "c4"]);
+    let out = bebete(dir.path())
+        .arg("move")
+        .arg(&g)
+        .write_stdin("4453\n4444444\n\n12x\n")
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let lines: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[0].len() == 1 && "1234567".contains(&lines[0]));
+    assert!(
+        lines[1].starts_with("error:") && lines[1].contains("column 4 is full"),
+        "{}",
+        lines[1]
+    );
+    assert!("1234567".contains(&lines[2]));
+    assert!(
+        lines[3].starts_with("error:") && lines[3].contains("move 3 ('x')"),
+        "{}",
+        lines[3]
+    );
+}
+
+#[test]
+fn a_random_player_answers_legally_and_reproducibly() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = || {
+        stdout_of(bebete(dir.path()).args([
+            "move",
+            "--player",
+            "random",
+            "--game",
+            "ttt",
+            "--seed",
+            "9",
+            "--position",
+            "5",
+        ]))
+    };
+    let first = run();
+    assert_eq!(first, run());
+    let cell: u8 = first.trim().parse().unwrap();
+    assert!((1..=9).contains(&cell) && cell != 5);
+}
+
+#[test]
+fn bad_input_gets_a_one_line_error_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttt = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    let bytes = std::fs::read(&ttt).unwrap();
+    let truncated = dir.path().join("truncated.genome");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let corrupt = dir.path().join("corrupt.genome");
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 1;
+    std::fs::write(&corrupt, flipped).unwrap();
+    let foreign = dir.path().join("foreign.genome");
+    std::fs::write(&foreign, "hello, I am a text file\n").unwrap();
+
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                "genome".into(),
+                "info".into(),
+                truncated.display().to_string(),
+            ],
+            "truncated",
+        ),
+        (
+            vec![
+                "genome".into(),
+                "info".into(),
+                corrupt.display().to_string(),
+            ],
+            "checksum",
+        ),
+        (
+            vec![
+                "genome".into(),
+                "info".into(),
+                foreign.display().to_string(),
+            ],
+            "not a bebete genome file",
+        ),
+        (
+            vec!["genome".into(), "info".into(), "missing.genome".into()],
+            "missing.genome",
+        ),
+        (
+            vec![
+                "move".into(),
+                ttt.display().to_string(),
+                "--game".into(),
+                "c4".into(),
+            ],
+            "holds a tictactoe genome",
+        ),
+        (
+            vec![
+                "move".into(),
+                ttt.display().to_string(),
+                "--position".into(),
+                "55".into(),
+            ],
+            "move 2 ('5'): cell 5 is already taken",
+        ),
+        (
+            vec![
+                "explain".into(),
+                ttt.display().to_string(),
+                "--position".into(),
+                "1234567".into(),
+            ],
+            "already over",
+        ),
+        (
+            vec![
+                "genome".into(),
+                "random".into(),
+                "--game".into(),
+                "chess".into(),
+                "--out".into(),
+                "x".into(),
+            ],
+            "unknown game",
+        ),
+        (
+            vec![
+                "genome".into(),
+                "random".into(),
+                "--game".into(),
+                "nim".into(),
+                "--sticks".into(),
+                "0".into(),
+                "--out".into(),
+                "x".into(),
+            ],
+            "--sticks",
+        ),
+    ];
+    for (args, needle) in cases {
+        let assert = bebete(dir.path()).args(&args).assert().code(2);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["--help"],
+        vec!["genome", "random", "--help"],
+        vec!["genome", "info", "--help"],
+        vec!["explain", "--help"],
+        vec!["move", "--help"],
+    ] {
+        bebete(dir.path())
+            .args(&args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("bebete ").and(predicate::str::contains("Example")));
+    }
+}
+
+#[test]
+fn a_run_directory_stands_for_its_champion_and_files_are_not_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    bebete(dir.path())
+        .args(["evolve", "--quiet", "--seed", "4", "--run", "runs/r"])
+        .assert()
+        .success();
+    for args in [
+        &["explain", "runs/r", "--position", "5"][..],
+        &["eval", "runs/r", "--against", "random", "--games", "10"][..],
+        &["genome", "info", "runs/r"][..],
+        &["audit", "runs/r"][..],
+        &["move", "runs/r", "--position", "5"][..],
+    ] {
+        bebete(dir.path()).args(args).assert().success();
+    }
+    // A directory without a champion is named as such.
+    std::fs::create_dir_all(dir.path().join("empty")).unwrap();
+    let out = bebete(dir.path())
+        .args(["explain", "empty", "--position", "5"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("directory without a best.genome"),
+        "{stderr}"
+    );
+    // An existing file is kept unless --force says otherwise.
+    let before = std::fs::read(dir.path().join("runs/r/best.genome")).unwrap();
+    let out = bebete(dir.path())
+        .args([
+            "genome",
+            "random",
+            "--seed",
+            "1",
+            "--out",
+            "runs/r/best.genome",
+        ])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.path().join("runs/r/best.genome")).unwrap(),
+        before
+    );
+    bebete(dir.path())
+        .args([
+            "genome",
+            "random",
+            "--seed",
+            "1",
+            "--force",
+            "--out",
+            "runs/r/best.genome",
+        ])
+        .assert()
+        .success();
+    assert_ne!(
+        std::fs::read(dir.path().join("runs/r/best.genome")).unwrap(),
+        before
+    );
+}

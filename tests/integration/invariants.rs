@@ -1,0 +1,131 @@
+//! Invariants over random positions of every game and encoder: the rules
+//! list exactly the legal moves, and a genome under `--illegal repair`
+//! always plays a legal move.
+
+use bebete_core::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
+use bebete_core::games::{
+    BuiltIn, Connect4Encoder, Game, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
+    TicTacToeEncoder, check_moves,
+};
+use bebete_core::genome::Genome;
+use proptest::prelude::*;
+
+/// Every game and encoder, matchsticks under both rules.
+fn specs() -> Vec<GameSpec> {
+    let double = MatchsticksRules {
+        sticks: 30,
+        rule: TakeRule::Double,
+    };
+    vec![
+        GameSpec::TicTacToe(TicTacToeEncoder::Base3),
+        GameSpec::TicTacToe(TicTacToeEncoder::Symmetric),
+        GameSpec::Connect4(Connect4Encoder::Subgrid),
+        GameSpec::Connect4(Connect4Encoder::Playable),
+        GameSpec::Connect4(Connect4Encoder::Mirror),
+        GameSpec::Matchsticks(MatchsticksRules::default(), MatchsticksEncoder::State),
+        GameSpec::Matchsticks(double, MatchsticksEncoder::State),
+        GameSpec::Matchsticks(double, MatchsticksEncoder::Sticks),
+    ]
+}
+
+/// Plays a random game (move choices from `picks`) with a random genome of
+/// the game, checking both invariants at every position.
+struct RandomGame<'a> {
+    picks: &'a [u8],
+    genes: Vec<u8>,
+}
+
+impl TableGameVisitor for RandomGame<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: TableGame + BuiltIn>(self, game: G) -> Result<(), String> {
+        let mut pos = game.start();
+        let mut moves = Vec::new();
+        for &pick in self.picks {
+            check_any(&game, &pos)?;
+            if game.outcome(&pos).is_some() {
+                break;
+            }
+            let mv = game
+                .decide(&self.genes, &pos, IllegalPolicy::Repair)
+                .ok_or_else(|| format!("{pos:?}: repair forfeited"))?;
+            if !game.is_legal(&pos, mv) {
+                return Err(format!("{pos:?}: the genome played illegal {mv:?}"));
+            }
+            game.legal_moves(&pos, &mut moves);
+            pos = game.play(&pos, moves[pick as usize % moves.len()]);
+        }
+        Ok(())
+    }
+}
+
+fn check_any<G: Game>(game: &G, pos: &G::Position) -> Result<(), String> {
+    check_moves(game, pos).map_err(|e| e.to_string())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn rules_list_the_legal_moves_and_repaired_genomes_play_them(
+        which in 0..8usize,
+        seed in any::<u64>(),
+        picks in proptest::collection::vec(any::<u8>(), 0..45),
+    ) {
+        let spec = specs()[which];
+        let genes = Genome::random(spec, seed).genes;
+        let checked = visit_table_game(spec, RandomGame { picks: &picks, genes });
+        prop_assert!(checked.is_ok(), "{spec}: {}", checked.unwrap_err());
+    }
+}
+
+#[test]
+fn the_check_catches_a_wrong_move_list() {
+    use bebete_core::games::{BrokenInvariant, TicTacToe};
+    // A game whose move list forgets a legal move must fail the check.
+    #[derive(Clone)]
+    struct Forgetful(TicTacToe);
+    impl Game for Forgetful {
+        type Position = <TicTacToe as Game>::Position;
+        type Move = u8;
+        const MOVE_PROMPT: &'static str = "";
+        fn start(&self) -> Self::Position {
+            self.0.start()
+        }
+        fn turn(&self, pos: &Self::Position) -> bebete_core::games::Side {
+            self.0.turn(pos)
+        }
+        fn outcome(&self, pos: &Self::Position) -> Option<bebete_core::games::Outcome> {
+            self.0.outcome(pos)
+        }
+        fn legal_moves(&self, pos: &Self::Position, moves: &mut Vec<u8>) {
+            self.0.legal_moves(pos, moves);
+            moves.pop();
+        }
+        fn is_legal(&self, pos: &Self::Position, mv: u8) -> bool {
+            self.0.is_legal(pos, mv)
+        }
+        fn play(&self, pos: &Self::Position, mv: u8) -> Self::Position {
+            self.0.play(pos, mv)
+        }
+        fn parse_move(&self, text: &str) -> Result<u8, bebete_core::games::MoveError> {
+            self.0.parse_move(text)
+        }
+        fn format_move(&self, mv: u8) -> String {
+            self.0.format_move(mv)
+        }
+        fn notation_separator(&self) -> &'static str {
+            ""
+        }
+        fn render(&self, pos: &Self::Position) -> String {
+            self.0.render(pos)
+        }
+        fn view(&self, pos: &Self::Position) -> bebete_core::games::BoardView {
+            self.0.view(pos)
+        }
+    }
+    let game = Forgetful(TicTacToe::BASE3);
+    let err: BrokenInvariant = check_moves(&game, &game.start()).unwrap_err();
+    assert!(err.to_string().contains("listed 0 times"), "{err}");
+    assert!(check_moves(&TicTacToe::BASE3, &TicTacToe::BASE3.start()).is_ok());
+}

@@ -1,0 +1,174 @@
+//! The dependency rule of docs/architecture.md, checked: a module may use
+//! modules of lower layers, never one of its own layer or above.
+//!
+//! Reads every file of the engine (`crates/bebete-core/src/`) and of the
+//! command line (`src/`, whose `crate::MODULE` paths reach the engine's
+//! modules through re-exports), takes the `crate::MODULE` paths of its code
+//! (test modules, which may reach anything to cross-check, are left out)
+//! and compares layers. A new top-level module must be given a layer here,
+//! or this test fails. The crate boundary itself keeps the engine from
+//! naming the command line: that would not compile.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Layers, lowest first: a module may use the modules of earlier rows.
+const LAYERS: &[&[&str]] = &[
+    &["seed", "store"],
+    &["games"],
+    &["solve", "solo"],
+    &["encoding", "bank"],
+    &["genome"],
+    &["players"],
+    &["audit", "eval", "explain", "labelling", "dispatch"],
+    &["evolve"],
+    // The binary crate, above the engine.
+    &["plot", "play"],
+    &["serve"],
+    &["cli"],
+];
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|row| row.contains(&module))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The code of a file without its test module (everything from the first
+/// `#[cfg(test)]` on: test modules sit at the end, by the house style).
+fn code_of(text: &str) -> &str {
+    text.find("#[cfg(test)]").map_or(text, |i| &text[..i])
+}
+
+/// The top-level modules `code` names as `crate::MODULE`.
+fn uses(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            found.insert(name);
+        }
+    }
+    found
+}
+
+fn violations(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(src).unwrap();
+        let mut parts = relative.iter().map(|p| p.to_string_lossy().into_owned());
+        let first = parts.next().unwrap();
+        if first == "lib.rs" || first == "main.rs" || relative.ends_with("tests.rs") {
+            continue;
+        }
+        let module = first.trim_end_matches(".rs").to_string();
+        let Some(own) = layer(&module) else {
+            problems.push(format!("{}: module {module} has no layer", file.display()));
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).unwrap();
+        for used in uses(code_of(&text)) {
+            if used == module {
+                continue;
+            }
+            match layer(&used) {
+                Some(l) if l < own => {}
+                Some(_) => problems.push(format!(
+                    "{}: {module} (layer {own}) uses crate::{used} (layer {})",
+                    file.display(),
+                    layer(&used).unwrap()
+                )),
+                None => problems.push(format!("{}: crate::{used} has no layer", file.display())),
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn no_module_uses_one_of_its_own_layer_or_above() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = violations(&root.join("crates/bebete-core/src"));
+    problems.extend(violations(&root.join("src")));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_check_catches_an_upward_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    std::fs::write(
+        games.join("mod.rs"),
+        "use crate::evolve::Evolution;\n#[cfg(test)]\nmod tests { use crate::cli::run; }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("audit.rs"), "use crate::eval::Tally;\n").unwrap();
+    let problems = violations(dir.path());
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("audit (layer 6) uses crate::eval"));
+    assert!(problems[1].contains("games (layer 1) uses crate::evolve"));
+}
+
+/// `cargo tree` of the engine's normal dependencies under its default
+/// features (read from the lock file), with `extra` arguments, as lines.
+fn engine_tree(extra: &[&str]) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO"))
+        .current_dir(root)
+        .args(["tree", "--package", "bebete-core", "--edges", "normal"])
+        .args(["--format", "{p}", "--offline"])
+        .args(extra)
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The engine crate pulls in no command-line, terminal, plotting or server
+/// crate, directly or through another dependency. One exception, named:
+/// the Connect-Four solver (`connect-four-ai`) depends on indicatif for its
+/// own opening-book generator, which the engine never calls.
+#[test]
+fn the_engine_depends_on_no_front_end_crate() {
+    let tree = engine_tree(&["--prefix", "none"]);
+    let names: BTreeSet<&str> = tree.lines().filter_map(|l| l.split(' ').next()).collect();
+    assert!(names.contains("rayon"), "the tree was read: {names:?}");
+    for front_end in [
+        "clap",
+        "plotters",
+        "signal-hook",
+        "axum",
+        "tokio",
+        "hyper",
+        "anyhow",
+    ] {
+        assert!(!names.contains(front_end), "bebete-core depends on {front_end}");
+    }
+    // indicatif: only through the solver.
+    let direct = engine_tree(&["--prefix", "depth", "--depth", "1"]);
+    assert!(!direct.contains("indicatif"), "{direct}");
+    if names.contains("indicatif") {
+        let dependents = engine_tree(&["--prefix", "depth", "--invert", "indicatif"]);
+        let parents: Vec<&str> = dependents.lines().filter(|l| l.starts_with('1')).collect();
+        assert_eq!(parents.len(), 1, "{dependents}");
+        assert!(parents[0].starts_with("1connect-four-ai"), "{dependents}");
+    }
+}

@@ -1,0 +1,21 @@
+//! Every command-line and cross-module test, as modules of one test binary:
+//! one link instead of twelve, so a fresh `cargo test` builds faster (see
+//! docs/performance.md). The MPI and browser tests, which need cargo
+//! features and system packages, keep their own binaries.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bank_commands;
+mod evolve_commands;
+mod genome_commands;
+mod invariants;
+mod islands;
+mod layers;
+mod measure_commands;
+mod play_and_plot;
+mod reliability;
+#[cfg(feature = "serve")]
+mod serve_api;
+mod soak;
+mod solitaire;

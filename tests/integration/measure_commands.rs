@@ -1,0 +1,189 @@
+//! `solve`, `eval` and `audit` as a user runs them, with their JSON contracts.
+
+use crate::common::{bebete, random_genome, stdout_of};
+use serde_json::Value;
+
+fn json(cmd: &mut assert_cmd::Command) -> Value {
+    serde_json::from_str(&stdout_of(cmd)).unwrap()
+}
+
+#[test]
+fn solve_knows_the_classic_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttt = json(bebete(dir.path()).args(["solve", "--game", "ttt", "--json"]));
+    assert_eq!(ttt["positions"], 5478);
+    assert_eq!(ttt["terminal"], 958);
+    assert_eq!(ttt["value"], "draw");
+    assert_eq!(ttt["best_moves"].as_array().unwrap().len(), 9);
+    let nim = json(bebete(dir.path()).args(["solve", "--game", "nim", "--json"]));
+    assert_eq!(
+        nim["value"], "loss",
+        "misère 21 / max 3 is lost for the first player"
+    );
+    for (n, value) in [(21, "loss"), (22, "win"), (89, "loss"), (90, "win")] {
+        let doc = json(bebete(dir.path()).args([
+            "solve",
+            "--game",
+            "nim",
+            "--rule",
+            "double",
+            "--sticks",
+            &n.to_string(),
+            "--json",
+        ]));
+        assert_eq!(doc["value"], value, "double with {n} sticks");
+    }
+    bebete(dir.path())
+        .args(["solve", "--game", "c4"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn eval_reports_wins_draws_and_losses_from_the_players_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = json(bebete(dir.path()).args([
+        "eval",
+        "perfect",
+        "--game",
+        "ttt",
+        "--against",
+        "random,perfect",
+        "--games",
+        "40",
+        "--json",
+    ]));
+    let rows = doc.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        for key in ["against", "games", "wins", "draws", "losses"] {
+            assert!(row.get(key).is_some(), "missing {key}: {row}");
+        }
+        assert_eq!(row["games"], 40);
+        assert_eq!(row["losses"], 0, "perfect lost: {row}");
+    }
+    assert_eq!(rows[1]["draws"], 40);
+    let table = stdout_of(bebete(dir.path()).args([
+        "eval",
+        "rules",
+        "--game",
+        "c4",
+        "--against",
+        "random",
+        "--games",
+        "10",
+    ]));
+    assert!(
+        table.contains("95% interval") && table.contains("random"),
+        "{table}"
+    );
+}
+
+#[test]
+fn audit_reports_the_contract_keys_and_a_real_losing_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    let doc = json(bebete(dir.path()).arg("audit").arg(&g).arg("--json"));
+    for key in [
+        "reachable",
+        "optimal",
+        "optimal_rate",
+        "unbeatable_first",
+        "unbeatable_second",
+        "losing_lines",
+    ] {
+        assert!(doc.get(key).is_some(), "missing {key}: {doc}");
+    }
+    assert!(doc["losing_lines"].as_u64().unwrap() > 0);
+    let line = doc["example"]["line"].as_str().unwrap();
+    // The line is legal and ends the game.
+    let answer = bebete(dir.path())
+        .arg("move")
+        .arg(&g)
+        .args(["--position", line])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&answer.get_output().stderr).contains("already over"));
+    // A bank is for Connect-Four only.
+    bebete(dir.path())
+        .arg("audit")
+        .arg(&g)
+        .args(["--bank", "builtin"])
+        .assert()
+        .code(2);
+    // Connect-Four is measured on the bank's held-out positions, inside the
+    // genome's shell: a random genome keeps the value in some of them, the
+    // shell only adds to that.
+    let c4 = random_genome(dir.path(), "c.genome", &["--game", "c4"]);
+    let rate = |genome: &std::path::Path| -> f64 {
+        let out = stdout_of(bebete(dir.path()).arg("audit").arg(genome).arg("--json"));
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["held_out"], 3156, "{out}");
+        doc["optimal_rate"].as_f64().unwrap()
+    };
+    let pure = rate(&c4);
+    assert!((0.3..0.9).contains(&pure), "{pure}");
+    let shelled = dir.path().join("s.genome");
+    bebete(dir.path())
+        .args(["genome", "shell"])
+        .arg(&c4)
+        .args(["--lookahead", "2", "--out"])
+        .arg(&shelled)
+        .assert()
+        .success();
+    assert!(rate(&shelled) > pure);
+}
+
+#[test]
+fn unknown_players_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (
+            vec!["eval", "stockfish", "--game", "ttt"],
+            "unknown player 'stockfish'",
+        ),
+        (
+            vec!["eval", "rules", "--game", "ttt", "--against", "mc:x"],
+            "mc:x",
+        ),
+        (
+            vec!["eval", "rules", "--against", "random"],
+            "--game is required",
+        ),
+        (
+            vec!["move", "--player", "alphabeta:99", "--game", "ttt"],
+            "1-12",
+        ),
+    ] {
+        let out = bebete(dir.path()).args(&args).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn solve_scores_every_move_of_a_connect4_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bebete(dir.path())
+        .args(["solve", "--game", "c4", "--position", "4453", "--json"])
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["value"], "loss");
+    let moves = doc["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    let best: Vec<&str> = moves
+        .iter()
+        .filter(|m| m["best"] == true)
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(best, ["3", "6", "7"]);
+    assert!(moves.iter().all(|m| m["score"].as_i64().unwrap() < 0));
+    // Tic-tac-toe counts plies: X (cells 1, 2, 5) against O (7, 9), O to move.
+    let out = bebete(dir.path())
+        .args(["solve", "--game", "ttt", "--position", "17295"])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("8  win in 1 ply  best"), "{text}");
+}

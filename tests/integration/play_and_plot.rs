@@ -1,0 +1,255 @@
+//! `play` through a pipe and `plot` of real runs.
+
+use crate::common::{bebete, random_genome, stdout_of};
+
+#[test]
+fn a_whole_game_can_be_piped_into_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    // Every cell in order: illegal ones are refused, the rest are played.
+    let input = "1\n2\n3\n4\n5\n6\n7\n8\n9\n".repeat(2);
+    let out = stdout_of(
+        bebete(dir.path())
+            .arg("play")
+            .arg(&g)
+            .args(["--games", "2"])
+            .write_stdin(input),
+    );
+    assert!(
+        out.contains("game 1 of 2") && out.contains("game 2 of 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bebete plays") && out.contains("(index "),
+        "{out}"
+    );
+    assert!(out.contains("score: you"), "{out}");
+    let finished = out.matches("you win (").count()
+        + out.matches("bebete wins (").count()
+        + out.matches("a draw (").count();
+    assert!(finished >= 1, "{out}");
+}
+
+#[test]
+fn connect4_play_explains_with_column_sums_and_eof_ends_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = random_genome(dir.path(), "c.genome", &["--game", "c4"]);
+    let out = stdout_of(
+        bebete(dir.path())
+            .arg("play")
+            .arg(&g)
+            .args(["--first", "bot"])
+            .write_stdin("4\n"),
+    );
+    assert!(out.contains("column sums 1:"), "{out}");
+    assert!(out.contains("1 2 3 4 5 6 7"), "{out}");
+    assert!(
+        out.trim_end().ends_with("score: you 0, bebete 0, draws 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_against_a_player_spec_and_a_run_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(
+        bebete(dir.path())
+            .args([
+                "play",
+                "--game",
+                "nim",
+                "--opponent",
+                "perfect",
+                "--seed",
+                "1",
+            ])
+            .write_stdin("3\n3\n3\n3\n3\n3\n3\n3\n"),
+    );
+    assert!(
+        out.contains("(perfect)") && out.contains("sticks left"),
+        "{out}"
+    );
+    bebete(dir.path())
+        .args([
+            "evolve",
+            "-q",
+            "--seed",
+            "1",
+            "--run",
+            "runs/r",
+            "--generations",
+            "2",
+        ])
+        .assert()
+        .success();
+    let out = stdout_of(
+        bebete(dir.path())
+            .args(["play", "runs/r"])
+            .write_stdin("q\n"),
+    );
+    assert!(out.contains("stopped"), "{out}");
+    let out = bebete(dir.path())
+        .args(["play", "--game", "c4"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("genomes/connect4.genome"));
+}
+
+#[test]
+fn evolve_draws_a_plot_and_plot_overlays_runs_as_png_or_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in ["1", "2"] {
+        let out = stdout_of(bebete(dir.path()).args([
+            "evolve",
+            "--seed",
+            seed,
+            "--generations",
+            "15",
+            "--run",
+            &format!("runs/s{seed}"),
+        ]));
+        assert!(
+            out.contains(&format!("plot       plots/s{seed}.png")),
+            "{out}"
+        );
+        let png = std::fs::read(dir.path().join(format!("plots/s{seed}.png"))).unwrap();
+        assert_eq!(&png[..4], b"\x89PNG");
+    }
+    let out =
+        stdout_of(bebete(dir.path()).args(["plot", "runs/s1", "runs/s2", "--out", "both.svg"]));
+    assert!(out.contains("wrote both.svg"));
+    let svg = std::fs::read_to_string(dir.path().join("both.svg")).unwrap();
+    assert!(svg.contains("seed=1") && svg.contains("seed=2") && svg.contains("Fitness points"));
+    let out = bebete(dir.path())
+        .args(["plot", "runs/none"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("runs/none"));
+}
+
+#[test]
+fn play_uses_the_shipped_champion_whatever_its_encoder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("genomes")).unwrap();
+    random_genome(
+        dir.path(),
+        "genomes/connect4.genome",
+        &["--game", "c4", "--encoder", "mirror"],
+    );
+    let out = stdout_of(
+        bebete(dir.path())
+            .args(["play", "--game", "c4", "--first", "bot"])
+            .write_stdin("q\n"),
+    );
+    assert!(out.contains("column sums"), "{out}");
+    // Asking for another encoder explicitly is refused, naming both.
+    let out = bebete(dir.path())
+        .args(["play", "--game", "c4", "--encoder", "playable"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("mirror encoder") && stderr.contains("playable"),
+        "{stderr}"
+    );
+}
+
+/// `evolve … | head -1`: a reader that goes away is a normal end (status
+/// 0), not a panic (status 101).
+#[test]
+fn a_closed_stdout_ends_evolve_and_resume_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    bebete(dir.path())
+        .args(["evolve", "--quiet", "--seed", "3", "--run", "runs/p"])
+        .args(["--fitness", "round-robin", "--generations", "40"])
+        .assert()
+        .success();
+    let runs: [&[&str]; 2] = [
+        &[
+            "evolve",
+            "--seed",
+            "3",
+            "--run",
+            "runs/q",
+            "--generations",
+            "40",
+        ],
+        &["resume", "runs/p", "--generations", "40"],
+    ];
+    for args in runs {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the command writes anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// A full column is shown as full, not with votes that seem to lose to a
+/// smaller sum; an empty line at the prompt just asks again.
+#[test]
+fn full_columns_read_as_full_and_empty_lines_ask_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let genome = random_genome(dir.path(), "c4.genome", &["--game", "c4"]);
+    let out = stdout_of(bebete(dir.path()).args([
+        "explain",
+        genome.to_str().unwrap(),
+        "--position",
+        "444444",
+    ]));
+    assert!(out.contains("4:full"), "{out}");
+    let out = stdout_of(
+        bebete(dir.path())
+            .args(["play", genome.to_str().unwrap(), "--first", "human"])
+            .write_stdin("\n  \n4\nq\n"),
+    );
+    assert!(!out.contains("is not a move"), "{out}");
+    assert!(out.contains("bebete plays"), "{out}");
+}
+
+/// Ctrl-C during a session says the score so far and exits 130.
+#[test]
+fn ctrl_c_in_play_says_the_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let genome = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .current_dir(dir.path())
+        .args(["play", genome.to_str().unwrap(), "--first", "human"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Keep stdin open, and interrupt once the session asks for a move (its
+    // signal watcher is set up before the first prompt).
+    let stdin = child.stdin.take();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("your move") {
+        use std::io::Read;
+        let n = stdout.read(&mut chunk).unwrap();
+        assert!(n > 0, "the session ended before asking for a move");
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted; score: you 0, bebete 0, draws 0"),
+        "{stderr}"
+    );
+}

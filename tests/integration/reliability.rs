@@ -1,0 +1,483 @@
+//! Input that cannot crash bebete, and runs that survive being killed.
+
+use crate::common::{bebete, random_genome, same_run};
+use proptest::prelude::*;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Every invocation exits with status 2 and one `error:` line naming the
+/// problem, and nothing panics.
+#[test]
+fn bad_invocations_get_a_clear_error_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttt = random_genome(dir.path(), "t.genome", &["--game", "ttt"]);
+    let bytes = std::fs::read(&ttt).unwrap();
+    std::fs::write(dir.path().join("half.genome"), &bytes[..bytes.len() / 2]).unwrap();
+    let mut newer = bytes.clone();
+    newer[8] = 99;
+    std::fs::write(dir.path().join("newer.genome"), newer).unwrap();
+    std::fs::write(dir.path().join("text.genome"), "not a genome").unwrap();
+    std::fs::write(dir.path().join("empty.genome"), "").unwrap();
+    let nim = random_genome(dir.path(), "n.genome", &["--game", "nim", "--sticks", "30"]);
+    std::fs::write(dir.path().join("file"), "a file, not a directory").unwrap();
+    let t = ttt.to_str().unwrap();
+    let n = nim.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["evolve", "--population", "1"], "--population 1"),
+        (&["evolve", "--population", "200000"], "--population"),
+        (&["evolve", "--elite", "0"], "--elite 0"),
+        (&["evolve", "--elite", "100"], "--elite 100"),
+        (&["evolve", "--parents", "0"], "--parents 0"),
+        (&["evolve", "--parents", "11"], "--parents 11"),
+        (&["evolve", "--mutation=-0.1"], "--mutation"),
+        (&["evolve", "--mutation", "1.5"], "--mutation"),
+        (&["evolve", "--mutation", "0.1..0.01"], "--mutation"),
+        (&["evolve", "--generations=-3"], "--generations"),
+        (&["evolve", "--checkpoint-every", "0"], "--checkpoint-every"),
+        (&["evolve", "--keep", "0"], "--keep"),
+        (&["evolve", "--threads", "0"], "--threads"),
+        (&["evolve", "--selection", "tournament:0"], "--selection"),
+        (&["evolve", "--selection", "tournament:500"], "--selection"),
+        (&["evolve", "--illegal", "ignore"], "--illegal"),
+        (&["evolve", "--init", "ones"], "--init"),
+        (&["evolve", "--mutate", "some"], "--mutate"),
+        (
+            &[
+                "evolve",
+                "--game",
+                "c4",
+                "--fitness",
+                "round-robin",
+                "--mutate",
+                "used",
+            ],
+            "--mutate used",
+        ),
+        (&["evolve", "--init", "zero"], "--init zero"),
+        (&["evolve", "--crossover", "block:0"], "--crossover"),
+        (&["evolve", "--fitness", "vs:sample:0"], "--fitness"),
+        (&["evolve", "--fitness", "vs:sample:100"], "--fitness"),
+        (
+            &["evolve", "--fitness", "round-robin+sample:5"],
+            "--fitness",
+        ),
+        (&["evolve", "--game", "go"], "unknown game"),
+        (&["evolve", "--game", "nim", "--sticks", "0"], "--sticks"),
+        (&["evolve", "--game", "nim", "--sticks", "300"], "--sticks"),
+        (
+            &["evolve", "--game", "nim", "--max-take", "0"],
+            "--max-take",
+        ),
+        (
+            &[
+                "evolve", "--game", "nim", "--rule", "double", "--sticks", "1",
+            ],
+            "--sticks must be 2-255",
+        ),
+        (
+            &[
+                "evolve",
+                "--game",
+                "nim",
+                "--rule",
+                "double",
+                "--max-take",
+                "2",
+            ],
+            "--max-take",
+        ),
+        (
+            &["evolve", "--game", "ttt", "--sticks", "5"],
+            "apply only to --game matchsticks",
+        ),
+        (&["evolve", "--encoder", "hexagonal"], "--encoder hexagonal"),
+        (&["evolve", "--fitness", "vs:random:0"], "--fitness"),
+        (
+            &["evolve", "--game", "c4", "--fitness", "vs:exhaustive"],
+            "exhaustive",
+        ),
+        (
+            &["evolve", "--bench-against", "stockfish"],
+            "unknown player 'stockfish'",
+        ),
+        (&["evolve", "--run", "file/run"], "file"),
+        (&["evolve", "--run", "file"], "is a file, not a directory"),
+        (
+            &["evolve", "--population", "-5"],
+            "--population <POPULATION>': must be a whole number, 2-100000",
+        ),
+        (&["evolve", "--elite", "-1"], "--elite"),
+        (&["plot", "nowhere", "--out", "."], "--out .: a directory"),
+        (
+            &["solve", "--game", "nim", "--encoder", "sticks"],
+            "solve works on the rules alone",
+        ),
+        (
+            &["eval", t, "--encoder", "symmetric", "--against", "random"],
+            "was evolved with the base3 encoder",
+        ),
+        (
+            &["play", t, "--encoder", "symmetric"],
+            "was evolved with the base3 encoder",
+        ),
+        (
+            &["evolve", "--game", "c4", "--population", "100000"],
+            "GB of genes",
+        ),
+        (
+            &["evolve", "--fitness", "vs:bogus:3"],
+            "unknown player 'bogus'",
+        ),
+        (
+            &["evolve", "--game", "c4", "--lookahead", "9"],
+            "--lookahead 9",
+        ),
+        (
+            &["solve", "--game", "c4", "--position", "48"],
+            "move 2 ('8')",
+        ),
+        (&["resume", "nowhere"], "no checkpoints"),
+        (&["genome", "info", "half.genome"], "truncated"),
+        (
+            &["genome", "info", "newer.genome"],
+            "newer than this bebete reads",
+        ),
+        (
+            &["genome", "info", "text.genome"],
+            "not a bebete genome file",
+        ),
+        (&["genome", "info", "empty.genome"], "truncated"),
+        (&["genome", "info", "missing.genome"], "missing.genome"),
+        (&["explain", t, "--position", "10"], "move 2 ('0')"),
+        (&["explain", n, "--position", "3,3,9"], "move 3 ('9')"),
+        (&["move", t, "--game", "nim"], "holds a tictactoe genome"),
+        (&["eval", t, "--against", "mc:0"], "mc:0"),
+        (&["eval", t, "--against", n], "holds a matchsticks"),
+        (
+            &["eval", "random", "--against", "rules"],
+            "--game is required",
+        ),
+        (&["audit", "nothing.genome"], "nothing.genome"),
+        (&["plot", "nowhere"], "nowhere"),
+        (&["solve", "--game", "c4"], "tictactoe and matchsticks"),
+        (
+            &["play", "--game", "c4", "--opponent", "alphabeta:13"],
+            "1-12",
+        ),
+    ];
+    assert!(cases.len() >= 25);
+    for (args, needle) in cases {
+        let out = bebete(dir.path())
+            .args(*args)
+            .timeout(Duration::from_secs(60))
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+        // Refused before anything is printed.
+        assert!(out.get_output().stdout.is_empty(), "{args:?} printed first");
+        // A system error is said once, not once more as its own cause.
+        assert!(
+            stderr.matches("(os error").count() <= 1,
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains(needle),
+            "{args:?} should mention {needle:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // No refused evolve left a run directory behind.
+    assert!(!dir.path().join("runs").exists());
+}
+
+fn corrupt(bytes: &[u8], edits: &[(usize, u8)], cut: Option<usize>) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    for &(at, xor) in edits {
+        if !out.is_empty() {
+            let i = at % out.len();
+            out[i] ^= xor.max(1);
+        }
+    }
+    if let Some(len) = cut {
+        out.truncate(len % (bytes.len() + 1));
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Mutated genome and checkpoint files are refused, never trusted, and
+    /// never crash the loader.
+    #[test]
+    fn mutated_files_are_refused_cleanly(
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4),
+        cut in proptest::option::of(any::<usize>()),
+    ) {
+        use bebete_core::evolve::checkpoint::Checkpoint;
+        use bebete_core::evolve::{EvolveConfig, Hall, Population};
+        use bebete_core::games::{GameSpec, TicTacToe};
+        use bebete_core::genome::Genome;
+        let dir = tempfile::tempdir().unwrap();
+        let genome = Genome::random(GameSpec::TICTACTOE, 3);
+        let gpath = dir.path().join("g.genome");
+        genome.save(&gpath).unwrap();
+        let bad = corrupt(&std::fs::read(&gpath).unwrap(), &edits, cut);
+        std::fs::write(&gpath, &bad).unwrap();
+        prop_assert!(Genome::load(&gpath).is_err());
+
+        let ckpt = Checkpoint {
+            config: EvolveConfig::method(GameSpec::TICTACTOE, 1),
+            generation: 0,
+            rows: Vec::new(),
+            population: Population::random(&TicTacToe::BASE3, 3, 1),
+            first_island: 0,
+            hall: Hall::from_genes(&[7u8; 2 * 19_683], 19_683),
+        };
+        let mut cfg = ckpt.config.clone();
+        cfg.population = 3;
+        let ckpt = Checkpoint { config: cfg, ..ckpt };
+        let cpath = dir.path().join("c.ckpt");
+        ckpt.save(&cpath).unwrap();
+        let bad = corrupt(&std::fs::read(&cpath).unwrap(), &edits, cut);
+        std::fs::write(&cpath, &bad).unwrap();
+        prop_assert!(Checkpoint::load(&cpath).is_err());
+    }
+
+    /// Any text is a position or a clear error naming a move.
+    #[test]
+    fn any_position_text_parses_or_is_refused(text in "[0-9,a-z ]{0,60}") {
+        use bebete_core::games::{Connect4, Game, Matchsticks, MatchsticksRules, TicTacToe};
+        for result in [
+            TicTacToe::BASE3.parse_position(&text).map(|_| ()),
+            Connect4::SUBGRID.parse_position(&text).map(|_| ()),
+            Matchsticks::new(MatchsticksRules::default()).parse_position(&text).map(|_| ()),
+        ] {
+            if let Err(e) = result {
+                prop_assert!(e.number >= 1 && !e.reason.to_string().is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_run_killed_at_random_moments_resumes_to_the_uninterrupted_result() {
+    let flags = [
+        "--quiet",
+        "--seed",
+        "5",
+        "--fitness",
+        "round-robin",
+        "--generations",
+        "400",
+        "--checkpoint-every",
+        "1",
+        "--keep",
+        "3",
+    ];
+    let whole = tempfile::tempdir().unwrap();
+    bebete(whole.path())
+        .args(["evolve", "--run", "runs/k"])
+        .args(flags)
+        .assert()
+        .success();
+
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("runs/k");
+    let bin = assert_cmd::cargo::cargo_bin!("bebete");
+    // Kill after a seeded pseudo-random delay, several times.
+    let mut state = 0x9e37_79b9u64;
+    let mut kills = 0;
+    for _ in 0..6 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let delay = 40 + (state >> 33) % 250;
+        let started_before = run.join("checkpoints").exists();
+        let mut cmd = Command::new(bin);
+        cmd.current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if started_before {
+            cmd.args(["resume", "runs/k", "--quiet"]);
+        } else {
+            cmd.args(["evolve", "--run", "runs/k"]).args(flags);
+        }
+        let mut child = cmd.spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap(); // SIGKILL: no chance to clean up
+            kills += 1;
+        }
+        child.wait().unwrap();
+    }
+    assert!(kills >= 1, "the run always finished before being killed");
+    // Finish it.
+    if run.join("checkpoints").exists() {
+        bebete(dir.path())
+            .args(["resume", "runs/k", "--quiet"])
+            .assert()
+            .success();
+    } else {
+        bebete(dir.path())
+            .args(["evolve", "--run", "runs/k"])
+            .args(flags)
+            .assert()
+            .success();
+    }
+    same_run(&whole.path().join("runs/k"), &run);
+}
+
+#[test]
+fn a_second_writer_is_refused_while_the_first_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = crate::common::spawn(
+        dir.path(),
+        &[
+            "evolve",
+            "--quiet",
+            "--run",
+            "runs/l",
+            "--fitness",
+            "round-robin",
+            "--generations",
+            "100000000",
+        ],
+    );
+    // The lock is taken before anything is written, so once the first
+    // checkpoint exists the run is certainly holding it.
+    crate::common::wait_until("the first checkpoint", || {
+        dir.path()
+            .join("runs/l/checkpoints/gen-000000.ckpt")
+            .exists()
+    });
+    // A second resume, and a new evolve in the same directory, are told the
+    // run is in use (not advised to resume it).
+    for args in [
+        &["resume", "runs/l", "--quiet"][..],
+        &["evolve", "--quiet", "--run", "runs/l"][..],
+    ] {
+        let out = bebete(dir.path()).args(args).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            stderr.contains(&format!("in use by process {}", first.id())),
+            "{args:?}: {stderr}"
+        );
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // The holder is gone (SIGKILL): the kernel released its lock.
+    bebete(dir.path())
+        .args(["resume", "runs/l", "--quiet", "--generations", "1"])
+        .assert()
+        .success();
+}
+
+/// `tests/fixtures/v1fix` was written by the build before checkpoint format
+/// 2 (`bebete evolve --game nim --population 6 --elite 2 --generations 3
+/// --seed 9 --fitness round-robin --checkpoint-every 3 --run v1fix`): today's
+/// build resumes it to the same result as a run started today.
+#[test]
+fn a_run_saved_by_the_previous_checkpoint_format_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, fresh) = (dir.path().join("old"), dir.path().join("fresh"));
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v1fix");
+    std::fs::create_dir_all(old.join("v1fix/checkpoints")).unwrap();
+    for file in [
+        "run.toml",
+        "stats.csv",
+        "best.genome",
+        "checkpoints/gen-000003.ckpt",
+    ] {
+        std::fs::copy(fixture.join(file), old.join("v1fix").join(file)).unwrap();
+    }
+    let ckpt = std::fs::read(fixture.join("checkpoints/gen-000003.ckpt")).unwrap();
+    assert_eq!(&ckpt[8..10], &1u16.to_le_bytes(), "the fixture is format 1");
+    bebete(&old)
+        .args(["resume", "v1fix", "--generations", "3", "--quiet"])
+        .assert()
+        .success();
+    std::fs::create_dir_all(&fresh).unwrap();
+    bebete(&fresh)
+        .args([
+            "evolve",
+            "--game",
+            "nim",
+            "--population",
+            "6",
+            "--elite",
+            "2",
+        ])
+        .args([
+            "--generations",
+            "6",
+            "--seed",
+            "9",
+            "--fitness",
+            "round-robin",
+        ])
+        .args(["--checkpoint-every", "3", "--run", "v1fix", "--quiet"])
+        .assert()
+        .success();
+    same_run(&old.join("v1fix"), &fresh.join("v1fix"));
+}
+
+/// A checkpoint write that fails for a real file-size limit (`ulimit -f`,
+/// the checkpoints growing with the hall of fame): the previous checkpoint
+/// stays intact, the run ends with a clear error and status 2, and once the
+/// limit is gone `resume` ends exactly where an uninterrupted run does.
+#[test]
+fn a_checkpoint_too_large_to_write_ends_cleanly_and_resumes_exactly() {
+    let flags = [
+        "evolve",
+        "--quiet",
+        "--game",
+        "c4",
+        "--population",
+        "4",
+        "--elite",
+        "2",
+        "--fitness",
+        "round-robin+hof:2",
+        "--generations",
+        "30",
+        "--checkpoint-every",
+        "10",
+        "--seed",
+        "5",
+        "--run",
+        "runs/d",
+    ];
+    let (limited, whole) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let bin = assert_cmd::cargo::cargo_bin!("bebete");
+    // 4,400 KiB: generation 0's checkpoint (4 genomes, 3.7 MB) fits; the
+    // one at generation 10 (with a champion in the hall, 4.6 MB) does not.
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -f 4400; exec \"{}\" \"$@\"", bin.display()))
+        .arg("bebete")
+        .args(flags)
+        .current_dir(limited.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("gen-000010.ckpt: File too large"),
+        "{stderr}"
+    );
+    let checkpoints = limited.path().join("runs/d/checkpoints");
+    let names: Vec<String> = std::fs::read_dir(&checkpoints)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["gen-000000.ckpt"], "no temporary file is left");
+    bebete(limited.path())
+        .args(["resume", "runs/d", "--quiet"])
+        .assert()
+        .success();
+    bebete(whole.path()).args(flags).assert().success();
+    crate::common::same_run(&limited.path().join("runs/d"), &whole.path().join("runs/d"));
+}

@@ -1,0 +1,503 @@
+//! `bebete serve`'s HTTP API, spoken to over a socket: whole games in all
+//! three games, the explanations, the run pages, and every refusal (path
+//! traversal, symlinks out, oversized and malformed bodies, illegal moves,
+//! the session cap), after which the server must still be up.
+
+use crate::common::server::{Server, project};
+use crate::common::{bebete, stdout_of};
+use serde_json::Value;
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+}
+
+/// Starts a table and returns its state.
+fn new_game(server: &Server, request: &str) -> Value {
+    let (status, body) = server.post("/api/games", request);
+    assert_eq!(status, 200, "{body}");
+    json(&body)
+}
+
+/// Plays the first legal move until the game ends (at most `limit` moves);
+/// the final state.
+fn play_out(server: &Server, mut state: Value, limit: usize) -> Value {
+    for _ in 0..limit {
+        if !state["result"].is_null() {
+            return state;
+        }
+        assert_eq!(state["your_turn"], true, "{state}");
+        let mv = state["legal"][0].as_str().unwrap().to_string();
+        let id = state["id"].as_str().unwrap();
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/move"),
+            &format!(r#"{{"move":"{mv}"}}"#),
+        );
+        assert_eq!(status, 200, "{body}");
+        state = json(&body);
+    }
+    panic!("the game did not end in {limit} moves: {state}");
+}
+
+fn error_of(reply: (u16, String), status: u16, words: &str) {
+    assert_eq!(reply.0, status, "{}", reply.1);
+    let body = json(&reply.1);
+    let message = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {body}"));
+    assert!(message.contains(words), "{message:?} lacks {words:?}");
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<script src=\"/app.js\">"), "{page}");
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "the page fetches nothing from elsewhere"
+    );
+    assert_eq!(server.get("/app.js").0, 200);
+    assert_eq!(server.get("/style.css").0, 200);
+    assert_eq!(
+        server.get("/runs/anything").0,
+        200,
+        "run pages are the same page"
+    );
+    assert_eq!(server.get("/nothing-here").0, 404);
+}
+
+#[test]
+fn a_tictactoe_series_against_perfect_keeps_the_score_and_swaps_sides() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let state = new_game(&server, r#"{"opponent":"perfect","game":"ttt"}"#);
+    assert_eq!(state["human"], "X");
+    assert_eq!(state["board"]["cells"], ".........");
+    let end = play_out(&server, state, 5);
+    assert_ne!(end["result"], "you win", "{end}");
+    assert_eq!(end["score"]["human"], 0);
+    assert_eq!(
+        end["score"]["bot"].as_u64().unwrap() + end["score"]["draws"].as_u64().unwrap(),
+        1
+    );
+    let id = end["id"].as_str().unwrap();
+    // The game is over: a move is refused; the next game swaps sides, and
+    // the bot (now X) has already moved.
+    error_of(
+        server.post(&format!("/api/games/{id}/move"), r#"{"move":"1"}"#),
+        409,
+        "over",
+    );
+    let (status, body) = server.post(&format!("/api/games/{id}/next"), "");
+    assert_eq!(status, 200, "{body}");
+    let next = json(&body);
+    assert_eq!(next["human"], "O");
+    assert_eq!(next["game_number"], 2);
+    assert_eq!(next["last"]["by"], "bot");
+    assert_eq!(
+        next["board"]["cells"]
+            .as_str()
+            .unwrap()
+            .matches('X')
+            .count(),
+        1
+    );
+    assert_eq!(next["score"], end["score"], "the score is kept");
+    let end = play_out(&server, next, 5);
+    assert_eq!(end["score"]["human"], 0, "{end}");
+    let (status, _) = server.request("DELETE", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 200);
+    error_of(server.get(&format!("/api/games/{id}")), 404, "no game");
+}
+
+#[test]
+fn a_connect4_genome_explains_its_votes_and_refuses_a_full_column() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let state = new_game(
+        &server,
+        r#"{"opponent":"genomes/connect4.genome","first":"bot"}"#,
+    );
+    let explain = &state["bot"]["explain"];
+    assert_eq!(
+        explain["windows"].as_array().unwrap().len(),
+        12,
+        "{explain}"
+    );
+    assert_eq!(explain["votes"].as_array().unwrap().len(), 7);
+    assert_eq!(explain["shell"]["lookahead"], 5);
+    assert_eq!(state["last"]["move"], explain["shell"]["move"]);
+    // The same report as `bebete explain --json` for that position.
+    let (status, body) = server.post(
+        "/api/explain",
+        r#"{"genome":"genomes/connect4.genome","position":""}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let cli = stdout_of(bebete(dir.path()).args(["explain", "genomes/connect4.genome", "--json"]));
+    assert_eq!(json(&body), json(&cli));
+    assert_eq!(json(&body), *explain);
+    // Fill column 1 from our side; the bot answers each time.
+    let id = state["id"].as_str().unwrap().to_string();
+    let mut state = state;
+    while state["result"].is_null()
+        && !state["board"]["cells"].as_str().unwrap().starts_with('X')
+        && !state["board"]["cells"].as_str().unwrap().starts_with('O')
+    {
+        let (status, body) = server.post(&format!("/api/games/{id}/move"), r#"{"move":"1"}"#);
+        assert_eq!(status, 200, "{body}");
+        state = json(&body);
+    }
+    if state["result"].is_null() {
+        error_of(
+            server.post(&format!("/api/games/{id}/move"), r#"{"move":"1"}"#),
+            422,
+            "column 1 is full",
+        );
+        error_of(
+            server.post(&format!("/api/games/{id}/move"), r#"{"move":"9"}"#),
+            422,
+            "is not a move",
+        );
+        let end = play_out(&server, state, 25);
+        assert!(!end["result"].is_null());
+    }
+}
+
+#[test]
+fn matchsticks_with_its_rules_and_the_run_pages() {
+    let dir = project(true);
+    let server = Server::start(dir.path(), &[]);
+    let state = new_game(
+        &server,
+        r#"{"opponent":"rules","game":"nim","rule":"double","sticks":8}"#,
+    );
+    assert_eq!(state["board"]["kind"], "heap");
+    assert_eq!(state["board"]["sticks"], 8);
+    assert_eq!(
+        state["rules"].as_str().unwrap(),
+        "matchsticks (double, 8 sticks, up to twice the last take, last stick wins)"
+    );
+    play_out(&server, state, 10);
+    let state = new_game(
+        &server,
+        r#"{"opponent":"genomes/matchsticks.genome","first":"bot"}"#,
+    );
+    assert!(state["bot"]["explain"]["gene"].is_number(), "{state}");
+    // A run: listed, its statistics, its curves as SVG, its champion playable.
+    let runs = json(&server.get("/api/runs").1);
+    assert_eq!(runs[0]["name"], "tiny");
+    assert_eq!(runs[0]["generations"], 4);
+    assert_eq!(runs[0]["running"], false);
+    let run = json(&server.get("/api/runs/tiny").1);
+    assert_eq!(run["params"]["seed"], 3);
+    assert_eq!(run["columns"][0], "generation");
+    assert_eq!(run["rows"].as_array().unwrap().len(), 4);
+    let (status, svg) = server.get("/api/runs/tiny/plot.svg");
+    assert_eq!(status, 200);
+    assert!(
+        svg.starts_with("<svg") && svg.contains("generation"),
+        "{}",
+        &svg[..200.min(svg.len())]
+    );
+    let genomes = json(&server.get("/api/genomes").1);
+    assert!(
+        genomes
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["name"] == "runs/tiny/best.genome")
+    );
+    let state = new_game(&server, r#"{"opponent":"runs/tiny/best.genome"}"#);
+    assert_eq!(state["game"], "tictactoe");
+}
+
+#[test]
+fn refusals_are_json_and_the_server_stays_up() {
+    let dir = project(false);
+    let outside = dir.path().join("outside.genome");
+    std::fs::copy(dir.path().join("genomes/tictactoe.genome"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, dir.path().join("genomes/link.genome")).unwrap();
+    std::fs::write(dir.path().join("genomes/notes.genome"), "not a genome").unwrap();
+    let mut server = Server::start(dir.path(), &[]);
+    let game = |opponent: &str| format!(r#"{{"opponent":"{opponent}"}}"#);
+    for name in [
+        "genomes/../outside.genome",
+        "../outside.genome",
+        "/etc/passwd",
+        "genomes//tictactoe.genome",
+        "genomes/./tictactoe.genome",
+        "src/main.rs",
+        "genomes\\\\..\\\\x",
+    ] {
+        error_of(server.post("/api/games", &game(name)), 403, "genomes/");
+    }
+    error_of(
+        server.post("/api/games", &game("genomes/link.genome")),
+        403,
+        "outside",
+    );
+    error_of(
+        server.post("/api/games", &game("genomes/missing.genome")),
+        404,
+        "no such file",
+    );
+    error_of(
+        server.post("/api/games", &game("genomes/notes.genome")),
+        422,
+        "genomes/notes.genome",
+    );
+    error_of(
+        server.post("/api/explain", r#"{"genome":"genomes/../outside.genome"}"#),
+        403,
+        "genomes/",
+    );
+    for path in [
+        "/api/runs/..",
+        "/api/runs/..%2F..%2Fetc",
+        "/api/runs/%2Fetc",
+        "/api/runs/.hidden/plot.svg",
+    ] {
+        let (status, body) = server.get(path);
+        assert!(status == 403 || status == 404, "{path}: {status} {body}");
+        assert!(json(&body)["error"].is_string(), "{path}: {body}");
+    }
+    error_of(server.post("/api/games", "{not json"), 400, "request body");
+    error_of(
+        server.post(
+            "/api/games",
+            r#"{"opponent":"rules","game":"ttt","colour":"red"}"#,
+        ),
+        400,
+        "unknown field",
+    );
+    error_of(
+        server.post("/api/games", r#"{"opponent":"wizard"}"#),
+        422,
+        "unknown player 'wizard'",
+    );
+    error_of(
+        server.post("/api/games", r#"{"opponent":"mc:0","game":"c4"}"#),
+        422,
+        "1-100000",
+    );
+    error_of(
+        server.post("/api/games", r#"{"opponent":"rules"}"#),
+        422,
+        "'game' is required",
+    );
+    error_of(
+        server.post("/api/games", r#"{"opponent":"rules","game":"chess"}"#),
+        422,
+        "expected tictactoe",
+    );
+    error_of(
+        server.post(
+            "/api/games",
+            r#"{"opponent":"rules","game":"nim","sticks":0}"#,
+        ),
+        422,
+        "at least",
+    );
+    error_of(
+        server.post(
+            "/api/games",
+            r#"{"opponent":"genomes/tictactoe.genome","game":"c4"}"#,
+        ),
+        422,
+        "plays tictactoe",
+    );
+    error_of(
+        server.post(
+            "/api/games",
+            r#"{"opponent":"rules","game":"c4","first":"nobody"}"#,
+        ),
+        422,
+        "human or bot",
+    );
+    for request in [
+        r#"{"opponent":"random","game":"peg"}"#,
+        r#"{"opponent":"genomes/solitaire.genome"}"#,
+    ] {
+        error_of(server.post("/api/games", request), 422, "one-player game");
+    }
+    let big = format!(r#"{{"opponent":"{}"}}"#, "x".repeat(20_000));
+    error_of(server.post("/api/games", &big), 413, "");
+    error_of(
+        server.post(
+            "/api/explain",
+            r#"{"genome":"genomes/connect4.genome","position":"4444444"}"#,
+        ),
+        400,
+        "move 7",
+    );
+    error_of(server.get("/api/games/0123"), 404, "no game");
+    error_of(
+        server.post("/api/games/0123/move", r#"{"move":"1"}"#),
+        404,
+        "no game",
+    );
+    error_of(server.get("/api/nothing"), 404, "no such endpoint");
+    error_of(server.request("PUT", "/api/genomes", None), 405, "method");
+    let state = new_game(&server, r#"{"opponent":"random","game":"ttt"}"#);
+    let id = state["id"].as_str().unwrap();
+    error_of(
+        server.post(&format!("/api/games/{id}/move"), r#"{"move":"x"}"#),
+        422,
+        "is not a move",
+    );
+    error_of(
+        server.post(&format!("/api/games/{id}/move"), r#"{"mv":"1"}"#),
+        400,
+        "unknown field",
+    );
+    server.post(&format!("/api/games/{id}/move"), r#"{"move":"5"}"#);
+    error_of(
+        server.post(&format!("/api/games/{id}/move"), r#"{"move":"5"}"#),
+        422,
+        "cell 5 is already taken",
+    );
+    assert!(server.alive());
+    assert_eq!(server.get("/api/genomes").0, 200);
+}
+
+#[test]
+fn the_session_cap_refuses_a_new_table_and_a_slow_bot_blocks_nothing() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--max-games", "2"]);
+    // A bot with many playouts: its move takes a while. While it thinks,
+    // the server answers other requests, and refuses a second move.
+    let slow = new_game(&server, r#"{"opponent":"mc:100000","game":"c4"}"#);
+    let id = slow["id"].as_str().unwrap().to_string();
+    let addr = server.addr;
+    let mover = std::thread::spawn(move || {
+        let server = Server::at(addr);
+        server.post(&format!("/api/games/{id}/move"), r#"{"move":"4"}"#)
+    });
+    let id = slow["id"].as_str().unwrap();
+    let mut saw_thinking = false;
+    for _ in 0..2_000 {
+        let state = json(&server.get(&format!("/api/games/{id}")).1);
+        if state["thinking"] == true {
+            saw_thinking = true;
+            break;
+        }
+        if state["moves"].as_str().unwrap().len() >= 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    if saw_thinking {
+        error_of(
+            server.post(&format!("/api/games/{id}/move"), r#"{"move":"3"}"#),
+            409,
+            "still thinking",
+        );
+        assert_eq!(server.get("/api/genomes").0, 200);
+    }
+    let (status, body) = mover.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        saw_thinking,
+        "the bot's thinking was never seen from outside"
+    );
+    new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
+    error_of(
+        server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#),
+        503,
+        "2 games are open",
+    );
+}
+
+#[test]
+fn a_run_still_evolving_is_watched_as_it_grows() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let mut evolving = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .current_dir(dir.path())
+        .args([
+            "evolve",
+            "--game",
+            "c4",
+            "--population",
+            "10",
+            "--elite",
+            "2",
+            "--generations",
+            "100000",
+        ])
+        .args([
+            "--fitness",
+            "vs:random:2",
+            "--bench-every",
+            "0",
+            "--run",
+            "runs/live",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let generations = |server: &Server| -> Option<(usize, bool)> {
+        let (status, body) = server.get("/api/runs/live");
+        (status == 200).then(|| {
+            let run = json(&body);
+            (
+                run["rows"].as_array().unwrap().len(),
+                run["running"] == true,
+            )
+        })
+    };
+    let mut seen = Vec::new();
+    for _ in 0..3_000 {
+        if let Some((rows, true)) = generations(&server)
+            && rows > 0
+            && seen.last() != Some(&rows)
+        {
+            seen.push(rows);
+            if seen.len() == 3 {
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    evolving.kill().unwrap();
+    evolving.wait().unwrap();
+    assert_eq!(seen.len(), 3, "the run did not grow under watch: {seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    let (rows, running) = generations(&server).unwrap();
+    assert!(
+        rows >= seen[2] && !running,
+        "a killed run is no longer running"
+    );
+    let (status, svg) = server.get("/api/runs/live/plot.svg");
+    assert_eq!(status, 200, "{svg}");
+}
+
+#[test]
+fn bad_serve_flags_are_named() {
+    let dir = project(false);
+    let fails = |args: &[&str], words: &str| {
+        let out = bebete(dir.path())
+            .arg("serve")
+            .args(args)
+            .assert()
+            .failure()
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(words), "{err:?} lacks {words:?}");
+    };
+    fails(&["--port", "70000"], "--port");
+    fails(&["--host", "localhost:80"], "--host");
+    fails(&["--max-games", "0"], "--max-games");
+    fails(
+        &["--dir", "no-such-dir"],
+        "--dir no-such-dir: not a directory",
+    );
+    let taken = Server::start(dir.path(), &[]);
+    let port = taken.addr.port().to_string();
+    fails(&["--port", &port], &format!("serving on 127.0.0.1:{port}"));
+}
