@@ -138,7 +138,11 @@ fn engine_tree(extra: &[&str]) -> String {
         .args(extra)
         .output()
         .expect("cargo tree runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -160,7 +164,10 @@ fn the_engine_depends_on_no_front_end_crate() {
         "hyper",
         "anyhow",
     ] {
-        assert!(!names.contains(front_end), "bebete-core depends on {front_end}");
+        assert!(
+            !names.contains(front_end),
+            "bebete-core depends on {front_end}"
+        );
     }
     // indicatif: only through the solver.
     let direct = engine_tree(&["--prefix", "depth", "--depth", "1"]);
