@@ -375,53 +375,128 @@ fn a_second_writer_is_refused_while_the_first_runs() {
         .success();
 }
 
-/// `tests/fixtures/v1fix` was written by the build before checkpoint format
-/// 2 (`bebete evolve --game nim --population 6 --elite 2 --generations 3
-/// --seed 9 --fitness round-robin --checkpoint-every 3 --run v1fix`): today's
-/// build resumes it to the same result as a run started today.
-#[test]
-fn a_run_saved_by_the_previous_checkpoint_format_resumes() {
-    let dir = tempfile::tempdir().unwrap();
-    let (old, fresh) = (dir.path().join("old"), dir.path().join("fresh"));
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v1fix");
-    std::fs::create_dir_all(old.join("v1fix/checkpoints")).unwrap();
-    for file in [
-        "run.toml",
-        "stats.csv",
-        "best.genome",
-        "checkpoints/gen-000003.ckpt",
-    ] {
-        std::fs::copy(fixture.join(file), old.join("v1fix").join(file)).unwrap();
-    }
-    let ckpt = std::fs::read(fixture.join("checkpoints/gen-000003.ckpt")).unwrap();
-    assert_eq!(&ckpt[8..10], &1u16.to_le_bytes(), "the fixture is format 1");
-    bebete(&old)
-        .args(["resume", "v1fix", "--generations", "3", "--quiet"])
-        .assert()
-        .success();
-    std::fs::create_dir_all(&fresh).unwrap();
-    bebete(&fresh)
-        .args([
-            "evolve",
+/// A run saved by each older checkpoint format, with the flags that wrote
+/// it: `tests/fixtures/vNfix` was written by the build of format N
+/// (`bebete evolve FLAGS --generations 3 --checkpoint-every 3 --run vNfix`;
+/// formats 1 to 5 store the configuration by position, format 6 by name).
+/// Each exercises what its format added: sampled tournaments and the hall
+/// of fame (2), the shell's lookahead (3), islands (4), the one-player
+/// `solo` term (5).
+const OLD_FORMATS: [(u16, &[&str]); 5] = [
+    (
+        1,
+        &["--game", "nim", "--seed", "9", "--fitness", "round-robin"],
+    ),
+    (
+        2,
+        &[
             "--game",
             "nim",
-            "--population",
-            "6",
-            "--elite",
-            "2",
-        ])
-        .args([
-            "--generations",
-            "6",
             "--seed",
-            "9",
+            "12",
             "--fitness",
-            "round-robin",
-        ])
-        .args(["--checkpoint-every", "3", "--run", "v1fix", "--quiet"])
-        .assert()
-        .success();
-    same_run(&old.join("v1fix"), &fresh.join("v1fix"));
+            "vs:sample:2+hof:2+random:4",
+        ],
+    ),
+    (
+        3,
+        &[
+            "--game",
+            "ttt",
+            "--encoder",
+            "base3",
+            "--seed",
+            "13",
+            "--lookahead",
+            "1",
+        ],
+    ),
+    (
+        4,
+        &[
+            "--game",
+            "nim",
+            "--seed",
+            "14",
+            "--islands",
+            "2",
+            "--migrate-every",
+            "1",
+        ],
+    ),
+    (
+        5,
+        &[
+            "--game", "peg", "--rows", "4", "--empty", "2", "--seed", "15",
+        ],
+    ),
+];
+
+/// Flags every fixture shares (after its own), and the v3 fixture's extras.
+fn fixture_flags(format: u16) -> Vec<&'static str> {
+    let mut flags = vec![
+        "--population",
+        "6",
+        "--elite",
+        "2",
+        "--checkpoint-every",
+        "3",
+    ];
+    match format {
+        3 => flags.extend(["--fitness", "round-robin", "--bench-every", "0"]),
+        4 => flags.extend(["--migrants", "1"]),
+        _ => {}
+    }
+    flags
+}
+
+/// Every older format loads, and today's build resumes it to the same
+/// result (champion bytes, stats, run.toml) as a run started today with the
+/// same flags.
+#[test]
+fn runs_saved_by_every_older_checkpoint_format_resume_exactly() {
+    for (format, own) in OLD_FORMATS {
+        let name = format!("v{format}fix");
+        let dir = tempfile::tempdir().unwrap();
+        let (old, fresh) = (dir.path().join("old"), dir.path().join("fresh"));
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(&name);
+        std::fs::create_dir_all(old.join(&name).join("checkpoints")).unwrap();
+        for file in [
+            "run.toml",
+            "stats.csv",
+            "best.genome",
+            "checkpoints/gen-000003.ckpt",
+        ] {
+            std::fs::copy(fixture.join(file), old.join(&name).join(file)).unwrap();
+        }
+        let ckpt = std::fs::read(fixture.join("checkpoints/gen-000003.ckpt")).unwrap();
+        assert_eq!(
+            &ckpt[8..10],
+            &format.to_le_bytes(),
+            "{name} is format {format}"
+        );
+        bebete(&old)
+            .args(["resume", &name, "--generations", "3", "--quiet"])
+            .assert()
+            .success();
+        std::fs::create_dir_all(&fresh).unwrap();
+        bebete(&fresh)
+            .arg("evolve")
+            .args(own)
+            .args(fixture_flags(format))
+            .args(["--generations", "6", "--run", &name, "--quiet"])
+            .assert()
+            .success();
+        same_run(&old.join(&name), &fresh.join(&name));
+        let toml =
+            |root: &Path| std::fs::read_to_string(root.join(&name).join("run.toml")).unwrap();
+        assert_eq!(toml(&old), toml(&fresh), "{name}: run.toml");
+        // The resumed run now checkpoints in today's format.
+        let newest = std::fs::read(old.join(&name).join("checkpoints/gen-000006.ckpt")).unwrap();
+        assert_eq!(&newest[8..10], &6u16.to_le_bytes(), "{name} resumed");
+    }
 }
 
 /// A checkpoint write that fails for a real file-size limit (`ulimit -f`,

@@ -22,6 +22,7 @@ pub struct EvolveConfig {
     /// Per-gene probability of being redrawn in a child.
     pub mutation: Mutation,
     /// Which genes mutation may redraw.
+    #[serde(default)]
     pub mutate: MutationScope,
     /// Planned total number of generations.
     pub generations: u64,
@@ -34,25 +35,25 @@ pub struct EvolveConfig {
     pub selection: Selection,
     pub fitness: Fitness,
     /// The genes of generation 0.
+    #[serde(default)]
     pub init: Init,
+    #[serde(default)]
     pub crossover: Crossover,
     /// How the champion is measured against fixed opponents.
     pub bench: BenchConfig,
     /// When the run may stop before its planned generations.
     pub stop: StopRule,
     /// Plies of the tactical shell every genome plays in, in fitness games,
-    /// benchmarks and as the champion (0: pure genomes). Stored in the
-    /// checkpoint header beside the configuration (format 3), not in it.
-    #[serde(skip)]
+    /// benchmarks and as the champion (0: pure genomes).
+    #[serde(default)]
     pub lookahead: u8,
     /// Learning from the bank (Connect-Four): its source and the guided
-    /// operators. Stored in the checkpoint header (format 4), not in the
-    /// configuration.
-    #[serde(skip)]
+    /// operators.
+    #[serde(default)]
     pub learn: Learn,
     /// The island model: how many populations, and how genomes migrate
-    /// between them. Stored in the checkpoint header (format 4).
-    #[serde(skip)]
+    /// between them.
+    #[serde(default)]
     pub islands: Islands,
 }
 

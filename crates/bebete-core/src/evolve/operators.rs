@@ -165,19 +165,20 @@ pub struct Fitness {
     pub exhaustive: bool,
     /// Each genome plays K opponents drawn from the population, once on
     /// each side (0: none); only its own points count.
+    #[serde(default)]
     pub sampled: u32,
     /// Games per genome against past champions drawn from the hall of fame
     /// (0: none; see [`super::hall`]).
+    #[serde(default)]
     pub hall: u32,
     /// Score the genome on the training positions of the run's bank
-    /// (Connect-Four; see [`super::learn`]). Stored in the checkpoint header
-    /// beside the configuration (format 4), not in it.
-    #[serde(skip)]
+    /// (Connect-Four; see [`super::learn`]).
+    #[serde(default)]
     pub bank: Option<BankMetric>,
     /// One-player games: each genome plays the game once from the start
     /// and earns points for the pegs it removes (see
-    /// [`super::fitness`]). Stored in the checkpoint header (format 5).
-    #[serde(skip)]
+    /// [`super::fitness`]).
+    #[serde(default)]
     pub solo: bool,
 }
 

@@ -1,0 +1,342 @@
+//! Checkpoints: the whole state needed to continue a run exactly.
+//!
+//! A checkpoint is a framed file of kind `CK` (see [`crate::store`]): the
+//! header holds the run's configuration, the next generation to evaluate,
+//! every stats row so far and the size of the hall of fame; the payload is
+//! the population's genes, raw, then the hall's.
+//! Because all randomness is derived from (seed, generation, child), nothing
+//! else is needed to continue.
+
+use super::hall::{self, Hall};
+use super::{EvolveConfig, Population, StatsRow};
+use crate::encoding::TableGame;
+use crate::encoding::{TableGameVisitor, visit_table_game};
+use crate::games::BuiltIn;
+use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_parts};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Magic tag and version of checkpoint files. Version 6 stores the
+/// configuration self-described (JSON, every field named; a field a later
+/// version adds is read from an older file as its default), so a new option
+/// needs no new format. Versions 1 to 5 wrote the configuration by position
+/// and are read by [`legacy`].
+pub const CHECKPOINT_FORMAT: Framed = Framed {
+    magic: *b"BEBETECK",
+    version: 6,
+    kind: "checkpoint",
+};
+
+mod legacy;
+
+/// A checkpoint's header, whatever format it was read from.
+struct Header {
+    config: EvolveConfig,
+    generation: u64,
+    gene_count: u64,
+    rows: Vec<StatsRow>,
+    /// Genomes of the hall of fame after the populations in the payload.
+    hall: u64,
+    /// The islands in this file: the first one's index and how many (all
+    /// of them in one process; one per rank under MPI).
+    first_island: u32,
+    held_islands: u32,
+}
+
+/// The header of format 6 as stored: the configuration as JSON text, the
+/// rest by position (these fields are the checkpoint's own, not options).
+#[derive(Serialize, Deserialize)]
+struct StoredHeader<C> {
+    config: C,
+    generation: u64,
+    gene_count: u64,
+    rows: Vec<StatsRow>,
+    hall: u64,
+    first_island: u32,
+    held_islands: u32,
+}
+
+/// The state of a run between two generations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    pub config: EvolveConfig,
+    /// The next generation to evaluate (= generations completed).
+    pub generation: u64,
+    /// Stats of every completed generation.
+    pub rows: Vec<StatsRow>,
+    /// The population of generation `generation`: the islands this file
+    /// holds, one after the other.
+    pub population: Population,
+    /// The index of the first island held (0 but under MPI).
+    pub first_island: usize,
+    /// Past champions (`--fitness hof:N`; empty otherwise).
+    pub hall: Hall,
+}
+
+struct GeneCount;
+
+impl TableGameVisitor for GeneCount {
+    type Output = usize;
+    fn visit<G: TableGame + BuiltIn>(self, game: G) -> usize {
+        game.gene_count()
+    }
+}
+
+/// Writes a checkpoint of the given state atomically: the populations of
+/// the islands held (from `first_island` on, in island order; one island
+/// without `--islands`), then the hall.
+pub fn write(
+    path: &Path,
+    config: &EvolveConfig,
+    generation: u64,
+    rows: &[StatsRow],
+    populations: &[&Population],
+    first_island: usize,
+    hall: &Hall,
+) -> Result<(), FileError> {
+    let config = serde_json::to_string(config).expect("a configuration serialises to JSON");
+    let header = StoredHeaderRef {
+        config: &config,
+        generation,
+        gene_count: populations.first().map_or(0, |p| p.gene_count()) as u64,
+        rows,
+        hall: hall.len() as u64,
+        first_island: first_island as u32,
+        held_islands: populations.len() as u32,
+    };
+    let parts: Vec<&[u8]> = populations
+        .iter()
+        .map(|p| p.as_bytes())
+        .chain(hall.parts())
+        .collect();
+    write_framed_parts(path, CHECKPOINT_FORMAT, &header, &parts)
+}
+
+/// [`StoredHeader`] as written: borrowed, so a running evolution
+/// checkpoints its state without copying it (serialises the same).
+#[derive(Serialize)]
+struct StoredHeaderRef<'a> {
+    config: &'a str,
+    generation: u64,
+    gene_count: u64,
+    rows: &'a [StatsRow],
+    hall: u64,
+    first_island: u32,
+    held_islands: u32,
+}
+
+/// Reads a format-6 header: the fields by position, then the configuration
+/// from its JSON text.
+fn read_header(bytes: &[u8]) -> Result<Header, FileProblem> {
+    let stored: StoredHeader<String> = postcard::from_bytes(bytes)
+        .map_err(|e| FileProblem::Malformed(format!("the header does not decode: {e}")))?;
+    let config = serde_json::from_str(&stored.config).map_err(|e| {
+        FileProblem::Malformed(format!("the stored configuration does not read: {e}"))
+    })?;
+    Ok(Header {
+        config,
+        generation: stored.generation,
+        gene_count: stored.gene_count,
+        rows: stored.rows,
+        hall: stored.hall,
+        first_island: stored.first_island,
+        held_islands: stored.held_islands,
+    })
+}
+
+/// Where the checkpoints of rank `rank` of `ranks` processes go: the run's
+/// `checkpoints/` in one process, `checkpoints/rank-R/` under MPI (each
+/// rank writes its own islands).
+pub fn dir_of_rank(run: &super::RunDir, rank: usize, ranks: usize) -> PathBuf {
+    match ranks {
+        1 => run.checkpoints(),
+        _ => run.checkpoints().join(format!("rank-{rank}")),
+    }
+}
+
+/// How many ranks' checkpoint directories a run holds (0 for a run of one
+/// process).
+pub fn rank_dirs(run: &super::RunDir) -> usize {
+    std::fs::read_dir(run.checkpoints()).map_or(0, |d| {
+        d.filter_map(Result::ok)
+            .filter(|e| e.path().is_dir() && e.file_name().to_string_lossy().starts_with("rank-"))
+            .count()
+    })
+}
+
+/// The file name of the checkpoint taken before `generation`.
+pub fn file_name(generation: u64) -> String {
+    format!("gen-{generation:06}.ckpt")
+}
+
+impl Checkpoint {
+    /// Writes the checkpoint atomically.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        write(
+            path,
+            &self.config,
+            self.generation,
+            &self.rows,
+            &[&self.population],
+            self.first_island,
+            &self.hall,
+        )
+    }
+
+    /// Reads and checks a checkpoint.
+    pub fn load(path: &Path) -> Result<Checkpoint, FileError> {
+        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+        Checkpoint::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
+    }
+
+    /// Decodes and checks the bytes of a checkpoint file.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
+        // Format 6 keeps the header's bytes for `read_header`, which reads
+        // the configuration's JSON after the positional fields.
+        let (header, genes) =
+            decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| match version {
+                1..=5 => legacy::read(version, header).map(Ok),
+                _ => Ok(Err(header.to_vec())),
+            })?;
+        let malformed = FileProblem::Malformed;
+        let mut header = match header {
+            Ok(old) => old,
+            Err(current) => read_header(&current)?,
+        };
+        if header.config.game.validate().is_err() || header.config.validate().is_err() {
+            return Err(malformed(
+                "the stored configuration is out of range".to_string(),
+            ));
+        }
+        let expected = visit_table_game(header.config.game, GeneCount);
+        // The populations of the islands held, one after the other.
+        let islands = header.config.islands.count;
+        let held = header.held_islands as usize;
+        if held == 0 || header.first_island as usize + held > islands {
+            return Err(malformed(format!(
+                "islands {}..{} of a run of {islands}",
+                header.first_island,
+                header.first_island as usize + held
+            )));
+        }
+        let size = header.config.population * held;
+        if header.hall > hall::HALL_SIZE as u64 {
+            return Err(malformed(format!(
+                "a hall of fame of {} genomes (at most {})",
+                header.hall,
+                hall::HALL_SIZE
+            )));
+        }
+        let hall = header.hall as usize;
+        if header.gene_count as usize != expected || genes.len() != (size + hall) * expected {
+            return Err(malformed(format!(
+                "{} bytes of genes, expected {size} genomes and {hall} of the hall of fame, of {expected} genes each",
+                genes.len()
+            )));
+        }
+        if header.rows.len() as u64 != header.generation * islands as u64 {
+            return Err(malformed(format!(
+                "{} stats rows for {} generations of {islands} island(s)",
+                header.rows.len(),
+                header.generation
+            )));
+        }
+        for (i, row) in header.rows.iter_mut().enumerate() {
+            row.island = (i % islands) as u32;
+        }
+        let mut genes = genes;
+        let hall = Hall::from_genes(&genes[size * expected..], expected);
+        genes.truncate(size * expected);
+        Ok(Checkpoint {
+            config: header.config,
+            generation: header.generation,
+            rows: header.rows,
+            population: Population::from_genes(genes, expected),
+            first_island: header.first_island as usize,
+            hall,
+        })
+    }
+}
+
+/// The checkpoints in `dir`, oldest first, as (generation, path).
+pub fn list(dir: &Path) -> Vec<(u64, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(u64, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let generation = name
+                .strip_prefix("gen-")?
+                .strip_suffix(".ckpt")?
+                .parse()
+                .ok()?;
+            Some((generation, e.path()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Removes the oldest checkpoints beyond `keep`.
+pub fn prune(dir: &Path, keep: usize) -> std::io::Result<()> {
+    let all = list(dir);
+    for (_, path) in all.iter().take(all.len().saturating_sub(keep)) {
+        std::fs::remove_file(path)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::Init;
+    use crate::games::{Connect4, GameSpec};
+
+    /// Today's format keeps every setting, the ones options added since
+    /// format 1 included.
+    #[test]
+    fn a_checkpoint_keeps_the_whole_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = EvolveConfig::method(GameSpec::CONNECT4, 3);
+        cfg.population = 2;
+        cfg.elite = 1;
+        cfg.parents = 1;
+        cfg.lookahead = 2;
+        cfg.fitness = "round-robin+bank-score".parse().unwrap();
+        cfg.learn.guided = 7;
+        cfg.learn.local_search = 1;
+        cfg.learn.bank = crate::bank::BankSource::File("my.bank".into());
+        cfg.islands.migrants = 1;
+        cfg.mutation = "0.0013..0.07".parse().unwrap();
+        let game = Connect4::SUBGRID;
+        let pop = Population::initial(&game, 2, 3, Init::Zero);
+        let path = dir.path().join("gen-000000.ckpt");
+        write(&path, &cfg, 0, &[], &[&pop], 0, &Hall::default()).unwrap();
+        let loaded = Checkpoint::load(&path).unwrap();
+        assert_eq!(loaded.config, cfg);
+        assert_eq!(loaded.population, pop);
+    }
+
+    /// A field absent from the stored JSON (as one a later version adds
+    /// would be from today's files) takes its default.
+    #[test]
+    fn an_absent_field_takes_its_default() {
+        let cfg = EvolveConfig::method(GameSpec::TICTACTOE, 1);
+        let mut json: serde_json::Value = serde_json::to_value(&cfg).unwrap();
+        let fields = json.as_object_mut().unwrap();
+        for optional in [
+            "lookahead",
+            "learn",
+            "islands",
+            "init",
+            "crossover",
+            "mutate",
+        ] {
+            assert!(fields.remove(optional).is_some(), "{optional} is stored");
+        }
+        let read: EvolveConfig = serde_json::from_value(json).unwrap();
+        assert_eq!(read, cfg);
+    }
+}
