@@ -7,6 +7,7 @@
 //! empty cell is a generation the benchmark did not measure).
 
 use super::{EvolveConfig, Population, bench};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -183,21 +184,27 @@ pub fn diversity(pop: &Population, active: Option<&[u32]>) -> f64 {
             (0..pop.gene_count()).step_by(stride).collect()
         }
     };
-    let mut total = 0.0;
-    let mut pairs = 0usize;
-    for (i, &a) in picks.iter().enumerate() {
-        for &b in &picks[i + 1..] {
+    let pairs: Vec<(usize, usize)> = picks
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| picks[i + 1..].iter().map(move |&b| (a, b)))
+        .collect();
+    if pairs.is_empty() {
+        return 0.0;
+    }
+    // The pairs are compared in parallel and summed in pair order, so the
+    // figure does not depend on the thread count.
+    let differing: Vec<usize> = pairs
+        .par_iter()
+        .map(|&(a, b)| {
             let (ga, gb) = (pop.genome(a), pop.genome(b));
-            let differing = positions.iter().filter(|&&k| ga[k] != gb[k]).count();
-            total += differing as f64 / positions.len().max(1) as f64;
-            pairs += 1;
-        }
-    }
-    if pairs == 0 {
-        0.0
-    } else {
-        total / pairs as f64
-    }
+            positions.iter().filter(|&&k| ga[k] != gb[k]).count()
+        })
+        .collect();
+    let total: f64 = differing.iter().fold(0.0, |total, &d| {
+        total + d as f64 / positions.len().max(1) as f64
+    });
+    total / pairs.len() as f64
 }
 
 #[cfg(test)]
