@@ -302,7 +302,7 @@ impl Drive {
                 outln!(
                     "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",
                     row.best,
-                    cfg.max_points(),
+                    crate::evolve::fitness::max_points(cfg),
                     row.generation,
                     row.mean,
                     row.diversity

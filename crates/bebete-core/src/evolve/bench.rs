@@ -6,7 +6,7 @@
 //! the small games, its exact audit) does. Every game is seeded from (run
 //! seed, generation, stream), so benchmarks are as reproducible as the run.
 
-use super::fitness::ExhaustiveScores;
+use super::fitness::{RunTables, solo};
 use super::learn::Tutor;
 use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
@@ -15,8 +15,7 @@ use crate::encoding::{IllegalPolicy, TableGame};
 use crate::eval::{MatchConfig, play_with};
 use crate::players::{GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec};
 use crate::seed::derive_seed;
-use crate::solve::SolvedOnce;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Seed stream of the benchmark games, apart from the fitness games'.
 const BENCH_STREAM: u64 = 0xbe4c;
@@ -105,24 +104,21 @@ pub fn due(cfg: &EvolveConfig, generation: u64) -> bool {
 pub struct Bench<G: TableGame + Knowledge> {
     opponents: Vec<PlayerFactory<G>>,
     audit: bool,
-    /// The run's solved game (small games), shared with the fitness.
-    solved: Arc<SolvedOnce<G::Position>>,
+    /// The run's solved game and exhaustive table, shared with the fitness.
+    tables: Arc<RunTables<G>>,
     /// The run's bank, for the held-out optimal-move rate (Connect-Four).
     tutor: Option<Arc<Tutor<G>>>,
-    /// One-player games: the columns measured, and the table of moves that
-    /// keep the best count (built on first use).
+    /// One-player games: the columns measured.
     solo: Vec<String>,
-    solo_scores: OnceLock<Option<ExhaustiveScores>>,
 }
 
 impl<G: TableGame + Knowledge> Bench<G> {
     /// Resolves the benchmark opponents of `cfg` for `game` (loading genome
-    /// files); `solved` is the run's shared solved table, `tutor` its bank.
+    /// files), on the run's shared `tables`.
     pub fn new(
         game: &G,
         cfg: &EvolveConfig,
-        solved: Arc<SolvedOnce<G::Position>>,
-        tutor: Option<Arc<Tutor<G>>>,
+        tables: &Arc<RunTables<G>>,
     ) -> Result<Self, PlayerError> {
         let opponents = opponents(cfg)
             .iter()
@@ -131,22 +127,21 @@ impl<G: TableGame + Knowledge> Bench<G> {
         Ok(Bench {
             opponents,
             audit: audited(cfg),
-            solved,
-            tutor: tutor.filter(|_| banked(cfg)),
+            tables: tables.clone(),
+            tutor: tables.tutor.clone().filter(|_| banked(cfg)),
             solo: solo_columns(cfg),
-            solo_scores: OnceLock::new(),
         })
     }
 
     /// Whether `genes` keep the game's value everywhere they can reach (the
     /// `--target unbeatable` test).
     pub fn keeps_value_everywhere(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> bool {
-        keeps_value_everywhere(game, genes, policy, self.solved.get(game))
+        keeps_value_everywhere(game, genes, policy, self.tables.solved.get(game))
     }
 
     /// The exact audit of `genes`.
     pub fn audit(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
-        audit_with(game, genes, policy, self.solved.get(game))
+        audit_with(game, genes, policy, self.tables.solved.get(game))
     }
 
     /// The champion's benchmark values, in [`columns`] order.
@@ -184,15 +179,13 @@ impl<G: TableGame + Knowledge> Bench<G> {
             values.push(tutor.held_out_rate(game, champion).share());
         }
         if !self.solo.is_empty() {
-            let played = super::solo::play(game, champion, cfg.genome_rules());
+            let played = solo::play(game, champion, cfg.genome_rules());
             values.push(played.left as f64);
         }
         if self.solo.len() > 1 {
-            let scores = self
-                .solo_scores
-                .get_or_init(|| super::solo::exhaustive_scores(game, cfg.illegal));
-            let share = scores
-                .as_ref()
+            let share = self
+                .tables
+                .exhaustive(game, cfg.illegal)
                 .map_or(0.0, |s| s.score(champion) as f64 / 1e6);
             values.push(share);
         }

@@ -255,13 +255,6 @@ impl EvolveConfig {
         if !f.solo && !f.exhaustive {
             return err("fitness", f.to_string(), "give solo and/or exhaustive");
         }
-        if f.exhaustive && matches!(self.game, GameSpec::Solitaire(r) if r.rows > 6) {
-            return err(
-                "fitness",
-                f.to_string(),
-                "exhaustive reads every reachable position: solitaire boards of up to 6 rows",
-            );
-        }
         if !self.bench.against.is_empty() {
             return err(
                 "bench-against",
@@ -304,41 +297,6 @@ impl EvolveConfig {
             policy: self.illegal,
             lookahead: self.lookahead,
         }
-    }
-
-    /// The most fitness points a genome can earn in one generation.
-    pub fn max_points(&self) -> u64 {
-        let n = self.population as u64;
-        let round_robin = if self.fitness.round_robin {
-            4 * (n - 1)
-        } else {
-            0
-        };
-        let sampled = 4 * u64::from(self.fitness.sampled) + 2 * u64::from(self.fitness.hall);
-        let fixed: u64 = self
-            .fitness
-            .opponents
-            .iter()
-            .map(|(_, games)| 2 * games.div_ceil(2) * 2)
-            .sum();
-        let exhaustive = if self.fitness.exhaustive {
-            1_000_000
-        } else {
-            0
-        };
-        let bank = if self.fitness.bank.is_some() {
-            1_000_000
-        } else {
-            0
-        };
-        // 1,000 a peg removed (all but one at best) and the tie-break below.
-        let solo = match self.game {
-            GameSpec::Solitaire(rules) if self.fitness.solo => {
-                1000 * u64::from(rules.holes() - 2) + 999
-            }
-            _ => 0,
-        };
-        round_robin + sampled + fixed + exhaustive + bank + solo
     }
 
     /// Checks every parameter against its range.
@@ -433,41 +391,14 @@ impl EvolveConfig {
                     .into(),
             );
         }
-        if self.lookahead > 0
-            && (self.fitness.exhaustive || self.stop.target == Some(Target::Unbeatable))
-        {
+        if self.lookahead > 0 && self.stop.target == Some(Target::Unbeatable) {
             return err(
                 "lookahead",
                 self.lookahead.to_string(),
-                "scores the genome inside its shell, which the exact audit (exhaustive fitness, --target unbeatable) does not: use --lookahead 0 with them".into(),
+                super::fitness::exhaustive::SHELL_VS_AUDIT.into(),
             );
         }
-        if self.fitness.exhaustive && !exact && abilities.players == 2 {
-            return err(
-                "fitness",
-                self.fitness.to_string(),
-                "exhaustive needs an exact audit: tictactoe, matchsticks or solitaire".into(),
-            );
-        }
-        if self.fitness.sampled > 0
-            && (self.fitness.round_robin || self.fitness.sampled as usize >= self.population)
-        {
-            return err(
-                "fitness",
-                self.fitness.to_string(),
-                format!(
-                    "sample:K needs K below the population ({}) and no round-robin (which already meets everyone)",
-                    self.population
-                ),
-            );
-        }
-        if self.mutate == MutationScope::Used && self.fitness.opponents.is_empty() {
-            return err(
-                "mutate",
-                "used".into(),
-                "records the genes consulted in games against fixed opponents: give --fitness SPEC:N terms".into(),
-            );
-        }
+        super::fitness::check(self, abilities)?;
         if self.init == Init::Zero && !abilities.weighted_genes {
             return err(
                 "init",
@@ -476,10 +407,7 @@ impl EvolveConfig {
             );
         }
         if !abilities.banked {
-            let needs_bank = "needs a solver-labelled bank: connect4 only (tictactoe and matchsticks learn from the solved game: --fitness vs:exhaustive)";
-            if self.fitness.bank.is_some() {
-                return err("fitness", self.fitness.to_string(), needs_bank.into());
-            }
+            let needs_bank = super::fitness::bank::NEEDS_BANK;
             if self.learn.guided > 0 {
                 return err("guided", self.learn.guided.to_string(), needs_bank.into());
             }
@@ -541,13 +469,6 @@ impl EvolveConfig {
                         "must be at most {} (they replace children: population minus elite)",
                         self.population - self.elite
                     ),
-                );
-            }
-            if self.fitness.hall > 0 {
-                return err(
-                    "islands",
-                    islands.count.to_string(),
-                    "does not combine with a hall of fame (hof:N) yet: use one or the other".into(),
                 );
             }
         }
@@ -621,7 +542,7 @@ mod tests {
         );
         cfg.fitness = "vs:sample:99".parse::<Fitness>().unwrap();
         assert!(cfg.validate().is_ok());
-        assert_eq!(cfg.max_points(), 4 * 99);
+        assert_eq!(crate::evolve::fitness::max_points(&cfg), 4 * 99);
         cfg.mutation = Mutation::fixed(1.5);
         assert!(
             cfg.validate()

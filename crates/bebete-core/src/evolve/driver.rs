@@ -13,7 +13,7 @@ use super::RunDir;
 use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
 use super::exchange::Exchange;
-use super::fitness::{Evaluation, FitnessTerms};
+use super::fitness::{Evaluation, FitnessTerms, RunTables};
 use super::hall::HALL_SIZE;
 use super::learn::Tutor;
 use super::stats::diversity;
@@ -23,7 +23,6 @@ use crate::encoding::TableGame;
 use crate::genome::{Genome, Provenance};
 use crate::players::{Knowledge, PlayerError};
 use crate::seed::derive_seed;
-use crate::solve::SolvedOnce;
 use crate::store::FileError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -250,10 +249,9 @@ impl<G: TableGame + Knowledge> Evolution<G> {
     pub fn check(game: &G, cfg: &EvolveConfig) -> Result<(), EvolveError> {
         cfg.validate()?;
         check_memory(game.gene_count(), cfg)?;
-        let solved = Arc::new(SolvedOnce::default());
-        let tutor = Tutor::for_run(game, cfg)?.map(Arc::new);
-        FitnessTerms::new(game, cfg, solved.clone(), tutor.clone())?;
-        Bench::new(game, cfg, solved, tutor)?;
+        let tables = Arc::new(RunTables::for_run(game, cfg)?);
+        FitnessTerms::new(game, cfg, &tables)?;
+        Bench::new(game, cfg, &tables)?;
         Ok(())
     }
 
@@ -308,11 +306,10 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         rows: Vec<StatsRow>,
         exchange: Box<dyn Exchange>,
     ) -> Result<Self, EvolveError> {
-        let solved = Arc::new(SolvedOnce::default());
-        let tutor = Tutor::for_run(&game, &cfg)?.map(Arc::new);
-        let fitness = FitnessTerms::new(&game, &cfg, solved.clone(), tutor.clone())?;
-        let bench = Bench::new(&game, &cfg, solved, tutor.clone())?;
-        let tutor = tutor.filter(|_| cfg.learn.operators());
+        let tables = Arc::new(RunTables::for_run(&game, &cfg)?);
+        let fitness = FitnessTerms::new(&game, &cfg, &tables)?;
+        let bench = Bench::new(&game, &cfg, &tables)?;
+        let tutor = tables.tutor.clone().filter(|_| cfg.learn.operators());
         let islands = populations
             .into_iter()
             .enumerate()
@@ -511,7 +508,8 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             .as_ref()
             .is_none_or(|c| c.genes != champion_genes);
         if G::PLAYERS == 1 && changed {
-            let played = super::solo::play(&self.game, champion_genes, self.cfg.genome_rules());
+            let played =
+                super::fitness::solo::play(&self.game, champion_genes, self.cfg.genome_rules());
             self.champion_left = Some(played.left).filter(|_| !played.forfeited);
         }
         if self.cfg.stop.target == Some(Target::Unbeatable) && changed {

@@ -22,7 +22,6 @@ pub mod learn;
 pub mod operators;
 pub mod population;
 mod run_dir;
-pub mod solo;
 pub mod stats;
 pub mod tournament;
 

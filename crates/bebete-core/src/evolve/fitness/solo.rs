@@ -1,5 +1,5 @@
-//! Evolution for one-player games (peg solitaire): the `solo` fitness term,
-//! the analogue of the exhaustive term, and the champion's measures.
+//! `solo`, the fitness of one-player games (peg solitaire), the analogue of
+//! the exhaustive term for them, and the champion's measures.
 //!
 //! `solo`: each genome plays the game once from the start (deterministic:
 //! one game is the whole evaluation) and earns 1,000 points per piece it
@@ -14,11 +14,42 @@
 //! share of reachable unfinished positions whose gene plays a move that
 //! keeps the best achievable count of pieces, read from the exact solver.
 
-use super::fitness::ExhaustiveScores;
+use super::{Evaluation, ExhaustiveScores, Round, Term};
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{IllegalPolicy, TableGame};
+use crate::evolve::EvolveConfig;
+use crate::games::GameSpec;
 use crate::games::walk::reachable;
 use crate::players::Knowledge;
+use rayon::prelude::*;
+
+/// The term, when `cfg` names it.
+pub fn build<G: TableGame + Knowledge>(cfg: &EvolveConfig) -> Option<Box<dyn Term<G>>> {
+    cfg.fitness.solo.then(|| Box::new(Solo) as Box<dyn Term<G>>)
+}
+
+/// 1,000 a piece removed (all but one at best) and the tie-break below
+/// 1,000.
+pub fn max_points(cfg: &EvolveConfig) -> u64 {
+    match cfg.game {
+        GameSpec::Solitaire(rules) if cfg.fitness.solo => 1000 * u64::from(rules.holes() - 2) + 999,
+        _ => 0,
+    }
+}
+
+struct Solo;
+
+impl<G: TableGame + Knowledge> Term<G> for Solo {
+    fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
+        let n = round.pop.size();
+        let earned = (0..n)
+            .into_par_iter()
+            .map(|i| points(game, play(game, round.pop.genome(i), round.rules)))
+            .collect();
+        eval.add(earned);
+        eval.games += n as u64;
+    }
+}
 
 /// Most positions the exhaustive analogue reads (the 21-hole board has
 /// under 3 million reachable positions).
