@@ -11,7 +11,7 @@
 
 pub use bebete_core::{
     audit, bank, dispatch, encoding, eval, evolve, explain, games, genome, labelling, players,
-    seed, solo, solve, store,
+    puzzle, seed, solve, store,
 };
 
 pub mod cli;

@@ -7,6 +7,7 @@
 //! the binary, so rendering needs no system fonts or libraries.
 
 use crate::evolve::stats::StatsTable;
+use crate::store::run_files;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -41,7 +42,7 @@ impl RunStats {
             reason,
         };
         let table = StatsTable::read(&StatsTable::path_in(dir)).map_err(|e| fail(e.to_string()))?;
-        let params = std::fs::read_to_string(dir.join("run.toml"))
+        let params = std::fs::read_to_string(dir.join(run_files::RUN_TOML))
             .ok()
             .and_then(|t| t.parse::<toml::Table>().ok())
             .unwrap_or_default();

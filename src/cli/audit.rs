@@ -12,7 +12,7 @@ use crate::games::Side;
 use crate::games::{GameSpec, Solitaire, SolitaireRules};
 use crate::genome::Genome;
 use crate::players::Knowledge;
-use crate::solo::{MAX_POSITIONS, SoloTable};
+use crate::puzzle::{MAX_POSITIONS, SoloTable};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;

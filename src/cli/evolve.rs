@@ -1,20 +1,18 @@
 //! `bebete evolve`: start a run.
 
-use super::drive::{Drive, Origin};
+use super::evolution_run::{Claim, Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::bank::BankSource;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::Dispatch;
 use crate::encoding::IllegalPolicy;
-use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::exchange;
 use crate::evolve::{
     Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, MutationScope, Selection, Target,
 };
-use crate::evolve::{Evolution, EvolveError};
+
 use crate::games::GameKind;
-use crate::players::Knowledge;
 use crate::players::PlayerSpec;
 use crate::store::RunLock;
 use anyhow::Context;
@@ -176,17 +174,6 @@ pub struct EvolveArgs {
     pub quiet: bool,
 }
 
-/// Checks a configuration and its players before anything is printed or
-/// written.
-struct Check<'a>(&'a EvolveConfig);
-
-impl GameVisitor for Check<'_> {
-    type Output = Result<(), EvolveError>;
-    fn visit<G: TableGame + Knowledge>(self, game: G) -> Result<(), EvolveError> {
-        Evolution::check(&game, self.0)
-    }
-}
-
 /// A count flag: a whole number, else a message with its range (the range
 /// itself is checked with the rest of the configuration).
 fn count(text: &str, range: &str) -> Result<usize, String> {
@@ -253,36 +240,43 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     };
     cfg.learn.guided = args.guided.unwrap_or(cfg.learn.guided);
     cfg.learn.local_search = args.local_search.unwrap_or(cfg.learn.local_search);
-    game.visit(Check(&cfg))?;
     let dir = args
         .run
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("{}-{seed}", game.kind())));
     let run = RunDir::new(dir);
-    // The lock first: a run in progress is named as such, not as one to
-    // resume.
-    // Under MPI the first process takes the lock and checks the directory;
-    // the others write only their own checkpoints.
-    let root = exchange::is_first_process();
-    let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
-    if root && run.run_toml().exists() {
-        anyhow::bail!(
-            "{} already holds a run: continue it with `bebete resume {}`, or choose another --run",
-            run.root().display(),
-            run.root().display()
-        );
-    }
-    if !args.quiet && root {
-        outln!(
-            "evolving {game}: population {}, {} generations, seed {seed}, run {}",
-            cfg.population,
-            cfg.generations,
-            run.root().display()
-        );
-    }
+    // Once the configuration is checked and built: the lock first (a run
+    // in progress is named as such, not as one to resume). Under MPI the
+    // first process takes the lock and checks the directory; the others
+    // write only their own checkpoints.
+    let claim: Claim = {
+        let (run, quiet) = (run.clone(), args.quiet);
+        Box::new(move |cfg: &EvolveConfig| {
+            let root = exchange::is_first_process();
+            let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
+            if root && run.run_toml().exists() {
+                anyhow::bail!(
+                    "{} already holds a run: continue it with `bebete resume {}`, or choose another --run",
+                    run.root().display(),
+                    run.root().display()
+                );
+            }
+            if !quiet && root {
+                outln!(
+                    "evolving {}: population {}, {} generations, seed {}, run {}",
+                    cfg.game,
+                    cfg.population,
+                    cfg.generations,
+                    cfg.seed,
+                    run.root().display()
+                );
+            }
+            Ok(lock)
+        })
+    };
     game.visit(Drive {
-        origin: Origin::Fresh(cfg),
+        origin: Origin::Fresh { cfg, claim },
         run,
-        lock,
+        lock: None,
         threads: thread_count(args.threads),
         quiet: args.quiet,
     })

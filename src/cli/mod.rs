@@ -16,8 +16,8 @@ macro_rules! outln {
 
 mod audit;
 mod bank;
-mod drive;
 mod eval;
+mod evolution_run;
 mod evolve;
 mod explain;
 mod game_args;

@@ -9,6 +9,7 @@ use crate::genome::Genome;
 use crate::play::{Bot, First, Score, play, play_solo};
 use crate::players::Knowledge;
 use crate::players::PlayerSpec;
+use crate::store::run_files;
 use clap::{Args, ValueEnum};
 use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -147,7 +148,7 @@ impl GameVisitor for Session<'_> {
 /// The genome file behind a path: the file itself or a run's `best.genome`.
 fn genome_path(path: &Path) -> PathBuf {
     if path.is_dir() {
-        path.join("best.genome")
+        path.join(run_files::BEST_GENOME)
     } else {
         path.to_path_buf()
     }

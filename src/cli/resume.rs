@@ -1,6 +1,6 @@
 //! `bebete resume`: continue a run from its newest valid checkpoint.
 
-use super::drive::{Drive, Origin};
+use super::evolution_run::{Drive, Origin};
 use super::evolve::thread_count;
 use crate::dispatch::Dispatch;
 use crate::evolve::RunDir;

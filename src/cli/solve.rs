@@ -8,7 +8,7 @@ use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::TableGame;
 use crate::games::{BuiltIn, Game, GameKind, GameSpec, Solitaire, SolitaireRules};
 use crate::players::Knowledge;
-use crate::solo::{MAX_POSITIONS, SoloReport, SoloTable};
+use crate::puzzle::{MAX_POSITIONS, SoloReport, SoloTable};
 use crate::solve::SolvedTable;
 use crate::solve::{Score, Value};
 use clap::Args;

@@ -11,6 +11,7 @@ use crate::games::{
 };
 use crate::players::PlayerSpec;
 use crate::seed::derive_seed;
+use crate::store::run_files;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
@@ -158,7 +159,7 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
             running: crate::store::RunLock::is_held(&dir),
             params: run_params(&dir),
             champion: dir
-                .join("best.genome")
+                .join(run_files::BEST_GENOME)
                 .is_file()
                 .then(|| format!("runs/{name}/best.genome")),
             name,

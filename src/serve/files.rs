@@ -12,6 +12,7 @@ use super::api::ApiError;
 use crate::evolve::stats::StatsTable;
 use crate::genome::Genome;
 use crate::store::RunLock;
+use crate::store::run_files;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -111,7 +112,7 @@ impl Project {
             )));
         }
         let dir = self.resolve(&format!("runs/{name}"))?;
-        if !dir.is_dir() || !dir.join("run.toml").is_file() {
+        if !dir.is_dir() || !dir.join(run_files::RUN_TOML).is_file() {
             return Err(ApiError::not_found(format!(
                 "'runs/{name}' is not a run directory"
             )));
@@ -172,7 +173,7 @@ impl Project {
 
 /// The parameters in a run's `run.toml` (empty when unreadable).
 pub fn run_params(dir: &Path) -> toml::Table {
-    std::fs::read_to_string(dir.join("run.toml"))
+    std::fs::read_to_string(dir.join(run_files::RUN_TOML))
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok())
         .unwrap_or_default()

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["seed", "store"],
     &["games"],
-    &["solve", "solo"],
+    &["solve", "puzzle"],
     &["encoding", "bank"],
     &["genome"],
     &["players"],

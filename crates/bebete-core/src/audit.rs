@@ -11,7 +11,7 @@
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::walk::{DEFAULT_NODE_LIMIT, push_successors, walk};
 use crate::games::{Game, Outcome, Side, Solitaire, SolitairePosition};
-use crate::solo::SoloTable;
+use crate::puzzle::SoloTable;
 use crate::solve::SolvedTable;
 use crate::solve::Value;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};

@@ -12,6 +12,7 @@ use crate::encoding::shell::MAX_LOOKAHEAD;
 use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::games::BuiltIn;
 use crate::games::{GameKind, GameSpec};
+use crate::store::run_files;
 use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -151,9 +152,9 @@ impl Genome {
     /// champion (`best.genome`).
     pub fn load(path: &Path) -> Result<Genome, FileError> {
         if path.is_dir() {
-            let best = path.join("best.genome");
+            let best = path.join(run_files::BEST_GENOME);
             if !best.is_file() {
-                let wanted = "best.genome";
+                let wanted = run_files::BEST_GENOME;
                 return Err(FileError::new(path, FileProblem::Directory { wanted }));
             }
             return Genome::load(&best);

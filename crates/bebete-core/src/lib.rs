@@ -19,7 +19,7 @@
 //!    the directory lock);
 //! 1. [`games`]: the rules of tic-tac-toe, matchsticks, Connect-Four and
 //!    peg solitaire, and the one walk over their positions;
-//! 2. [`solve`]: exact values of the small games; [`solo`]: exact results
+//! 2. [`solve`]: exact values of the small games; [`puzzle`]: exact results
 //!    of peg solitaire;
 //! 3. [`encoding`]: board → gene index, gene → move; [`bank`]:
 //!    solver-labelled positions;
@@ -42,7 +42,7 @@ pub mod games;
 pub mod genome;
 pub mod labelling;
 pub mod players;
+pub mod puzzle;
 pub mod seed;
-pub mod solo;
 pub mod solve;
 pub mod store;

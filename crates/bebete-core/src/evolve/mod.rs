@@ -14,7 +14,7 @@ pub mod bench;
 pub mod breeding;
 pub mod checkpoint;
 mod config;
-mod driver;
+mod evolution;
 pub mod exchange;
 pub mod fitness;
 pub mod hall;
@@ -26,7 +26,7 @@ pub mod stats;
 pub mod tournament;
 
 pub use config::{BenchConfig, ConfigError, EvolveConfig, Islands, Learn, StopRule};
-pub use driver::{Evolution, EvolveError, GenerationReport, Observer, RunEnd};
+pub use evolution::{Evolution, EvolveError, GenerationReport, Observer, Prepared, RunEnd};
 pub use hall::Hall;
 pub use operators::{
     BankMetric, Crossover, Fitness, Init, Mutation, MutationScope, OperatorError, Selection, Target,

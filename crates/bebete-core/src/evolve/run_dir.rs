@@ -12,6 +12,7 @@ use super::stats::{header, write_records};
 use super::{EvolveConfig, StatsRow};
 use crate::dispatch::abilities;
 use crate::games::{GameSpec, TakeRule};
+use crate::store::run_files;
 use crate::store::{FileError, write_atomic};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -99,19 +100,19 @@ impl RunDir {
     }
 
     pub fn run_toml(&self) -> PathBuf {
-        self.root.join("run.toml")
+        self.root.join(run_files::RUN_TOML)
     }
 
     pub fn stats_csv(&self) -> PathBuf {
-        self.root.join("stats.csv")
+        self.root.join(run_files::STATS_CSV)
     }
 
     pub fn checkpoints(&self) -> PathBuf {
-        self.root.join("checkpoints")
+        self.root.join(run_files::CHECKPOINTS)
     }
 
     pub fn best_genome(&self) -> PathBuf {
-        self.root.join("best.genome")
+        self.root.join(run_files::BEST_GENOME)
     }
 
     /// Writes `run.toml`.

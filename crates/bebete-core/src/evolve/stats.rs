@@ -157,7 +157,7 @@ impl StatsTable {
 
     /// The `stats.csv` of a run directory.
     pub fn path_in(run: &Path) -> PathBuf {
-        run.join("stats.csv")
+        run.join(crate::store::run_files::STATS_CSV)
     }
 }
 

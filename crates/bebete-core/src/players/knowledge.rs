@@ -11,7 +11,7 @@ use crate::games::{
     Connect4, Connect4Position, Game, Matchsticks, MatchsticksPosition, Solitaire,
     SolitairePosition, TicTacToe, TicTacToePosition,
 };
-use crate::solo::{MAX_POSITIONS, SoloTable};
+use crate::puzzle::{MAX_POSITIONS, SoloTable};
 use crate::solve::{Score, SolvedTable, Solver, Value};
 use crate::store::FileError;
 

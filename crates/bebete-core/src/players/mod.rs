@@ -8,7 +8,7 @@
 //! parallel work needs.
 
 mod alphabeta;
-mod genome;
+mod genome_player;
 pub mod knowledge;
 mod montecarlo;
 mod perfect;
@@ -16,7 +16,7 @@ mod random;
 mod rules;
 
 pub use alphabeta::AlphaBetaPlayer;
-pub use genome::{GenomePlayer, RecordingPlayer};
+pub use genome_player::{GenomePlayer, RecordingPlayer};
 pub use knowledge::{ExactSolver, Knowledge, TableSolver};
 pub use montecarlo::MonteCarloPlayer;
 pub use perfect::PerfectPlayer;

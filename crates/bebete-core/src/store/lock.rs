@@ -58,7 +58,7 @@ fn describe(text: &str) -> String {
 impl RunLock {
     /// Takes the lock of run directory `dir` (created if missing).
     pub fn acquire(dir: &Path) -> Result<RunLock, LockError> {
-        let path = dir.join("lock");
+        let path = dir.join(super::run_files::LOCK);
         let io_err = |error| LockError::Io {
             path: path.clone(),
             error,
@@ -99,7 +99,7 @@ impl RunLock {
     /// still going), without creating anything: the lock file is opened
     /// read-only and its lock taken and let go at once.
     pub fn is_held(dir: &Path) -> bool {
-        let Ok(file) = File::open(dir.join("lock")) else {
+        let Ok(file) = File::open(dir.join(super::run_files::LOCK)) else {
             return false;
         };
         match file.try_lock_shared() {

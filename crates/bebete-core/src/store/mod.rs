@@ -4,6 +4,7 @@
 
 mod container;
 mod lock;
+pub mod run_files;
 
 pub use container::{
     FileError, FileProblem, Framed, decode_framed, decode_framed_versions, read_framed,

@@ -141,7 +141,7 @@ pub fn exhaustive_scores<G: TableGame + Knowledge>(
 mod tests {
     use super::*;
     use crate::games::{Game, Solitaire};
-    use crate::solo::{MAX_POSITIONS as SOLVE_LIMIT, SoloTable};
+    use crate::puzzle::{MAX_POSITIONS as SOLVE_LIMIT, SoloTable};
 
     #[test]
     fn a_perfect_table_leaves_one_peg_and_keeps_the_best_everywhere() {

@@ -8,7 +8,7 @@ use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
 use crate::evolve::exchange;
-use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, RunEnd};
+use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, Prepared, RunEnd};
 use crate::players::Knowledge;
 use crate::plot::render;
 use crate::store::RunLock;
@@ -23,9 +23,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Instant;
 
+/// Takes a new run's directory once its configuration is checked and
+/// built: the lock, the refusal of a directory that holds a run, the first
+/// line printed. Returns the lock (the first process's, under MPI).
+pub type Claim = Box<dyn FnOnce(&EvolveConfig) -> anyhow::Result<Option<RunLock>> + Send>;
+
 /// How a run begins.
 pub enum Origin {
-    Fresh(EvolveConfig),
+    /// A new run: checked and built (once), then the directory claimed,
+    /// then started.
+    Fresh { cfg: EvolveConfig, claim: Claim },
     /// From this process's newest valid checkpoint, for `more` generations
     /// (or up to the plan); under MPI the ranks first agree on the newest
     /// generation every one of them has.
@@ -49,7 +56,8 @@ pub struct Drive {
     pub origin: Origin,
     pub run: RunDir,
     /// The run's one-writer lock, taken before anything was printed (by
-    /// the first process only, under MPI).
+    /// the first process only, under MPI); a fresh run's is taken by its
+    /// claim.
     pub lock: Option<RunLock>,
     pub threads: usize,
     pub quiet: bool,
@@ -180,19 +188,19 @@ impl GameVisitor for Drive {
 }
 
 impl Drive {
-    fn drive<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
-        // Held until the run ends, however it ends.
-        let _lock = &self.lock;
+    fn drive<G: TableGame + Knowledge>(mut self, game: G) -> anyhow::Result<ExitCode> {
         survive_file_size_limits();
         let started = Instant::now();
         let exchange = exchange::for_this_process()?;
         let root = exchange.is_root();
         let quiet = self.quiet || !root;
         let (mut evolution, until) = match self.origin {
-            Origin::Fresh(cfg) => {
+            Origin::Fresh { cfg, claim } => {
                 let until = cfg.generations;
+                let prepared = Prepared::new(game, cfg)?;
+                self.lock = claim(prepared.config())?;
                 let run = self.run.clone();
-                let evolution = Evolution::start(game, cfg, run, self.threads, exchange)?;
+                let evolution = Evolution::start(prepared, run, self.threads, exchange)?;
                 (evolution, until)
             }
             Origin::Resumed {
@@ -220,6 +228,8 @@ impl Drive {
                 (evolution, until)
             }
         };
+        // Held until the run ends, however it ends.
+        let _lock = &self.lock;
         let first = evolution.generation();
         let stop = stop_on_signals();
         let bar = progress_bar(quiet, first, until);

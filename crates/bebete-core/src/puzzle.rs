@@ -1,4 +1,4 @@
-//! Exact results of peg solitaire, the one-player game: for every position
+//! Exact results of one-player games (puzzles: peg solitaire): for every position
 //! reachable from the start, the fewest pegs it can still end with and the
 //! number of jump sequences from it that end with one peg.
 //!

@@ -204,34 +204,65 @@ struct Record {
     changed: bool,
 }
 
+/// A run checked and built, not started: the configuration validated, the
+/// memory it needs checked, its players resolved (genome files loaded), its
+/// tables and bank ready. What [`Evolution::start`] would refuse is refused
+/// here, before anything is printed or written, and nothing is checked or
+/// built twice.
+pub struct Prepared<G: TableGame + Knowledge> {
+    game: G,
+    cfg: EvolveConfig,
+    fitness: FitnessTerms<G>,
+    bench: Bench<G>,
+    tables: Arc<RunTables<G>>,
+}
+
+impl<G: TableGame + Knowledge> Prepared<G> {
+    /// Checks `cfg` for `game` and builds what the run needs.
+    pub fn new(game: G, cfg: EvolveConfig) -> Result<Self, EvolveError> {
+        cfg.validate()?;
+        check_memory(game.gene_count(), &cfg)?;
+        let tables = Arc::new(RunTables::for_run(&game, &cfg)?);
+        let fitness = FitnessTerms::new(&game, &cfg, &tables)?;
+        let bench = Bench::new(&game, &cfg, &tables)?;
+        Ok(Prepared {
+            game,
+            cfg,
+            fitness,
+            bench,
+            tables,
+        })
+    }
+
+    pub fn config(&self) -> &EvolveConfig {
+        &self.cfg
+    }
+}
+
 impl<G: TableGame + Knowledge> Evolution<G> {
-    /// Starts a new run in `run` (which must not hold one): checks `cfg`,
-    /// then writes the checkpoint of generation 0, `run.toml` and an empty
-    /// `stats.csv`.
+    /// Starts a new run in `run` (which must not hold one): writes the
+    /// checkpoint of generation 0, `run.toml` and an empty `stats.csv`.
     pub fn start(
-        game: G,
-        cfg: EvolveConfig,
+        prepared: Prepared<G>,
         run: RunDir,
         threads: usize,
         exchange: Box<dyn Exchange>,
     ) -> Result<Self, EvolveError> {
-        cfg.validate()?;
-        let held = held_islands(&cfg, exchange.as_ref())?;
-        check_memory(game.gene_count(), &cfg)?;
+        let (game, cfg) = (&prepared.game, &prepared.cfg);
+        let held = held_islands(cfg, exchange.as_ref())?;
         let populations = held
             .clone()
-            .map(|i| Population::initial(&game, cfg.population, island_seed(cfg.seed, i), cfg.init))
+            .map(|i| Population::initial(game, cfg.population, island_seed(cfg.seed, i), cfg.init))
             .collect();
         let mut evolution = Self::assemble(
-            game,
-            cfg,
+            prepared,
             run,
             populations,
             held.start,
             0,
             Vec::new(),
             exchange,
-        )?;
+        );
         // The checkpoint first: a run killed before run.toml exists can
         // simply be started again, and one killed after it can be resumed
         // (resume rewrites run.toml and stats.csv from the checkpoint).
@@ -241,18 +272,6 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             evolution.run.write_stats(&evolution.cfg, &[])?;
         }
         Ok(evolution)
-    }
-
-    /// Checks `cfg` and builds every player it names (loading genome files)
-    /// without starting anything: what `start` would refuse, refused before
-    /// anything is printed or written.
-    pub fn check(game: &G, cfg: &EvolveConfig) -> Result<(), EvolveError> {
-        cfg.validate()?;
-        check_memory(game.gene_count(), cfg)?;
-        let tables = Arc::new(RunTables::for_run(game, cfg)?);
-        FitnessTerms::new(game, cfg, &tables)?;
-        Bench::new(game, cfg, &tables)?;
-        Ok(())
     }
 
     /// Continues from a checkpoint, planning `generations` in total; rewrites
@@ -267,8 +286,9 @@ impl<G: TableGame + Knowledge> Evolution<G> {
     ) -> Result<Self, EvolveError> {
         let mut cfg = ckpt.config;
         cfg.generations = generations;
-        cfg.validate()?;
-        let held = held_islands(&cfg, exchange.as_ref())?;
+        let prepared = Prepared::new(game, cfg)?;
+        let cfg = &prepared.cfg;
+        let held = held_islands(cfg, exchange.as_ref())?;
         let populations = ckpt.population.split(held.len());
         if held.start != ckpt.first_island || populations.len() != held.len() {
             return Err(EvolveError::Ranks {
@@ -277,15 +297,14 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             });
         }
         let mut evolution = Self::assemble(
-            game,
-            cfg,
+            prepared,
             run,
             populations,
             held.start,
             ckpt.generation,
             ckpt.rows,
             exchange,
-        )?;
+        );
         if evolution.exchange.is_root() {
             evolution.run.write_run_toml(&evolution.cfg, threads)?;
             evolution.run.write_stats(&evolution.cfg, &evolution.rows)?;
@@ -295,20 +314,22 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         Ok(evolution)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn assemble(
-        game: G,
-        cfg: EvolveConfig,
+        prepared: Prepared<G>,
         run: RunDir,
         populations: Vec<Population>,
         first: usize,
         generation: u64,
         rows: Vec<StatsRow>,
         exchange: Box<dyn Exchange>,
-    ) -> Result<Self, EvolveError> {
-        let tables = Arc::new(RunTables::for_run(&game, &cfg)?);
-        let fitness = FitnessTerms::new(&game, &cfg, &tables)?;
-        let bench = Bench::new(&game, &cfg, &tables)?;
+    ) -> Self {
+        let Prepared {
+            game,
+            cfg,
+            fitness,
+            bench,
+            tables,
+        } = prepared;
         let tutor = tables.tutor.clone().filter(|_| cfg.learn.operators());
         let islands = populations
             .into_iter()
@@ -320,7 +341,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 seed: island_seed(cfg.seed, first + i),
             })
             .collect();
-        Ok(Evolution {
+        Evolution {
             game,
             cfg,
             run,
@@ -339,7 +360,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             champion: None,
             champion_saved: false,
             champion_buffer: Vec::new(),
-        })
+        }
     }
 
     /// The next generation to evaluate (= generations completed).
