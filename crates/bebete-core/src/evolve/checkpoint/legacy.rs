@@ -289,9 +289,8 @@ impl From<HeaderV1> for Header {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evolve::Hall;
     use crate::evolve::checkpoint::{CHECKPOINT_FORMAT, Checkpoint};
-    use crate::evolve::{Hall, Population};
-    use crate::games::Connect4;
     use crate::store::{Framed, write_framed_parts};
 
     /// Format 3 as written then: the positional configuration (format 2's
@@ -299,13 +298,7 @@ mod tests {
     #[test]
     fn a_format_3_checkpoint_loads_with_its_lookahead_and_no_bank() {
         let dir = tempfile::tempdir().unwrap();
-        let mut cfg = EvolveConfig::method(GameSpec::CONNECT4, 3);
-        cfg.population = 2;
-        cfg.elite = 1;
-        cfg.parents = 1;
-        cfg.lookahead = 2;
-        let game = Connect4::SUBGRID;
-        let pop = Population::initial(&game, 2, 3, Init::Zero);
+        let (cfg, pop) = crate::evolve::checkpoint::tests::small_connect4_run();
         let header = HeaderV3 {
             config: ConfigV2 {
                 game: cfg.game,

@@ -289,29 +289,34 @@ pub fn prune(dir: &Path, keep: usize) -> std::io::Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::evolve::Init;
     use crate::games::{Connect4, GameSpec};
+
+    /// A two-genome Connect-Four run with a shell of 2 plies, and its
+    /// initial population.
+    pub fn small_connect4_run() -> (EvolveConfig, Population) {
+        let mut cfg = EvolveConfig::method(GameSpec::CONNECT4, 3);
+        cfg.population = 2;
+        cfg.elite = 1;
+        cfg.parents = 1;
+        cfg.lookahead = 2;
+        (cfg, Population::initial(&Connect4::SUBGRID, 2, 3, Init::Zero))
+    }
 
     /// Today's format keeps every setting, the ones options added since
     /// format 1 included.
     #[test]
     fn a_checkpoint_keeps_the_whole_configuration() {
         let dir = tempfile::tempdir().unwrap();
-        let mut cfg = EvolveConfig::method(GameSpec::CONNECT4, 3);
-        cfg.population = 2;
-        cfg.elite = 1;
-        cfg.parents = 1;
-        cfg.lookahead = 2;
+        let (mut cfg, pop) = small_connect4_run();
         cfg.fitness = "round-robin+bank-score".parse().unwrap();
         cfg.learn.guided = 7;
         cfg.learn.local_search = 1;
         cfg.learn.bank = crate::bank::BankSource::File("my.bank".into());
         cfg.islands.migrants = 1;
         cfg.mutation = "0.0013..0.07".parse().unwrap();
-        let game = Connect4::SUBGRID;
-        let pop = Population::initial(&game, 2, 3, Init::Zero);
         let path = dir.path().join("gen-000000.ckpt");
         write(&path, &cfg, 0, &[], &[&pop], 0, &Hall::default()).unwrap();
         let loaded = Checkpoint::load(&path).unwrap();
