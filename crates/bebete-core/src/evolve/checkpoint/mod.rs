@@ -302,7 +302,10 @@ pub(super) mod tests {
         cfg.elite = 1;
         cfg.parents = 1;
         cfg.lookahead = 2;
-        (cfg, Population::initial(&Connect4::SUBGRID, 2, 3, Init::Zero))
+        (
+            cfg,
+            Population::initial(&Connect4::SUBGRID, 2, 3, Init::Zero),
+        )
     }
 
     /// Today's format keeps every setting, the ones options added since
