@@ -11,7 +11,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -74,21 +74,7 @@ pub struct BankArgs {
 
 pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.info {
-        let bank = BankFile::load(path)?;
-        let held = bank.entries.iter().filter(|e| e.held_out).count();
-        let h = &bank.header;
-        outln!("{}", path.display());
-        outln!(
-            "  positions  {} labelled of {} gathered{}",
-            h.labelled,
-            h.gathered,
-            if h.complete() { "" } else { " (unfinished)" }
-        );
-        outln!("  held out   {held} (every {HELD_OUT_EVERY}th game's positions)");
-        outln!("  games      {} (seed {})", h.games, h.seed);
-        outln!("  players    {}", h.players.join(","));
-        outln!("  stones     at least {}", h.min_stones);
-        outln!("  labelling  {:.0} s", h.seconds);
+        show_info(path)?;
         return Ok(ExitCode::SUCCESS);
     }
     let out = args
@@ -102,35 +88,10 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         bail!("--save-every {}: must be 0-86400 seconds", args.save_every);
     }
     if let Some(list) = &args.merge {
-        if out.exists() {
-            bail!("{} exists: choose another --out", out.display());
-        }
-        let banks = list
-            .split(',')
-            .map(|name| BankSource::parse(name.trim()).load())
-            .collect::<Result<Vec<_>, _>>()?;
-        let merged = BankFile::merge(&banks).map_err(|p| crate::store::FileError::new(&out, p))?;
-        merged.save(&out)?;
-        let held = merged.entries.iter().filter(|e| e.held_out).count();
-        outln!(
-            "{}: {} positions ({held} held out) merged from {} banks",
-            out.display(),
-            merged.header.labelled,
-            banks.len()
-        );
+        merge(list, &out)?;
         return Ok(ExitCode::SUCCESS);
     }
-    match args.game.game {
-        Some(GameKind::Connect4) => {}
-        Some(other) => bail!(
-            "--game {}: a bank labels Connect-Four positions; tictactoe and matchsticks are solved whole (evolve --fitness vs:exhaustive)",
-            other.name()
-        ),
-        None => bail!("--game: name the game, connect4 (the only game a bank is built for)"),
-    }
-    if args.game.encoder.is_some() {
-        bail!("--encoder: a bank holds positions, not genes; it serves every Connect-Four encoder");
-    }
+    check_build_flags(&args)?;
     let plan = Plan {
         seed: args.seed,
         positions: args.positions,
@@ -162,8 +123,116 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
             gathered.games
         );
     }
-    let fresh = labelling::new_bank(&plan, &gathered);
-    let mut bank = match BankFile::load(&out) {
+    let mut bank = fresh_or_continued(&out, &plan, &gathered)?;
+    let total = bank.header.gathered;
+    let labelling = bar(
+        total,
+        "labelling {pos}/{len} {wide_bar} {per_sec} eta {eta}",
+    );
+    let speed = label_all(
+        &mut bank,
+        &gathered,
+        &out,
+        threads,
+        args.save_every,
+        &labelling,
+    )?;
+    labelling.finish_and_clear();
+    bank.save(&out)?;
+    if bank.header.labelled < total {
+        eprintln!(
+            "interrupted: {} of {} positions labelled and saved in {}; run the same command to continue",
+            bank.header.labelled,
+            total,
+            out.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    let held = bank.entries.iter().filter(|e| e.held_out).count();
+    outln!(
+        "{}: {} positions ({} held out) from {} games, labelled in {:.0} s on {threads} threads",
+        out.display(),
+        bank.header.labelled,
+        held,
+        bank.header.games,
+        bank.header.seconds
+    );
+    if speed.by_stones.iter().any(|&(n, _)| n > 0) {
+        outln!(
+            "labelling speed this session:\n{}",
+            speed.table().trim_end()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `bank --info`: what a bank file holds.
+fn show_info(path: &Path) -> anyhow::Result<()> {
+    let bank = BankFile::load(path)?;
+    let held = bank.entries.iter().filter(|e| e.held_out).count();
+    let h = &bank.header;
+    outln!("{}", path.display());
+    outln!(
+        "  positions  {} labelled of {} gathered{}",
+        h.labelled,
+        h.gathered,
+        if h.complete() { "" } else { " (unfinished)" }
+    );
+    outln!("  held out   {held} (every {HELD_OUT_EVERY}th game's positions)");
+    outln!("  games      {} (seed {})", h.games, h.seed);
+    outln!("  players    {}", h.players.join(","));
+    outln!("  stones     at least {}", h.min_stones);
+    outln!("  labelling  {:.0} s", h.seconds);
+    Ok(())
+}
+
+/// `bank --merge A,B,…`: one bank of several, written to `out`.
+fn merge(list: &str, out: &Path) -> anyhow::Result<()> {
+    if out.exists() {
+        bail!("{} exists: choose another --out", out.display());
+    }
+    let banks = list
+        .split(',')
+        .map(|name| BankSource::parse(name.trim()).load())
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = BankFile::merge(&banks).map_err(|p| crate::store::FileError::new(out, p))?;
+    merged.save(out)?;
+    let held = merged.entries.iter().filter(|e| e.held_out).count();
+    outln!(
+        "{}: {} positions ({held} held out) merged from {} banks",
+        out.display(),
+        merged.header.labelled,
+        banks.len()
+    );
+    Ok(())
+}
+
+/// Building a bank: Connect-Four only, and no encoder.
+fn check_build_flags(args: &BankArgs) -> anyhow::Result<()> {
+    match args.game.game {
+        Some(GameKind::Connect4) => {}
+        Some(other) => bail!(
+            "--game {}: a bank labels Connect-Four positions; tictactoe and matchsticks are solved whole (evolve --fitness vs:exhaustive)",
+            other.name()
+        ),
+        None => bail!("--game: name the game, connect4 (the only game a bank is built for)"),
+    }
+    if args.game.encoder.is_some() {
+        bail!("--encoder: a bank holds positions, not genes; it serves every Connect-Four encoder");
+    }
+    Ok(())
+}
+
+/// The bank to label into: an unfinished one at `out` made with the same
+/// settings (continued), else a fresh one; a complete bank, or one made
+/// otherwise, is refused.
+fn fresh_or_continued(
+    out: &Path,
+    plan: &Plan,
+    gathered: &labelling::Gathered,
+) -> anyhow::Result<BankFile> {
+    let fresh = labelling::new_bank(plan, gathered);
+    Ok(match BankFile::load(out) {
         Ok(old) if old.header.complete() && old.header.labelled > 0 => {
             bail!(
                 "{}: already a complete bank of {} positions; choose another --out, or remove it",
@@ -202,8 +271,20 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) if out.exists() => return Err(e.into()),
         Err(_) => fresh,
-    };
+    })
+}
 
+/// Labels the gathered positions not yet in `bank`, block by block on
+/// `threads` solvers, saving every `save_every` seconds, until done or a
+/// signal; returns the speed by stones.
+fn label_all(
+    bank: &mut BankFile,
+    gathered: &labelling::Gathered,
+    out: &Path,
+    threads: usize,
+    save_every: f64,
+    labelling: &ProgressBar,
+) -> anyhow::Result<Speed> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [
         signal_hook::consts::SIGINT,
@@ -213,10 +294,6 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         let _ = signal_hook::flag::register(signal, stop.clone());
     }
     let total = bank.header.gathered;
-    let labelling = bar(
-        total,
-        "labelling {pos}/{len} {wide_bar} {per_sec} eta {eta}",
-    );
     labelling.set_position(bank.header.labelled);
     labelling.reset_eta();
     let mut speed = Speed::default();
@@ -235,36 +312,10 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         }
         bank.header.labelled = bank.entries.len() as u64;
         labelling.set_position(bank.header.labelled);
-        if saved.elapsed().as_secs_f64() >= args.save_every {
-            bank.save(&out)?;
+        if saved.elapsed().as_secs_f64() >= save_every {
+            bank.save(out)?;
             saved = Instant::now();
         }
     }
-    labelling.finish_and_clear();
-    bank.save(&out)?;
-    if bank.header.labelled < total {
-        eprintln!(
-            "interrupted: {} of {} positions labelled and saved in {}; run the same command to continue",
-            bank.header.labelled,
-            total,
-            out.display()
-        );
-        return Ok(ExitCode::from(130));
-    }
-    let held = bank.entries.iter().filter(|e| e.held_out).count();
-    outln!(
-        "{}: {} positions ({} held out) from {} games, labelled in {:.0} s on {threads} threads",
-        out.display(),
-        bank.header.labelled,
-        held,
-        bank.header.games,
-        bank.header.seconds
-    );
-    if speed.by_stones.iter().any(|&(n, _)| n > 0) {
-        outln!(
-            "labelling speed this session:\n{}",
-            speed.table().trim_end()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(speed)
 }

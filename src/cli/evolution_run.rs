@@ -188,170 +188,217 @@ impl GameVisitor for Drive {
 }
 
 impl Drive {
-    fn drive<G: TableGame + Knowledge>(mut self, game: G) -> anyhow::Result<ExitCode> {
+    /// Starts or resumes the run, runs it with a progress bar until its
+    /// end, then writes the plot and the champion's copy and sums up.
+    fn drive<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
         survive_file_size_limits();
         let started = Instant::now();
         let exchange = exchange::for_this_process()?;
         let root = exchange.is_root();
-        let quiet = self.quiet || !root;
-        let (mut evolution, until) = match self.origin {
-            Origin::Fresh { cfg, claim } => {
-                let until = cfg.generations;
-                let prepared = Prepared::new(game, cfg)?;
-                self.lock = claim(prepared.config())?;
-                let run = self.run.clone();
-                let evolution = Evolution::start(prepared, run, self.threads, exchange)?;
-                (evolution, until)
-            }
-            Origin::Resumed {
-                mut checkpoint,
-                more,
-            } => {
-                // Under MPI: the newest generation every rank has.
-                let agreed = exchange.min(checkpoint.generation);
-                if agreed < checkpoint.generation {
-                    let dir = crate::evolve::checkpoint::dir_of_rank(
-                        &self.run,
-                        exchange.rank(),
-                        exchange.ranks(),
-                    );
-                    let path = dir.join(crate::evolve::checkpoint::file_name(agreed));
-                    checkpoint = Checkpoint::load(&path)?;
-                }
-                let until = more.map_or(checkpoint.config.generations, |m| agreed + m);
-                // Running past the plan extends it; running less never
-                // shrinks it (a later plain resume still finishes the plan).
-                let planned = checkpoint.config.generations.max(until);
-                let run = self.run.clone();
-                let evolution =
-                    Evolution::resume(game, checkpoint, run, planned, self.threads, exchange)?;
-                (evolution, until)
-            }
-        };
+        let Drive {
+            origin,
+            run,
+            lock,
+            threads,
+            quiet,
+        } = self;
+        let quiet = quiet || !root;
+        let (mut evolution, until, claimed) = begin(game, origin, &run, threads, exchange)?;
         // Held until the run ends, however it ends.
-        let _lock = &self.lock;
+        let _lock = lock.or(claimed);
         let first = evolution.generation();
         let stop = stop_on_signals();
-        let bar = progress_bar(quiet, first, until);
         let mut observer = Progress {
-            bar,
+            bar: progress_bar(quiet, first, until),
             plots: root,
             games: 0,
             started,
-            run: self.run.clone(),
-            plot: default_plot(self.run.root()),
+            run: run.clone(),
+            plot: default_plot(run.root()),
             plotted: None,
         };
         let end = evolution.run(until, &stop.flag, &mut observer)?;
         let (bar, games, plot) = (observer.bar, observer.games, observer.plot);
+        bar.finish_and_clear();
         if !root {
             // The first process writes the plot, the champion's copy and
             // the summary.
-            bar.finish_and_clear();
             return Ok(match end {
                 RunEnd::Stopped => ExitCode::from(130),
                 _ => ExitCode::SUCCESS,
             });
         }
-        let plotted = match render(&[self.run.root().to_path_buf()], &plot) {
+        let plotted = match render(&[run.root().to_path_buf()], &plot) {
             Ok(()) => Some(plot),
             Err(e) => {
                 eprintln!("warning: no plot: {e}");
                 None
             }
         };
-        let reached = match &end {
-            RunEnd::Reached(reason) => Some(reason.clone()),
-            _ => None,
-        };
-        bar.finish_and_clear();
-        let run = evolution.run_dir().clone();
-        let done = evolution.generation();
         if end == RunEnd::Stopped {
-            let at = match done {
-                0 => "before the first generation".to_string(),
-                d => format!("after generation {}", d - 1),
+            return Ok(stopped(evolution.run_dir(), evolution.generation(), &stop));
+        }
+        let champion_copy = copy_champion(evolution.run_dir())?;
+        if !quiet {
+            let summary = Summary {
+                first,
+                games,
+                seconds: started.elapsed().as_secs_f64(),
+                champion_copy,
+                plotted,
+                reached: match end {
+                    RunEnd::Reached(reason) => Some(reason),
+                    _ => None,
+                },
             };
-            eprintln!(
-                "stopped {at} (checkpoint written); continue with: {} {}",
+            summary.print(&evolution)?;
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// The evolution to run, the generation to run it up to, and a fresh run's
+/// lock: a fresh run checked, built, its directory claimed and started; or
+/// a resumed one from the newest checkpoint every process has.
+fn begin<G: TableGame + Knowledge>(
+    game: G,
+    origin: Origin,
+    run: &RunDir,
+    threads: usize,
+    exchange: Box<dyn exchange::Exchange>,
+) -> anyhow::Result<(Evolution<G>, u64, Option<RunLock>)> {
+    Ok(match origin {
+        Origin::Fresh { cfg, claim } => {
+            let until = cfg.generations;
+            let prepared = Prepared::new(game, cfg)?;
+            let lock = claim(prepared.config())?;
+            let evolution = Evolution::start(prepared, run.clone(), threads, exchange)?;
+            (evolution, until, lock)
+        }
+        Origin::Resumed {
+            mut checkpoint,
+            more,
+        } => {
+            // Under MPI: the newest generation every rank has.
+            let agreed = exchange.min(checkpoint.generation);
+            if agreed < checkpoint.generation {
+                let dir =
+                    crate::evolve::checkpoint::dir_of_rank(run, exchange.rank(), exchange.ranks());
+                let path = dir.join(crate::evolve::checkpoint::file_name(agreed));
+                checkpoint = Checkpoint::load(&path)?;
+            }
+            let until = more.map_or(checkpoint.config.generations, |m| agreed + m);
+            // Running past the plan extends it; running less never
+            // shrinks it (a later plain resume still finishes the plan).
+            let planned = checkpoint.config.generations.max(until);
+            let evolution =
+                Evolution::resume(game, checkpoint, run.clone(), planned, threads, exchange)?;
+            (evolution, until, None)
+        }
+    })
+}
+
+/// A run stopped by a signal: where to continue, and the shell's status
+/// convention (128 + the signal: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+fn stopped(run: &RunDir, done: u64, stop: &Stop) -> ExitCode {
+    let at = match done {
+        0 => "before the first generation".to_string(),
+        d => format!("after generation {}", d - 1),
+    };
+    eprintln!(
+        "stopped {at} (checkpoint written); continue with: {} {}",
+        resume_command(),
+        run.root().display()
+    );
+    let code = 128 + stop.signal.load(Ordering::SeqCst).clamp(1, 127);
+    ExitCode::from(code as u8)
+}
+
+/// A run under the project's runs/ has its champion copied to genomes/;
+/// one elsewhere keeps it in its own directory only. Returns the copy.
+fn copy_champion(run: &RunDir) -> anyhow::Result<Option<PathBuf>> {
+    let copy = in_project_runs(run.root())
+        .then(|| PathBuf::from("genomes").join(format!("{}.genome", run.name())));
+    if let Some(copy) = &copy {
+        std::fs::create_dir_all("genomes").context("creating genomes/")?;
+        std::fs::copy(run.best_genome(), copy)
+            .with_context(|| format!("copying the champion to {}", copy.display()))?;
+    }
+    Ok(copy)
+}
+
+/// What the closing summary of a finished run says beyond the run itself.
+struct Summary {
+    first: u64,
+    games: u64,
+    seconds: f64,
+    champion_copy: Option<PathBuf>,
+    plotted: Option<PathBuf>,
+    /// The stopping rule that ended the run, if one did.
+    reached: Option<String>,
+}
+
+impl Summary {
+    fn print<G: TableGame + Knowledge>(self, evolution: &Evolution<G>) -> anyhow::Result<()> {
+        let (run, done) = (evolution.run_dir(), evolution.generation());
+        let cfg = evolution.config();
+        let (first, games, elapsed) = (self.first, self.games, self.seconds);
+        let pace = if games > 0 {
+            format!(
+                " ({games} games, {:.0} games/s)",
+                games as f64 / elapsed.max(1e-9)
+            )
+        } else {
+            String::new()
+        };
+        outln!(
+            "evolved {} for generations {first}-{} in {elapsed:.1} s{pace}",
+            cfg.game,
+            done.saturating_sub(1),
+        );
+        if let Some(row) = evolution.rows().last() {
+            outln!(
+                "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",
+                row.best,
+                crate::evolve::fitness::max_points(cfg),
+                row.generation,
+                row.mean,
+                row.diversity
+            );
+        }
+        outln!(
+            "run        {}  (run.toml, stats.csv, checkpoints/)",
+            run.root().display()
+        );
+        match &self.champion_copy {
+            Some(copy) => outln!(
+                "champion   {} and {}",
+                run.best_genome().display(),
+                copy.display()
+            ),
+            None => outln!("champion   {}", run.best_genome().display()),
+        }
+        if let Some(plot) = &self.plotted {
+            outln!("plot       {}", plot.display());
+        }
+        if let Some(reason) = &self.reached {
+            outln!("stopped    {reason}");
+        }
+        let champion = evolution.measure_champion()?;
+        if !champion.is_empty() {
+            let columns = bench_summary(cfg, &champion);
+            outln!("benchmark  {columns} (the final champion)");
+        }
+        outln!("seed       {}", cfg.seed);
+        // After a stopping rule, resuming would stop again at once.
+        if self.reached.is_none() {
+            outln!(
+                "continue   {} {} --generations 100  (100 more)",
                 resume_command(),
                 run.root().display()
             );
-            // The shell's convention: 128 + the signal (130 Ctrl-C, 143
-            // SIGTERM, 129 SIGHUP).
-            let code = 128 + stop.signal.load(Ordering::SeqCst).clamp(1, 127);
-            return Ok(ExitCode::from(code as u8));
         }
-        // A run under the project's runs/ has its champion copied to
-        // genomes/; one elsewhere keeps it in its own directory only.
-        let champion_copy = in_project_runs(run.root())
-            .then(|| PathBuf::from("genomes").join(format!("{}.genome", run.name())));
-        if let Some(copy) = &champion_copy {
-            std::fs::create_dir_all("genomes").context("creating genomes/")?;
-            std::fs::copy(run.best_genome(), copy)
-                .with_context(|| format!("copying the champion to {}", copy.display()))?;
-        }
-        if !quiet {
-            let elapsed = started.elapsed().as_secs_f64();
-            let cfg = evolution.config();
-            let last = evolution.rows().last();
-            let pace = if games > 0 {
-                format!(
-                    " ({games} games, {:.0} games/s)",
-                    games as f64 / elapsed.max(1e-9)
-                )
-            } else {
-                String::new()
-            };
-            outln!(
-                "evolved {} for generations {first}-{} in {elapsed:.1} s{pace}",
-                cfg.game,
-                done.saturating_sub(1),
-            );
-            if let Some(row) = last {
-                outln!(
-                    "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",
-                    row.best,
-                    crate::evolve::fitness::max_points(cfg),
-                    row.generation,
-                    row.mean,
-                    row.diversity
-                );
-            }
-            outln!(
-                "run        {}  (run.toml, stats.csv, checkpoints/)",
-                run.root().display()
-            );
-            match &champion_copy {
-                Some(copy) => outln!(
-                    "champion   {} and {}",
-                    run.best_genome().display(),
-                    copy.display()
-                ),
-                None => outln!("champion   {}", run.best_genome().display()),
-            }
-            if let Some(plot) = &plotted {
-                outln!("plot       {}", plot.display());
-            }
-            if let Some(reason) = &reached {
-                outln!("stopped    {reason}");
-            }
-            let champion = evolution.measure_champion()?;
-            if !champion.is_empty() {
-                let columns = bench_summary(cfg, &champion);
-                outln!("benchmark  {columns} (the final champion)");
-            }
-            outln!("seed       {}", cfg.seed);
-            // After a stopping rule, resuming would stop again at once.
-            if reached.is_none() {
-                outln!(
-                    "continue   {} {} --generations 100  (100 more)",
-                    resume_command(),
-                    run.root().display()
-                );
-            }
-        }
-        Ok(ExitCode::SUCCESS)
+        Ok(())
     }
 }
 

@@ -127,6 +127,15 @@ pub struct ConfigError {
     pub allowed: String,
 }
 
+/// A parameter refused: its flag, the value given and what is allowed.
+fn refuse(flag: &'static str, value: String, allowed: String) -> Result<(), ConfigError> {
+    Err(ConfigError {
+        flag,
+        value,
+        allowed,
+    })
+}
+
 impl EvolveConfig {
     /// The recommended settings for `game`, the defaults of `evolve`. For
     /// tic-tac-toe and matchsticks: the exhaustive fitness, a mutation range
@@ -299,24 +308,31 @@ impl EvolveConfig {
         }
     }
 
-    /// Checks every parameter against its range.
+    /// Checks every parameter against its range and the game's abilities;
+    /// the first problem names its flag.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let err = |flag, value: String, allowed: String| {
-            Err(ConfigError {
-                flag,
-                value,
-                allowed,
-            })
-        };
+        self.check_sizes()?;
+        let abilities = abilities(self.game);
+        self.check_players(abilities)?;
+        self.check_audit(abilities)?;
+        super::fitness::check(self, abilities)?;
+        self.check_learning(abilities)?;
+        self.check_islands()?;
+        self.check_patience()
+    }
+
+    /// Population, elite, parents, mutation, selection, checkpoints, the
+    /// shell and the benchmark's games, each within its range.
+    fn check_sizes(&self) -> Result<(), ConfigError> {
         if !(2..=100_000).contains(&self.population) {
-            return err(
+            return refuse(
                 "population",
                 self.population.to_string(),
                 "must be 2-100000".into(),
             );
         }
         if !(1..self.population).contains(&self.elite) {
-            return err(
+            return refuse(
                 "elite",
                 self.elite.to_string(),
                 format!("must be 1-{} (below the population)", self.population - 1),
@@ -327,7 +343,7 @@ impl EvolveConfig {
             Selection::Tournament(_) => self.population,
         };
         if !(1..=most_parents).contains(&self.parents) {
-            return err(
+            return refuse(
                 "parents",
                 self.parents.to_string(),
                 format!(
@@ -342,7 +358,7 @@ impl EvolveConfig {
         }
         let Mutation { low, high } = self.mutation;
         if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low > high {
-            return err(
+            return refuse(
                 "mutation",
                 self.mutation.to_string(),
                 "must be a probability, 0-1".into(),
@@ -351,7 +367,7 @@ impl EvolveConfig {
         if let Selection::Tournament(k) = self.selection
             && k as usize > self.population
         {
-            return err(
+            return refuse(
                 "selection",
                 self.selection.to_string(),
                 format!(
@@ -361,30 +377,33 @@ impl EvolveConfig {
             );
         }
         if self.checkpoint_every == 0 {
-            return err("checkpoint-every", "0".into(), "must be at least 1".into());
+            return refuse("checkpoint-every", "0".into(), "must be at least 1".into());
         }
         if self.keep == 0 {
-            return err("keep", "0".into(), "must be at least 1".into());
+            return refuse("keep", "0".into(), "must be at least 1".into());
         }
         if self.lookahead > MAX_LOOKAHEAD {
-            return err(
+            return refuse(
                 "lookahead",
                 self.lookahead.to_string(),
                 format!("must be 0-{MAX_LOOKAHEAD}"),
             );
         }
         if !(1..=1_000_000).contains(&self.bench.games) {
-            return err(
+            return refuse(
                 "bench-games",
                 self.bench.games.to_string(),
                 "must be 1-1000000".into(),
             );
         }
-        let abilities = abilities(self.game);
+        Ok(())
+    }
+
+    /// `--target unbeatable` needs an exact audit of pure genomes.
+    fn check_audit(&self, abilities: Abilities) -> Result<(), ConfigError> {
         let exact = abilities.solvable;
-        self.check_players(abilities)?;
         if self.stop.target == Some(Target::Unbeatable) && !exact {
-            return err(
+            return refuse(
                 "target",
                 "unbeatable".into(),
                 "needs an exact audit: tictactoe or matchsticks (use score:SPEC:X for connect4)"
@@ -392,15 +411,20 @@ impl EvolveConfig {
             );
         }
         if self.lookahead > 0 && self.stop.target == Some(Target::Unbeatable) {
-            return err(
+            return refuse(
                 "lookahead",
                 self.lookahead.to_string(),
                 super::fitness::exhaustive::SHELL_VS_AUDIT.into(),
             );
         }
-        super::fitness::check(self, abilities)?;
+        Ok(())
+    }
+
+    /// Zero-weight genes and the bank's operators need a game that has
+    /// them; the operators' sizes.
+    fn check_learning(&self, abilities: Abilities) -> Result<(), ConfigError> {
         if self.init == Init::Zero && !abilities.weighted_genes {
-            return err(
+            return refuse(
                 "init",
                 "zero".into(),
                 "only Connect-Four genes carry a weight: use random".into(),
@@ -409,28 +433,28 @@ impl EvolveConfig {
         if !abilities.banked {
             let needs_bank = super::fitness::bank::NEEDS_BANK;
             if self.learn.guided > 0 {
-                return err("guided", self.learn.guided.to_string(), needs_bank.into());
+                return refuse("guided", self.learn.guided.to_string(), needs_bank.into());
             }
             if self.learn.local_search > 0 {
-                return err(
+                return refuse(
                     "local-search",
                     self.learn.local_search.to_string(),
                     needs_bank.into(),
                 );
             }
             if self.learn.bank != BankSource::Builtin {
-                return err("bank", self.learn.bank.to_string(), needs_bank.into());
+                return refuse("bank", self.learn.bank.to_string(), needs_bank.into());
             }
         }
         if self.learn.guided > 10_000 {
-            return err(
+            return refuse(
                 "guided",
                 self.learn.guided.to_string(),
                 "must be 0-10000 positions per child".into(),
             );
         }
         if self.learn.local_search as usize > self.population - self.elite {
-            return err(
+            return refuse(
                 "local-search",
                 self.learn.local_search.to_string(),
                 format!(
@@ -439,9 +463,14 @@ impl EvolveConfig {
                 ),
             );
         }
+        Ok(())
+    }
+
+    /// The island model: counts, the migration interval, migrants.
+    fn check_islands(&self) -> Result<(), ConfigError> {
         let islands = self.islands;
         if !(1..=1024).contains(&islands.count) {
-            return err(
+            return refuse(
                 "islands",
                 islands.count.to_string(),
                 "must be 1-1024".into(),
@@ -449,10 +478,10 @@ impl EvolveConfig {
         }
         if islands.count > 1 {
             if islands.every == 0 {
-                return err("migrate-every", "0".into(), "must be at least 1".into());
+                return refuse("migrate-every", "0".into(), "must be at least 1".into());
             }
             if !(1..=self.elite).contains(&islands.migrants) {
-                return err(
+                return refuse(
                     "migrants",
                     islands.migrants.to_string(),
                     format!(
@@ -462,7 +491,7 @@ impl EvolveConfig {
                 );
             }
             if islands.migrants > self.population - self.elite {
-                return err(
+                return refuse(
                     "migrants",
                     islands.migrants.to_string(),
                     format!(
@@ -472,8 +501,13 @@ impl EvolveConfig {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// `--patience` counts benchmarks without progress.
+    fn check_patience(&self) -> Result<(), ConfigError> {
         if self.stop.patience.is_some() && self.bench.every == 0 {
-            return err(
+            return refuse(
                 "patience",
                 format!("{}", self.stop.patience.unwrap_or(0)),
                 "needs a benchmark: set --bench-every".into(),
