@@ -3,29 +3,13 @@
 //! always plays a legal move.
 
 use bebete_core::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
-use bebete_core::games::{
-    BuiltIn, Connect4Encoder, Game, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
-    TicTacToeEncoder, check_moves,
-};
+use bebete_core::games::{BuiltIn, Game, GameSpec, check_moves};
 use bebete_core::genome::Genome;
 use proptest::prelude::*;
 
-/// Every game and encoder, matchsticks under both rules.
+/// Every registered game under each of its encoders and rule variants.
 fn specs() -> Vec<GameSpec> {
-    let double = MatchsticksRules {
-        sticks: 30,
-        rule: TakeRule::Double,
-    };
-    vec![
-        GameSpec::TicTacToe(TicTacToeEncoder::Base3),
-        GameSpec::TicTacToe(TicTacToeEncoder::Symmetric),
-        GameSpec::Connect4(Connect4Encoder::Subgrid),
-        GameSpec::Connect4(Connect4Encoder::Playable),
-        GameSpec::Connect4(Connect4Encoder::Mirror),
-        GameSpec::Matchsticks(MatchsticksRules::default(), MatchsticksEncoder::State),
-        GameSpec::Matchsticks(double, MatchsticksEncoder::State),
-        GameSpec::Matchsticks(double, MatchsticksEncoder::Sticks),
-    ]
+    GameSpec::registered()
 }
 
 /// Plays a random game (move choices from `picks`) with a random genome of
@@ -128,4 +112,31 @@ fn the_check_catches_a_wrong_move_list() {
     let err: BrokenInvariant = check_moves(&game, &game.start()).unwrap_err();
     assert!(err.to_string().contains("listed 0 times"), "{err}");
     assert!(check_moves(&TicTacToe::BASE3, &TicTacToe::BASE3.start()).is_ok());
+}
+
+/// A random genome of every registered game survives its file, and a
+/// two-genome population of it survives a checkpoint.
+#[test]
+fn every_registered_game_round_trips_a_genome_and_a_checkpoint() {
+    use bebete_core::evolve::checkpoint::{self, Checkpoint};
+    use bebete_core::evolve::{EvolveConfig, Hall, Population};
+    let dir = tempfile::tempdir().unwrap();
+    for (i, spec) in specs().into_iter().enumerate() {
+        let genome = Genome::random(spec, i as u64);
+        let path = dir.path().join(format!("{i}.genome"));
+        genome.save(&path).unwrap();
+        assert_eq!(Genome::load(&path).unwrap(), genome, "{spec}");
+
+        let mut cfg = EvolveConfig::method(spec, 7);
+        cfg.population = 2;
+        cfg.elite = 1;
+        cfg.parents = 1;
+        let mut genes = genome.genes.clone();
+        genes.extend(Genome::random(spec, 1000 + i as u64).genes);
+        let pop = Population::from_genes(genes, genome.genes.len());
+        let path = dir.path().join(format!("{i}.ckpt"));
+        checkpoint::write(&path, &cfg, 0, &[], &[&pop], 0, &Hall::default()).unwrap();
+        let loaded = Checkpoint::load(&path).unwrap();
+        assert_eq!((loaded.config, loaded.population), (cfg, pop), "{spec}");
+    }
 }

@@ -16,6 +16,48 @@ pub enum GameKind {
 }
 
 impl GameKind {
+    /// Every built-in game, in the order the command line lists them.
+    pub const ALL: [GameKind; 4] = [
+        GameKind::TicTacToe,
+        GameKind::Matchsticks,
+        GameKind::Connect4,
+        GameKind::Solitaire,
+    ];
+
+    /// The game under each of its encoders and rule variants that the
+    /// tests run over (default rules, plus matchsticks' Fibonacci rule and
+    /// the smallest solitaire board): a game is covered by the tests that
+    /// run over [`GameSpec::registered`] once it is listed here, and the
+    /// match makes the compiler ask for a new game's list.
+    pub fn variants(self) -> Vec<GameSpec> {
+        match self {
+            GameKind::TicTacToe => vec![
+                GameSpec::TicTacToe(TicTacToeEncoder::Base3),
+                GameSpec::TicTacToe(TicTacToeEncoder::Symmetric),
+            ],
+            GameKind::Matchsticks => {
+                let double = MatchsticksRules {
+                    sticks: 30,
+                    rule: super::TakeRule::Double,
+                };
+                vec![
+                    GameSpec::Matchsticks(MatchsticksRules::default(), MatchsticksEncoder::State),
+                    GameSpec::Matchsticks(double, MatchsticksEncoder::State),
+                    GameSpec::Matchsticks(double, MatchsticksEncoder::Sticks),
+                ]
+            }
+            GameKind::Connect4 => vec![
+                GameSpec::Connect4(Connect4Encoder::Subgrid),
+                GameSpec::Connect4(Connect4Encoder::Playable),
+                GameSpec::Connect4(Connect4Encoder::Mirror),
+            ],
+            GameKind::Solitaire => vec![
+                GameSpec::Solitaire(SolitaireRules::default()),
+                GameSpec::Solitaire(SolitaireRules { rows: 4, empty: 2 }),
+            ],
+        }
+    }
+
     /// The canonical command-line name.
     pub fn name(self) -> &'static str {
         match self {
@@ -86,6 +128,12 @@ pub enum GameSpec {
 }
 
 impl GameSpec {
+    /// Every built-in game under each of its encoders and rule variants
+    /// ([`GameKind::variants`] of [`GameKind::ALL`]).
+    pub fn registered() -> Vec<GameSpec> {
+        GameKind::ALL.iter().flat_map(|k| k.variants()).collect()
+    }
+
     /// Tic-tac-toe with the base-3 encoder (one gene per board).
     pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToeEncoder::Base3);
     /// Connect-Four with the 4×4 sub-grid encoder.
@@ -178,5 +226,27 @@ impl std::fmt::Display for GameSpec {
             GameSpec::Solitaire(rules) => write!(f, "solitaire ({rules})"),
             other => f.write_str(other.kind().name()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry lists each game once, by the name the command line
+    /// reads, with variants of that game only, all within their rules.
+    #[test]
+    fn every_registered_game_is_named_and_valid() {
+        for (i, kind) in GameKind::ALL.iter().enumerate() {
+            assert!(!GameKind::ALL[..i].contains(kind), "{kind} twice");
+            assert_eq!(GameKind::parse(kind.name()), Some(*kind));
+            let variants = kind.variants();
+            assert!(!variants.is_empty(), "{kind} has no variants");
+            for spec in variants {
+                assert_eq!(spec.kind(), *kind, "{spec}");
+                assert!(spec.validate().is_ok(), "{spec}");
+            }
+        }
+        assert!(GameSpec::registered().len() >= GameKind::ALL.len());
     }
 }
