@@ -68,16 +68,23 @@ impl GameKind {
         }
     }
 
-    /// Reads a game name or alias (`tictactoe`/`ttt`, `matchsticks`/`nim`,
-    /// `connect4`/`c4`, `solitaire`/`peg`).
-    pub fn parse(text: &str) -> Option<GameKind> {
-        match text.to_ascii_lowercase().as_str() {
-            "tictactoe" | "ttt" => Some(GameKind::TicTacToe),
-            "matchsticks" | "nim" => Some(GameKind::Matchsticks),
-            "connect4" | "c4" => Some(GameKind::Connect4),
-            "solitaire" | "peg" => Some(GameKind::Solitaire),
-            _ => None,
+    /// The shorter names the command line also reads.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            GameKind::TicTacToe => &["ttt"],
+            GameKind::Matchsticks => &["nim"],
+            GameKind::Connect4 => &["c4"],
+            GameKind::Solitaire => &["peg"],
         }
+    }
+
+    /// Reads a game name or alias (`tictactoe`/`ttt`, `matchsticks`/`nim`,
+    /// `connect4`/`c4`, `solitaire`/`peg`), in any case.
+    pub fn parse(text: &str) -> Option<GameKind> {
+        let text = text.to_ascii_lowercase();
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.name() == text || k.aliases().contains(&text.as_str()))
     }
 }
 
@@ -92,12 +99,23 @@ impl std::fmt::Display for GameKind {
 #[error("{0}")]
 pub struct InvalidRules(pub String);
 
-/// An unknown `--game` name.
+/// An unknown `--game` name; says which names are known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)"
-)]
+#[error("unknown game: expected {}", known_games())]
 pub struct UnknownGame;
+
+/// `tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)`.
+fn known_games() -> String {
+    let names: Vec<String> = GameKind::ALL
+        .iter()
+        .map(|k| format!("{} ({})", k.name(), k.aliases().join(", ")))
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
 
 impl std::str::FromStr for GameKind {
     type Err = UnknownGame;
@@ -248,5 +266,11 @@ mod tests {
             }
         }
         assert!(GameSpec::registered().len() >= GameKind::ALL.len());
+        assert_eq!(
+            UnknownGame.to_string(),
+            "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)"
+        );
+        assert_eq!(GameKind::parse("C4"), Some(GameKind::Connect4));
+        assert_eq!(GameKind::parse("chess"), None);
     }
 }
