@@ -6,6 +6,7 @@
 //! that set it apart. Text is drawn with the DejaVu Sans font compiled into
 //! the binary, so rendering needs no system fonts or libraries.
 
+use crate::evolve::stats::Column;
 use crate::evolve::stats::StatsTable;
 use crate::store::run_files;
 use plotters::coord::Shift;
@@ -66,7 +67,8 @@ impl RunStats {
     /// `NAME island K`, with `island = K` among its parameters, so legends
     /// tell them apart); any other run as it is.
     pub fn by_island(self) -> Vec<RunStats> {
-        let Some(c) = self.columns.iter().position(|x| x == "island") else {
+        let island = Column::Island.name();
+        let Some(c) = self.columns.iter().position(|x| *x == island) else {
             return vec![self];
         };
         let mut islands: Vec<u64> = self
@@ -80,7 +82,7 @@ impl RunStats {
             .into_iter()
             .map(|k| {
                 let mut params = self.params.clone();
-                params.insert("island".into(), toml::Value::Integer(k as i64));
+                params.insert(island.clone(), toml::Value::Integer(k as i64));
                 RunStats {
                     name: format!("{} island {k}", self.name),
                     params,
@@ -112,7 +114,7 @@ impl RunStats {
         self.columns
             .iter()
             .map(String::as_str)
-            .filter(|c| c.starts_with("vs_") || *c == "optimal_rate")
+            .filter(|c| Column::parse(c).is_some_and(|c| c.is_share()))
             .collect()
     }
 
@@ -291,8 +293,14 @@ where
         population,
         match runs.len() {
             1 => String::new(),
-            n if runs.iter().all(|r| r.params.contains_key("island")) => {
-                let per_run = runs.iter().filter(|r| r.param("island") == "0").count();
+            n if runs
+                .iter()
+                .all(|r| r.params.contains_key(&Column::Island.name())) =>
+            {
+                let per_run = runs
+                    .iter()
+                    .filter(|r| r.param(&Column::Island.name()) == "0")
+                    .count();
                 if per_run == 1 {
                     format!(" per island ({n} islands)")
                 } else {
@@ -318,7 +326,12 @@ where
     // is left out.
     let scales: Vec<f64> = runs
         .iter()
-        .map(|r| r.series("best").iter().map(|p| p.1).fold(1.0f64, f64::max))
+        .map(|r| {
+            r.series(&Column::Best.name())
+                .iter()
+                .map(|p| p.1)
+                .fold(1.0f64, f64::max)
+        })
         .collect();
     let rescale = runs
         .iter()
@@ -329,19 +342,23 @@ where
         .flat_map(|(i, run)| {
             let round_robin = run.param("fitness") == "round-robin";
             let scale = if rescale { scales[i] } else { 1.0 };
-            [("best", 1.0), ("mean", 0.6), ("worst", 0.35)]
-                .into_iter()
-                .filter(move |(col, _)| !(round_robin && *col == "mean"))
-                .map(move |(col, shade)| Curve {
-                    run: i,
-                    column: col.to_string(),
-                    points: run
-                        .series(col)
-                        .into_iter()
-                        .map(|(x, y)| (x, y / scale))
-                        .collect(),
-                    shade,
-                })
+            [
+                (Column::Best, 1.0),
+                (Column::Mean, 0.6),
+                (Column::Worst, 0.35),
+            ]
+            .into_iter()
+            .filter(move |(col, _)| !(round_robin && *col == Column::Mean))
+            .map(move |(col, shade)| Curve {
+                run: i,
+                column: col.name(),
+                points: run
+                    .series(&col.name())
+                    .into_iter()
+                    .map(|(x, y)| (x, y / scale))
+                    .collect(),
+                shade,
+            })
         })
         .collect();
     let top = if rescale {
@@ -386,8 +403,11 @@ where
                 });
             }
         }
-        let audited = series.iter().any(|c| c.column == "optimal_rate");
-        let opposed = series.iter().any(|c| c.column.starts_with("vs_"));
+        let kind = |c: &Curve| Column::parse(&c.column);
+        let audited = series.iter().any(|c| kind(c) == Some(Column::OptimalRate));
+        let opposed = series
+            .iter()
+            .any(|c| matches!(kind(c), Some(Column::Versus(_))));
         line_panel(
             &panels[1],
             PanelSpec {
@@ -414,8 +434,8 @@ where
         .enumerate()
         .map(|(i, run)| Curve {
             run: i,
-            column: "diversity".to_string(),
-            points: run.series("diversity"),
+            column: Column::Diversity.name(),
+            points: run.series(&Column::Diversity.name()),
             shade: 1.0,
         })
         .collect();

@@ -8,6 +8,7 @@
 
 use super::fitness::{RunTables, solo};
 use super::learn::Tutor;
+use super::stats::Column;
 use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
 use crate::dispatch::abilities;
@@ -21,7 +22,11 @@ use std::sync::Arc;
 const BENCH_STREAM: u64 = 0xbe4c;
 
 /// Audit columns, for the games that can be audited exactly.
-pub const AUDIT_COLUMNS: [&str; 3] = ["optimal_rate", "unbeatable_first", "unbeatable_second"];
+pub const AUDIT_COLUMNS: [Column; 3] = [
+    Column::OptimalRate,
+    Column::UnbeatableFirst,
+    Column::UnbeatableSecond,
+];
 
 /// The column name of a benchmark opponent.
 pub fn column_name(spec: &PlayerSpec) -> String {
@@ -32,7 +37,7 @@ pub fn column_name(spec: &PlayerSpec) -> String {
             .unwrap_or_else(|| spec.to_string()),
         _ => spec.to_string(),
     };
-    format!("vs_{}", name.replace(',', "_"))
+    Column::Versus(name.replace(',', "_")).name()
 }
 
 /// The benchmark opponents of a run: `--bench-against`, plus the target's
@@ -69,9 +74,9 @@ fn solo_columns(cfg: &EvolveConfig) -> Vec<String> {
     if abilities(cfg.game).players != 1 || cfg.bench.every == 0 {
         return Vec::new();
     }
-    let mut cols = vec!["pegs".to_string()];
+    let mut cols = vec![Column::Pegs.name()];
     if !matches!(cfg.game, crate::games::GameSpec::Solitaire(r) if r.rows > 6) {
-        cols.push(AUDIT_COLUMNS[0].to_string());
+        cols.push(Column::OptimalRate.name());
     }
     cols
 }
@@ -81,10 +86,10 @@ pub fn columns(cfg: &EvolveConfig) -> Vec<String> {
     let mut cols: Vec<String> = opponents(cfg).iter().map(column_name).collect();
     cols.extend(solo_columns(cfg));
     if audited(cfg) {
-        cols.extend(AUDIT_COLUMNS.iter().map(|c| c.to_string()));
+        cols.extend(AUDIT_COLUMNS.iter().map(Column::name));
     }
     if banked(cfg) {
-        cols.push(AUDIT_COLUMNS[0].to_string());
+        cols.push(Column::OptimalRate.name());
     }
     cols
 }

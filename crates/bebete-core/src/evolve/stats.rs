@@ -11,8 +11,96 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// The fixed columns of `stats.csv` (contract: the first four).
+/// The fixed columns of `stats.csv` (contract: the first four), as
+/// [`Column::FIXED`] names them.
 pub const STATS_HEADER: &str = "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s";
+
+/// A column of `stats.csv`, typed: what writes the table (this module, the
+/// benchmark) and what reads it (the plots, the server) name columns
+/// through it, not by string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Column {
+    Generation,
+    Best,
+    Mean,
+    Worst,
+    Diversity,
+    TournamentSeconds,
+    BreedingSeconds,
+    IoSeconds,
+    /// The champion's score against a fixed opponent, named as in
+    /// `--bench-against` (`vs_random`, `vs_mc:50`, a genome file's stem).
+    Versus(String),
+    /// The share of positions where the champion keeps the value (the
+    /// exact audit, the bank's held-out positions, or solitaire's best
+    /// count).
+    OptimalRate,
+    UnbeatableFirst,
+    UnbeatableSecond,
+    /// One-player games: the pieces the champion leaves.
+    Pegs,
+    /// With `--islands`: the island of the row.
+    Island,
+}
+
+impl Column {
+    /// The columns every run has, in order.
+    pub const FIXED: [Column; 8] = [
+        Column::Generation,
+        Column::Best,
+        Column::Mean,
+        Column::Worst,
+        Column::Diversity,
+        Column::TournamentSeconds,
+        Column::BreedingSeconds,
+        Column::IoSeconds,
+    ];
+
+    /// The name in the header.
+    pub fn name(&self) -> String {
+        let fixed = match self {
+            Column::Generation => "generation",
+            Column::Best => "best",
+            Column::Mean => "mean",
+            Column::Worst => "worst",
+            Column::Diversity => "diversity",
+            Column::TournamentSeconds => "tournament_s",
+            Column::BreedingSeconds => "breeding_s",
+            Column::IoSeconds => "io_s",
+            Column::Versus(opponent) => return format!("vs_{opponent}"),
+            Column::OptimalRate => "optimal_rate",
+            Column::UnbeatableFirst => "unbeatable_first",
+            Column::UnbeatableSecond => "unbeatable_second",
+            Column::Pegs => "pegs",
+            Column::Island => "island",
+        };
+        fixed.to_string()
+    }
+
+    /// The column a header names (`None` for a name no run writes).
+    pub fn parse(name: &str) -> Option<Column> {
+        if let Some(opponent) = name.strip_prefix("vs_") {
+            return Some(Column::Versus(opponent.to_string()));
+        }
+        let named = [
+            Column::OptimalRate,
+            Column::UnbeatableFirst,
+            Column::UnbeatableSecond,
+            Column::Pegs,
+            Column::Island,
+        ];
+        Column::FIXED
+            .into_iter()
+            .chain(named)
+            .find(|c| c.name() == name)
+    }
+
+    /// A share from 0 to 1 measured against fixed opponents or the solver:
+    /// what the plots draw in the benchmark panel.
+    pub fn is_share(&self) -> bool {
+        matches!(self, Column::Versus(_) | Column::OptimalRate)
+    }
+}
 
 /// The header of a run's `stats.csv`: the fixed columns, then one per
 /// benchmark opponent (`vs_random`, …), for tic-tac-toe and matchsticks the
@@ -27,7 +115,8 @@ pub fn header(cfg: &EvolveConfig) -> String {
         header.push_str(&column);
     }
     if cfg.islands.count > 1 {
-        header.push_str(",island");
+        header.push(',');
+        header.push_str(&Column::Island.name());
     }
     header
 }
@@ -132,7 +221,7 @@ impl StatsTable {
             Ok(h) => h.iter().map(str::to_string).collect(),
             Err(e) => return Err(StatsError::Malformed { line: 1, error: e }),
         };
-        if columns.first().map(String::as_str) != Some("generation") {
+        if columns.first().map(String::as_str) != Some(&*Column::Generation.name()) {
             return Err(StatsError::NoGeneration);
         }
         let mut rows = Vec::new();
@@ -210,6 +299,28 @@ pub fn diversity(pop: &Population, active: Option<&[u32]>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_are_named_and_read_back() {
+        let fixed: Vec<String> = Column::FIXED.iter().map(Column::name).collect();
+        assert_eq!(fixed.join(","), STATS_HEADER);
+        for c in Column::FIXED.into_iter().chain([
+            Column::Versus("mc:50".into()),
+            Column::OptimalRate,
+            Column::UnbeatableFirst,
+            Column::UnbeatableSecond,
+            Column::Pegs,
+            Column::Island,
+        ]) {
+            assert_eq!(Column::parse(&c.name()), Some(c));
+        }
+        assert_eq!(
+            Column::parse("vs_random"),
+            Some(Column::Versus("random".into()))
+        );
+        assert_eq!(Column::parse("nonsense"), None);
+        assert!(Column::OptimalRate.is_share() && !Column::Pegs.is_share());
+    }
 
     #[test]
     fn rows_written_are_read_back() {
