@@ -285,9 +285,32 @@ where
 {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
+    let root = root.titled(&title(runs), ("sans-serif", 30)).map_err(err)?;
+    let labels = labels(runs);
+    let max_gen = runs
+        .iter()
+        .flat_map(|r| r.rows.iter().filter_map(|row| row[0]))
+        .fold(1.0f64, f64::max);
+    let has_bench = runs.iter().any(|r| !r.bench_columns().is_empty());
+    let panels = root.split_evenly((if has_bench { 3 } else { 2 }, 1));
+    fitness_panel(&panels[0], runs, max_gen, &labels)?;
+    if has_bench {
+        bench_panel(&panels[1], runs, max_gen, &labels)?;
+    }
+    diversity_panel(
+        &panels[if has_bench { 2 } else { 1 }],
+        runs,
+        max_gen,
+        &labels,
+    )?;
+    root.present().map_err(err)
+}
+
+/// The game, the population, and how many runs or islands are drawn.
+fn title(runs: &[RunStats]) -> String {
     let first = &runs[0];
     let population = first.param("population");
-    let title = format!(
+    format!(
         "{}, population {}{}",
         first.param("game"),
         population,
@@ -309,21 +332,24 @@ where
             }
             n => format!(" ({n} runs)"),
         }
-    );
-    let root = root.titled(&title, ("sans-serif", 30)).map_err(err)?;
-    let labels = labels(runs);
-    let max_gen = runs
-        .iter()
-        .flat_map(|r| r.rows.iter().filter_map(|row| row[0]))
-        .fold(1.0f64, f64::max);
-    let has_bench = runs.iter().any(|r| !r.bench_columns().is_empty());
-    let panels = root.split_evenly((if has_bench { 3 } else { 2 }, 1));
+    )
+}
 
-    // Points: best, mean, worst. Runs whose fitness differs (round-robin
-    // points against a million for the exhaustive fitness, say) are each
-    // scaled to their own highest best, and the axis says so. The
-    // round-robin's mean is constant (every game gives out 2 points), so it
-    // is left out.
+/// Points: best, mean, worst. Runs whose fitness differs (round-robin
+/// points against a million for the exhaustive fitness, say) are each
+/// scaled to their own highest best, and the axis says so. The
+/// round-robin's mean is constant (every game gives out 2 points), so it
+/// is left out.
+fn fitness_panel<DB: DrawingBackend>(
+    panel: &Panel<'_, DB>,
+    runs: &[RunStats],
+    max_gen: f64,
+    labels: &[String],
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let first = &runs[0];
     let scales: Vec<f64> = runs
         .iter()
         .map(|r| {
@@ -367,7 +393,7 @@ where
         scales.iter().copied().fold(1.0f64, f64::max)
     };
     line_panel(
-        &panels[0],
+        panel,
         PanelSpec {
             caption: if rescale {
                 "Fitness, each run scaled to its own highest best (the runs' fitness differs)"
@@ -386,49 +412,69 @@ where
         },
         max_gen,
         &series,
-        &labels,
-    )?;
+        labels,
+    )
+}
 
-    let mut next = 1;
-    if has_bench {
-        let mut series = Vec::new();
-        for (i, run) in runs.iter().enumerate() {
-            for (j, col) in run.bench_columns().into_iter().enumerate() {
-                let alpha = 1.0 - 0.6 * j as f64 / run.bench_columns().len().max(1) as f64;
-                series.push(Curve {
-                    run: i,
-                    column: col.to_string(),
-                    points: run.series(col),
-                    shade: alpha,
-                });
-            }
+/// The champion's benchmark: scores against fixed opponents and the
+/// optimal-move rate, shares from 0 to 1.
+fn bench_panel<DB: DrawingBackend>(
+    panel: &Panel<'_, DB>,
+    runs: &[RunStats],
+    max_gen: f64,
+    labels: &[String],
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let mut series = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        for (j, col) in run.bench_columns().into_iter().enumerate() {
+            let alpha = 1.0 - 0.6 * j as f64 / run.bench_columns().len().max(1) as f64;
+            series.push(Curve {
+                run: i,
+                column: col.to_string(),
+                points: run.series(col),
+                shade: alpha,
+            });
         }
-        let kind = |c: &Curve| Column::parse(&c.column);
-        let audited = series.iter().any(|c| kind(c) == Some(Column::OptimalRate));
-        let opposed = series
-            .iter()
-            .any(|c| matches!(kind(c), Some(Column::Versus(_))));
-        line_panel(
-            &panels[1],
-            PanelSpec {
-                caption: match (opposed, audited) {
-                    (true, true) => {
-                        "Champion against fixed opponents (score share) and optimal-move rate"
-                    }
-                    (true, false) => "Champion against fixed opponents (score share)",
-                    // One-player games: no opponents.
-                    _ => "Champion's optimal-move rate (share of reachable positions)",
-                },
-                y_desc: "share",
-                y_range: 0.0..1.02,
-                legend: SeriesLabelPosition::LowerRight,
-            },
-            max_gen,
-            &series,
-            &labels,
-        )?;
-        next = 2;
     }
+    let kind = |c: &Curve| Column::parse(&c.column);
+    let audited = series.iter().any(|c| kind(c) == Some(Column::OptimalRate));
+    let opposed = series
+        .iter()
+        .any(|c| matches!(kind(c), Some(Column::Versus(_))));
+    line_panel(
+        panel,
+        PanelSpec {
+            caption: match (opposed, audited) {
+                (true, true) => {
+                    "Champion against fixed opponents (score share) and optimal-move rate"
+                }
+                (true, false) => "Champion against fixed opponents (score share)",
+                // One-player games: no opponents.
+                _ => "Champion's optimal-move rate (share of reachable positions)",
+            },
+            y_desc: "share",
+            y_range: 0.0..1.02,
+            legend: SeriesLabelPosition::LowerRight,
+        },
+        max_gen,
+        &series,
+        labels,
+    )
+}
+
+/// Diversity: the share of differing genes.
+fn diversity_panel<DB: DrawingBackend>(
+    panel: &Panel<'_, DB>,
+    runs: &[RunStats],
+    max_gen: f64,
+    labels: &[String],
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
     let series: Vec<_> = runs
         .iter()
         .enumerate()
@@ -440,7 +486,7 @@ where
         })
         .collect();
     line_panel(
-        &panels[next],
+        panel,
         PanelSpec {
             caption: "Diversity (share of differing genes)",
             y_desc: "diversity",
@@ -449,9 +495,8 @@ where
         },
         max_gen,
         &series,
-        &labels,
-    )?;
-    root.present().map_err(err)
+        labels,
+    )
 }
 
 /// An axis label: integers as such, thousands as `k`, shares with 1 decimal.
