@@ -5,6 +5,7 @@
 
 use bebete_core::encoding::shell::{GenomeRules, MAX_LOOKAHEAD};
 use bebete_core::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
+use bebete_core::games::BuiltIn;
 use bebete_core::genome::Genome;
 use libfuzzer_sys::fuzz_target;
 
