@@ -21,6 +21,7 @@ pub mod hall;
 pub mod learn;
 pub mod operators;
 pub mod population;
+mod prepare;
 mod run_dir;
 pub mod stats;
 pub mod tournament;
