@@ -291,18 +291,18 @@ where
         .iter()
         .flat_map(|r| r.rows.iter().filter_map(|row| row[0]))
         .fold(1.0f64, f64::max);
+    // Fitness, the benchmark when any run has one, diversity: one panel
+    // each, top to bottom.
     let has_bench = runs.iter().any(|r| !r.bench_columns().is_empty());
-    let panels = root.split_evenly((if has_bench { 3 } else { 2 }, 1));
-    fitness_panel(&panels[0], runs, max_gen, &labels)?;
+    let mut contents = vec![fitness_panel(runs)];
     if has_bench {
-        bench_panel(&panels[1], runs, max_gen, &labels)?;
+        contents.push(bench_panel(runs));
     }
-    diversity_panel(
-        &panels[if has_bench { 2 } else { 1 }],
-        runs,
-        max_gen,
-        &labels,
-    )?;
+    contents.push(diversity_panel(runs));
+    let panels = root.split_evenly((contents.len(), 1));
+    for (panel, (spec, series)) in panels.iter().zip(contents) {
+        line_panel(panel, spec, max_gen, &series, &labels)?;
+    }
     root.present().map_err(err)
 }
 
@@ -340,15 +340,7 @@ fn title(runs: &[RunStats]) -> String {
 /// scaled to their own highest best, and the axis says so. The
 /// round-robin's mean is constant (every game gives out 2 points), so it
 /// is left out.
-fn fitness_panel<DB: DrawingBackend>(
-    panel: &Panel<'_, DB>,
-    runs: &[RunStats],
-    max_gen: f64,
-    labels: &[String],
-) -> Result<(), String>
-where
-    DB::ErrorType: 'static,
-{
+fn fitness_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
     let first = &runs[0];
     let scales: Vec<f64> = runs
         .iter()
@@ -392,8 +384,7 @@ where
     } else {
         scales.iter().copied().fold(1.0f64, f64::max)
     };
-    line_panel(
-        panel,
+    (
         PanelSpec {
             caption: if rescale {
                 "Fitness, each run scaled to its own highest best (the runs' fitness differs)"
@@ -410,27 +401,19 @@ where
             y_range: 0.0..top * 1.05,
             legend: SeriesLabelPosition::LowerRight,
         },
-        max_gen,
-        &series,
-        labels,
+        series,
     )
 }
 
 /// The champion's benchmark: scores against fixed opponents and the
 /// optimal-move rate, shares from 0 to 1.
-fn bench_panel<DB: DrawingBackend>(
-    panel: &Panel<'_, DB>,
-    runs: &[RunStats],
-    max_gen: f64,
-    labels: &[String],
-) -> Result<(), String>
-where
-    DB::ErrorType: 'static,
-{
+fn bench_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
     let mut series = Vec::new();
     for (i, run) in runs.iter().enumerate() {
-        for (j, col) in run.bench_columns().into_iter().enumerate() {
-            let alpha = 1.0 - 0.6 * j as f64 / run.bench_columns().len().max(1) as f64;
+        let columns = run.bench_columns();
+        let count = columns.len().max(1) as f64;
+        for (j, col) in columns.into_iter().enumerate() {
+            let alpha = 1.0 - 0.6 * j as f64 / count;
             series.push(Curve {
                 run: i,
                 column: col.to_string(),
@@ -444,8 +427,7 @@ where
     let opposed = series
         .iter()
         .any(|c| matches!(kind(c), Some(Column::Versus(_))));
-    line_panel(
-        panel,
+    (
         PanelSpec {
             caption: match (opposed, audited) {
                 (true, true) => {
@@ -459,22 +441,12 @@ where
             y_range: 0.0..1.02,
             legend: SeriesLabelPosition::LowerRight,
         },
-        max_gen,
-        &series,
-        labels,
+        series,
     )
 }
 
 /// Diversity: the share of differing genes.
-fn diversity_panel<DB: DrawingBackend>(
-    panel: &Panel<'_, DB>,
-    runs: &[RunStats],
-    max_gen: f64,
-    labels: &[String],
-) -> Result<(), String>
-where
-    DB::ErrorType: 'static,
-{
+fn diversity_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
     let series: Vec<_> = runs
         .iter()
         .enumerate()
@@ -485,17 +457,14 @@ where
             shade: 1.0,
         })
         .collect();
-    line_panel(
-        panel,
+    (
         PanelSpec {
             caption: "Diversity (share of differing genes)",
             y_desc: "diversity",
             y_range: 0.0..1.02,
             legend: SeriesLabelPosition::UpperRight,
         },
-        max_gen,
-        &series,
-        labels,
+        series,
     )
 }
 
