@@ -45,9 +45,9 @@ struct Header {
 
 /// The header of format 6 as stored: the configuration as JSON text, the
 /// rest by position (these fields are the checkpoint's own, not options).
-#[derive(Serialize, Deserialize)]
-struct StoredHeader<C> {
-    config: C,
+#[derive(Deserialize)]
+struct StoredHeader {
+    config: String,
     generation: u64,
     gene_count: u64,
     rows: Vec<StatsRow>,
@@ -125,23 +125,22 @@ struct StoredHeaderRef<'a> {
     held_islands: u32,
 }
 
-/// Reads a format-6 header: the fields by position, then the configuration
-/// from its JSON text.
-fn read_header(bytes: &[u8]) -> Result<Header, FileProblem> {
-    let stored: StoredHeader<String> = postcard::from_bytes(bytes)
-        .map_err(|e| FileProblem::Malformed(format!("the header does not decode: {e}")))?;
-    let config = serde_json::from_str(&stored.config).map_err(|e| {
-        FileProblem::Malformed(format!("the stored configuration does not read: {e}"))
-    })?;
-    Ok(Header {
-        config,
-        generation: stored.generation,
-        gene_count: stored.gene_count,
-        rows: stored.rows,
-        hall: stored.hall,
-        first_island: stored.first_island,
-        held_islands: stored.held_islands,
-    })
+impl StoredHeader {
+    /// The header, its configuration read from the stored JSON.
+    fn read(self) -> Result<Header, FileProblem> {
+        let config = serde_json::from_str(&self.config).map_err(|e| {
+            FileProblem::Malformed(format!("the stored configuration does not read: {e}"))
+        })?;
+        Ok(Header {
+            config,
+            generation: self.generation,
+            gene_count: self.gene_count,
+            rows: self.rows,
+            hall: self.hall,
+            first_island: self.first_island,
+            held_islands: self.held_islands,
+        })
+    }
 }
 
 /// Where the checkpoints of rank `rank` of `ranks` processes go: the run's
@@ -191,17 +190,17 @@ impl Checkpoint {
 
     /// Decodes and checks the bytes of a checkpoint file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
-        // Format 6 keeps the header's bytes for `read_header`, which reads
-        // the configuration's JSON after the positional fields.
+        // Today's header is read by position like the old ones; its
+        // configuration's JSON is read after.
         let (header, genes) =
             decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| match version {
                 1..=5 => legacy::read(version, header).map(Ok),
-                _ => Ok(Err(header.to_vec())),
+                _ => postcard::from_bytes::<StoredHeader>(header).map(Err),
             })?;
         let malformed = FileProblem::Malformed;
         let mut header = match header {
             Ok(old) => old,
-            Err(current) => read_header(&current)?,
+            Err(current) => current.read()?,
         };
         if header.config.game.validate().is_err() || header.config.validate().is_err() {
             return Err(malformed(
