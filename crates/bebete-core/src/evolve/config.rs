@@ -226,8 +226,10 @@ impl EvolveConfig {
         }
     }
 
-    /// The terms and flags that need two players are refused for a
-    /// one-player game (and `solo` for a two-player one), each in one line.
+    /// What needs two players is refused for a one-player game, each in
+    /// one line: the fitness terms ([`super::fitness::check_players`]),
+    /// then `pegs:N` for two players, or the benchmark opponents, the
+    /// targets against an opponent and the shell for one.
     fn check_players(&self, abilities: Abilities) -> Result<(), ConfigError> {
         let err = |flag, value: String, allowed: &str| {
             Err(ConfigError {
@@ -236,14 +238,8 @@ impl EvolveConfig {
                 allowed: allowed.to_string(),
             })
         };
+        super::fitness::check_players(self, abilities)?;
         if abilities.players == 2 {
-            if self.fitness.solo {
-                return err(
-                    "fitness",
-                    self.fitness.to_string(),
-                    "solo is the fitness of one-player games (solitaire); two-player games play each other",
-                );
-            }
             if let Some(Target::Pegs(_)) = self.stop.target {
                 return err(
                     "target",
@@ -252,17 +248,6 @@ impl EvolveConfig {
                 );
             }
             return Ok(());
-        }
-        let f = &self.fitness;
-        if f.round_robin || f.sampled > 0 || f.hall > 0 || !f.opponents.is_empty() {
-            return err(
-                "fitness",
-                f.to_string(),
-                "a one-player game has no opponents: use solo (one game per genome), vs:exhaustive, or vs:solo+exhaustive",
-            );
-        }
-        if !f.solo && !f.exhaustive {
-            return err("fitness", f.to_string(), "give solo and/or exhaustive");
         }
         if !self.bench.against.is_empty() {
             return err(

@@ -117,8 +117,41 @@ impl<G: TableGame + Knowledge> RunTables<G> {
     }
 }
 
+/// The terms against the game's players: a one-player game has no
+/// opponents (no round-robin, sample, hall or fixed players) and needs
+/// `solo` and/or `exhaustive`; `solo` is for one-player games only.
+pub fn check_players(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
+    let f = &cfg.fitness;
+    let refuse = |allowed: &str| {
+        Err(ConfigError {
+            flag: "fitness",
+            value: f.to_string(),
+            allowed: allowed.to_string(),
+        })
+    };
+    if abilities.players == 2 {
+        if f.solo {
+            return refuse(
+                "solo is the fitness of one-player games (solitaire); two-player games play each other",
+            );
+        }
+        return Ok(());
+    }
+    if f.round_robin || f.sampled > 0 || f.hall > 0 || !f.opponents.is_empty() {
+        return refuse(
+            "a one-player game has no opponents: use solo (one game per genome), vs:exhaustive, or vs:solo+exhaustive",
+        );
+    }
+    if !f.solo && !f.exhaustive {
+        return refuse("give solo and/or exhaustive");
+    }
+    Ok(())
+}
+
 /// Checks every fitness term of `cfg` against its range and the game's
-/// abilities; the first problem names its flag.
+/// abilities; the first problem names its flag. (Against the game's
+/// players: [`check_players`], checked first with the rest of the
+/// configuration's players.)
 pub fn check(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
     exhaustive::check(cfg, abilities)?;
     sampled::check(cfg)?;
