@@ -42,6 +42,11 @@ impl Board {
     fn mover(&self) -> u8 {
         1 + self.second_to_move as u8
     }
+    /// The board in base 3 (cell k weighs 3^k), then the side to move.
+    fn gene_index(&self) -> usize {
+        let base3 = self.cells.iter().rev().fold(0, |n, &c| n * 3 + c as usize);
+        base3 + self.second_to_move as usize * 3usize.pow(9)
+    }
 }
 
 impl Game for Hexapawn {
@@ -152,8 +157,7 @@ impl TableGame for Hexapawn {
         self.explain(genes, pos, policy).chosen
     }
     fn explain(&self, genes: &[u8], pos: &Board, policy: IllegalPolicy) -> GeneLookup<Move> {
-        let base3 = pos.cells.iter().rev().fold(0, |n, &c| n * 3 + c as usize);
-        let index = base3 + pos.second_to_move as usize * 3usize.pow(9);
+        let index = pos.gene_index();
         let gene = genes[index] % MOVES;
         let legal = |mv: &u8| self.is_legal(pos, *mv);
         let chosen = match policy {
@@ -215,10 +219,7 @@ fn evolve(seed: u64, generations: u64) -> (Vec<u8>, Option<u64>) {
     let mut active: Vec<u32> = positions
         .iter()
         .filter(|pos| game.outcome(pos).is_none())
-        .map(|pos| {
-            game.explain(&[0; 2 * 19_683], pos, IllegalPolicy::Repair)
-                .index as u32
-        })
+        .map(|pos| pos.gene_index() as u32)
         .collect();
     active.sort_unstable();
     println!(
