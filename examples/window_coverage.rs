@@ -50,7 +50,12 @@ fn main() -> anyhow::Result<()> {
         let mut pos = game.start();
         while game.outcome(&pos).is_none() {
             let mv = if game.turn(&pos) == genome_side {
-                let reason = game.explain(&genome.genes, &pos, IllegalPolicy::Repair);
+                let Some(reason) = game
+                    .explain(&genome.genes, &pos, IllegalPolicy::Repair)
+                    .table()
+                else {
+                    anyhow::bail!("{path} is a value genome: it has no windows");
+                };
                 histogram[reason.windows.iter().filter(|w| w.weight > 0).count()] += 1;
                 for index in reason.consulted() {
                     *reads.entry(index).or_default() += 1;

@@ -126,6 +126,8 @@ struct Progress {
     /// Whether this process draws the plot (the first one under MPI).
     plots: bool,
     games: u64,
+    /// Self-play games the value genomes learned from.
+    learned: u64,
     started: Instant,
     run: RunDir,
     plot: PathBuf,
@@ -141,10 +143,17 @@ const PLOT_INTERVAL_S: f64 = 2.0;
 impl Observer for Progress {
     fn generation_done(&mut self, report: &GenerationReport) {
         self.games += report.games;
-        let rate = self.games as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+        self.learned += report.learned;
+        let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
+        let learning = match self.learned {
+            0 => String::new(),
+            n => format!(" | {:.0} self-play games/s", n as f64 / seconds),
+        };
         self.bar.set_message(format!(
-            "best {} mean {:.1} | {:.0} games/s",
-            report.row.best, report.row.mean, rate
+            "best {} mean {:.1} | {:.0} games/s{learning}",
+            report.row.best,
+            report.row.mean,
+            self.games as f64 / seconds
         ));
         self.bar.inc(1);
     }
@@ -212,13 +221,19 @@ impl Drive {
             bar: progress_bar(quiet, first, until),
             plots: root,
             games: 0,
+            learned: 0,
             started,
             run: run.clone(),
             plot: default_plot(run.root()),
             plotted: None,
         };
         let end = evolution.run(until, &stop.flag, &mut observer)?;
-        let (bar, games, plot) = (observer.bar, observer.games, observer.plot);
+        let (bar, games, learned, plot) = (
+            observer.bar,
+            observer.games,
+            observer.learned,
+            observer.plot,
+        );
         bar.finish_and_clear();
         if !root {
             // The first process writes the plot, the champion's copy and
@@ -243,6 +258,7 @@ impl Drive {
             let summary = Summary {
                 first,
                 games,
+                learned,
                 seconds: started.elapsed().as_secs_f64(),
                 champion_copy,
                 plotted,
@@ -331,6 +347,7 @@ fn copy_champion(run: &RunDir) -> anyhow::Result<Option<PathBuf>> {
 struct Summary {
     first: u64,
     games: u64,
+    learned: u64,
     seconds: f64,
     champion_copy: Option<PathBuf>,
     plotted: Option<PathBuf>,
@@ -343,7 +360,7 @@ impl Summary {
         let (run, done) = (evolution.run_dir(), evolution.generation());
         let cfg = evolution.config();
         let (first, games, elapsed) = (self.first, self.games, self.seconds);
-        let pace = if games > 0 {
+        let mut pace = if games > 0 {
             format!(
                 " ({games} games, {:.0} games/s)",
                 games as f64 / elapsed.max(1e-9)
@@ -351,6 +368,13 @@ impl Summary {
         } else {
             String::new()
         };
+        if self.learned > 0 {
+            pace += &format!(
+                " and {} self-play games learned from ({:.0}/s)",
+                self.learned,
+                self.learned as f64 / elapsed.max(1e-9)
+            );
+        }
         outln!(
             "evolved {} for generations {first}-{} in {elapsed:.1} s{pace}",
             cfg.game,

@@ -156,6 +156,12 @@ pub struct EvolveArgs {
     /// column and weight) [default: 0]
     #[arg(long, value_name = "K")]
     pub local_search: Option<u32>,
+    /// Value genomes (--encoder ntuple): self-play games each genome learns
+    /// from between generations (TD(λ) at its own rate, λ and exploration;
+    /// what it learns is inherited), 0-1000000; with --population 1 this is
+    /// plain TD learning [default: 0, or the recommended setting]
+    #[arg(long, value_name = "N")]
+    pub self_play: Option<u32>,
     /// Island model: N populations of --population genomes each, evolving
     /// side by side (each with its own seed derived from --seed), 1-1024;
     /// the champion is the best of all islands
@@ -240,6 +246,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     };
     cfg.learn.guided = args.guided.unwrap_or(cfg.learn.guided);
     cfg.learn.local_search = args.local_search.unwrap_or(cfg.learn.local_search);
+    cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
     let dir = args
         .run
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("{}-{seed}", game.kind())));

@@ -1,8 +1,8 @@
 //! The game-selection flags shared by every command that needs a game.
 
 use crate::games::{
-    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, SolitaireRules,
-    TakeRule, TicTacToeEncoder, UnknownGame,
+    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, NTuple,
+    SolitaireRules, TakeRule, TicTacToeEncoder, UnknownGame,
 };
 use crate::genome::Genome;
 use crate::players::{PlayerError, PlayerSpec};
@@ -18,12 +18,22 @@ pub struct GameArgs {
     /// How positions become gene indices: tictactoe base3 or symmetric
     /// (the 8 rotations/reflections share a gene); matchsticks state or
     /// sticks (sticks left only); connect4 subgrid, playable, mirror or
-    /// playable-mirror. Defaults: base3, state, subgrid; evolve's
+    /// playable-mirror; tictactoe and connect4 also ntuple (the value
+    /// genome: tuples of cells, a weight per state, learning by self-play;
+    /// see --tuples, --tuple-length). Defaults: base3, state, subgrid; evolve's
     /// recommended settings use symmetric, mirror for connect4 (and sticks
     /// with --rule double).
     /// With a genome file it must match the genome's own
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
+
+    /// Value genome (--encoder ntuple): tuples per genome, 1-1000 [default: connect4 70, tictactoe 40]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000), value_name = "N")]
+    pub tuples: Option<u16>,
+
+    /// Value genome (--encoder ntuple): cells per tuple, 2-8 [default: connect4 8, tictactoe 5]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8), value_name = "L")]
+    pub tuple_length: Option<u8>,
 
     /// Matchsticks rule: subtract (take 1..=max-take) or double (Fibonacci nim)
     #[arg(long, value_enum, value_name = "RULE")]
@@ -153,6 +163,33 @@ impl GameArgs {
         if kind != GameKind::Solitaire && (self.rows.is_some() || self.empty.is_some()) {
             anyhow::bail!("--rows and --empty apply only to --game solitaire, not {kind}");
         }
+        let spec = self.spec_of(kind, recommended)?;
+        let shape = match spec {
+            GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape))
+            | GameSpec::Connect4(Connect4Encoder::NTuple(shape)) => shape,
+            _ if self.tuples.is_some() || self.tuple_length.is_some() => anyhow::bail!(
+                "--tuples and --tuple-length shape a value genome: they need --encoder ntuple"
+            ),
+            _ => return Ok(spec),
+        };
+        let shape = NTuple {
+            tuples: self.tuples.unwrap_or(shape.tuples),
+            length: self.tuple_length.unwrap_or(shape.length),
+        };
+        let cells = match kind {
+            GameKind::TicTacToe => 9,
+            _ => 42,
+        };
+        if let Err(reason) = shape.check(cells) {
+            anyhow::bail!("--tuple-length {}: {reason}", shape.length);
+        }
+        Ok(match spec {
+            GameSpec::TicTacToe(_) => GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape)),
+            _ => GameSpec::Connect4(Connect4Encoder::NTuple(shape)),
+        })
+    }
+
+    fn spec_of(&self, kind: GameKind, recommended: bool) -> anyhow::Result<GameSpec> {
         match kind {
             GameKind::Matchsticks => {
                 let double = self.rule == Some(RuleArg::Double);
@@ -170,8 +207,9 @@ impl GameArgs {
                 None if recommended => TicTacToeEncoder::Symmetric,
                 None | Some("base3") => TicTacToeEncoder::Base3,
                 Some("symmetric") => TicTacToeEncoder::Symmetric,
+                Some("ntuple") => TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE),
                 Some(other) => anyhow::bail!(
-                    "--encoder {other}: tictactoe encoders are base3 (default) and symmetric"
+                    "--encoder {other}: tictactoe encoders are base3 (default), symmetric and ntuple"
                 ),
             })),
             GameKind::Solitaire => {
@@ -196,7 +234,7 @@ impl GameArgs {
                 Some(name) => match Connect4Encoder::parse(name) {
                     Some(e) => Ok(GameSpec::Connect4(e)),
                     None => anyhow::bail!(
-                        "--encoder {name}: connect4 encoders are subgrid (default), playable, mirror and playable-mirror"
+                        "--encoder {name}: connect4 encoders are subgrid (default), playable, mirror, playable-mirror and ntuple"
                     ),
                 },
             },

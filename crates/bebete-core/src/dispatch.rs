@@ -51,12 +51,16 @@ pub struct Abilities {
     pub banked: bool,
     /// Players: 2, or 1 for a puzzle ([`crate::games::Game::PLAYERS`]).
     pub players: u8,
+    /// The genome is a value genome that learns by self-play
+    /// ([`TableGame::learns`]): `--self-play`, a population of one.
+    pub learns: bool,
 }
 
 impl Abilities {
     /// The abilities of the game type `G`.
-    pub fn of<G: TableGame + Knowledge>() -> Abilities {
+    pub fn of<G: TableGame + Knowledge>(game: &G) -> Abilities {
         Abilities {
+            learns: game.learns(),
             solvable: G::SOLVABLE,
             weighted_genes: G::WEIGHTED_GENES,
             default_openings: G::DEFAULT_OPENINGS,
@@ -70,8 +74,8 @@ struct AbilitiesOf;
 
 impl GameVisitor for AbilitiesOf {
     type Output = Abilities;
-    fn visit<G: TableGame + Knowledge>(self, _game: G) -> Abilities {
-        Abilities::of::<G>()
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> Abilities {
+        Abilities::of(&game)
     }
 }
 

@@ -75,6 +75,12 @@ pub struct Genome {
 
 /// A fresh table of uniformly random genes for `game`.
 pub fn random_genes<G: TableGame, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -> Vec<u8> {
+    if game.learns() {
+        // A value genome is tuples and settings, drawn whole.
+        let mut genes = vec![0; game.gene_count()];
+        game.fill_random(&mut genes, rng);
+        return genes;
+    }
     (0..game.gene_count())
         .map(|i| game.random_gene(i, rng))
         .collect()
@@ -103,11 +109,14 @@ impl TableGameVisitor for CheckGenes<'_> {
                 game.gene_count()
             )));
         }
-        match self.0.iter().position(|&g| !game.gene_is_valid(g)) {
-            Some(i) => Err(FileProblem::Malformed(format!(
+        if let Some(i) = self.0.iter().position(|&g| !game.gene_is_valid(g)) {
+            return Err(FileProblem::Malformed(format!(
                 "gene {i} holds {}, outside the game's range",
                 self.0[i]
-            ))),
+            )));
+        }
+        match game.genes_problem(self.0) {
+            Some(problem) => Err(FileProblem::Malformed(problem)),
             None => Ok(()),
         }
     }

@@ -16,9 +16,14 @@
 //! weight. The legal column with the largest vote sum is played; ties go to
 //! the column nearest the centre, then to the left.
 
+use super::ntuple::{self, CellBoard, Decision, Values};
 use super::{Explanation, IllegalPolicy, TableGame};
-use crate::games::{CONNECT4_STRIDE, CONNECT4_WIDTH, Connect4, Connect4Encoder, Connect4Position};
+use crate::games::{
+    CONNECT4_HEIGHT, CONNECT4_STRIDE, CONNECT4_WIDTH, Connect4, Connect4Encoder, Connect4Position,
+};
+use crate::games::{Game, Side};
 use rand::{Rng, RngExt};
+use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
 
 /// Board columns.
@@ -275,11 +280,13 @@ fn window_votes(
 }
 
 impl TableGame for Connect4 {
-    type Reason = Votes;
+    type Reason = Decision<Votes>;
     const WEIGHTED_GENES: bool = true;
 
     fn gene_count(&self) -> usize {
-        if self.encoder.playable() {
+        if let Connect4Encoder::NTuple(shape) = self.encoder {
+            shape.gene_count()
+        } else if self.encoder.playable() {
             PLAYABLE_GENES
         } else {
             CONNECT4_GENES
@@ -291,16 +298,67 @@ impl TableGame for Connect4 {
     }
 
     fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
-        // Every byte is a valid gene: fill whole words at a time.
-        rng.fill_bytes(genes);
+        match self.encoder {
+            Connect4Encoder::NTuple(shape) => ntuple::fill_random::<Self, R>(shape, genes, rng),
+            // Every byte is a valid gene: fill whole words at a time.
+            _ => rng.fill_bytes(genes),
+        }
     }
 
     fn without_weight(&self, gene: u8) -> u8 {
-        gene & !63
+        match self.encoder {
+            // A fresh value genome's weights are zero already.
+            Connect4Encoder::NTuple(_) => gene,
+            _ => gene & !63,
+        }
+    }
+
+    fn crossover_unit(&self) -> Option<usize> {
+        match self.encoder {
+            Connect4Encoder::NTuple(shape) => Some(shape.block()),
+            _ => None,
+        }
+    }
+
+    fn mutate_own<R: Rng + ?Sized>(
+        &self,
+        genes: &mut [u8],
+        rate: f64,
+        rng: &mut R,
+    ) -> Option<usize> {
+        match self.encoder {
+            Connect4Encoder::NTuple(shape) => {
+                Some(ntuple::mutate::<Self, R>(shape, genes, rate, rng))
+            }
+            _ => None,
+        }
+    }
+
+    fn learns(&self) -> bool {
+        matches!(self.encoder, Connect4Encoder::NTuple(_))
+    }
+
+    fn learn(&self, genes: &mut [u8], games: u32, rng: Pcg64Mcg) -> u64 {
+        match self.encoder {
+            Connect4Encoder::NTuple(shape) => {
+                ntuple::Learner::new(*self, shape, genes, rng).learn(games)
+            }
+            _ => 0,
+        }
+    }
+
+    fn genes_problem(&self, genes: &[u8]) -> Option<String> {
+        match self.encoder {
+            Connect4Encoder::NTuple(shape) => ntuple::problem::<Self>(shape, genes),
+            _ => None,
+        }
     }
 
     #[inline]
     fn decide(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Option<u8> {
+        if let Connect4Encoder::NTuple(shape) = self.encoder {
+            return ntuple::decide(self, shape, genes, pos, None);
+        }
         let mut sums = [0u32; WIDTH];
         if self.encoder == Connect4Encoder::Subgrid {
             for (w, &index) in SubgridEncoder::window_indices(pos).iter().enumerate() {
@@ -362,20 +420,63 @@ impl TableGame for Connect4 {
         _policy: IllegalPolicy,
         allowed: &dyn Fn(u8) -> bool,
     ) -> Option<u8> {
+        if let Connect4Encoder::NTuple(shape) = self.encoder {
+            return ntuple::decide(self, shape, genes, pos, Some(allowed));
+        }
         let (_, votes) = window_votes(self.encoder, genes, pos);
         heaviest_legal_column(&votes, |c| pos.can_play(c as u32) && allowed(c as u8))
             .map(|c| c as u8)
     }
 
-    fn explain(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Votes {
+    fn explain(
+        &self,
+        genes: &[u8],
+        pos: &Connect4Position,
+        _policy: IllegalPolicy,
+    ) -> Decision<Votes> {
+        if let Connect4Encoder::NTuple(shape) = self.encoder {
+            return Decision::Values(Values::of(self, shape, genes, pos));
+        }
         let (windows, votes) = window_votes(self.encoder, genes, pos);
         let chosen = heaviest_legal_column(&votes, |c| pos.can_play(c as u32)).unwrap_or(0) as u8;
-        Votes {
+        Decision::Table(Votes {
             windows,
             votes,
             chosen,
             full: std::array::from_fn(|c| !pos.can_play(c as u32)),
+        })
+    }
+}
+
+/// The value genome reads the board as 42 cells, row by row from the
+/// bottom left; the lowest empty cell of each column is the playable one.
+impl CellBoard for Connect4 {
+    const WIDTH: usize = WIDTH;
+    const HEIGHT: usize = CONNECT4_HEIGHT as usize;
+    const HORIZON: u32 = 2_000_000;
+
+    fn cell_states(&self, pos: &Connect4Position, states: &mut [u8]) {
+        let (x, o) = match self.turn(pos) {
+            Side::First => (pos.current, pos.opponent()),
+            Side::Second => (pos.opponent(), pos.current),
+        };
+        let (mut first, mut second, mut now) = (0u64, 0u64, 0u64);
+        for col in 0..WIDTH {
+            let height = pos.height(col as u32) as usize;
+            if height < Self::HEIGHT {
+                now |= 1 << (height * WIDTH + col);
+            }
+            for row in 0..height {
+                let bit = 1u64 << (col * CONNECT4_STRIDE as usize + row);
+                let cell = 1u64 << (row * WIDTH + col);
+                if x & bit != 0 {
+                    first |= cell;
+                } else if o & bit != 0 {
+                    second |= cell;
+                }
+            }
         }
+        ntuple::states_from(first, second, now, states);
     }
 }
 
@@ -469,7 +570,10 @@ mod tests {
         // Windows at offsets 0..3 vote for board columns 2,3,4,5, three rows
         // each: every sum is 15, so the centre (column index 3) wins the tie.
         assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), Some(3));
-        let Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair);
+        let Some(Votes { votes, .. }) = game.explain(&genes, &pos, IllegalPolicy::Repair).table()
+        else {
+            panic!("a vote genome")
+        };
         assert_eq!(votes, [0, 0, 15, 15, 15, 15, 0]);
         // A full column is skipped even when it has the most votes.
         let full = game.parse_position("444444").unwrap();
@@ -489,7 +593,11 @@ mod tests {
                 crate::genome::random_genes(&game, &mut rand_pcg::Pcg64Mcg::seed_from_u64(seed));
             let mut pos = game.start();
             while game.outcome(&pos).is_none() {
-                let Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair);
+                let Some(Votes { votes, .. }) =
+                    game.explain(&genes, &pos, IllegalPolicy::Repair).table()
+                else {
+                    panic!("a vote genome")
+                };
                 let slow = centre_out_choice(&votes, |c| pos.can_play(c as u32)).map(|c| c as u8);
                 assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), slow);
                 let mut moves = Vec::new();
@@ -536,8 +644,16 @@ mod tests {
         // for board column 1 on the left and board column 7 on the right.
         let mut genes = vec![0u8; CONNECT4_GENES];
         genes[wl[0].0 as usize] = 40; // column 0 inside the window, weight 40
-        let Votes { votes: vl, .. } = game.explain(&genes, &left, IllegalPolicy::Repair);
-        let Votes { votes: vr, .. } = game.explain(&genes, &right, IllegalPolicy::Repair);
+        let Some(Votes { votes: vl, .. }) =
+            game.explain(&genes, &left, IllegalPolicy::Repair).table()
+        else {
+            panic!("a vote genome")
+        };
+        let Some(Votes { votes: vr, .. }) =
+            game.explain(&genes, &right, IllegalPolicy::Repair).table()
+        else {
+            panic!("a vote genome")
+        };
         let mirrored: Vec<u32> = vr.iter().rev().copied().collect();
         assert_eq!(vl.to_vec(), mirrored);
     }

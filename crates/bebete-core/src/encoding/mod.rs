@@ -7,6 +7,7 @@
 
 mod connect4;
 mod matchsticks;
+pub mod ntuple;
 pub mod shell;
 mod solitaire;
 mod tictactoe;
@@ -175,6 +176,38 @@ pub trait TableGame: Game {
         _rng: &mut R,
     ) -> bool {
         false
+    }
+    /// The unit crossover keeps whole, when the genome has one (a value
+    /// genome's tuple with its tables): uniform crossover then takes each
+    /// unit from one parent.
+    fn crossover_unit(&self) -> Option<usize> {
+        None
+    }
+    /// Mutation of genomes with operators of their own (a value genome
+    /// redraws whole tuples and drifts its learning settings); `rate` is
+    /// the run's mutation rate. `None`: mutate gene by gene.
+    fn mutate_own<R: Rng + ?Sized>(
+        &self,
+        _genes: &mut [u8],
+        _rate: f64,
+        _rng: &mut R,
+    ) -> Option<usize> {
+        None
+    }
+    /// Whether the genome learns by self-play ([`TableGame::learn`]).
+    fn learns(&self) -> bool {
+        false
+    }
+    /// `games` games of self-play, learning from every move (TD(λ), see
+    /// [`ntuple::Learner`]); returns the moves played (0 for genomes that
+    /// do not learn).
+    fn learn(&self, _genes: &mut [u8], _games: u32, _rng: rand_pcg::Pcg64Mcg) -> u64 {
+        0
+    }
+    /// What is wrong with a whole stored gene table beyond each gene's
+    /// range (a value genome's tuple cells), if anything.
+    fn genes_problem(&self, _genes: &[u8]) -> Option<String> {
+        None
     }
     /// The genome's move among the legal moves `allowed` accepts (the
     /// tactical shell's choice): its own move when allowed, else the first

@@ -6,10 +6,12 @@
 //! reflections (table lookups too) and uses the smallest index: 627 genes
 //! then cover all 4,520 unfinished boards.
 
+use super::ntuple::{self, CellBoard, Decision, Values};
 use super::{GeneLookup, IllegalPolicy, TableGame, lookup_move};
 use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
 use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
+use rand_pcg::Pcg64Mcg;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -138,6 +140,7 @@ impl TicTacToe {
                 let entry = canonical_table()[ternary_index(pos)];
                 ((entry >> 3) as usize, (entry & 7) as usize)
             }
+            TicTacToeEncoder::NTuple(_) => unreachable!("a value genome looks nothing up"),
         };
         let gene = genes[index];
         // Repair scans in the gene's own frame, so symmetric boards repair alike.
@@ -167,14 +170,27 @@ fn active_indices(game: &TicTacToe) -> Vec<u32> {
 }
 
 impl TableGame for TicTacToe {
-    type Reason = GeneLookup<u8>;
+    type Reason = Decision<GeneLookup<u8>>;
 
     fn gene_count(&self) -> usize {
-        TICTACTOE_GENES
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => shape.gene_count(),
+            _ => TICTACTOE_GENES,
+        }
     }
 
     fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
-        rng.random_range(0..9)
+        match self.encoder {
+            TicTacToeEncoder::NTuple(_) => 0,
+            _ => rng.random_range(0..9),
+        }
+    }
+
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => ntuple::fill_random::<Self, R>(shape, genes, rng),
+            _ => genes.iter_mut().for_each(|g| *g = rng.random_range(0..9)),
+        }
     }
 
     fn active_genes(&self) -> Option<&'static [u32]> {
@@ -183,16 +199,79 @@ impl TableGame for TicTacToe {
         let cell = match self.encoder {
             TicTacToeEncoder::Base3 => &BASE3,
             TicTacToeEncoder::Symmetric => &SYMMETRIC,
+            TicTacToeEncoder::NTuple(_) => return None,
         };
         Some(cell.get_or_init(|| active_indices(self)))
     }
 
     fn gene_is_valid(&self, gene: u8) -> bool {
-        gene < 9
+        matches!(self.encoder, TicTacToeEncoder::NTuple(_)) || gene < 9
+    }
+
+    fn crossover_unit(&self) -> Option<usize> {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => Some(shape.block()),
+            _ => None,
+        }
+    }
+
+    fn mutate_own<R: Rng + ?Sized>(
+        &self,
+        genes: &mut [u8],
+        rate: f64,
+        rng: &mut R,
+    ) -> Option<usize> {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => {
+                Some(ntuple::mutate::<Self, R>(shape, genes, rate, rng))
+            }
+            _ => None,
+        }
+    }
+
+    fn learns(&self) -> bool {
+        matches!(self.encoder, TicTacToeEncoder::NTuple(_))
+    }
+
+    fn learn(&self, genes: &mut [u8], games: u32, rng: Pcg64Mcg) -> u64 {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => {
+                ntuple::Learner::new(*self, shape, genes, rng).learn(games)
+            }
+            _ => 0,
+        }
+    }
+
+    fn genes_problem(&self, genes: &[u8]) -> Option<String> {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => ntuple::problem::<Self>(shape, genes),
+            _ => None,
+        }
     }
 
     fn decide(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Option<u8> {
-        self.lookup(genes, pos, policy).chosen
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => ntuple::decide(self, shape, genes, pos, None),
+            _ => self.lookup(genes, pos, policy).chosen,
+        }
+    }
+
+    fn decide_among(
+        &self,
+        genes: &[u8],
+        pos: &TicTacToePosition,
+        policy: IllegalPolicy,
+        allowed: &dyn Fn(u8) -> bool,
+    ) -> Option<u8> {
+        if let TicTacToeEncoder::NTuple(shape) = self.encoder {
+            return ntuple::decide(self, shape, genes, pos, Some(allowed));
+        }
+        if let Some(mv) = self.decide(genes, pos, policy).filter(|&m| allowed(m)) {
+            return Some(mv);
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        moves.into_iter().find(|&m| allowed(m))
     }
 
     fn explain(
@@ -200,8 +279,25 @@ impl TableGame for TicTacToe {
         genes: &[u8],
         pos: &TicTacToePosition,
         policy: IllegalPolicy,
-    ) -> GeneLookup<u8> {
-        self.lookup(genes, pos, policy)
+    ) -> Decision<GeneLookup<u8>> {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => {
+                Decision::Values(Values::of(self, shape, genes, pos))
+            }
+            _ => Decision::Table(self.lookup(genes, pos, policy)),
+        }
+    }
+}
+
+/// The value genome reads the board's nine cells as they are numbered
+/// (row by row); every empty cell is playable.
+impl CellBoard for TicTacToe {
+    const WIDTH: usize = 3;
+    const HEIGHT: usize = 3;
+    const HORIZON: u32 = 20_000;
+
+    fn cell_states(&self, pos: &TicTacToePosition, states: &mut [u8]) {
+        ntuple::states_from(pos.x as u64, pos.o as u64, pos.empty() as u64, states);
     }
 }
 

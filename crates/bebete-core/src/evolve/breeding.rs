@@ -132,6 +132,9 @@ pub fn mutate<G: TableGame, R: Rng + ?Sized>(
     scope: Option<&[u32]>,
     rng: &mut R,
 ) -> usize {
+    if let Some(count) = game.mutate_own(genes, rate, rng) {
+        return count;
+    }
     if rate <= 0.0 {
         return 0;
     }
@@ -241,9 +244,12 @@ pub fn breed_with<G: TableGame>(
                 .into_iter()
                 .map(|p| current.genome(p))
                 .collect();
-            match plan.crossover {
-                Crossover::Uniform => crossover(&parents, child, &mut rng),
-                Crossover::Block(b) => crossover_blocks(&parents, b as usize, child, &mut rng),
+            match (plan.crossover, game.crossover_unit()) {
+                (Crossover::Uniform, Some(unit)) => {
+                    crossover_blocks(&parents, unit, child, &mut rng)
+                }
+                (Crossover::Uniform, None) => crossover(&parents, child, &mut rng),
+                (Crossover::Block(b), _) => crossover_blocks(&parents, b as usize, child, &mut rng),
             }
             let rate = plan.mutation.draw(&mut rng);
             mutate(game, child, rate, scope, &mut rng);

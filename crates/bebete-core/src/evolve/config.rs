@@ -55,6 +55,10 @@ pub struct EvolveConfig {
     /// between them.
     #[serde(default)]
     pub islands: Islands,
+    /// `--self-play N`: games of TD(λ) self-play each value genome learns
+    /// from between generations (0: none; see [`crate::encoding::ntuple`]).
+    #[serde(default)]
+    pub self_play: u32,
 }
 
 /// `--islands N`, `--migrate-every K`, `--migrants M`: N populations of
@@ -223,6 +227,7 @@ impl EvolveConfig {
             lookahead: 0,
             learn: Learn::default(),
             islands: Islands::default(),
+            self_play: 0,
         }
     }
 
@@ -309,14 +314,30 @@ impl EvolveConfig {
     /// Population, elite, parents, mutation, selection, checkpoints, the
     /// shell and the benchmark's games, each within its range.
     fn check_sizes(&self) -> Result<(), ConfigError> {
-        if !(2..=100_000).contains(&self.population) {
+        if !(1..=100_000).contains(&self.population) {
             return refuse(
                 "population",
                 self.population.to_string(),
-                "must be 2-100000".into(),
+                "must be 1-100000".into(),
             );
         }
-        if !(1..self.population).contains(&self.elite) {
+        if self.population == 1 {
+            // Plain self-play learning: one genome, kept, no children.
+            if self.self_play == 0 {
+                return refuse(
+                    "population",
+                    "1".into(),
+                    "a population of one only learns by self-play (a value genome with --self-play); evolution needs 2-100000".into(),
+                );
+            }
+            if self.elite != 1 {
+                return refuse(
+                    "elite",
+                    self.elite.to_string(),
+                    "must be 1 in a population of one".into(),
+                );
+            }
+        } else if !(1..self.population).contains(&self.elite) {
             return refuse(
                 "elite",
                 self.elite.to_string(),
@@ -327,7 +348,7 @@ impl EvolveConfig {
             Selection::Elite => self.elite,
             Selection::Tournament(_) => self.population,
         };
-        if !(1..=most_parents).contains(&self.parents) {
+        if self.population > 1 && !(1..=most_parents).contains(&self.parents) {
             return refuse(
                 "parents",
                 self.parents.to_string(),
@@ -408,6 +429,35 @@ impl EvolveConfig {
     /// Zero-weight genes and the bank's operators need a game that has
     /// them; the operators' sizes.
     fn check_learning(&self, abilities: Abilities) -> Result<(), ConfigError> {
+        if self.self_play > 1_000_000 {
+            return refuse(
+                "self-play",
+                self.self_play.to_string(),
+                "must be 0-1000000 games per genome per generation".into(),
+            );
+        }
+        if abilities.learns {
+            let table_only = "a value genome has no gene table for it (--encoder ntuple)";
+            if self.learn.guided > 0 {
+                return refuse("guided", self.learn.guided.to_string(), table_only.into());
+            }
+            if self.learn.local_search > 0 {
+                return refuse(
+                    "local-search",
+                    self.learn.local_search.to_string(),
+                    table_only.into(),
+                );
+            }
+            if self.mutate != MutationScope::All {
+                return refuse("mutate", "used".into(), table_only.into());
+            }
+        } else if self.self_play > 0 {
+            return refuse(
+                "self-play",
+                self.self_play.to_string(),
+                "only a value genome learns by self-play: use --encoder ntuple (tictactoe, connect4)".into(),
+            );
+        }
         if self.init == Init::Zero && !abilities.weighted_genes {
             return refuse(
                 "init",

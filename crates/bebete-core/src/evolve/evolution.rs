@@ -24,9 +24,16 @@ use crate::genome::{Genome, Provenance};
 use crate::players::Knowledge;
 use crate::seed::derive_seed;
 use crate::store::FileError;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// The stream the self-play seeds are drawn from (apart from breeding's,
+/// which are numbered by generation).
+const SELF_PLAY_STREAM: u64 = u64::MAX - 1;
 
 /// What one generation produced.
 #[derive(Clone, Debug)]
@@ -34,6 +41,8 @@ pub struct GenerationReport {
     pub row: StatsRow,
     /// Games played in the generation's evaluation.
     pub games: u64,
+    /// Self-play games the genomes learned from after it.
+    pub learned: u64,
 }
 
 /// How [`Evolution::run`] ended.
@@ -376,6 +385,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         let games = evals.iter().map(|e| e.games).sum();
         let bred = Instant::now();
         self.breed(&rankings, evals);
+        let learned = self.self_play();
         let breeding_s = bred.elapsed().as_secs_f64();
 
         let mut bench = Some(record.bench);
@@ -395,7 +405,38 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 island: i as u32,
             })
             .collect();
-        self.finish(rows, games)
+        self.finish(rows, games, learned)
+    }
+
+    /// Every genome of the next generation (elite included) learns from
+    /// `--self-play` games, each from its own stream (island seed,
+    /// generation, genome), so the result is the same on any number of
+    /// threads. Returns the games played.
+    fn self_play(&mut self) -> u64 {
+        let games = self.cfg.self_play;
+        if games == 0 || !self.game.learns() {
+            return 0;
+        }
+        let (game, generation) = (&self.game, self.generation);
+        for island in &mut self.islands {
+            let seed = derive_seed(island.seed, SELF_PLAY_STREAM, generation);
+            let gene_count = island.population.gene_count();
+            island
+                .population
+                .as_bytes_mut()
+                .par_chunks_mut(gene_count)
+                .enumerate()
+                .for_each(|(k, genes)| {
+                    let rng = Pcg64Mcg::seed_from_u64(derive_seed(seed, generation, k as u64));
+                    game.learn(genes, games, rng);
+                });
+        }
+        games as u64
+            * self
+                .islands
+                .iter()
+                .map(|i| i.population.size() as u64)
+                .sum::<u64>()
     }
 
     /// Every island's figures from the islands held here, in island order.
@@ -536,7 +577,12 @@ impl<G: TableGame + Knowledge> Evolution<G> {
 
     /// Appends the generation's rows (one per island) and checkpoints when
     /// due.
-    fn finish(&mut self, rows: Vec<StatsRow>, games: u64) -> Result<GenerationReport, FileError> {
+    fn finish(
+        &mut self,
+        rows: Vec<StatsRow>,
+        games: u64,
+        learned: u64,
+    ) -> Result<GenerationReport, FileError> {
         if self.exchange.is_root() {
             for row in &rows {
                 self.run.append_stats(&self.cfg, row)?;
@@ -551,7 +597,11 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         {
             self.checkpoint()?;
         }
-        Ok(GenerationReport { row, games })
+        Ok(GenerationReport {
+            row,
+            games,
+            learned,
+        })
     }
 
     /// Writes the checkpoint of the current state (once per generation) and

@@ -16,7 +16,7 @@
 //! A position is two words: `current` (stones of the side to move) and `mask`
 //! (all stones). Playing a column is three bit operations.
 
-use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, Outcome, Side};
+use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, NTuple, Outcome, Side};
 
 /// Board width (columns).
 pub const WIDTH: u32 = 7;
@@ -44,15 +44,26 @@ pub enum Connect4Encoder {
     Mirror,
     /// `playable` and `mirror` together.
     PlayableMirror,
+    /// The value genome: tuples of cells with a weight per state (see
+    /// `encoding::ntuple`).
+    NTuple(NTuple),
 }
 
 impl Connect4Encoder {
+    /// The value genome's default shape: 70 tuples of 8 cells (the
+    /// published Connect-Four setting, measured in the prototype).
+    pub const NTUPLE: NTuple = NTuple {
+        tuples: 70,
+        length: 8,
+    };
+
     pub fn name(self) -> &'static str {
         match self {
             Connect4Encoder::Subgrid => "subgrid",
             Connect4Encoder::Playable => "playable",
             Connect4Encoder::Mirror => "mirror",
             Connect4Encoder::PlayableMirror => "playable-mirror",
+            Connect4Encoder::NTuple(_) => "ntuple",
         }
     }
 
@@ -63,6 +74,7 @@ impl Connect4Encoder {
             Connect4Encoder::Playable,
             Connect4Encoder::Mirror,
             Connect4Encoder::PlayableMirror,
+            Connect4Encoder::NTuple(Connect4Encoder::NTUPLE),
         ]
         .into_iter()
         .find(|e| e.name() == text)

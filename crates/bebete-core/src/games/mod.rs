@@ -13,6 +13,7 @@ mod matchsticks;
 mod solitaire;
 mod spec;
 mod tictactoe;
+mod tuples;
 mod view;
 pub mod walk;
 
@@ -36,6 +37,7 @@ pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
     has_line as tictactoe_has_line,
 };
+pub use tuples::{MAX_TUPLE_LENGTH, NTuple};
 pub use view::BoardView;
 
 use std::fmt::Debug;

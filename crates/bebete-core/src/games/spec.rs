@@ -1,8 +1,8 @@
 //! Naming a game and its rules as data, and dispatching to the concrete type.
 
 use super::{
-    Connect4, Connect4Encoder, Matchsticks, MatchsticksEncoder, MatchsticksRules, Solitaire,
-    SolitaireRules, TicTacToe, TicTacToeEncoder,
+    Connect4, Connect4Encoder, Matchsticks, MatchsticksEncoder, MatchsticksRules, NTuple,
+    Solitaire, SolitaireRules, TicTacToe, TicTacToeEncoder,
 };
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +34,7 @@ impl GameKind {
             GameKind::TicTacToe => vec![
                 GameSpec::TicTacToe(TicTacToeEncoder::Base3),
                 GameSpec::TicTacToe(TicTacToeEncoder::Symmetric),
+                GameSpec::TicTacToe(TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE)),
             ],
             GameKind::Matchsticks => {
                 let double = MatchsticksRules {
@@ -50,6 +51,10 @@ impl GameKind {
                 GameSpec::Connect4(Connect4Encoder::Subgrid),
                 GameSpec::Connect4(Connect4Encoder::Playable),
                 GameSpec::Connect4(Connect4Encoder::Mirror),
+                GameSpec::Connect4(Connect4Encoder::NTuple(NTuple {
+                    tuples: 8,
+                    length: 6,
+                })),
             ],
             GameKind::Solitaire => vec![
                 GameSpec::Solitaire(SolitaireRules::default()),
@@ -190,6 +195,12 @@ impl GameSpec {
                 Ok(())
             }
             GameSpec::Solitaire(rules) => rules.check().map_err(InvalidRules),
+            GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape)) => {
+                shape.check(9).map_err(InvalidRules)
+            }
+            GameSpec::Connect4(Connect4Encoder::NTuple(shape)) => {
+                shape.check(42).map_err(InvalidRules)
+            }
             _ => Ok(()),
         }
     }
@@ -237,6 +248,12 @@ impl std::fmt::Display for GameSpec {
                 write!(f, "matchsticks ({rules}; sticks encoder)")
             }
             GameSpec::Connect4(Connect4Encoder::Subgrid) => f.write_str("connect4"),
+            GameSpec::Connect4(Connect4Encoder::NTuple(shape)) => {
+                write!(f, "connect4 (value genome, {shape} tuples)")
+            }
+            GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape)) => {
+                write!(f, "tictactoe (value genome, {shape} tuples)")
+            }
             GameSpec::Connect4(e) => write!(f, "connect4 ({} encoder)", e.name()),
             GameSpec::TicTacToe(TicTacToeEncoder::Symmetric) => {
                 f.write_str("tictactoe (symmetric encoder)")

@@ -3,7 +3,7 @@
 //! A position is two 9-bit masks (X's and O's stones); whose turn it is
 //! follows from the stone counts, so one genome can play either side.
 
-use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, Outcome, Side};
+use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, NTuple, Outcome, Side};
 
 /// The eight lines of three, as cell masks.
 pub const LINES: [u16; 8] = [
@@ -30,6 +30,9 @@ pub enum TicTacToeEncoder {
     /// The 8 rotations and reflections of a board share one gene: the gene
     /// of the smallest base-3 index among them, its cell read in that frame.
     Symmetric,
+    /// The value genome: tuples of cells with a weight per state (see
+    /// `encoding::ntuple`).
+    NTuple(NTuple),
 }
 
 impl TicTacToeEncoder {
@@ -37,8 +40,17 @@ impl TicTacToeEncoder {
         match self {
             TicTacToeEncoder::Base3 => "base3",
             TicTacToeEncoder::Symmetric => "symmetric",
+            TicTacToeEncoder::NTuple(_) => "ntuple",
         }
     }
+
+    /// The value genome's default shape: 40 tuples of 5 cells (every seed
+    /// tried learns an unbeatable player within seconds; see
+    /// docs/experiments.md).
+    pub const NTUPLE: NTuple = NTuple {
+        tuples: 40,
+        length: 5,
+    };
 }
 
 /// Tic-tac-toe, with the encoder its genomes use.

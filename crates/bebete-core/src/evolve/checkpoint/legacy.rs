@@ -97,6 +97,8 @@ impl ConfigV2 {
             lookahead: extra.lookahead,
             learn: extra.learn,
             islands: extra.islands,
+            // Formats 1–5 predate value genomes.
+            self_play: 0,
         }
     }
 }

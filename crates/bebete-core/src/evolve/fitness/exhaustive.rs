@@ -71,6 +71,17 @@ struct Exhaustive<G: TableGame + Knowledge>(Arc<RunTables<G>>);
 
 impl<G: TableGame + Knowledge> Term<G> for Exhaustive<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
+        if game.learns() && G::PLAYERS == 2 {
+            // A value genome reads every gene in every decision: no table of
+            // gene values, each position is decided.
+            let solved = self.0.solved.get(game);
+            let earned = (0..round.pop.size())
+                .into_par_iter()
+                .map(|i| decided_share(game, round.pop.genome(i), round.rules.policy, solved))
+                .collect();
+            eval.add(earned);
+            return;
+        }
         let scores = self
             .0
             .exhaustive(game, round.rules.policy)
@@ -81,6 +92,26 @@ impl<G: TableGame + Knowledge> Term<G> for Exhaustive<G> {
             .collect();
         eval.add(earned);
     }
+}
+
+/// 1,000,000 × the share of the unfinished positions of `solved` where the
+/// genome's move keeps the value, each position decided.
+fn decided_share<G: TableGame>(
+    game: &G,
+    genes: &[u8],
+    policy: IllegalPolicy,
+    solved: &SolvedTable<G::Position>,
+) -> u32 {
+    let (mut total, mut kept) = (0u64, 0u64);
+    for pos in solved.positions().filter(|p| game.outcome(p).is_none()) {
+        total += 1;
+        let target = solved.get(pos).unwrap_or(Value::Draw);
+        let keeps = game
+            .decide(genes, pos, policy)
+            .is_some_and(|m| solved.get(&game.play(pos, m)).map(Value::flip) == Some(target));
+        kept += u64::from(keeps);
+    }
+    (kept * 1_000_000).checked_div(total).unwrap_or(1_000_000) as u32
 }
 
 /// Every unfinished position of a small game, solved, turned into a score

@@ -1,0 +1,52 @@
+//! The shape of a value genome (see `encoding::ntuple`): rules-side data,
+//! recorded in a game's spec.
+
+use serde::{Deserialize, Serialize};
+
+/// The longest tuple (4^8 states per table).
+pub const MAX_TUPLE_LENGTH: u8 = 8;
+
+/// The shape of a value genome: how many tuples, of how many cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NTuple {
+    pub tuples: u16,
+    pub length: u8,
+}
+
+impl NTuple {
+    /// Weights per table (one side): 4^length.
+    pub fn states(self) -> usize {
+        1 << (2 * self.length as usize)
+    }
+
+    /// Bytes of one tuple: its 8 cell bytes and its two tables of i16.
+    pub fn block(self) -> usize {
+        8 + 2 * 2 * self.states()
+    }
+
+    /// Bytes of a genome: the tuples, then 8 parameter bytes.
+    pub fn gene_count(self) -> usize {
+        self.tuples as usize * self.block() + 8
+    }
+
+    /// Checks the shape against a board of `cells` cells; says what is wrong.
+    pub fn check(self, cells: usize) -> Result<(), String> {
+        if self.tuples == 0 || self.tuples > 1000 {
+            return Err(format!("{} tuples (1 to 1000)", self.tuples));
+        }
+        let longest = (MAX_TUPLE_LENGTH as usize).min(cells) as u8;
+        if self.length < 2 || self.length > longest {
+            return Err(format!(
+                "tuples of {} cells (2 to {longest} on this board)",
+                self.length
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for NTuple {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}×{}", self.tuples, self.length)
+    }
+}
