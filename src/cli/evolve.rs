@@ -31,6 +31,11 @@ use std::process::ExitCode;
                --init zero --mutation 0.002 --generations 3000 --bench-every 100
   solitaire    recommended: --fitness solo --mutation 0.0005..0.05 --target pegs:1
                --generations 2000 (one game per genome; no opponents, no round-robin)
+  value genomes (--encoder ntuple: tictactoe, connect4) learn by self-play:
+    tictactoe  --population 8 --elite 2 --self-play 300 --mutation 0.05
+               --fitness vs:exhaustive --target unbeatable --generations 500
+    connect4   --population 4 --elite 2 --self-play 25000 --mutation 0.05
+               --fitness vs:bank --generations 40 --bench-every 5
 Giving --fitness selects the method's defaults instead (base3/state/subgrid
 encoders, random initial genes, no bank operators, one mutation rate:
 tictactoe 0.001, matchsticks 0.05, connect4 0.002, solitaire 0.001; generations 1000,
@@ -50,14 +55,16 @@ Examples:
 pub struct EvolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Genomes per generation, 2-100000
-    #[arg(long, default_value_t = 100, allow_negative_numbers = true,
-          value_parser = |t: &str| count(t, "2-100000"))]
-    pub population: usize,
-    /// Genomes that survive unchanged, 1 to population-1
-    #[arg(long, default_value_t = 10, allow_negative_numbers = true,
+    /// Genomes per generation, 2-100000 (1 for plain self-play learning)
+    /// [default: 100; value genomes 8, connect4's 4]
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = |t: &str| count(t, "1-100000"))]
+    pub population: Option<usize>,
+    /// Genomes that survive unchanged, 1 to population-1 [default: 10;
+    /// value genomes 2]
+    #[arg(long, allow_negative_numbers = true,
           value_parser = |t: &str| count(t, "1 to population-1"))]
-    pub elite: usize,
+    pub elite: Option<usize>,
     /// Parents per child, 1 to elite
     #[arg(long, default_value_t = 2, allow_negative_numbers = true,
           value_parser = |t: &str| count(t, "1 to elite"))]
@@ -138,7 +145,9 @@ pub struct EvolveArgs {
     pub patience: Option<u64>,
     /// Play every genome inside a tactical shell searching D plies (0-6):
     /// win at once, never leave an immediate win, and from D = 2 take forced
-    /// wins and avoid forced losses; stored in the champion's file
+    /// wins and avoid forced losses; a value genome (--encoder ntuple)
+    /// instead searches D plies (0-12) by alpha-beta over its own values.
+    /// Stored in the champion's file
     #[arg(long, value_name = "D", default_value_t = 0)]
     pub lookahead: u8,
     /// Connect-Four: the solver-labelled position bank for the bank fitness,
@@ -209,8 +218,8 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         EvolveConfig::method(game, seed)
     };
-    cfg.population = args.population;
-    cfg.elite = args.elite;
+    cfg.population = args.population.unwrap_or(cfg.population);
+    cfg.elite = args.elite.unwrap_or(cfg.elite);
     cfg.parents = args.parents;
     cfg.mutation = args.mutation.unwrap_or(cfg.mutation);
     cfg.generations = args.generations.unwrap_or(cfg.generations);

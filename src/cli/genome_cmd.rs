@@ -6,6 +6,7 @@ use super::output::pretty_json;
 use super::{GameArgs, draw_seed};
 use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor};
+use crate::encoding::shell::max_lookahead;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::learn::Tutor;
 
@@ -75,8 +76,9 @@ pub struct PolishArgs {
 pub struct ShellArgs {
     /// The genome file to copy
     pub file: PathBuf,
-    /// Plies the shell searches after each move, 0-6
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(0..=6))]
+    /// Plies the shell searches after each move, 0-6; a value genome
+    /// (--encoder ntuple) searches with its own values instead, 0-12
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(0..=12))]
     pub lookahead: u8,
     /// Where to write the copy
     #[arg(long, short)]
@@ -186,6 +188,14 @@ fn polish(args: PolishArgs) -> anyhow::Result<ExitCode> {
 fn shell(args: ShellArgs) -> anyhow::Result<ExitCode> {
     check_out(&args.out, args.force)?;
     let mut genome = Genome::load(&args.file)?;
+    let most = max_lookahead(genome.game);
+    if args.lookahead > most {
+        anyhow::bail!(
+            "--lookahead {}: must be 0-{most} for {} (0-12 only for value genomes)",
+            args.lookahead,
+            genome.game
+        );
+    }
     genome.lookahead = args.lookahead;
     genome.save(&args.out)?;
     writeln!(

@@ -19,3 +19,4 @@ mod reliability;
 mod serve_api;
 mod soak;
 mod solitaire;
+mod value_genome;

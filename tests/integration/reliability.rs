@@ -105,7 +105,7 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--run", "file"], "is a file, not a directory"),
         (
             &["evolve", "--population", "-5"],
-            "--population <POPULATION>': must be a whole number, 2-100000",
+            "--population <POPULATION>': must be a whole number, 1-100000",
         ),
         (&["evolve", "--elite", "-1"], "--elite"),
         (&["plot", "nowhere", "--out", "."], "--out .: a directory"),

@@ -15,6 +15,7 @@ use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::ops::AddAssign;
 
 /// How a match is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,10 @@ pub struct Tally {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    /// Wins, draws and losses of the games the player moved first in, and
+    /// of those it moved second in.
+    pub as_first: [u64; 3],
+    pub as_second: [u64; 3],
 }
 
 impl Tally {
@@ -137,13 +142,20 @@ pub fn play_with<G: TableGame>(
         wins: 0,
         draws: 0,
         losses: 0,
+        as_first: [0; 3],
+        as_second: [0; 3],
     };
     for [as_first, as_second] in results {
         for (outcome, side) in [(as_first, Side::First), (as_second, Side::Second)] {
-            match outcome {
-                Outcome::Draw => tally.draws += 1,
-                Outcome::Win(winner) if winner == side => tally.wins += 1,
-                Outcome::Win(_) => tally.losses += 1,
+            let k = match outcome {
+                Outcome::Win(winner) if winner == side => 0,
+                Outcome::Draw => 1,
+                Outcome::Win(_) => 2,
+            };
+            [&mut tally.wins, &mut tally.draws, &mut tally.losses][k].add_assign(1);
+            match side {
+                Side::First => tally.as_first[k] += 1,
+                Side::Second => tally.as_second[k] += 1,
             }
         }
     }
@@ -219,6 +231,8 @@ mod tests {
             wins: 10,
             draws: 0,
             losses: 0,
+            as_first: [5, 0, 0],
+            as_second: [5, 0, 0],
         };
         assert_eq!(t.interval95(), (1.0, 1.0));
     }

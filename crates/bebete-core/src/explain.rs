@@ -66,6 +66,17 @@ impl<G: TableGame + BuiltIn> Explained<G> {
         policy: IllegalPolicy,
         lookahead: u8,
     ) -> Self {
+        // A value genome searches with its own values instead of a shell.
+        if let Some(reason) = (lookahead > 0)
+            .then(|| game.explain_search(genes, pos, lookahead))
+            .flatten()
+        {
+            return Explained {
+                reason,
+                shell: None,
+                lookahead,
+            };
+        }
         Explained {
             reason: game.explain(genes, pos, policy),
             shell: (lookahead > 0).then(|| shell::decide(game, genes, pos, policy, lookahead)),

@@ -8,7 +8,7 @@
 //! need nothing new stay readable by older builds.
 
 use crate::encoding::TableGame;
-use crate::encoding::shell::MAX_LOOKAHEAD;
+use crate::encoding::shell::max_lookahead;
 use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::games::BuiltIn;
 use crate::games::{GameKind, GameSpec};
@@ -187,9 +187,10 @@ impl Genome {
                     postcard::from_bytes::<GenomeHeaderV2>(header)
                 }
             })?;
-        if header.lookahead > MAX_LOOKAHEAD {
+        let most = max_lookahead(header.game);
+        if header.lookahead > most {
             return Err(FileProblem::Malformed(format!(
-                "a lookahead of {} plies (at most {MAX_LOOKAHEAD})",
+                "a lookahead of {} plies (at most {most})",
                 header.lookahead
             )));
         }
@@ -273,7 +274,7 @@ mod tests {
         genome.save(&path).unwrap();
         assert_eq!(version(&path), 2);
         assert_eq!(Genome::load(&path).unwrap(), genome);
-        genome.lookahead = MAX_LOOKAHEAD + 1;
+        genome.lookahead = crate::encoding::shell::MAX_LOOKAHEAD + 1;
         genome.save(&path).unwrap();
         let err = Genome::load(&path).unwrap_err().to_string();
         assert!(err.contains("lookahead of 7"), "{err}");

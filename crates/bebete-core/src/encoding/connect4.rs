@@ -347,6 +347,27 @@ impl TableGame for Connect4 {
         }
     }
 
+    fn search(&self, genes: &[u8], pos: &Connect4Position, depth: u8) -> Option<Option<u8>> {
+        match self.encoder {
+            Connect4Encoder::NTuple(shape) => Some(ntuple::search(self, shape, genes, pos, depth)),
+            _ => None,
+        }
+    }
+
+    fn explain_search(
+        &self,
+        genes: &[u8],
+        pos: &Connect4Position,
+        depth: u8,
+    ) -> Option<Self::Reason> {
+        match self.encoder {
+            Connect4Encoder::NTuple(shape) => {
+                Some(Decision::Values(Values::of(self, shape, genes, pos, depth)))
+            }
+            _ => None,
+        }
+    }
+
     fn genes_problem(&self, genes: &[u8]) -> Option<String> {
         match self.encoder {
             Connect4Encoder::NTuple(shape) => ntuple::problem::<Self>(shape, genes),
@@ -435,7 +456,7 @@ impl TableGame for Connect4 {
         _policy: IllegalPolicy,
     ) -> Decision<Votes> {
         if let Connect4Encoder::NTuple(shape) = self.encoder {
-            return Decision::Values(Values::of(self, shape, genes, pos));
+            return Decision::Values(Values::of(self, shape, genes, pos, 1));
         }
         let (windows, votes) = window_votes(self.encoder, genes, pos);
         let chosen = heaviest_legal_column(&votes, |c| pos.can_play(c as u32)).unwrap_or(0) as u8;

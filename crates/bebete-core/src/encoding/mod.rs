@@ -204,6 +204,26 @@ pub trait TableGame: Game {
     fn learn(&self, _genes: &mut [u8], _games: u32, _rng: rand_pcg::Pcg64Mcg) -> u64 {
         0
     }
+    /// The move after a search of `depth` plies with the genome's own
+    /// values at the leaves, for genomes that value positions; `None`: the
+    /// genome has no values, and plays in the tactical shell instead.
+    fn search(
+        &self,
+        _genes: &[u8],
+        _pos: &Self::Position,
+        _depth: u8,
+    ) -> Option<Option<Self::Move>> {
+        None
+    }
+    /// [`TableGame::explain`] of that search, for genomes that value positions.
+    fn explain_search(
+        &self,
+        _genes: &[u8],
+        _pos: &Self::Position,
+        _depth: u8,
+    ) -> Option<Self::Reason> {
+        None
+    }
     /// What is wrong with a whole stored gene table beyond each gene's
     /// range (a value genome's tuple cells), if anything.
     fn genes_problem(&self, _genes: &[u8]) -> Option<String> {

@@ -18,6 +18,21 @@ use crate::games::{Game, Outcome};
 /// The deepest shell: D plies of search after each candidate move.
 pub const MAX_LOOKAHEAD: u8 = 6;
 
+/// The deepest search of a value genome (`--encoder ntuple`), which plays
+/// by alpha-beta over its own values instead of the shell: about 10 ms a
+/// Connect-Four move at 8 plies (docs/experiments.md).
+pub const MAX_SEARCH: u8 = 12;
+
+/// The most plies a genome of `game` may look ahead: the shell's limit, or
+/// a value genome's search limit.
+pub fn max_lookahead(game: crate::games::GameSpec) -> u8 {
+    if game.value_genome().is_some() {
+        MAX_SEARCH
+    } else {
+        MAX_LOOKAHEAD
+    }
+}
+
 /// What the search proved about one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -127,7 +142,9 @@ impl GenomeRules {
     ) -> Option<G::Move> {
         match self.lookahead {
             0 => game.decide(genes, pos, self.policy),
-            d => decide(game, genes, pos, self.policy, d).chosen,
+            d => game
+                .search(genes, pos, d)
+                .unwrap_or_else(|| decide(game, genes, pos, self.policy, d).chosen),
         }
     }
 }

@@ -242,6 +242,27 @@ impl TableGame for TicTacToe {
         }
     }
 
+    fn search(&self, genes: &[u8], pos: &TicTacToePosition, depth: u8) -> Option<Option<u8>> {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => Some(ntuple::search(self, shape, genes, pos, depth)),
+            _ => None,
+        }
+    }
+
+    fn explain_search(
+        &self,
+        genes: &[u8],
+        pos: &TicTacToePosition,
+        depth: u8,
+    ) -> Option<Self::Reason> {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => {
+                Some(Decision::Values(Values::of(self, shape, genes, pos, depth)))
+            }
+            _ => None,
+        }
+    }
+
     fn genes_problem(&self, genes: &[u8]) -> Option<String> {
         match self.encoder {
             TicTacToeEncoder::NTuple(shape) => ntuple::problem::<Self>(shape, genes),
@@ -282,7 +303,7 @@ impl TableGame for TicTacToe {
     ) -> Decision<GeneLookup<u8>> {
         match self.encoder {
             TicTacToeEncoder::NTuple(shape) => {
-                Decision::Values(Values::of(self, shape, genes, pos))
+                Decision::Values(Values::of(self, shape, genes, pos, 1))
             }
             _ => Decision::Table(self.lookup(genes, pos, policy)),
         }

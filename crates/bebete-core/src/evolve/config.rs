@@ -7,7 +7,7 @@ use super::operators::{Crossover, Fitness, Init, Mutation, MutationScope, Select
 use crate::bank::BankSource;
 use crate::dispatch::{Abilities, abilities};
 use crate::encoding::IllegalPolicy;
-use crate::encoding::shell::{GenomeRules, MAX_LOOKAHEAD};
+use crate::encoding::shell::{GenomeRules, MAX_LOOKAHEAD, max_lookahead};
 use crate::games::{GameKind, GameSpec};
 use crate::players::PlayerSpec;
 use serde::{Deserialize, Serialize};
@@ -151,6 +151,9 @@ impl EvolveConfig {
     /// encoder).
     pub fn recommended(game: GameSpec, seed: u64) -> EvolveConfig {
         let mut cfg = EvolveConfig::method(game, seed);
+        if abilities(game).learns {
+            return EvolveConfig::recommended_learning(cfg);
+        }
         let mutation = match game {
             GameSpec::TicTacToe(_) => "0.0005..0.02",
             GameSpec::Matchsticks(..) => "0.002..0.2",
@@ -176,6 +179,35 @@ impl EvolveConfig {
         cfg.stop.target = Some(Target::Unbeatable);
         cfg.generations = 5000;
         cfg.checkpoint_every = 100;
+        cfg
+    }
+
+    /// The recommended settings of a value genome (`--encoder ntuple`,
+    /// measured in docs/experiments.md): a small population learning by
+    /// self-play between generations, selected on what the game can check
+    /// exactly — every position of tic-tac-toe (stopping once the champion is
+    /// unbeatable), Connect-Four's solver-labelled bank.
+    fn recommended_learning(mut cfg: EvolveConfig) -> EvolveConfig {
+        cfg.population = 8;
+        cfg.elite = 2;
+        cfg.mutation = Mutation::fixed(0.05);
+        match cfg.game.kind() {
+            GameKind::Connect4 => {
+                cfg.population = 4;
+                cfg.self_play = 25_000;
+                cfg.fitness = "vs:bank".parse().expect("a valid fitness");
+                cfg.generations = 40;
+                cfg.checkpoint_every = 5;
+                cfg.bench.every = 5;
+            }
+            _ => {
+                cfg.self_play = 300;
+                cfg.fitness = "vs:exhaustive".parse().expect("a valid fitness");
+                cfg.stop.target = Some(Target::Unbeatable);
+                cfg.generations = 500;
+                cfg.checkpoint_every = 50;
+            }
+        }
         cfg
     }
 
@@ -388,11 +420,15 @@ impl EvolveConfig {
         if self.keep == 0 {
             return refuse("keep", "0".into(), "must be at least 1".into());
         }
-        if self.lookahead > MAX_LOOKAHEAD {
+        let most = max_lookahead(self.game);
+        if self.lookahead > most {
             return refuse(
                 "lookahead",
                 self.lookahead.to_string(),
-                format!("must be 0-{MAX_LOOKAHEAD}"),
+                match most {
+                    MAX_LOOKAHEAD => format!("must be 0-{most}"),
+                    _ => format!("must be 0-{most} (plies a value genome searches)"),
+                },
             );
         }
         if !(1..=1_000_000).contains(&self.bench.games) {

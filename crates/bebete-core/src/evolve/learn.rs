@@ -37,14 +37,19 @@ struct Prepared<G: TableGame> {
     /// Whether the genes can change whether the value is kept here: some
     /// allowed move keeps it and some does not.
     open: bool,
+    /// Plies a value genome searches here (0: none, or a vote genome).
+    search: u8,
 }
 
 impl<G: TableGame> Prepared<G> {
     fn new(game: &G, labelled: Labelled<G::Position, G::Move>, lookahead: u8) -> Self {
-        let allowed = allowed_moves(game, &labelled.pos, lookahead);
+        // A value genome searches instead of playing in the shell.
+        let search = if game.learns() { lookahead } else { 0 };
+        let allowed = allowed_moves(game, &labelled.pos, lookahead - search);
         let keeps = allowed.iter().filter(|&&m| labelled.keeps(m)).count();
         Prepared {
             open: keeps > 0 && keeps < allowed.len(),
+            search,
             labelled,
             allowed,
         }
@@ -55,6 +60,12 @@ impl<G: TableGame> Prepared<G> {
     fn play(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> Option<G::Move> {
         if let [only] = self.allowed[..] {
             return Some(only);
+        }
+        if let Some(searched) = (self.search > 0)
+            .then(|| game.search(genes, &self.labelled.pos, self.search))
+            .flatten()
+        {
+            return searched;
         }
         let pos = &self.labelled.pos;
         let pure = game.decide(genes, pos, policy);

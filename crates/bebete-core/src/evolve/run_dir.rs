@@ -37,6 +37,11 @@ struct RunToml<'a> {
     max_take: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     last_loses: Option<bool>,
+    /// The value genome's shape (`--encoder ntuple` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tuples: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tuple_length: Option<u8>,
     seed: u64,
     population: usize,
     elite: usize,
@@ -68,6 +73,8 @@ struct RunToml<'a> {
     guided: u32,
     #[serde(skip_serializing_if = "is_zero")]
     local_search: u32,
+    #[serde(skip_serializing_if = "is_zero")]
+    self_play: u32,
     /// The island model (runs with more than one island only).
     #[serde(skip_serializing_if = "Option::is_none")]
     islands: Option<usize>,
@@ -140,6 +147,8 @@ impl RunDir {
             sticks,
             max_take,
             last_loses,
+            tuples: cfg.game.value_genome().map(|s| s.tuples),
+            tuple_length: cfg.game.value_genome().map(|s| s.length),
             seed: cfg.seed,
             population: cfg.population,
             elite: cfg.elite,
@@ -170,6 +179,7 @@ impl RunDir {
                 .then(|| cfg.learn.bank.to_string()),
             guided: cfg.learn.guided,
             local_search: cfg.learn.local_search,
+            self_play: cfg.self_play,
             islands: (cfg.islands.count > 1).then_some(cfg.islands.count),
             migrate_every: (cfg.islands.count > 1).then_some(cfg.islands.every),
             migrants: (cfg.islands.count > 1).then_some(cfg.islands.migrants),

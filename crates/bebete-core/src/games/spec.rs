@@ -205,6 +205,15 @@ impl GameSpec {
         }
     }
 
+    /// The shape of its value genome, when its encoder is `ntuple`.
+    pub fn value_genome(&self) -> Option<NTuple> {
+        match self {
+            GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape))
+            | GameSpec::Connect4(Connect4Encoder::NTuple(shape)) => Some(*shape),
+            _ => None,
+        }
+    }
+
     /// The name of the encoder (`base3`, `symmetric`, `state`, `sticks`,
     /// `subgrid`, …), as `--encoder` takes it.
     pub fn encoder_name(&self) -> &'static str {
