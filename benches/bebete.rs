@@ -275,8 +275,50 @@ fn checkpoints(c: &mut Criterion) {
     group.finish();
 }
 
+/// The value genome (70 tuples of 8 cells): self-play learning, the
+/// one-ply decision and an 8-ply search, on weights that have learned a
+/// little (fresh zero weights would make every search cut at once).
+fn value_genome(c: &mut Criterion) {
+    use bebete::games::Connect4Encoder;
+    let game = Connect4 {
+        encoder: Connect4Encoder::NTuple(Connect4Encoder::NTUPLE),
+    };
+    let mut genes = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
+    game.learn(&mut genes, 2_000, Pcg64Mcg::seed_from_u64(2));
+    let mut group = c.benchmark_group("value genome (connect4, 70×8)");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(100));
+    group.bench_function("100 self-play games, learning", |b| {
+        b.iter_batched_ref(
+            || genes.clone(),
+            |g| game.learn(g, 100, Pcg64Mcg::seed_from_u64(3)),
+            BatchSize::LargeInput,
+        )
+    });
+    let positions = positions(&game, 100);
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("one-ply decision", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                black_box(game.decide(&genes, pos, IllegalPolicy::Repair));
+            }
+        })
+    });
+    let few = &positions[..20];
+    group.throughput(Throughput::Elements(few.len() as u64));
+    group.bench_function("8-ply search", |b| {
+        b.iter(|| {
+            for pos in few {
+                black_box(game.search(&genes, pos, 8));
+            }
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    value_genome,
     decisions,
     gene_usage,
     games,

@@ -232,7 +232,7 @@ async fn whole_games_are_played_by_clicking() {
     // Connect-Four against the shipped champion, which moves first: its
     // twelve windows' votes are drawn on the board and listed beside it.
     choose(&client, "game", "connect4").await;
-    choose(&client, "opponent", "genomes/connect4.genome").await;
+    choose(&client, "opponent", "genomes/connect4-subgrid.genome").await;
     choose(&client, "first", "bot").await;
     click(&client, "start").await;
     settled(&client).await;

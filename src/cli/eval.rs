@@ -77,30 +77,24 @@ impl GameVisitor for Evaluate<'_> {
     }
 }
 
-/// `W/D/L`.
-fn wdl([w, d, l]: [u64; 3]) -> String {
-    format!("{w}/{d}/{l}")
-}
-
 fn table(player: &str, spec: &GameSpec, games: u64, tallies: &[Tally]) -> String {
     let mut out = format!("{player} ({spec}), {games} games per opponent, sides alternating\n");
     out.push_str(&format!(
-        "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7}  95% interval  first W/D/L  second W/D/L\n",
+        "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7}  95% interval\n",
         "against", "games", "wins", "draws", "losses", "score"
     ));
     for t in tallies {
         let (lo, hi) = t.interval95();
         out.push_str(&format!(
-            "{:<16} {:>7} {:>7} {:>7} {:>7} {:>6.1}%  {:<13} {:<12} {}\n",
+            "{:<16} {:>7} {:>7} {:>7} {:>7} {:>6.1}%  {:.1}-{:.1}%\n",
             t.against,
             t.games,
             t.wins,
             t.draws,
             t.losses,
             100.0 * t.score(),
-            format!("{:.1}-{:.1}%", 100.0 * lo, 100.0 * hi),
-            wdl(t.as_first),
-            wdl(t.as_second)
+            100.0 * lo,
+            100.0 * hi
         ));
     }
     out

@@ -27,15 +27,17 @@ use std::process::ExitCode;
                --mutation 0.0005..0.02 --target unbeatable --generations 5000
   matchsticks  recommended: --fitness vs:exhaustive --mutation 0.002..0.2
                --target unbeatable --generations 5000 (--encoder sticks with --rule double)
-  connect4     recommended: --encoder mirror --fitness vs:random:10+rules:20+alphabeta:2:6
-               --init zero --mutation 0.002 --generations 3000 --bench-every 100
+  connect4     recommended: --encoder ntuple, the value genome (below); the text's
+               sub-grid genome with --encoder mirror: --fitness
+               vs:random:10+rules:20+alphabeta:2:6 --init zero --mutation 0.002
+               --generations 3000 --bench-every 100
   solitaire    recommended: --fitness solo --mutation 0.0005..0.05 --target pegs:1
                --generations 2000 (one game per genome; no opponents, no round-robin)
   value genomes (--encoder ntuple: tictactoe, connect4) learn by self-play:
     tictactoe  --population 8 --elite 2 --self-play 300 --mutation 0.05
                --fitness vs:exhaustive --target unbeatable --generations 500
-    connect4   --population 4 --elite 2 --self-play 25000 --mutation 0.05
-               --fitness vs:bank --generations 40 --bench-every 5
+    connect4   --population 2 --elite 1 --parents 1 --self-play 25000
+               --mutation 0.01 --fitness vs:bank --generations 60 --bench-every 5
 Giving --fitness selects the method's defaults instead (base3/state/subgrid
 encoders, random initial genes, no bank operators, one mutation rate:
 tictactoe 0.001, matchsticks 0.05, connect4 0.002, solitaire 0.001; generations 1000,
@@ -56,19 +58,19 @@ pub struct EvolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Genomes per generation, 2-100000 (1 for plain self-play learning)
-    /// [default: 100; value genomes 8, connect4's 4]
+    /// [default: 100; value genomes 8, connect4's 2]
     #[arg(long, allow_negative_numbers = true,
           value_parser = |t: &str| count(t, "1-100000"))]
     pub population: Option<usize>,
     /// Genomes that survive unchanged, 1 to population-1 [default: 10;
-    /// value genomes 2]
+    /// value genomes 2, connect4's 1]
     #[arg(long, allow_negative_numbers = true,
           value_parser = |t: &str| count(t, "1 to population-1"))]
     pub elite: Option<usize>,
-    /// Parents per child, 1 to elite
-    #[arg(long, default_value_t = 2, allow_negative_numbers = true,
+    /// Parents per child, 1 to elite [default: 2; connect4 value genomes 1]
+    #[arg(long, allow_negative_numbers = true,
           value_parser = |t: &str| count(t, "1 to elite"))]
-    pub parents: usize,
+    pub parents: Option<usize>,
     /// Per-gene probability of being redrawn in a child, 0-1, or a range
     /// LO..HI from which each child draws its own rate [default: per game]
     #[arg(long, value_parser = str::parse::<Mutation>)]
@@ -220,7 +222,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     };
     cfg.population = args.population.unwrap_or(cfg.population);
     cfg.elite = args.elite.unwrap_or(cfg.elite);
-    cfg.parents = args.parents;
+    cfg.parents = args.parents.unwrap_or(cfg.parents);
     cfg.mutation = args.mutation.unwrap_or(cfg.mutation);
     cfg.generations = args.generations.unwrap_or(cfg.generations);
     cfg.checkpoint_every = args.checkpoint_every.unwrap_or(cfg.checkpoint_every);

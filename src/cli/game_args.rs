@@ -21,7 +21,7 @@ pub struct GameArgs {
     /// playable-mirror; tictactoe and connect4 also ntuple (the value
     /// genome: tuples of cells, a weight per state, learning by self-play;
     /// see --tuples, --tuple-length). Defaults: base3, state, subgrid; evolve's
-    /// recommended settings use symmetric, mirror for connect4 (and sticks
+    /// recommended settings use symmetric, ntuple for connect4 (and sticks
     /// with --rule double).
     /// With a genome file it must match the genome's own
     #[arg(long, value_name = "NAME")]
@@ -148,7 +148,8 @@ impl GameArgs {
 
     /// [`GameArgs::spec`], with `evolve`'s recommended encoders when
     /// `--encoder` is absent and `recommended` is set: symmetric for
-    /// tic-tac-toe, sticks for matchsticks under the double rule.
+    /// tic-tac-toe, sticks for matchsticks under the double rule, the value
+    /// genome for Connect-Four.
     pub fn spec_with_encoders(
         &self,
         default: GameKind,
@@ -229,7 +230,9 @@ impl GameArgs {
                 Ok(GameSpec::Solitaire(rules))
             }
             GameKind::Connect4 => match self.encoder.as_deref() {
-                None if recommended => Ok(GameSpec::Connect4(Connect4Encoder::Mirror)),
+                None if recommended => Ok(GameSpec::Connect4(Connect4Encoder::NTuple(
+                    Connect4Encoder::NTUPLE,
+                ))),
                 None => Ok(GameSpec::CONNECT4),
                 Some(name) => match Connect4Encoder::parse(name) {
                     Some(e) => Ok(GameSpec::Connect4(e)),

@@ -144,7 +144,7 @@ pub fn project(with_run: bool) -> tempfile::TempDir {
     let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("genomes");
     for name in [
         "tictactoe.genome",
-        "connect4.genome",
+        "connect4-subgrid.genome",
         "matchsticks.genome",
         "solitaire.genome",
     ] {

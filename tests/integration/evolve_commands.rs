@@ -16,7 +16,16 @@ fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
 const GAMES: [&[&str]; 3] = [
     &["--game", "ttt"],
     &["--game", "nim", "--rule", "double", "--sticks", "30"],
-    &["--game", "c4", "--population", "16", "--elite", "4"],
+    &[
+        "--game",
+        "c4",
+        "--encoder",
+        "mirror",
+        "--population",
+        "16",
+        "--elite",
+        "4",
+    ],
 ];
 
 #[test]
@@ -38,8 +47,8 @@ fn one_thread_and_two_threads_give_the_same_run() {
         );
         same_run(&one.path().join(&run), &two.path().join(&run));
     }
-    // Connect-Four's recommended settings: games, the mirror encoder and
-    // zero weights.
+    // The sub-grid genome's recommended settings (`--encoder mirror`):
+    // games, the mirror encoder and zero weights.
     run_toml_has(
         &one.path().join("runs/game-2"),
         &[
@@ -344,7 +353,16 @@ fn benchmarks_fill_their_columns_every_k_generations() {
     evolve(
         dir.path(),
         "runs/c",
-        &["--game", "c4", "--population", "6", "--elite", "2"],
+        &[
+            "--game",
+            "c4",
+            "--encoder",
+            "mirror",
+            "--population",
+            "6",
+            "--elite",
+            "2",
+        ],
         &["--generations", "2", "--bench-games", "4"],
     );
     let header = std::fs::read_to_string(dir.path().join("runs/c/stats.csv")).unwrap();

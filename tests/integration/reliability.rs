@@ -130,7 +130,15 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             "unknown player 'bogus'",
         ),
         (
-            &["evolve", "--game", "c4", "--lookahead", "9"],
+            &[
+                "evolve",
+                "--game",
+                "c4",
+                "--encoder",
+                "mirror",
+                "--lookahead",
+                "9",
+            ],
             "--lookahead 9",
         ),
         (

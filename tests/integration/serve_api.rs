@@ -118,7 +118,7 @@ fn a_connect4_genome_explains_its_votes_and_refuses_a_full_column() {
     let server = Server::start(dir.path(), &[]);
     let state = new_game(
         &server,
-        r#"{"opponent":"genomes/connect4.genome","first":"bot"}"#,
+        r#"{"opponent":"genomes/connect4-subgrid.genome","first":"bot"}"#,
     );
     let explain = &state["bot"]["explain"];
     assert_eq!(
@@ -132,10 +132,14 @@ fn a_connect4_genome_explains_its_votes_and_refuses_a_full_column() {
     // The same report as `bebete explain --json` for that position.
     let (status, body) = server.post(
         "/api/explain",
-        r#"{"genome":"genomes/connect4.genome","position":""}"#,
+        r#"{"genome":"genomes/connect4-subgrid.genome","position":""}"#,
     );
     assert_eq!(status, 200, "{body}");
-    let cli = stdout_of(bebete(dir.path()).args(["explain", "genomes/connect4.genome", "--json"]));
+    let cli = stdout_of(bebete(dir.path()).args([
+        "explain",
+        "genomes/connect4-subgrid.genome",
+        "--json",
+    ]));
     assert_eq!(json(&body), json(&cli));
     assert_eq!(json(&body), *explain);
     // Fill column 1 from our side; the bot answers each time.
@@ -327,7 +331,7 @@ fn refusals_are_json_and_the_server_stays_up() {
     error_of(
         server.post(
             "/api/explain",
-            r#"{"genome":"genomes/connect4.genome","position":"4444444"}"#,
+            r#"{"genome":"genomes/connect4-subgrid.genome","position":"4444444"}"#,
         ),
         400,
         "move 7",

@@ -381,6 +381,7 @@ function explain(state) {
     return;
   }
   if (e.windows) return explainVotes(body, e, bot);
+  if (e.values) return explainValues(body, e, bot, state);
   const what = state.game === "tictactoe" ? "cell" : "take";
   html("p", {}, `bebete played ${what} ${bot.move}.`, body);
   const facts = html("dl", {}, null, body);
@@ -421,6 +422,33 @@ function explainVotes(body, e, bot) {
     tr.addEventListener("mouseleave", () => highlightWindow(null, i));
   });
   html("p", { class: "muted" }, "Rows count from the bottom. Hover a window to see it on the board.", body);
+}
+
+// A value genome: each legal move's value (or search score) as a bar, and
+// the tuples that weighed most in the position it chose.
+function explainValues(body, e, bot, state) {
+  const what = state.game === "tictactoe" ? "cell" : "column";
+  const searched = e.depth > 1;
+  html("p", {}, searched
+    ? `bebete played ${what} ${bot.move}. It searched ${e.depth} plies ahead (alpha-beta) and valued each leaf with its tuples; above +1 is a forced win, below −1 a forced loss.`
+    : `bebete played ${what} ${bot.move}. It valued the position each legal move leads to (−1 lost, +1 won, for itself) with its tuples, and played the highest.`, body);
+  const table = html("table", { class: "windows values" }, null, body);
+  const head = html("tr", {}, null, html("thead", {}, null, table));
+  for (const h of [what, searched ? "score" : "value", ""]) html("th", {}, h, head);
+  const rows = html("tbody", {}, null, table);
+  for (const [mv, v] of e.values) {
+    const tr = html("tr", { class: mv === String(bot.move) ? "played" : "" }, null, rows);
+    html("td", {}, mv, tr);
+    html("td", {}, (v >= 0 ? "+" : "") + v.toFixed(3), tr);
+    const bar = html("span", { class: "value-bar" }, null, html("td", {}, null, tr));
+    const share = Math.max(0, Math.min(1, (v + 1) / 2));
+    bar.style.width = `${Math.round(share * 100)}%`;
+  }
+  if (e.tuples && e.tuples.length) {
+    html("p", { class: "muted" }, "The tuples that weighed most after its move (cells; weight for bebete):", body);
+    const list = html("ul", { class: "tuples" }, null, body);
+    for (const t of e.tuples) html("li", {}, `${t.cells.join(" ")}: ${(t.weight >= 0 ? "+" : "") + t.weight.toFixed(3)}`, list);
+  }
 }
 
 function highlightWindow(w, i) {

@@ -499,6 +499,11 @@ impl CellBoard for Connect4 {
         }
         ntuple::states_from(first, second, now, states);
     }
+
+    /// `c4r1`: column 4, bottom row.
+    fn cell_name(cell: usize) -> String {
+        format!("c{}r{}", cell % WIDTH + 1, cell / WIDTH + 1)
+    }
 }
 
 #[cfg(test)]

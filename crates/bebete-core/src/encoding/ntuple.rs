@@ -64,6 +64,8 @@ pub trait CellBoard: Game<Move = u8> {
     /// Each cell's state: 0 empty and not yet playable, 1 empty and
     /// playable, 2 the first player's stone, 3 the second player's.
     fn cell_states(&self, pos: &Self::Position, states: &mut [u8]);
+    /// A cell as `explain` writes it.
+    fn cell_name(cell: usize) -> String;
 }
 
 /// The cell in the mirror column.
@@ -907,8 +909,8 @@ pub struct Values {
     /// Each legal move (as written) with the value of the position it
     /// leads to, from the mover's side (−1 lost … +1 won).
     pub values: Vec<(String, f32)>,
-    /// The tuples that weighed most after the chosen move: their cells
-    /// (numbered as written on the board) and weight.
+    /// The tuples that weighed most after the chosen move: their cells (as
+    /// the game writes them) and weight.
     pub tuples: Vec<TupleWeight>,
     #[serde(skip)]
     pub chosen: Option<u8>,
@@ -923,7 +925,7 @@ pub struct Values {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TupleWeight {
     pub tuple: usize,
-    pub cells: Vec<u8>,
+    pub cells: Vec<String>,
     /// Its weight plus its mirror image's, from the mover's side.
     pub weight: f32,
 }
@@ -961,7 +963,11 @@ impl Values {
                     .into_iter()
                     .map(|(t, w)| TupleWeight {
                         tuple: t,
-                        cells: eval.cells(t).to_vec(),
+                        cells: eval
+                            .cells(t)
+                            .iter()
+                            .map(|&c| G::cell_name(c as usize))
+                            .collect(),
                         weight: sign(mover) * w,
                     })
                     .collect()
@@ -1016,11 +1022,10 @@ impl Explanation<u8> for Values {
         }
         out.push_str("heaviest tuples after the move (cells, weight for the mover)\n");
         for t in &self.tuples {
-            let cells: Vec<String> = t.cells.iter().map(|c| c.to_string()).collect();
             out.push_str(&format!(
                 "  tuple {:>3}  [{}]  {:+.3}\n",
                 t.tuple,
-                cells.join(" "),
+                t.cells.join(" "),
                 t.weight
             ));
         }

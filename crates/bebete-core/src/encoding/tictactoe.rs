@@ -320,6 +320,11 @@ impl CellBoard for TicTacToe {
     fn cell_states(&self, pos: &TicTacToePosition, states: &mut [u8]) {
         ntuple::states_from(pos.x as u64, pos.o as u64, pos.empty() as u64, states);
     }
+
+    /// The cell as moves name it, 1-9.
+    fn cell_name(cell: usize) -> String {
+        (cell + 1).to_string()
+    }
 }
 
 #[cfg(test)]

@@ -193,10 +193,15 @@ impl EvolveConfig {
         cfg.mutation = Mutation::fixed(0.05);
         match cfg.game.kind() {
             GameKind::Connect4 => {
-                cfg.population = 4;
+                // Two learners, one per core: the better on the bank is
+                // kept, the other restarts from a mutated copy of it.
+                cfg.population = 2;
+                cfg.elite = 1;
+                cfg.parents = 1;
+                cfg.mutation = Mutation::fixed(0.01);
                 cfg.self_play = 25_000;
                 cfg.fitness = "vs:bank".parse().expect("a valid fitness");
-                cfg.generations = 40;
+                cfg.generations = 60;
                 cfg.checkpoint_every = 5;
                 cfg.bench.every = 5;
             }
