@@ -271,7 +271,11 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "game        {}", genome.game)?;
         writeln!(out, "genes       {}", genome.genes.len())?;
         if genome.lookahead > 0 {
-            writeln!(out, "lookahead   {} (tactical shell)", genome.lookahead)?;
+            let how = match genome.game.value_genome() {
+                Some(_) => "alpha-beta over its own values",
+                None => "tactical shell",
+            };
+            writeln!(out, "lookahead   {} ({how})", genome.lookahead)?;
         }
         writeln!(out, "run         {}", p.run.clone().unwrap_or_else(unknown))?;
         writeln!(

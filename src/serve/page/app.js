@@ -86,7 +86,8 @@ function fillOpponents(select) {
     const g = html("optgroup", { label }, null, box);
     for (const [value, text] of items) html("option", { value }, text, g);
   };
-  const describe = (g) => g.name + (g.lookahead ? ` (shell, lookahead ${g.lookahead})` : "");
+  const describe = (g) => g.name + (!g.lookahead ? ""
+    : g.rules.includes("value genome") ? ` (searches ${g.lookahead} plies)` : ` (shell, lookahead ${g.lookahead})`);
   group("Genomes", shipped.map((g) => [g.name, describe(g)]));
   group("Run champions", champions.map((g) => [g.name, describe(g)]));
   group("Fixed players", PLAYERS);
