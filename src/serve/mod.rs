@@ -7,6 +7,8 @@
 //! games, players, genomes and runs of the layers below and changes none.
 //!
 //! Safe by default: it binds to the loopback address unless told otherwise;
+//! it answers only requests that name its own address, come from its own
+//! page and, for a `POST`, carry JSON ([`guard`]);
 //! requests can name only files under `genomes/` and `runs/` ([`files`]);
 //! bodies are limited to [`BODY_LIMIT`] bytes; games live in a capped session
 //! store ([`sessions`]); a bot's thinking runs on the blocking pool, a few at
@@ -14,6 +16,7 @@
 
 pub mod api;
 pub mod files;
+pub mod guard;
 pub mod sessions;
 pub mod table;
 
@@ -80,8 +83,13 @@ async fn not_found() -> Response {
         .into_response()
 }
 
-/// The routes: the page, its run pages, and the API.
-pub fn router(state: Arc<AppState>) -> Router {
+/// The routes: the page, its run pages, and the API, behind the guard of
+/// the address `bound`.
+pub fn router(state: Arc<AppState>, bound: SocketAddr) -> Router {
+    let guard = Arc::new(guard::Guard {
+        ip: bound.ip(),
+        port: bound.port(),
+    });
     let api = Router::new()
         .route("/genomes", get(api::genomes))
         .route("/runs", get(api::runs))
@@ -102,6 +110,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .nest("/api", api)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(guard, guard::check))
         .with_state(state)
 }
 
@@ -113,13 +122,14 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
-        ready(listener.local_addr()?);
+        let bound = listener.local_addr()?;
+        ready(bound);
         let state = Arc::new(AppState {
             project: files::Project::new(config.root),
             sessions: sessions::Sessions::new(config.max_games),
             thinking: tokio::sync::Semaphore::new(config.thinkers.max(1)),
         });
-        axum::serve(listener, router(state))
+        axum::serve(listener, router(state, bound))
             .with_graceful_shutdown(stopped())
             .await
     })

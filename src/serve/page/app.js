@@ -23,9 +23,10 @@ function html(tag, attrs = {}, text = null, parent = null) {
 
 async function api(method, path, body) {
   const init = { method, headers: {} };
-  if (body !== undefined) {
+  // The server takes JSON only: every POST says so, an empty one too.
+  if (body !== undefined || method === "POST") {
     init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = JSON.stringify(body === undefined ? {} : body);
   }
   const reply = await fetch("/api" + path, init);
   const data = await reply.json().catch(() => ({ error: reply.statusText }));

@@ -1,0 +1,181 @@
+//! Who may talk to the server: the defences of a local development server
+//! against the web pages its user visits and against DNS rebinding.
+//!
+//! - **Host**: a request must name the address the server listens on — a
+//!   loopback name (`127.0.0.1`, `localhost`, `[::1]`) for a loopback bind,
+//!   an IP address for a bind to every interface, the bound address
+//!   otherwise — with the server's port; else 421. A page served from a
+//!   name that an attacker re-points at 127.0.0.1 sends its own name.
+//! - **Origin**: a request that carries one must come from the server's own
+//!   origin (`http://` + the Host it named); else 403. Browsers send it on
+//!   every cross-site request that could change anything.
+//! - **Content type**: a `POST` must say `application/json`; else 415. An
+//!   HTML form or a `no-cors` fetch cannot send that type to another site
+//!   without the browser asking first (and this server never says yes).
+
+use super::api::ApiError;
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::net::IpAddr;
+use std::sync::Arc;
+
+/// The address the server listens on, which requests must name.
+#[derive(Clone, Copy, Debug)]
+pub struct Guard {
+    pub ip: IpAddr,
+    pub port: u16,
+}
+
+impl Guard {
+    /// Whether `host` (a Host header: name, optional port) names this server.
+    pub fn allows_host(&self, host: &str) -> bool {
+        let (name, port) = split_host(host);
+        let port_ok = match port {
+            Some(p) => p.parse::<u16>() == Ok(self.port),
+            None => self.port == 80,
+        };
+        if !port_ok {
+            return false;
+        }
+        let ip = name
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<IpAddr>()
+            .ok();
+        let localhost = name.eq_ignore_ascii_case("localhost");
+        if self.ip.is_loopback() {
+            localhost || ip.is_some_and(|ip| ip.is_loopback())
+        } else if self.ip.is_unspecified() {
+            localhost || ip.is_some()
+        } else {
+            ip == Some(self.ip)
+        }
+    }
+}
+
+/// `name[:port]`, the name possibly a bracketed IPv6 address.
+fn split_host(host: &str) -> (&str, Option<&str>) {
+    if let Some(rest) = host.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((ip, tail)) => (
+                &host[..ip.len() + 2],
+                tail.strip_prefix(':').filter(|p| !p.is_empty()),
+            ),
+            None => (host, None),
+        };
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) => (name, Some(port)),
+        None => (host, None),
+    }
+}
+
+/// The longest Host or Origin echoed in a refusal.
+const ECHO: usize = 80;
+
+/// `text`, cut to [`ECHO`] characters.
+fn echo(text: &str) -> String {
+    match text.char_indices().nth(ECHO) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+fn refuse(status: StatusCode, message: String) -> Response {
+    ApiError { status, message }.into_response()
+}
+
+/// The middleware: Host, then Origin, then the content type of a POST.
+pub async fn check(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !guard.allows_host(host) {
+        return refuse(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "Host '{}' is not this server: use http://{}:{}/",
+                echo(host),
+                if guard.ip.is_unspecified() {
+                    "127.0.0.1".to_string()
+                } else {
+                    guard.ip.to_string()
+                },
+                guard.port
+            ),
+        );
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("(not text)");
+        if origin != format!("http://{host}") {
+            return refuse(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "requests from other sites are refused (Origin '{}')",
+                    echo(origin)
+                ),
+            );
+        }
+    }
+    if request.method() == Method::POST {
+        let json = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|c| c.to_str().ok())
+            .and_then(|c| c.split(';').next())
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return refuse(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the API takes JSON bodies only (Content-Type: application/json)".to_string(),
+            );
+        }
+    }
+    next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard(ip: &str, port: u16) -> Guard {
+        Guard {
+            ip: ip.parse().unwrap(),
+            port,
+        }
+    }
+
+    #[test]
+    fn a_loopback_server_answers_to_loopback_names_on_its_port() {
+        let g = guard("127.0.0.1", 8080);
+        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080", "[::1]:8080"] {
+            assert!(g.allows_host(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "127.0.0.1:8081",
+            "127.0.0.1",
+            "",
+            "192.168.1.5:8080",
+            "[::1]",
+            "localhost.evil.example:8080",
+        ] {
+            assert!(!g.allows_host(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn other_binds_answer_to_addresses_not_names() {
+        let any = guard("0.0.0.0", 80);
+        assert!(any.allows_host("192.168.1.5"));
+        assert!(any.allows_host("10.0.0.2:80"));
+        assert!(!any.allows_host("evil.example"));
+        let one = guard("192.168.1.5", 9000);
+        assert!(one.allows_host("192.168.1.5:9000"));
+        assert!(!one.allows_host("127.0.0.1:9000"));
+        assert_eq!(echo(&"x".repeat(200)).chars().count(), ECHO + 1);
+    }
+}
