@@ -151,7 +151,12 @@ mod tests {
     #[test]
     fn a_loopback_server_answers_to_loopback_names_on_its_port() {
         let g = guard("127.0.0.1", 8080);
-        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080", "[::1]:8080"] {
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "[::1]:8080",
+        ] {
             assert!(g.allows_host(ok), "{ok}");
         }
         for bad in [

@@ -53,15 +53,28 @@ impl Server {
 
     /// One request; the status and the body.
     pub fn request(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String) {
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
-            self.addr
-        );
+        let host = self.addr.to_string();
+        let json = body.map(|_| "Content-Type: application/json");
+        self.request_with(method, path, &host, json.as_slice(), body)
+    }
+
+    /// One request naming `host`, with `headers` (`Name: value` lines)
+    /// added; the status and the body.
+    pub fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        host: &str,
+        headers: &[&str],
+        body: Option<&[u8]>,
+    ) -> (u16, String) {
+        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+        for line in headers {
+            head.push_str(line);
+            head.push_str("\r\n");
+        }
         if let Some(body) = body {
-            head.push_str(&format!(
-                "Content-Type: application/json\r\nContent-Length: {}\r\n",
-                body.len()
-            ));
+            head.push_str(&format!("Content-Length: {}\r\n", body.len()));
         }
         head.push_str("\r\n");
         let mut stream = TcpStream::connect(self.addr).unwrap();

@@ -505,3 +505,70 @@ fn bad_serve_flags_are_named() {
     let port = taken.addr.port().to_string();
     fails(&["--port", &port], &format!("serving on 127.0.0.1:{port}"));
 }
+
+/// The issue's cross-site requests, over a real socket: a form's text/plain
+/// body, another site's Origin, another name for the address (DNS
+/// rebinding) are refused before anything is done; the page's own
+/// requests pass.
+#[test]
+fn requests_from_other_sites_and_other_names_are_refused() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let host = server.addr.to_string();
+    let body = br#"{"opponent":"alphabeta:1","game":"c4","first":"bot","rule":"="}"#;
+    let own_origin = format!("Origin: http://{host}");
+    let cases: [(&str, Vec<&str>, u16, &str); 6] = [
+        (
+            &host,
+            vec!["Content-Type: text/plain"],
+            415,
+            "JSON bodies only",
+        ),
+        (&host, vec![], 415, "JSON bodies only"),
+        (
+            &host,
+            vec![
+                "Content-Type: application/json",
+                "Origin: http://evil.example",
+            ],
+            403,
+            "other sites",
+        ),
+        (
+            &host,
+            vec!["Content-Type: text/plain", "Origin: http://evil.example"],
+            403,
+            "other sites",
+        ),
+        (
+            "evil.example",
+            vec!["Content-Type: application/json"],
+            421,
+            "is not this server",
+        ),
+        (
+            &host,
+            vec!["Content-Type: application/json; charset=utf-8", &own_origin],
+            200,
+            "",
+        ),
+    ];
+    for (name, headers, status, says) in cases {
+        let (got, reply) =
+            server.request_with("POST", "/api/games", name, &headers, Some(&body[..]));
+        assert_eq!(got, status, "{name} {headers:?}: {reply}");
+        assert!(reply.contains(says), "{reply}");
+    }
+    // Reads are guarded by the name too; the page's own GET passes.
+    let (status, _) = server.request_with("GET", "/api/genomes", "evil.example:80", &[], None);
+    assert_eq!(status, 421);
+    let long = format!("Origin: http://{}", "x".repeat(10_000));
+    let (status, reply) = server.request_with("GET", "/api/genomes", &host, &[&long], None);
+    assert_eq!(status, 403);
+    assert!(
+        reply.len() < 400,
+        "the refusal does not echo it all: {}",
+        reply.len()
+    );
+    assert_eq!(server.get("/api/genomes").0, 200);
+}
