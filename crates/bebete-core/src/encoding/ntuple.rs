@@ -1002,7 +1002,10 @@ impl Explanation<u8> for Values {
             .iter()
             .find(|(m, _)| *m == self.played)
             .map_or(0.0, |(_, v)| *v);
-        format!("(value {best:+.2})")
+        match self.depth {
+            1 => format!("(value {best:+.2})"),
+            d => format!("(score {best:+.2} after {d} plies)"),
+        }
     }
 
     fn details(&self, played: &str) -> String {
