@@ -28,9 +28,14 @@ pub struct ServeArgs {
     /// The project directory whose genomes/ and runs/ are served
     #[arg(long, default_value = ".")]
     pub dir: PathBuf,
-    /// Most games held open at once, 1-10000 (idle ones are dropped after 30 minutes when full)
+    /// Most games held open at once, 1-10000; when full, a new game drops a
+    /// finished game, else one idle for --idle-minutes, else the oldest where
+    /// the person has not moved
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_games: u32,
+    /// Minutes after which an unused game may be dropped to make room, 1-1440
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1440))]
+    pub idle_minutes: u64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -41,12 +46,19 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         addr: SocketAddr::new(args.host, args.port),
         root: args.dir.clone(),
         max_games: args.max_games as usize,
+        idle: std::time::Duration::from_secs(60 * args.idle_minutes),
         thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
     };
     let dir = args.dir.clone();
     serve::run(config, |addr| {
         let mut out = std::io::stdout();
         let _ = writeln!(out, "serving bebete at http://{addr}/");
+        if !addr.ip().is_loopback() {
+            eprintln!(
+                "warning: listening on {} beyond this machine: anyone who can reach it can play and read genomes/ and runs/ (there is no login)",
+                addr.ip()
+            );
+        }
         let _ = writeln!(
             out,
             "  genomes/ and runs/ of {}; the API is under /api/; Ctrl-C stops",

@@ -465,8 +465,11 @@ pub async fn play_move(
         let (moves, mv) = table::extend(s.game, &s.moves, &request.mv)?;
         s.moves = moves;
         s.last = Some(("human", mv));
+        s.human_moves += 1;
     }
     play_bot_if_its_turn(&app, &session).await?;
+    // A table deleted while the bot thought is gone, not answered.
+    app.sessions.get(&id)?;
     state(&id, &mut lock(&session))
 }
 

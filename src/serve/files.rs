@@ -23,6 +23,14 @@ const MAX_NAME: usize = 255;
 /// Most entries listed per directory (a huge `runs/` stays a short reply).
 const MAX_LISTED: usize = 500;
 
+/// A name from a request as a refusal echoes it: at most 80 characters.
+fn shown(name: &str) -> String {
+    match name.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}…", &name[..cut]),
+        None => name.to_string(),
+    }
+}
+
 /// The project directory the server reads.
 #[derive(Clone, Debug)]
 pub struct Project {
@@ -62,7 +70,8 @@ impl Project {
     /// The real path of `name`, which must lie under `genomes/` or `runs/`
     /// and exist.
     pub fn resolve(&self, name: &str) -> Result<PathBuf, ApiError> {
-        let refuse = |why: &str| ApiError::forbidden(format!("'{name}': {why}"));
+        let shown = shown(name);
+        let refuse = |why: &str| ApiError::forbidden(format!("'{shown}': {why}"));
         if name.is_empty() || name.len() > MAX_NAME {
             return Err(refuse("a name is 1-255 bytes"));
         }
@@ -108,7 +117,8 @@ impl Project {
     pub fn run(&self, name: &str) -> Result<PathBuf, ApiError> {
         if name.contains('/') {
             return Err(ApiError::forbidden(format!(
-                "'{name}': a run is named by its directory name under runs/"
+                "'{}': a run is named by its directory name under runs/",
+                shown(name)
             )));
         }
         let dir = self.resolve(&format!("runs/{name}"))?;

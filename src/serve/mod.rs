@@ -42,6 +42,8 @@ pub struct Config {
     pub root: PathBuf,
     /// Most games held at once.
     pub max_games: usize,
+    /// A game unused this long may be dropped when the store is full.
+    pub idle: std::time::Duration,
     /// Bots thinking at once.
     pub thinkers: usize,
 }
@@ -126,7 +128,7 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
         ready(bound);
         let state = Arc::new(AppState {
             project: files::Project::new(config.root),
-            sessions: sessions::Sessions::new(config.max_games),
+            sessions: sessions::Sessions::new(config.max_games, config.idle),
             thinking: tokio::sync::Semaphore::new(config.thinkers.max(1)),
         });
         axum::serve(listener, router(state, bound))

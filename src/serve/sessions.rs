@@ -1,8 +1,10 @@
 //! Games held between requests: one session per game table (a person against
 //! one bot, a series of games with the score kept), under an id the page
-//! keeps. The store holds at most [`Sessions::cap`] live sessions; one idle
-//! longer than [`IDLE`] is dropped to make room, and when none is, a new
-//! table is refused rather than an old one lost.
+//! keeps. The store holds at most [`Sessions::cap`] live sessions. When it
+//! is full, a new table makes room by dropping, in this order: a finished
+//! game, a game idle longer than the server's idle time, the oldest table
+//! where the person has not moved yet; only when every table is a game in
+//! play is a new one refused (rather than an old one lost).
 
 use super::api::ApiError;
 use super::table::{Bot, BotMove};
@@ -13,7 +15,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// A session unused this long may be dropped to make room for a new one.
+/// A session unused this long may be dropped to make room for a new one
+/// (the default of `serve --idle-minutes`).
 pub const IDLE: Duration = Duration::from_secs(30 * 60);
 
 /// Games won by each side and drawn, in this session.
@@ -48,6 +51,8 @@ pub struct Session {
     pub busy: bool,
     /// Seeds the bot's random choices.
     pub seed: u64,
+    /// Moves the person has made at this table.
+    pub human_moves: u32,
     touched: Instant,
 }
 
@@ -67,6 +72,7 @@ impl Session {
             score: Score::default(),
             busy: false,
             seed,
+            human_moves: 0,
             touched: Instant::now(),
         }
     }
@@ -91,6 +97,7 @@ impl Session {
 pub struct Sessions {
     map: Mutex<HashMap<String, Arc<Mutex<Session>>>>,
     cap: usize,
+    idle: Duration,
 }
 
 /// Locks a mutex, taking the data even if a thread panicked holding it (a
@@ -100,11 +107,13 @@ pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Sessions {
-    /// A store of at most `cap` live sessions.
-    pub fn new(cap: usize) -> Sessions {
+    /// A store of at most `cap` live sessions, a session unused for
+    /// `idle` being one that may be dropped.
+    pub fn new(cap: usize, idle: Duration) -> Sessions {
         Sessions {
             map: Mutex::new(HashMap::new()),
             cap,
+            idle,
         }
     }
 
@@ -118,11 +127,29 @@ impl Sessions {
     pub fn insert(&self, session: Session) -> Result<String, ApiError> {
         let mut map = lock(&self.map);
         if map.len() >= self.cap {
-            map.retain(|_, s| lock(s).touched.elapsed() < IDLE);
+            // Finished games and idle tables first.
+            map.retain(|_, s| {
+                let s = lock(s);
+                s.busy || (!(s.scored || s.forfeit) && s.touched.elapsed() < self.idle)
+            });
+        }
+        if map.len() >= self.cap {
+            // Then the oldest table where nobody has played yet.
+            let unplayed = map
+                .iter()
+                .filter_map(|(id, s)| {
+                    let s = lock(s);
+                    (s.human_moves == 0 && s.game_number == 1 && !s.busy)
+                        .then_some((s.touched, id.clone()))
+                })
+                .min();
+            if let Some((_, id)) = unplayed {
+                map.remove(&id);
+            }
         }
         if map.len() >= self.cap {
             return Err(ApiError::unavailable(format!(
-                "{} games are open, the most this server holds; finish one (DELETE /api/games/ID) or try again later",
+                "{} games are in play, the most this server holds; finish one (DELETE /api/games/ID) or try again later",
                 self.cap
             )));
         }

@@ -367,7 +367,7 @@ fn refusals_are_json_and_the_server_stays_up() {
 }
 
 #[test]
-fn the_session_cap_refuses_a_new_table_and_a_slow_bot_blocks_nothing() {
+fn the_session_cap_keeps_games_in_play_and_a_slow_bot_blocks_nothing() {
     let dir = project(false);
     let server = Server::start(dir.path(), &["--max-games", "2"]);
     // A bot with many playouts: its move takes a while. While it thinks,
@@ -406,11 +406,26 @@ fn the_session_cap_refuses_a_new_table_and_a_slow_bot_blocks_nothing() {
         saw_thinking,
         "the bot's thinking was never seen from outside"
     );
-    new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
+    // Full (2): a new table drops the oldest one where nobody has moved
+    // (a flood of new tables cannot push out a game in play)...
+    let second = new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
+    let second = second["id"].as_str().unwrap();
+    let third = new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
+    let third = third["id"].as_str().unwrap();
+    assert_eq!(server.get(&format!("/api/games/{second}")).0, 404);
+    // ... and only when every table is a game in play is one refused.
+    let (status, _) = server.post(&format!("/api/games/{third}/move"), r#"{"move":"5"}"#);
+    assert_eq!(status, 200);
     error_of(
         server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#),
         503,
-        "2 games are open",
+        "2 games are in play",
+    );
+    // A spec written with a sign is not a number.
+    error_of(
+        server.post("/api/games", r#"{"opponent":"alphabeta:+5","game":"c4"}"#),
+        422,
+        "whole number",
     );
 }
 
@@ -497,6 +512,7 @@ fn bad_serve_flags_are_named() {
     fails(&["--port", "70000"], "--port");
     fails(&["--host", "localhost:80"], "--host");
     fails(&["--max-games", "0"], "--max-games");
+    fails(&["--idle-minutes", "0"], "--idle-minutes");
     fails(
         &["--dir", "no-such-dir"],
         "--dir no-such-dir: not a directory",
@@ -504,6 +520,26 @@ fn bad_serve_flags_are_named() {
     let taken = Server::start(dir.path(), &[]);
     let port = taken.addr.port().to_string();
     fails(&["--port", &port], &format!("serving on 127.0.0.1:{port}"));
+    // Listening beyond this machine is said aloud.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bebete"))
+        .args(["serve", "--host", "0.0.0.0", "--port", "0"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut warning = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut warning,
+    )
+    .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        warning.starts_with("warning: listening on 0.0.0.0 beyond this machine"),
+        "{warning}"
+    );
 }
 
 /// The issue's cross-site requests, over a real socket: a form's text/plain

@@ -103,8 +103,10 @@ pub enum PlayerError {
 }
 
 fn parse_count(spec: &str, text: &str, most: u32, what: &str) -> Result<u32, PlayerError> {
-    match text.parse::<u32>() {
-        Ok(n) if (1..=most).contains(&n) => Ok(n),
+    // Digits only: `u32`'s parser would also take a leading `+`.
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u32>().ok().filter(|_| digits) {
+        Some(n) if (1..=most).contains(&n) => Ok(n),
         _ => Err(PlayerError::OutOfRange {
             spec: spec.to_string(),
             reason: format!("{what} must be a whole number 1-{most}"),
