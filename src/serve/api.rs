@@ -40,7 +40,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
@@ -382,7 +382,7 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
             )));
         }
         PlayerSpec::Genome(_) => {
-            let genome = app.project.genome(&request.opponent)?;
+            let genome = load_genome(&app, &request.opponent).await?;
             if let Some(name) = &request.game
                 && GameKind::parse(name) != Some(genome.game.kind())
             {
@@ -552,11 +552,25 @@ struct ExplainRequest {
     position: String,
 }
 
+/// The genome file `name`, read on the blocking pool (a value genome is
+/// 18 MB: the async workers keep answering meanwhile).
+async fn load_genome(app: &Arc<AppState>, name: &str) -> Result<crate::genome::Genome, ApiError> {
+    let (project, name) = (app.project.clone(), name.to_string());
+    tokio::task::spawn_blocking(move || project.genome(&name))
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("reading a genome: {e}"),
+            )
+        })?
+}
+
 /// `POST /api/explain`: why a genome plays its move in a position; the
 /// report of `bebete explain --json`.
 pub async fn explain(State(app): Shared, bytes: Result<Bytes, BytesRejection>) -> Reply {
     let request: ExplainRequest = body(bytes)?;
-    let genome = app.project.genome(&request.genome)?;
+    let genome = load_genome(&app, &request.genome).await?;
     let _permit = app.thinking.acquire().await;
     let report = tokio::task::spawn_blocking(move || {
         table::explain(

@@ -11,8 +11,9 @@
 use super::api::ApiError;
 use crate::evolve::stats::StatsTable;
 use crate::genome::Genome;
-use crate::store::RunLock;
 use crate::store::run_files;
+use crate::store::{FileError, RunLock};
+use axum::http::StatusCode;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -22,6 +23,10 @@ const ROOTS: [&str; 2] = ["genomes", "runs"];
 const MAX_NAME: usize = 255;
 /// Most entries listed per directory (a huge `runs/` stays a short reply).
 const MAX_LISTED: usize = 500;
+
+/// The largest genome file the server reads (a Connect-Four value genome is
+/// 18 MB); a larger file named by a request is refused from its size.
+pub const MAX_GENOME_BYTES: u64 = 64_000_000;
 
 /// A name from a request as a refusal echoes it: at most 80 characters.
 fn shown(name: &str) -> String {
@@ -110,7 +115,24 @@ impl Project {
         if path.is_dir() {
             path = self.resolve(&format!("{}/best.genome", name.trim_end_matches('/')))?;
         }
-        Genome::load(&path).map_err(|e| ApiError::unprocessable(format!("'{name}': {}", e.problem)))
+        let refuse = |e: FileError| ApiError::unprocessable(format!("'{name}': {}", e.problem));
+        // The size and the header first: a large file is refused, and a
+        // foreign one recognised, before anything large is read.
+        let size = std::fs::metadata(&path)
+            .map_err(|e| refuse(FileError::new(&path, e)))?
+            .len();
+        if size > MAX_GENOME_BYTES {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "'{name}': {} MB, more than a genome the server reads ({} MB)",
+                    size / 1_000_000,
+                    MAX_GENOME_BYTES / 1_000_000
+                ),
+            ));
+        }
+        Genome::peek(&path).map_err(refuse)?;
+        Genome::load(&path).map_err(refuse)
     }
 
     /// A run directory named by a request: `runs/NAME`.
@@ -146,11 +168,12 @@ impl Project {
         names
             .into_iter()
             .filter_map(|name| {
-                let genome = Genome::load(&self.resolve(&name).ok()?).ok()?;
+                // The headers alone: a listing reads a few bytes a file.
+                let (game, lookahead) = Genome::peek(&self.resolve(&name).ok()?).ok()?;
                 Some(GenomeEntry {
-                    game: genome.game.kind().name(),
-                    rules: genome.game.to_string(),
-                    lookahead: genome.lookahead,
+                    game: game.kind().name(),
+                    rules: game.to_string(),
+                    lookahead,
                     name,
                 })
             })

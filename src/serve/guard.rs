@@ -9,6 +9,8 @@
 //! - **Origin**: a request that carries one must come from the server's own
 //!   origin (`http://` + the Host it named); else 403. Browsers send it on
 //!   every cross-site request that could change anything.
+//! - **Size**: a body announced (`Content-Length`) above the API's limit is
+//!   refused at once with 413, before a byte of it is read.
 //! - **Content type**: a `POST` must say `application/json`; else 415. An
 //!   HTML form or a `no-cors` fetch cannot send that type to another site
 //!   without the browser asking first (and this server never says yes).
@@ -120,6 +122,18 @@ pub async fn check(State(guard): State<Arc<Guard>>, request: Request, next: Next
                 ),
             );
         }
+    }
+    // A body announced larger than any the API takes is refused before it
+    // is read.
+    let announced = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|l| l.to_str().ok())
+        .map(|l| l.trim().parse::<u64>().unwrap_or(u64::MAX));
+    if announced.is_some_and(|n| n > super::BODY_LIMIT as u64) {
+        return refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("bodies are at most {} bytes", super::BODY_LIMIT),
+        );
     }
     if request.method() == Method::POST {
         let json = headers

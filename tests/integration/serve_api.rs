@@ -595,6 +595,18 @@ fn requests_from_other_sites_and_other_names_are_refused() {
         assert_eq!(got, status, "{name} {headers:?}: {reply}");
         assert!(reply.contains(says), "{reply}");
     }
+    // A body announced far too large is refused before it is sent.
+    let (status, reply) = server.request_with(
+        "POST",
+        "/api/games",
+        &host,
+        &[
+            "Content-Type: application/json",
+            "Content-Length: 99999999999",
+        ],
+        None,
+    );
+    assert_eq!(status, 413, "{reply}");
     // Reads are guarded by the name too; the page's own GET passes.
     let (status, _) = server.request_with("GET", "/api/genomes", "evil.example:80", &[], None);
     assert_eq!(status, 421);
@@ -607,4 +619,42 @@ fn requests_from_other_sites_and_other_names_are_refused() {
         reply.len()
     );
     assert_eq!(server.get("/api/genomes").0, 200);
+}
+
+/// Files named by a request are measured before they are read: a large
+/// file is refused from its size, a foreign one from its first bytes, and
+/// the genome list reads headers only.
+#[test]
+fn large_and_foreign_files_are_refused_before_they_are_read() {
+    let dir = project(false);
+    let probe = dir.path().join("runs/probe/checkpoints");
+    std::fs::create_dir_all(&probe).unwrap();
+    // 500 MB without writing them: a sparse file.
+    let big = std::fs::File::create(probe.join("big.ckpt")).unwrap();
+    big.set_len(500_000_000).unwrap();
+    std::fs::write(probe.join("small.ckpt"), vec![7u8; 100_000]).unwrap();
+    let server = Server::start(dir.path(), &[]);
+    let started = std::time::Instant::now();
+    for _ in 0..4 {
+        error_of(
+            server.post(
+                "/api/games",
+                r#"{"opponent":"runs/probe/checkpoints/big.ckpt","game":"c4"}"#,
+            ),
+            413,
+            "500 MB, more than a genome the server reads (64 MB)",
+        );
+    }
+    error_of(
+        server.post(
+            "/api/explain",
+            r#"{"genome":"runs/probe/checkpoints/small.ckpt","position":""}"#,
+        ),
+        422,
+        "not a bebete genome file",
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    let (status, list) = server.get("/api/genomes");
+    assert_eq!(status, 200);
+    assert!(list.contains("connect4-subgrid.genome"), "{list}");
 }

@@ -13,7 +13,9 @@ use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::games::BuiltIn;
 use crate::games::{GameKind, GameSpec};
 use crate::store::run_files;
-use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed};
+use crate::store::{
+    FileError, FileProblem, Framed, decode_framed_versions, peek_framed, write_framed,
+};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
@@ -60,6 +62,20 @@ struct GenomeHeaderV2 {
     provenance: Provenance,
     gene_count: u64,
     lookahead: u8,
+}
+
+/// A genome header of either version, as version 2's.
+fn parse_header(version: u16, header: &[u8]) -> postcard::Result<GenomeHeaderV2> {
+    if version < 2 {
+        postcard::from_bytes::<GenomeHeader>(header).map(|h| GenomeHeaderV2 {
+            game: h.game,
+            provenance: h.provenance,
+            gene_count: h.gene_count,
+            lookahead: 0,
+        })
+    } else {
+        postcard::from_bytes::<GenomeHeaderV2>(header)
+    }
 }
 
 /// A genome: a game, where it came from, and one byte per gene.
@@ -172,21 +188,33 @@ impl Genome {
         Genome::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
     }
 
+    /// The game and lookahead of a genome file, from its header alone: the
+    /// tag, version, header and size are checked, the genes are not read
+    /// (listing many files, or refusing a large foreign one cheaply).
+    pub fn peek(path: &Path) -> Result<(GameSpec, u8), FileError> {
+        let (version, header, payload_len) = peek_framed(path, GENOME_FORMAT)?;
+        let header = parse_header(version, &header).map_err(|e| {
+            FileError::new(
+                path,
+                FileProblem::Malformed(format!("unreadable header: {e}")),
+            )
+        })?;
+        if header.gene_count != payload_len {
+            return Err(FileError::new(
+                path,
+                FileProblem::Malformed(format!(
+                    "{payload_len} gene bytes, but the header says {}",
+                    header.gene_count
+                )),
+            ));
+        }
+        Ok((header.game, header.lookahead))
+    }
+
     /// Decodes and checks the bytes of a genome file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Genome, FileProblem> {
         let (header, genes): (GenomeHeaderV2, Vec<u8>) =
-            decode_framed_versions(bytes, GENOME_FORMAT, |version, header| {
-                if version < 2 {
-                    postcard::from_bytes::<GenomeHeader>(header).map(|h| GenomeHeaderV2 {
-                        game: h.game,
-                        provenance: h.provenance,
-                        gene_count: h.gene_count,
-                        lookahead: 0,
-                    })
-                } else {
-                    postcard::from_bytes::<GenomeHeaderV2>(header)
-                }
-            })?;
+            decode_framed_versions(bytes, GENOME_FORMAT, parse_header)?;
         let most = max_lookahead(header.game);
         if header.lookahead > most {
             return Err(FileProblem::Malformed(format!(
@@ -234,6 +262,27 @@ impl Genome {
 mod tests {
     use super::*;
     use crate::games::{MatchsticksRules, TakeRule};
+
+    /// A header-only read agrees with the full one and refuses what the
+    /// full one refuses for the frame (a cut file, a foreign one).
+    #[test]
+    fn peeking_reads_the_header_and_checks_the_frame() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.genome");
+        let mut genome = Genome::random(GameSpec::CONNECT4, 4);
+        genome.lookahead = 3;
+        genome.save(&path).unwrap();
+        assert_eq!(Genome::peek(&path).unwrap(), (GameSpec::CONNECT4, 3));
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
+        let err = Genome::peek(&path).unwrap_err().to_string();
+        assert!(err.contains("truncated"), "{err}");
+        std::fs::write(&path, b"PK\x03\x04 not a genome at all").unwrap();
+        let err = Genome::peek(&path).unwrap_err().to_string();
+        assert!(err.contains("not a bebete genome file"), "{err}");
+        std::fs::write(&path, b"BEB").unwrap();
+        assert!(Genome::peek(&path).is_err());
+    }
 
     #[test]
     fn random_genomes_round_trip_and_are_reproducible() {

@@ -155,6 +155,76 @@ pub fn write_framed_parts<H: Serialize>(
     })
 }
 
+/// The frame of a file written by [`write_framed`], read without its
+/// payload: the version, the header's bytes and the payload's length,
+/// after checking the tag, the version and that the file's size is what
+/// the frame promises (the checksum is not checked: that needs every
+/// byte). Cheap for a file of any size; a header over 64 KiB is refused.
+pub fn peek_framed(path: &Path, format: Framed) -> Result<(u16, Vec<u8>, u64), FileError> {
+    use std::io::Read;
+    let fail = |p: FileProblem| FileError::new(path, p);
+    let mut file = fs::File::open(path).map_err(|e| FileError::new(path, e))?;
+    let found = file.metadata().map_err(|e| FileError::new(path, e))?.len();
+    let mut prefix = [0u8; PREFIX_LEN];
+    // Up to the whole prefix, fewer only at the end of the file.
+    let mut read = 0;
+    while read < PREFIX_LEN {
+        match file.read(&mut prefix[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(FileError::new(path, e)),
+        }
+    }
+    let seen = &prefix[..read.min(8)];
+    if seen != &format.magic[..seen.len()] {
+        return Err(fail(FileProblem::Foreign {
+            kind: format.kind,
+            magic: String::from_utf8_lossy(&format.magic).into_owned(),
+        }));
+    }
+    let truncated = |needed: u64| FileProblem::Truncated { needed, found };
+    if found < PREFIX_LEN as u64 {
+        return Err(fail(truncated(PREFIX_LEN as u64)));
+    }
+    let version = u16::from_le_bytes([prefix[8], prefix[9]]);
+    if version > format.version {
+        return Err(fail(FileProblem::Newer {
+            found: version,
+            supported: format.version,
+        }));
+    }
+    let header_len = u32::from_le_bytes(prefix[10..14].try_into().expect("4 bytes")) as u64;
+    if header_len > 64 * 1024 {
+        return Err(fail(FileProblem::Malformed(format!(
+            "a header of {header_len} bytes (at most 65536)"
+        ))));
+    }
+    let header_end = PREFIX_LEN as u64 + header_len;
+    if found < header_end + 8 {
+        return Err(fail(truncated(header_end + 8)));
+    }
+    let mut header = vec![0u8; header_len as usize];
+    let mut payload_len = [0u8; 8];
+    file.read_exact(&mut header)
+        .and_then(|()| file.read_exact(&mut payload_len))
+        .map_err(|e| FileError::new(path, e))?;
+    let payload_len = u64::from_le_bytes(payload_len);
+    let total = (header_end + 8)
+        .saturating_add(payload_len)
+        .saturating_add(4);
+    if found < total {
+        return Err(fail(truncated(total)));
+    }
+    if found > total {
+        return Err(fail(FileProblem::Malformed(format!(
+            "{} unexpected bytes after the end",
+            found - total
+        ))));
+    }
+    Ok((version, header, payload_len))
+}
+
 /// Reads a file written by [`write_framed`], checking every layer.
 pub fn read_framed<H: DeserializeOwned>(
     path: &Path,
