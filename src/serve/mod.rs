@@ -26,6 +26,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -131,11 +132,27 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
             sessions: sessions::Sessions::new(config.max_games, config.idle),
             thinking: tokio::sync::Semaphore::new(config.thinkers.max(1)),
         });
-        axum::serve(listener, router(state, bound))
-            .with_graceful_shutdown(stopped())
-            .await
+        // At Ctrl-C or SIGTERM the server stops accepting and lets open
+        // requests finish, for at most SHUTDOWN_GRACE: a half-open
+        // connection cannot keep it alive.
+        let (told, mut stopping) = tokio::sync::watch::channel(false);
+        let serving =
+            axum::serve(listener, router(state, bound)).with_graceful_shutdown(async move {
+                stopped().await;
+                let _ = told.send(true);
+            });
+        tokio::select! {
+            result = serving.into_future() => result,
+            _ = async move {
+                let _ = stopping.wait_for(|&s| s).await;
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } => Ok(()),
+        }
     })
 }
+
+/// How long open requests may finish after Ctrl-C or SIGTERM.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Resolves at Ctrl-C or SIGTERM.
 async fn stopped() {

@@ -116,6 +116,21 @@ impl Server {
         self.request("POST", path, Some(json.as_bytes()))
     }
 
+    /// Sends SIGTERM to the server process.
+    #[cfg(unix)]
+    pub fn terminate(&self) {
+        let pid = self
+            .child
+            .as_ref()
+            .expect("a server this handle started")
+            .id();
+        let status = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         self.child

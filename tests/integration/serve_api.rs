@@ -658,3 +658,27 @@ fn large_and_foreign_files_are_refused_before_they_are_read() {
     assert_eq!(status, 200);
     assert!(list.contains("connect4-subgrid.genome"), "{list}");
 }
+
+/// SIGTERM stops the server within a few seconds even while a client holds
+/// a connection open halfway through its headers.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_server_despite_a_half_open_connection() {
+    use std::io::Write;
+    let dir = project(false);
+    let mut server = Server::start(dir.path(), &[]);
+    let mut half = std::net::TcpStream::connect(server.addr).unwrap();
+    half.write_all(format!("GET /api/genomes HTTP/1.1\r\nHost: {}\r\n", server.addr).as_bytes())
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    server.terminate();
+    while server.alive() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(15),
+            "still serving 15 s after SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(half);
+}
