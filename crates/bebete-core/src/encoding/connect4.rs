@@ -16,14 +16,14 @@
 //! weight. The legal column with the largest vote sum is played; ties go to
 //! the column nearest the centre, then to the left.
 
-use super::ntuple::{self, CellBoard, Decision, Values};
+use super::ntuple::{self, CellBoard, Decision, NTuple, Values};
 use super::{Explanation, IllegalPolicy, TableGame};
+use crate::games::BuiltIn;
 use crate::games::{
     CONNECT4_HEIGHT, CONNECT4_STRIDE, CONNECT4_WIDTH, Connect4, Connect4Encoder, Connect4Position,
 };
 use crate::games::{Game, Side};
 use rand::{Rng, RngExt};
-use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
 
 /// Board columns.
@@ -284,7 +284,7 @@ impl TableGame for Connect4 {
     const WEIGHTED_GENES: bool = true;
 
     fn gene_count(&self) -> usize {
-        if let Connect4Encoder::NTuple(shape) = self.encoder {
+        if let Some(shape) = self.value_shape() {
             shape.gene_count()
         } else if self.encoder.playable() {
             PLAYABLE_GENES
@@ -313,71 +313,11 @@ impl TableGame for Connect4 {
         }
     }
 
-    fn crossover_unit(&self) -> Option<usize> {
-        match self.encoder {
-            Connect4Encoder::NTuple(shape) => Some(shape.block()),
-            _ => None,
-        }
-    }
-
-    fn mutate_own<R: Rng + ?Sized>(
-        &self,
-        genes: &mut [u8],
-        rate: f64,
-        rng: &mut R,
-    ) -> Option<usize> {
-        match self.encoder {
-            Connect4Encoder::NTuple(shape) => {
-                Some(ntuple::mutate::<Self, R>(shape, genes, rate, rng))
-            }
-            _ => None,
-        }
-    }
-
-    fn learns(&self) -> bool {
-        matches!(self.encoder, Connect4Encoder::NTuple(_))
-    }
-
-    fn learn(&self, genes: &mut [u8], games: u32, rng: Pcg64Mcg) -> u64 {
-        match self.encoder {
-            Connect4Encoder::NTuple(shape) => {
-                ntuple::Learner::new(*self, shape, genes, rng).learn(games)
-            }
-            _ => 0,
-        }
-    }
-
-    fn search(&self, genes: &[u8], pos: &Connect4Position, depth: u8) -> Option<Option<u8>> {
-        match self.encoder {
-            Connect4Encoder::NTuple(shape) => Some(ntuple::search(self, shape, genes, pos, depth)),
-            _ => None,
-        }
-    }
-
-    fn explain_search(
-        &self,
-        genes: &[u8],
-        pos: &Connect4Position,
-        depth: u8,
-    ) -> Option<Self::Reason> {
-        match self.encoder {
-            Connect4Encoder::NTuple(shape) => {
-                Some(Decision::Values(Values::of(self, shape, genes, pos, depth)))
-            }
-            _ => None,
-        }
-    }
-
-    fn genes_problem(&self, genes: &[u8]) -> Option<String> {
-        match self.encoder {
-            Connect4Encoder::NTuple(shape) => ntuple::problem::<Self>(shape, genes),
-            _ => None,
-        }
-    }
+    ntuple::value_genome_methods!();
 
     #[inline]
     fn decide(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Option<u8> {
-        if let Connect4Encoder::NTuple(shape) = self.encoder {
+        if let Some(shape) = self.value_shape() {
             return ntuple::decide(self, shape, genes, pos, None);
         }
         let mut sums = [0u32; WIDTH];
@@ -441,7 +381,7 @@ impl TableGame for Connect4 {
         _policy: IllegalPolicy,
         allowed: &dyn Fn(u8) -> bool,
     ) -> Option<u8> {
-        if let Connect4Encoder::NTuple(shape) = self.encoder {
+        if let Some(shape) = self.value_shape() {
             return ntuple::decide(self, shape, genes, pos, Some(allowed));
         }
         let (_, votes) = window_votes(self.encoder, genes, pos);
@@ -455,7 +395,7 @@ impl TableGame for Connect4 {
         pos: &Connect4Position,
         _policy: IllegalPolicy,
     ) -> Decision<Votes> {
-        if let Connect4Encoder::NTuple(shape) = self.encoder {
+        if let Some(shape) = self.value_shape() {
             return Decision::Values(Values::of(self, shape, genes, pos, 1));
         }
         let (windows, votes) = window_votes(self.encoder, genes, pos);
@@ -503,6 +443,10 @@ impl CellBoard for Connect4 {
     /// `c4r1`: column 4, bottom row.
     fn cell_name(cell: usize) -> String {
         format!("c{}r{}", cell % WIDTH + 1, cell / WIDTH + 1)
+    }
+
+    fn value_shape(&self) -> Option<NTuple> {
+        self.spec().value_genome()
     }
 }
 

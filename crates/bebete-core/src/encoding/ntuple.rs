@@ -66,7 +66,65 @@ pub trait CellBoard: Game<Move = u8> {
     fn cell_states(&self, pos: &Self::Position, states: &mut [u8]);
     /// A cell as `explain` writes it.
     fn cell_name(cell: usize) -> String;
+    /// The value genome's shape, when the game's encoder is `ntuple`.
+    fn value_shape(&self) -> Option<NTuple>;
 }
+
+/// The `TableGame` methods of a game whose genome may be a value genome,
+/// written once: each asks [`CellBoard::value_shape`] and hands the work
+/// to this module, or answers as the trait's default does for the game's
+/// other encoders.
+macro_rules! value_genome_methods {
+    () => {
+        fn crossover_unit(&self) -> Option<usize> {
+            self.value_shape().map(|s| s.block())
+        }
+
+        fn mutate_own<R: rand::Rng + ?Sized>(
+            &self,
+            genes: &mut [u8],
+            rate: f64,
+            rng: &mut R,
+        ) -> Option<usize> {
+            self.value_shape()
+                .map(|s| $crate::encoding::ntuple::mutate::<Self, R>(s, genes, rate, rng))
+        }
+
+        fn learns(&self) -> bool {
+            self.value_shape().is_some()
+        }
+
+        fn learn(&self, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
+            self.value_shape().map_or(0, |s| {
+                $crate::encoding::ntuple::Learner::new(self.clone(), s, genes, rng).learn(games)
+            })
+        }
+
+        fn search(&self, genes: &[u8], pos: &Self::Position, depth: u8) -> Option<Option<u8>> {
+            self.value_shape()
+                .map(|s| $crate::encoding::ntuple::search(self, s, genes, pos, depth))
+        }
+
+        fn explain_search(
+            &self,
+            genes: &[u8],
+            pos: &Self::Position,
+            depth: u8,
+        ) -> Option<Self::Reason> {
+            self.value_shape().map(|s| {
+                $crate::encoding::ntuple::Decision::Values($crate::encoding::ntuple::Values::of(
+                    self, s, genes, pos, depth,
+                ))
+            })
+        }
+
+        fn genes_problem(&self, genes: &[u8]) -> Option<String> {
+            self.value_shape()
+                .and_then(|s| $crate::encoding::ntuple::problem::<Self>(s, genes))
+        }
+    };
+}
+pub(crate) use value_genome_methods;
 
 /// The cell in the mirror column.
 fn mirror<G: CellBoard>(cell: usize) -> usize {
@@ -440,15 +498,11 @@ impl<G: CellBoard> Evaluator<G> {
         count: usize,
     ) -> Vec<(usize, f32)> {
         self.load(game, genes, pos, mover);
-        let mut offsets = Vec::new();
-        self.tuples.offsets(&self.base, mover, &mut offsets);
-        let mut parts: Vec<(usize, f32)> = offsets
+        let mut parts: Vec<(usize, f32)> = self
+            .base_weights
             .chunks(2)
             .enumerate()
-            .map(|(t, pair)| {
-                let w: i32 = pair.iter().map(|&o| weight(genes, o)).sum();
-                (t, w as f32 / SCALE)
-            })
+            .map(|(t, pair)| (t, pair.iter().sum::<i32>() as f32 / SCALE))
             .collect();
         parts.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
         parts.truncate(count);
@@ -945,10 +999,17 @@ impl Values {
     ) -> Values {
         let mut eval = Evaluator::<G>::new(shape, genes);
         let (values, chosen) = if depth <= 1 {
-            (
-                eval.move_values(game, genes, pos),
-                eval.best(game, genes, pos),
-            )
+            // The first of the highest values: the move `best` plays (a win
+            // is exact, +1, and no value exceeds it).
+            let values = eval.move_values(game, genes, pos);
+            let chosen = values
+                .iter()
+                .fold(None, |best: Option<(u8, f32)>, &(m, v)| match best {
+                    Some((_, b)) if b >= v => best,
+                    _ => Some((m, v)),
+                })
+                .map(|(m, _)| m);
+            (values, chosen)
         } else {
             let mut values = eval.searched(game, genes, pos, depth, true);
             let chosen = values.first().map(|&(m, _)| m);

@@ -6,12 +6,12 @@
 //! reflections (table lookups too) and uses the smallest index: 627 genes
 //! then cover all 4,520 unfinished boards.
 
-use super::ntuple::{self, CellBoard, Decision, Values};
+use super::ntuple::{self, CellBoard, Decision, NTuple, Values};
 use super::{GeneLookup, IllegalPolicy, TableGame, lookup_move};
+use crate::games::BuiltIn;
 use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
 use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
-use rand_pcg::Pcg64Mcg;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -208,67 +208,7 @@ impl TableGame for TicTacToe {
         matches!(self.encoder, TicTacToeEncoder::NTuple(_)) || gene < 9
     }
 
-    fn crossover_unit(&self) -> Option<usize> {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => Some(shape.block()),
-            _ => None,
-        }
-    }
-
-    fn mutate_own<R: Rng + ?Sized>(
-        &self,
-        genes: &mut [u8],
-        rate: f64,
-        rng: &mut R,
-    ) -> Option<usize> {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => {
-                Some(ntuple::mutate::<Self, R>(shape, genes, rate, rng))
-            }
-            _ => None,
-        }
-    }
-
-    fn learns(&self) -> bool {
-        matches!(self.encoder, TicTacToeEncoder::NTuple(_))
-    }
-
-    fn learn(&self, genes: &mut [u8], games: u32, rng: Pcg64Mcg) -> u64 {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => {
-                ntuple::Learner::new(*self, shape, genes, rng).learn(games)
-            }
-            _ => 0,
-        }
-    }
-
-    fn search(&self, genes: &[u8], pos: &TicTacToePosition, depth: u8) -> Option<Option<u8>> {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => Some(ntuple::search(self, shape, genes, pos, depth)),
-            _ => None,
-        }
-    }
-
-    fn explain_search(
-        &self,
-        genes: &[u8],
-        pos: &TicTacToePosition,
-        depth: u8,
-    ) -> Option<Self::Reason> {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => {
-                Some(Decision::Values(Values::of(self, shape, genes, pos, depth)))
-            }
-            _ => None,
-        }
-    }
-
-    fn genes_problem(&self, genes: &[u8]) -> Option<String> {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => ntuple::problem::<Self>(shape, genes),
-            _ => None,
-        }
-    }
+    ntuple::value_genome_methods!();
 
     fn decide(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Option<u8> {
         match self.encoder {
@@ -284,7 +224,7 @@ impl TableGame for TicTacToe {
         policy: IllegalPolicy,
         allowed: &dyn Fn(u8) -> bool,
     ) -> Option<u8> {
-        if let TicTacToeEncoder::NTuple(shape) = self.encoder {
+        if let Some(shape) = self.value_shape() {
             return ntuple::decide(self, shape, genes, pos, Some(allowed));
         }
         if let Some(mv) = self.decide(genes, pos, policy).filter(|&m| allowed(m)) {
@@ -324,6 +264,10 @@ impl CellBoard for TicTacToe {
     /// The cell as moves name it, 1-9.
     fn cell_name(cell: usize) -> String {
         (cell + 1).to_string()
+    }
+
+    fn value_shape(&self) -> Option<NTuple> {
+        self.spec().value_genome()
     }
 }
 
