@@ -477,18 +477,24 @@ impl EvolveConfig {
                 "must be 0-1000000 games per genome per generation".into(),
             );
         }
-        if abilities.learns {
-            let table_only = "a value genome has no gene table for it (--encoder ntuple)";
+        // The bank's operators rewrite genes the bank reads: refused, with
+        // `why`, where there are none.
+        let no_bank_operators = |why: &str| {
             if self.learn.guided > 0 {
-                return refuse("guided", self.learn.guided.to_string(), table_only.into());
+                return refuse("guided", self.learn.guided.to_string(), why.into());
             }
             if self.learn.local_search > 0 {
                 return refuse(
                     "local-search",
                     self.learn.local_search.to_string(),
-                    table_only.into(),
+                    why.into(),
                 );
             }
+            Ok(())
+        };
+        if abilities.learns {
+            let table_only = "a value genome has no gene table for it (--encoder ntuple)";
+            no_bank_operators(table_only)?;
             if self.mutate != MutationScope::All {
                 return refuse("mutate", "used".into(), table_only.into());
             }
@@ -508,16 +514,7 @@ impl EvolveConfig {
         }
         if !abilities.banked {
             let needs_bank = super::fitness::bank::NEEDS_BANK;
-            if self.learn.guided > 0 {
-                return refuse("guided", self.learn.guided.to_string(), needs_bank.into());
-            }
-            if self.learn.local_search > 0 {
-                return refuse(
-                    "local-search",
-                    self.learn.local_search.to_string(),
-                    needs_bank.into(),
-                );
-            }
+            no_bank_operators(needs_bank)?;
             if self.learn.bank != BankSource::Builtin {
                 return refuse("bank", self.learn.bank.to_string(), needs_bank.into());
             }
