@@ -10,8 +10,8 @@
 //! 10. [`cli`]: the command line.
 
 pub use bebete_core::{
-    audit, bank, dispatch, encoding, eval, evolve, explain, games, genome, labelling, players,
-    puzzle, seed, solve, store,
+    audit, bank, budget, dispatch, encoding, eval, evolve, explain, games, genome, labelling,
+    players, puzzle, seed, solve, store,
 };
 
 pub mod cli;

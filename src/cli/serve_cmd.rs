@@ -36,6 +36,12 @@ pub struct ServeArgs {
     /// Minutes after which an unused game may be dropped to make room, 1-1440
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1440))]
     pub idle_minutes: u64,
+    /// Seconds a bot may think about one move, 1-600: a deeper search
+    /// (alphabeta:D, mc:N, a genome's lookahead) that runs out plays the move
+    /// of the deepest step it finished and says so. A move is stopped at once
+    /// when its game is deleted or its client leaves
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub move_seconds: u64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -48,6 +54,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         max_games: args.max_games as usize,
         idle: std::time::Duration::from_secs(60 * args.idle_minutes),
         thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        move_time: std::time::Duration::from_secs(args.move_seconds),
     };
     let dir = args.dir.clone();
     serve::run(config, |addr| {

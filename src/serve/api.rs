@@ -5,6 +5,7 @@
 use super::files::{Project, run_params};
 use super::sessions::{Score, Session, Sessions, lock};
 use super::table::{self, Bot, TableView};
+use crate::budget::{self, Budget};
 use crate::games::{
     Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
     TicTacToeEncoder,
@@ -18,16 +19,38 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 /// What every handler shares.
 pub struct AppState {
     pub project: Project,
     pub sessions: Sessions,
-    /// Bots thinking at once; further requests queue for a permit, and
-    /// requests that need no bot never wait.
+    /// Slow bots thinking at once; further moves queue for a permit, and
+    /// quick bots ([`Bot::is_quick`]) and requests that need no bot never
+    /// wait.
     pub thinking: Semaphore,
+    /// The longest a bot's move or an explanation may search.
+    pub move_time: Duration,
+}
+
+/// Sets a think's cancel flag when dropped: a handler whose client hung up
+/// is dropped, and so stops the work it started.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Waits until `flag` is set (polled: a cancelled wait ends within 50 ms).
+async fn cancelled(flag: &AtomicBool) {
+    while !flag.load(Ordering::Relaxed) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 pub type Shared = State<Arc<AppState>>;
@@ -414,14 +437,14 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
         .sessions
         .insert(Session::new(spec, bot, human_first, seed))?;
     let session = app.sessions.get(&id)?;
-    play_bot_if_its_turn(&app, &session).await?;
-    state(&id, &mut lock(&session))
+    bot_answers(&app, &id, &session).await
 }
 
 /// `GET /api/games/{id}`.
+/// A move the bot did not finish (its client left) is started again here.
 pub async fn get_game(State(app): Shared, Path(id): Path<String>) -> Reply {
     let session = app.sessions.get(&id)?;
-    state(&id, &mut lock(&session))
+    bot_answers(&app, &id, &session).await
 }
 
 /// `DELETE /api/games/{id}`.
@@ -467,10 +490,7 @@ pub async fn play_move(
         s.last = Some(("human", mv));
         s.human_moves += 1;
     }
-    play_bot_if_its_turn(&app, &session).await?;
-    // A table deleted while the bot thought is gone, not answered.
-    app.sessions.get(&id)?;
-    state(&id, &mut lock(&session))
+    bot_answers(&app, &id, &session).await
 }
 
 /// `POST /api/games/{id}/next`: the next game at the same table, sides
@@ -491,17 +511,29 @@ pub async fn next_game(State(app): Shared, Path(id): Path<String>) -> Reply {
         }
         s.next_game();
     }
-    play_bot_if_its_turn(&app, &session).await?;
-    state(&id, &mut lock(&session))
+    bot_answers(&app, &id, &session).await
+}
+
+/// The table `id` after the bot's move, if it is its turn: a table deleted
+/// while the bot thought is gone (404), not answered.
+async fn bot_answers(app: &Arc<AppState>, id: &str, session: &Arc<Mutex<Session>>) -> Reply {
+    let thought = play_bot_if_its_turn(app, session).await;
+    app.sessions.get(id)?;
+    thought?;
+    state(id, &mut lock(session))
 }
 
 /// Lets the bot move when it is its turn. The thinking runs on the
-/// blocking pool, as a task of its own: a client that hangs up does not
-/// leave the table stuck, and other requests are not held up.
+/// blocking pool, as a task of its own, under the server's time for a move;
+/// a slow bot first waits for a thinker's permit, a quick one does not. The
+/// think stops when the game is deleted or when this request is dropped
+/// (its client hung up): then the table keeps the bot to move, and the next
+/// `GET` of the game starts the move again.
 async fn play_bot_if_its_turn(
     app: &Arc<AppState>,
     session: &Arc<Mutex<Session>>,
 ) -> Result<(), ApiError> {
+    let flag = Arc::new(AtomicBool::new(false));
     let job = {
         let mut s = lock(session);
         let view = table::view(s.game, &s.moves)?;
@@ -510,24 +542,41 @@ async fn play_bot_if_its_turn(
             return Ok(());
         }
         s.busy = true;
+        s.cancel = Some(flag.clone());
         let ply = s.moves.len() as u64;
         let seed = derive_seed(s.seed, s.game_number.into(), ply);
         (s.game, s.moves.clone(), s.bot.clone(), seed)
     };
+    let _stop_if_dropped = CancelOnDrop(flag.clone());
     let app = app.clone();
     let session = session.clone();
     let task = tokio::spawn(async move {
-        let thought = match app.thinking.acquire().await {
-            Ok(_permit) => {
-                let (spec, moves, bot, seed) = job;
-                tokio::task::spawn_blocking(move || table::bot_move(spec, &moves, &bot, seed))
-                    .await
-                    .unwrap_or_else(|e| Err(ApiError::internal(format!("the bot failed: {e}"))))
+        let (spec, moves, bot, seed) = job;
+        let permit = if bot.is_quick(spec) {
+            None
+        } else {
+            tokio::select! {
+                permit = app.thinking.acquire() => Some(permit),
+                () = cancelled(&flag) => None,
             }
-            Err(_) => Err(ApiError::unavailable("the server is shutting down")),
+        };
+        let thought = match permit {
+            Some(Err(_)) => Err(ApiError::unavailable("the server is shutting down")),
+            _ if flag.load(Ordering::Relaxed) => Err(table::cancelled()),
+            _ => {
+                let budget = Budget::unlimited()
+                    .until(Instant::now() + app.move_time)
+                    .cancelled_by(flag.clone());
+                tokio::task::spawn_blocking(move || {
+                    table::bot_move(spec, &moves, &bot, seed, &budget)
+                })
+                .await
+                .unwrap_or_else(|e| Err(ApiError::internal(format!("the bot failed: {e}"))))
+            }
         };
         let mut s = lock(&session);
         s.busy = false;
+        s.cancel = None;
         let reply = thought?;
         match &reply.mv {
             Some(mv) => {
@@ -571,17 +620,34 @@ async fn load_genome(app: &Arc<AppState>, name: &str) -> Result<crate::genome::G
 pub async fn explain(State(app): Shared, bytes: Result<Bytes, BytesRejection>) -> Reply {
     let request: ExplainRequest = body(bytes)?;
     let genome = load_genome(&app, &request.genome).await?;
-    let _permit = app.thinking.acquire().await;
+    let flag = Arc::new(AtomicBool::new(false));
+    let _stop_if_dropped = CancelOnDrop(flag.clone());
+    let _permit = if table::genome_is_quick(genome.game, genome.lookahead) {
+        None
+    } else {
+        Some(app.thinking.acquire().await)
+    };
+    let budget = Budget::unlimited()
+        .until(Instant::now() + app.move_time)
+        .cancelled_by(flag);
+    let seconds = app.move_time.as_secs_f64();
     let report = tokio::task::spawn_blocking(move || {
-        table::explain(
-            genome.game,
-            &genome.genes,
-            genome.lookahead,
-            &request.position,
-        )
+        budget::within(&budget, || {
+            table::explain(
+                genome.game,
+                &genome.genes,
+                genome.lookahead,
+                &request.position,
+            )
+        })
     })
     .await
-    .map_err(|e| ApiError::internal(e.to_string()))??;
+    .map_err(|e| ApiError::internal(e.to_string()))?
+    .ok_or_else(|| {
+        ApiError::unavailable(format!(
+            "the explanation took longer than the server's {seconds} s for a move (serve --move-seconds)"
+        ))
+    })??;
     ok(&report)
 }
 

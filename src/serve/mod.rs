@@ -45,8 +45,10 @@ pub struct Config {
     pub max_games: usize,
     /// A game unused this long may be dropped when the store is full.
     pub idle: std::time::Duration,
-    /// Bots thinking at once.
+    /// Slow bots thinking at once.
     pub thinkers: usize,
+    /// The longest one move (or one explanation) may search.
+    pub move_time: std::time::Duration,
 }
 
 const INDEX: &str = include_str!("page/index.html");
@@ -131,6 +133,7 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
             project: files::Project::new(config.root),
             sessions: sessions::Sessions::new(config.max_games, config.idle),
             thinking: tokio::sync::Semaphore::new(config.thinkers.max(1)),
+            move_time: config.move_time,
         });
         // At Ctrl-C or SIGTERM the server stops accepting and lets open
         // requests finish, for at most SHUTDOWN_GRACE: a half-open

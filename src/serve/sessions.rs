@@ -12,6 +12,7 @@ use crate::games::GameSpec;
 use rand::RngExt;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -49,6 +50,8 @@ pub struct Session {
     pub score: Score,
     /// The bot is thinking: further moves wait for its answer.
     pub busy: bool,
+    /// Stops the bot's thinking (set when the game is deleted or dropped).
+    pub cancel: Option<Arc<AtomicBool>>,
     /// Seeds the bot's random choices.
     pub seed: u64,
     /// Moves the person has made at this table.
@@ -71,6 +74,7 @@ impl Session {
             scored: false,
             score: Score::default(),
             busy: false,
+            cancel: None,
             seed,
             human_moves: 0,
             touched: Instant::now(),
@@ -174,9 +178,12 @@ impl Sessions {
 
     /// Forgets session `id`.
     pub fn remove(&self, id: &str) -> Result<(), ApiError> {
-        lock(&self.map)
+        let session = lock(&self.map)
             .remove(id)
-            .map(drop)
-            .ok_or_else(|| ApiError::not_found(format!("no game '{id}'")))
+            .ok_or_else(|| ApiError::not_found(format!("no game '{id}'")))?;
+        if let Some(flag) = &lock(&session).cancel {
+            flag.store(true, Ordering::Relaxed);
+        }
+        Ok(())
     }
 }

@@ -7,6 +7,7 @@
 //! costs microseconds and keeps the session store free of type parameters.
 
 use super::api::ApiError;
+use crate::budget::{self, Budget};
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::explain::Explained;
@@ -14,6 +15,7 @@ use crate::games::{BoardView, GameSpec, Outcome, Side};
 use crate::players::{Knowledge, PlayerSpec};
 use serde::Serialize;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The bot a person plays against.
 #[derive(Clone, Debug)]
@@ -127,44 +129,161 @@ fn append<G: TableGame>(game: &G, moves: &str, mv: G::Move) -> String {
     }
 }
 
+impl Bot {
+    /// Whether one move of `game` costs at most milliseconds whatever the
+    /// position (random, rules, [`genome_is_quick`]): such bots never wait
+    /// behind slow ones. Alpha-beta, Monte Carlo and perfect play may take
+    /// seconds.
+    pub fn is_quick(&self, game: GameSpec) -> bool {
+        match self {
+            Bot::Genome { lookahead, .. } => genome_is_quick(game, *lookahead),
+            Bot::Player(spec) => matches!(spec, PlayerSpec::Random | PlayerSpec::Rules),
+        }
+    }
+
+    /// The same bot searching less, weakest first and ending with itself:
+    /// the server plays the strongest of these that finishes within its time
+    /// for a move (alpha-beta and a genome's lookahead deepen a ply at a
+    /// time, Monte Carlo multiplies its playouts by 8).
+    fn ladder(&self) -> Vec<Bot> {
+        match self {
+            Bot::Player(PlayerSpec::AlphaBeta(depth)) => (1..=*depth)
+                .map(|d| Bot::Player(PlayerSpec::AlphaBeta(d)))
+                .collect(),
+            Bot::Player(PlayerSpec::MonteCarlo(playouts)) => {
+                let mut rungs: Vec<Bot> = std::iter::successors(Some(16u32), |n| Some(n * 8))
+                    .take_while(|n| n < playouts)
+                    .map(|n| Bot::Player(PlayerSpec::MonteCarlo(n)))
+                    .collect();
+                rungs.push(self.clone());
+                rungs
+            }
+            Bot::Genome {
+                name,
+                genes,
+                lookahead,
+            } => (0..=*lookahead)
+                .map(|l| Bot::Genome {
+                    name: name.clone(),
+                    genes: genes.clone(),
+                    lookahead: l,
+                })
+                .collect(),
+            Bot::Player(_) => vec![self.clone()],
+        }
+    }
+
+    /// How deep (or how many playouts) this rung searches, as a reason says it.
+    fn reach(&self) -> String {
+        match self {
+            Bot::Genome { lookahead, .. } => format!("lookahead {lookahead}"),
+            Bot::Player(PlayerSpec::AlphaBeta(d)) => format!("depth {d}"),
+            Bot::Player(PlayerSpec::MonteCarlo(n)) => format!("{n} playouts"),
+            Bot::Player(spec) => spec.to_string(),
+        }
+    }
+}
+
+/// Whether a genome of `game` with `lookahead` moves (or explains a move)
+/// within milliseconds: alone, or in its tactical shell, which searches at
+/// most [`crate::encoding::shell::MAX_LOOKAHEAD`] plies of wins and losses. A
+/// value genome's alpha-beta search may take seconds.
+pub fn genome_is_quick(game: GameSpec, lookahead: u8) -> bool {
+    lookahead == 0 || game.value_genome().is_none()
+}
+
+/// Why a bot gave no move.
+pub fn cancelled() -> ApiError {
+    ApiError::unavailable("the move was cancelled: its game was deleted or its client left")
+}
+
 /// The bot's move after `moves` (an unfinished position where it is to
 /// move); `seed` drives a random player. This may take long (perfect play,
-/// many playouts): callers run it off the request threads.
-pub fn bot_move(spec: GameSpec, moves: &str, bot: &Bot, seed: u64) -> Result<BotMove, ApiError> {
-    struct Think<'a>(&'a str, &'a Bot, u64);
+/// many playouts): callers run it off the request threads, under `budget`.
+/// The bot searches deeper a step at a time ([`Bot::ladder`]); when the
+/// budget's deadline passes, the last step that finished gives the move and
+/// the reason says how far it got. The first step always finishes unless
+/// the budget is cancelled, which gives no move at all.
+pub fn bot_move(
+    spec: GameSpec,
+    moves: &str,
+    bot: &Bot,
+    seed: u64,
+    budget: &Budget,
+) -> Result<BotMove, ApiError> {
+    struct Think<'a>(&'a str, &'a Bot, u64, &'a Budget);
     impl GameVisitor for Think<'_> {
         type Output = Result<BotMove, ApiError>;
         fn visit<G: TableGame + Knowledge>(self, game: G) -> Self::Output {
-            let (moves, bot, seed) = (self.0, self.1, self.2);
+            let (moves, bot, seed, budget) = (self.0, self.1, self.2, self.3);
             let pos = replay(&game, moves)?;
-            let policy = IllegalPolicy::Repair;
-            match bot {
-                Bot::Genome {
-                    genes, lookahead, ..
-                } => {
-                    let explained = Explained::new(&game, genes, &pos, policy, *lookahead);
-                    let report = serde_json::to_value(explained.report(&game, moves))
-                        .map_err(|e| ApiError::internal(e.to_string()))?;
-                    Ok(BotMove {
-                        mv: explained.played().map(|m| game.format_move(m)),
-                        reason: explained.summary(&game),
-                        explain: Some(report),
-                    })
-                }
-                Bot::Player(spec) => {
-                    let mut player = spec
-                        .build(&game, seed, policy)
-                        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-                    Ok(BotMove {
-                        mv: player.choose(&game, &pos).map(|m| game.format_move(m)),
-                        reason: format!("({spec})"),
-                        explain: None,
-                    })
+            let started = Instant::now();
+            let rungs = bot.ladder();
+            let mut best = None;
+            for (i, rung) in rungs.iter().enumerate() {
+                let limit = if i == 0 {
+                    budget.without_deadline()
+                } else {
+                    budget.clone()
+                };
+                match budget::within(&limit, || one_move(&game, &pos, moves, rung, seed)) {
+                    Some(answer) => best = Some(answer?),
+                    None if budget.is_cancelled() => return Err(cancelled()),
+                    None => {
+                        let mut answer: BotMove = best.ok_or_else(cancelled)?;
+                        let cut = format!(
+                            "out of time after {:.1} s: the move of {}, not {}",
+                            started.elapsed().as_secs_f64(),
+                            rungs[i - 1].reach(),
+                            bot.reach(),
+                        );
+                        answer.reason = match bot {
+                            Bot::Player(spec) => format!("({spec}, {cut})"),
+                            Bot::Genome { .. } => format!("{} ({cut})", answer.reason),
+                        };
+                        return Ok(answer);
+                    }
                 }
             }
+            best.ok_or_else(cancelled)
         }
     }
-    spec.visit(Think(moves, bot, seed))
+    spec.visit(Think(moves, bot, seed, budget))
+}
+
+/// One move of `bot` (one rung of the ladder) at `pos`.
+fn one_move<G: TableGame + Knowledge>(
+    game: &G,
+    pos: &G::Position,
+    moves: &str,
+    bot: &Bot,
+    seed: u64,
+) -> Result<BotMove, ApiError> {
+    let policy = IllegalPolicy::Repair;
+    match bot {
+        Bot::Genome {
+            genes, lookahead, ..
+        } => {
+            let explained = Explained::new(game, genes, pos, policy, *lookahead);
+            let report = serde_json::to_value(explained.report(game, moves))
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+            Ok(BotMove {
+                mv: explained.played().map(|m| game.format_move(m)),
+                reason: explained.summary(game),
+                explain: Some(report),
+            })
+        }
+        Bot::Player(spec) => {
+            let mut player = spec
+                .build(game, seed, policy)
+                .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+            Ok(BotMove {
+                mv: player.choose(game, pos).map(|m| game.format_move(m)),
+                reason: format!("({spec})"),
+                explain: None,
+            })
+        }
+    }
 }
 
 /// The explanation of `genes` in the position after `moves` (the API's

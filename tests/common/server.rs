@@ -131,6 +131,24 @@ impl Server {
         assert!(status.success());
     }
 
+    /// CPU-seconds the server process has used so far (user and system,
+    /// from `/proc`).
+    #[cfg(target_os = "linux")]
+    pub fn cpu_seconds(&self) -> f64 {
+        let pid = self
+            .child
+            .as_ref()
+            .expect("a server this handle started")
+            .id();
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        // Fields after the command name (which is in parentheses): utime is
+        // the 14th field of the line, stime the 15th, in ticks of 1/100 s.
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        ticks as f64 / 100.0
+    }
+
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         self.child

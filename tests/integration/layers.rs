@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// Layers, lowest first: a module may use the modules of earlier rows.
 const LAYERS: &[&[&str]] = &[
-    &["seed", "store"],
+    &["seed", "store", "budget"],
     &["games"],
     &["solve", "puzzle"],
     &["encoding", "bank"],

@@ -17,6 +17,8 @@ mod play_and_plot;
 mod reliability;
 #[cfg(feature = "serve")]
 mod serve_api;
+#[cfg(feature = "serve")]
+mod serve_work;
 mod soak;
 mod solitaire;
 mod value_genome;

@@ -15,8 +15,8 @@
 //!
 //! Module map, in layers: a module uses only modules of the layers before
 //! its own (checked by `tests/integration/layers.rs`; see docs/architecture.md).
-//! 0. [`seed`] (derived seeds) and [`store`] (framed files, atomic writes,
-//!    the directory lock);
+//! 0. [`seed`] (derived seeds), [`store`] (framed files, atomic writes,
+//!    the directory lock) and [`budget`] (when a search must stop);
 //! 1. [`games`]: the rules of tic-tac-toe, matchsticks, Connect-Four and
 //!    peg solitaire, and the one walk over their positions;
 //! 2. [`solve`]: exact values of the small games; [`puzzle`]: exact results
@@ -33,6 +33,7 @@
 
 pub mod audit;
 pub mod bank;
+pub mod budget;
 pub mod dispatch;
 pub mod encoding;
 pub mod eval;

@@ -578,6 +578,9 @@ impl<G: CellBoard> Evaluator<G> {
         mut alpha: f32,
         beta: f32,
     ) -> f32 {
+        if depth >= 2 && crate::budget::spent() {
+            return 0.0;
+        }
         let kids = self.children(game, genes, pos, depth as f32 * 0.01);
         if depth <= 1 {
             return kids.first().map_or(0.0, |k| k.score);

@@ -63,7 +63,7 @@ impl Verdict {
 /// (`Some(true)`), whether the opponent can whatever it does (`Some(false)`),
 /// or neither is proved.
 fn forced<G: Game>(game: &G, pos: &G::Position, plies: u8) -> Option<bool> {
-    if plies == 0 {
+    if plies == 0 || (plies >= 2 && crate::budget::spent()) {
         return None;
     }
     let mover = game.turn(pos);

@@ -45,6 +45,11 @@ fn negamax<G: Knowledge>(
     if depth == 0 {
         return game.heuristic(pos);
     }
+    // Out of budget (the server's time limit or a cancel): any score will
+    // do, the caller drops the move.
+    if depth >= 2 && crate::budget::spent() {
+        return 0;
+    }
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     let mut best = i32::MIN + 1;

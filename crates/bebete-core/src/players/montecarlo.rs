@@ -37,6 +37,9 @@ impl<G: Game> Player<G> for MonteCarloPlayer<G::Move> {
             let after = game.play(pos, mv);
             let mut points = 0u64;
             for _ in 0..self.playouts {
+                if crate::budget::spent() {
+                    break;
+                }
                 let mut p = after;
                 let outcome = loop {
                     if let Some(o) = game.outcome(&p) {

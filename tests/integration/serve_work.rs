@@ -1,0 +1,163 @@
+//! `bebete serve` bounds the work a request starts: a bot's move stops at
+//! the server's time for a move, at once when its client hangs up or its
+//! game is deleted, and slow bots do not hold up quick ones. Spoken to over
+//! real sockets; every wait is bounded.
+
+use crate::common::server::{Server, project};
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+}
+
+/// A slow bot's first move: alpha-beta to 12 plies on an empty
+/// Connect-Four board takes tens of CPU-seconds on this kind of machine.
+const SLOW_GAME: &str = r#"{"opponent":"alphabeta:12","game":"c4","first":"bot"}"#;
+
+/// Sends `POST path` with `body` and hangs up after `after`, unanswered.
+fn post_and_hang_up(server: &Server, path: &str, body: &str, after: Duration) {
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.addr,
+        body.len()
+    )
+    .unwrap();
+    stream.set_read_timeout(Some(after)).unwrap();
+    let mut byte = [0u8; 1];
+    let read = stream.read(&mut byte);
+    assert!(
+        !matches!(read, Ok(n) if n > 0),
+        "the slow move was answered within {after:?}"
+    );
+}
+
+/// A table against alpha-beta to 12 plies whose bot has started its first
+/// move on the empty board (about 25 CPU-seconds), and the thread waiting
+/// for that move's answer.
+fn start_slow(server: &Server) -> (String, std::thread::JoinHandle<(u16, String)>) {
+    let (status, body) = server.post(
+        "/api/games",
+        r#"{"opponent":"alphabeta:12","game":"c4","first":"human"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let id = json(&body)["id"].as_str().unwrap().to_string();
+    let addr = server.addr;
+    // The next game swaps sides: the bot opens.
+    let path = format!("/api/games/{id}/next");
+    let mover = std::thread::spawn(move || Server::at(addr).post(&path, "{}"));
+    let started = Instant::now();
+    while json(&server.get(&format!("/api/games/{id}")).1)["thinking"] != true {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "never thinking"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    (id, mover)
+}
+
+/// CPU-seconds the server burns over `window` from now.
+#[cfg(target_os = "linux")]
+fn cpu_over(server: &Server, window: Duration) -> f64 {
+    let before = server.cpu_seconds();
+    std::thread::sleep(window);
+    server.cpu_seconds() - before
+}
+
+/// The issue's probe: slow moves whose clients hang up after 0.3 s leave
+/// no work behind (it was 89 CPU-seconds for six of them).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_client_that_hangs_up_stops_its_bots_thinking() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--move-seconds", "600"]);
+    for _ in 0..4 {
+        post_and_hang_up(&server, "/api/games", SLOW_GAME, Duration::from_millis(300));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let burnt = cpu_over(&server, Duration::from_secs(2));
+    assert!(
+        burnt < 0.5,
+        "{burnt:.2} CPU-seconds within 2 s of the clients leaving"
+    );
+    // The server still plays.
+    let (status, body) = server.post(
+        "/api/games",
+        r#"{"opponent":"rules","game":"c4","first":"bot"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Deleting a game stops its bot's move: the waiting request gets 404, and
+/// the server goes quiet.
+#[test]
+fn deleting_a_game_stops_its_bots_move() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--move-seconds", "600"]);
+    let (id, mover) = start_slow(&server);
+    let (status, body) = server.request("DELETE", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 200, "{body}");
+    // The move's request ends (it would take minutes to finish its search).
+    let (status, body) = mover.join().unwrap();
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("no game"), "{body}");
+    #[cfg(target_os = "linux")]
+    {
+        std::thread::sleep(Duration::from_millis(200));
+        let burnt = cpu_over(&server, Duration::from_secs(1));
+        assert!(burnt < 0.5, "{burnt:.2} CPU-seconds after the delete");
+    }
+}
+
+/// A search longer than the server's time for a move plays the move of the
+/// deepest step it finished, and says so.
+#[test]
+fn a_slow_bot_moves_within_the_servers_time_and_says_how_far_it_got() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--move-seconds", "1"]);
+    let (status, body) = server.post("/api/games", SLOW_GAME);
+    assert_eq!(status, 200, "{body}");
+    let state = json(&body);
+    assert_eq!(state["moves"].as_str().unwrap().len(), 1, "{state}");
+    let reason = state["bot"]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("(alphabeta:12, out of time after ")
+            && reason.contains(", not depth 12)"),
+        "{reason}"
+    );
+    let (status, body) = server.request(
+        "DELETE",
+        &format!("/api/games/{}", state["id"].as_str().unwrap()),
+        None,
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Two slow searches hold every thinker (two on the test machine); a quick
+/// bot's game still starts and answers at once: random, rules, and a genome
+/// in its tactical shell.
+#[test]
+fn slow_bots_do_not_hold_up_quick_ones() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--move-seconds", "600"]);
+    let slow = [start_slow(&server), start_slow(&server)];
+    for request in [
+        r#"{"opponent":"random","game":"c4","first":"bot"}"#,
+        r#"{"opponent":"rules","game":"c4","first":"bot"}"#,
+        r#"{"opponent":"genomes/connect4-subgrid.genome","first":"bot"}"#,
+    ] {
+        let (status, body) = server.post("/api/games", request);
+        assert_eq!(status, 200, "{request}: {body}");
+        assert_eq!(json(&body)["moves"].as_str().unwrap().len(), 1, "{body}");
+    }
+    for (id, mover) in slow {
+        let (status, _) = server.request("DELETE", &format!("/api/games/{id}"), None);
+        assert_eq!(status, 200);
+        assert_eq!(mover.join().unwrap().0, 404);
+    }
+}
