@@ -42,6 +42,11 @@ pub struct ServeArgs {
     /// when its game is deleted or its client leaves
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub move_seconds: u64,
+    /// Seconds a client may take to send a request's headers or its body,
+    /// and that a kept-alive connection may stay idle, 1-600; a slower
+    /// client's connection is closed (408 for a body)
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub client_seconds: u64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -55,6 +60,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         idle: std::time::Duration::from_secs(60 * args.idle_minutes),
         thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
         move_time: std::time::Duration::from_secs(args.move_seconds),
+        client_time: std::time::Duration::from_secs(args.client_seconds),
     };
     let dir = args.dir.clone();
     serve::run(config, |addr| {

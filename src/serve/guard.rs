@@ -14,6 +14,10 @@
 //! - **Content type**: a `POST` must say `application/json`; else 415. An
 //!   HTML form or a `no-cors` fetch cannot send that type to another site
 //!   without the browser asking first (and this server never says yes).
+//! - **Time**: a `POST`'s body is read here, whole, within
+//!   [`Guard::body_time`]; a body that does not arrive in time (a short
+//!   `Content-Length`, a chunked body that never ends) gets 408 and the
+//!   connection is closed.
 
 use super::api::ApiError;
 use axum::extract::{Request, State};
@@ -22,12 +26,15 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The address the server listens on, which requests must name.
 #[derive(Clone, Copy, Debug)]
 pub struct Guard {
     pub ip: IpAddr,
     pub port: u16,
+    /// The longest a client may take to send a request's body.
+    pub body_time: Duration,
 }
 
 impl Guard {
@@ -147,6 +154,35 @@ pub async fn check(State(guard): State<Arc<Guard>>, request: Request, next: Next
                 "the API takes JSON bodies only (Content-Type: application/json)".to_string(),
             );
         }
+        let (parts, body) = request.into_parts();
+        let read = axum::body::to_bytes(body, super::BODY_LIMIT);
+        let body = match tokio::time::timeout(guard.body_time, read).await {
+            Ok(Ok(bytes)) => bytes,
+            Ok(Err(_)) => {
+                return refuse(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!(
+                        "bodies are at most {} bytes (or the body was cut off)",
+                        super::BODY_LIMIT
+                    ),
+                );
+            }
+            Err(_) => {
+                let mut refusal = refuse(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the request's body did not arrive within {} s",
+                        guard.body_time.as_secs()
+                    ),
+                );
+                refusal.headers_mut().insert(
+                    header::CONNECTION,
+                    header::HeaderValue::from_static("close"),
+                );
+                return refusal;
+            }
+        };
+        return next.run(Request::from_parts(parts, body.into())).await;
     }
     next.run(request).await
 }
@@ -159,6 +195,7 @@ mod tests {
         Guard {
             ip: ip.parse().unwrap(),
             port,
+            body_time: Duration::from_secs(1),
         }
     }
 

@@ -26,7 +26,9 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use std::future::IntoFuture;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,6 +51,9 @@ pub struct Config {
     pub thinkers: usize,
     /// The longest one move (or one explanation) may search.
     pub move_time: std::time::Duration,
+    /// The longest a client may take to send a request's headers, or its
+    /// body, and the longest a kept-alive connection may stay idle.
+    pub client_time: std::time::Duration,
 }
 
 const INDEX: &str = include_str!("page/index.html");
@@ -90,10 +95,11 @@ async fn not_found() -> Response {
 
 /// The routes: the page, its run pages, and the API, behind the guard of
 /// the address `bound`.
-pub fn router(state: Arc<AppState>, bound: SocketAddr) -> Router {
+pub fn router(state: Arc<AppState>, bound: SocketAddr, client_time: std::time::Duration) -> Router {
     let guard = Arc::new(guard::Guard {
         ip: bound.ip(),
         port: bound.port(),
+        body_time: client_time,
     });
     let api = Router::new()
         .route("/genomes", get(api::genomes))
@@ -121,6 +127,11 @@ pub fn router(state: Arc<AppState>, bound: SocketAddr) -> Router {
 
 /// Serves until Ctrl-C (or SIGTERM); `ready` is told the address bound
 /// (the port chosen, when the configured port is 0) before the first request.
+///
+/// Each connection is served by hyper with a timer: a client gets
+/// [`Config::client_time`] to send a request's headers — and a kept-alive
+/// connection that long idle before its next request — after which the
+/// connection is closed; [`guard`] gives it as long for the body.
 pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -135,22 +146,38 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
             thinking: tokio::sync::Semaphore::new(config.thinkers.max(1)),
             move_time: config.move_time,
         });
+        let app = router(state, bound, config.client_time);
+        let connections = GracefulShutdown::new();
+        let mut stop = std::pin::pin!(stopped());
+        loop {
+            let stream = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        // Out of file descriptors or a connection reset
+                        // before it was accepted: wait a little, go on.
+                        eprintln!("serve: accepting a connection: {e}");
+                        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                        continue;
+                    }
+                },
+                () = &mut stop => break,
+            };
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(config.client_time)
+                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+            let connection = connections.watch(connection);
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+        }
         // At Ctrl-C or SIGTERM the server stops accepting and lets open
         // requests finish, for at most SHUTDOWN_GRACE: a half-open
         // connection cannot keep it alive.
-        let (told, mut stopping) = tokio::sync::watch::channel(false);
-        let serving =
-            axum::serve(listener, router(state, bound)).with_graceful_shutdown(async move {
-                stopped().await;
-                let _ = told.send(true);
-            });
-        tokio::select! {
-            result = serving.into_future() => result,
-            _ = async move {
-                let _ = stopping.wait_for(|&s| s).await;
-                tokio::time::sleep(SHUTDOWN_GRACE).await;
-            } => Ok(()),
-        }
+        drop(listener);
+        let _ = tokio::time::timeout(SHUTDOWN_GRACE, connections.shutdown()).await;
+        Ok(())
     })
 }
 

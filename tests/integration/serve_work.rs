@@ -161,3 +161,61 @@ fn slow_bots_do_not_hold_up_quick_ones() {
         assert_eq!(mover.join().unwrap().0, 404);
     }
 }
+
+/// What a stalled client gets: the bytes the server sent before closing
+/// the connection, or `None` if it was still open after `wait`.
+fn left_hanging(server: &Server, sent: &[u8], wait: Duration) -> Option<String> {
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    stream.write_all(sent).unwrap();
+    stream.set_read_timeout(Some(wait)).unwrap();
+    let mut reply = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        match stream.read(&mut chunk) {
+            Ok(0) => return Some(String::from_utf8_lossy(&reply).into_owned()),
+            Ok(n) => reply.extend_from_slice(&chunk[..n]),
+            // Closed with a reset is closed too.
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return Some(String::from_utf8_lossy(&reply).into_owned());
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// The issue's stalled connections, each closed within the server's time
+/// for a client (1 s here): headers never finished, a body shorter than
+/// announced, a chunked body that never ends, an idle kept-alive
+/// connection. They were all still open after 70 s.
+#[test]
+fn stalled_and_idle_connections_are_closed() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--client-seconds", "1"]);
+    let host = server.addr;
+    let wait = Duration::from_secs(20);
+    let half_headers = format!("GET /api/genomes HTTP/1.1\r\nHost: {host}\r\n");
+    assert!(
+        left_hanging(&server, half_headers.as_bytes(), wait).is_some(),
+        "half-sent headers: still open after {wait:?}"
+    );
+    let short_body = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"opponent\""
+    );
+    let reply = left_hanging(&server, short_body.as_bytes(), wait).expect("short body: still open");
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    assert!(reply.contains("did not arrive within 1 s"), "{reply}");
+    let endless = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{{\"opp\r\n"
+    );
+    let reply = left_hanging(&server, endless.as_bytes(), wait).expect("chunked body: still open");
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    // A whole request on a kept-alive connection is answered, and the
+    // connection then closed once idle.
+    let kept = format!("GET /api/genomes HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    let reply = left_hanging(&server, kept.as_bytes(), wait).expect("idle keep-alive: still open");
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    // The server still answers, and a client that sends in good time is
+    // served whole.
+    let (status, body) = server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#);
+    assert_eq!(status, 200, "{body}");
+}
