@@ -212,7 +212,32 @@ impl Drive {
             quiet,
         } = self;
         let quiet = quiet || !root;
-        let (mut evolution, until, claimed) = begin(game, origin, &run, threads, exchange)?;
+        let resumed = matches!(origin, Origin::Resumed { .. });
+        let (mut evolution, until, claimed) = match begin(game, origin, &run, threads, exchange)? {
+            Begun::Run {
+                evolution,
+                until,
+                lock,
+            } => (evolution, until, lock),
+            Begun::Finished { reason } => {
+                if root {
+                    outln!(
+                        "{} is finished: {reason}. Nothing was changed; `bebete resume {} --generations N` runs N more generations without its stop rule",
+                        run.root().display(),
+                        run.root().display()
+                    );
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+        };
+        if resumed && !quiet {
+            outln!(
+                "resuming {} from generation {} up to {}",
+                run.root().display(),
+                evolution.generation(),
+                until
+            );
+        }
         // Held until the run ends, however it ends.
         let _lock = lock.or(claimed);
         let first = evolution.generation();
@@ -273,28 +298,49 @@ impl Drive {
     }
 }
 
-/// The evolution to run, the generation to run it up to, and a fresh run's
-/// lock: a fresh run checked, built, its directory claimed and started; or
-/// a resumed one from the newest checkpoint every process has.
+/// What [`begin`] found.
+enum Begun<G: TableGame + Knowledge> {
+    /// The evolution to run, the generation to run it up to, and a fresh
+    /// run's lock.
+    Run {
+        evolution: Evolution<G>,
+        until: u64,
+        lock: Option<RunLock>,
+    },
+    /// A resumed run that had met its stopping rule, asked for no more
+    /// generations: nothing to do, nothing written.
+    Finished { reason: String },
+}
+
+/// A fresh run checked, built, its directory claimed and started; or a
+/// resumed one from the newest checkpoint every process has. A resumed run
+/// that met its `--target` or `--patience` rule is finished, unless
+/// `--generations N` asks for more: those run without the rule (it is met
+/// already, and would stop the run after one generation).
 fn begin<G: TableGame + Knowledge>(
     game: G,
     origin: Origin,
     run: &RunDir,
     threads: usize,
     exchange: Box<dyn exchange::Exchange>,
-) -> anyhow::Result<(Evolution<G>, u64, Option<RunLock>)> {
+) -> anyhow::Result<Begun<G>> {
     Ok(match origin {
         Origin::Fresh { cfg, claim } => {
             let until = cfg.generations;
             let prepared = Prepared::new(game, cfg)?;
             let lock = claim(prepared.config())?;
             let evolution = Evolution::start(prepared, run.clone(), threads, exchange)?;
-            (evolution, until, lock)
+            Begun::Run {
+                evolution,
+                until,
+                lock,
+            }
         }
         Origin::Resumed {
             mut checkpoint,
             more,
         } => {
+            let root = exchange.is_root();
             // Under MPI: the newest generation every rank has.
             let agreed = exchange.min(checkpoint.generation);
             if agreed < checkpoint.generation {
@@ -307,9 +353,23 @@ fn begin<G: TableGame + Knowledge>(
             // Running past the plan extends it; running less never
             // shrinks it (a later plain resume still finishes the plan).
             let planned = checkpoint.config.generations.max(until);
-            let evolution =
+            let mut evolution =
                 Evolution::resume(game, checkpoint, run.clone(), planned, threads, exchange)?;
-            (evolution, until, None)
+            if let Some(reason) = evolution.stop_reason() {
+                if more.is_none() {
+                    return Ok(Begun::Finished { reason });
+                }
+                if root {
+                    outln!("{reason}: the generations asked for run without the stop rule");
+                }
+                evolution.ignore_stop_rules();
+            }
+            evolution.continue_run_files()?;
+            Begun::Run {
+                evolution,
+                until,
+                lock: None,
+            }
         }
     })
 }
@@ -408,10 +468,19 @@ impl Summary {
         if let Some(reason) = &self.reached {
             outln!("stopped    {reason}");
         }
-        let champion = evolution.measure_champion()?;
-        if !champion.is_empty() {
-            let columns = bench_summary(cfg, &champion);
-            outln!("benchmark  {columns} (the final champion)");
+        // The run's end put the final champion's benchmark on the last
+        // generation's first row.
+        let last = evolution
+            .rows()
+            .len()
+            .checked_sub(cfg.islands.count)
+            .and_then(|at| evolution.rows().get(at));
+        if let Some(row) = last.filter(|r| !r.bench.is_empty()) {
+            let columns = bench_summary(cfg, &row.bench);
+            outln!(
+                "benchmark  {columns} (the final champion, generation {})",
+                row.generation
+            );
         }
         outln!("seed       {}", cfg.seed);
         // After a stopping rule, resuming would stop again at once.

@@ -97,14 +97,6 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
-    if !args.quiet && root {
-        outln!(
-            "resuming {} from generation {} up to {}",
-            run.root().display(),
-            ckpt.generation,
-            until
-        );
-    }
     let game = ckpt.config.game;
     game.visit(Drive {
         origin: Origin::Resumed {

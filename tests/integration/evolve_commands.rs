@@ -753,3 +753,48 @@ fn bank_learning_is_reproducible_on_any_thread_count_and_resumes_exactly() {
     let rate: f64 = rows[1].rsplit(',').next().unwrap().parse().unwrap();
     assert!((0.5..1.0).contains(&rate), "{rate}");
 }
+
+/// A run stopped by its target is finished: resuming it changes nothing
+/// and says so; `--generations N` runs exactly N more. The result that
+/// stopped it is on the last row of `stats.csv` (and so on the plot).
+#[test]
+fn a_run_that_met_its_target_is_finished_and_its_last_row_has_the_benchmark() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args(["evolve", "--seed", "1", "--run", "runs/t"]));
+    assert!(out.contains("target reached"), "{out}");
+    let run = dir.path().join("runs/t");
+    let read = |name: &str| std::fs::read(run.join(name)).unwrap();
+    let (stats, toml) = (read("stats.csv"), read("run.toml"));
+    let rows = stats_without_times(&run);
+    let last = rows.last().unwrap();
+    let generation = last.split(',').next().unwrap().to_string();
+    assert!(
+        !generation.ends_with('0'),
+        "a generation where the benchmark was due anyway: {last}"
+    );
+    // Every benchmark column of the last row is filled, and the summary
+    // printed those values.
+    let header: Vec<&str> = rows[0].split(',').collect();
+    let at = header.iter().position(|c| *c == "optimal_rate").unwrap();
+    let cells: Vec<&str> = last.split(',').collect();
+    assert_eq!(cells[at], "1.0000", "{last}");
+    assert!(
+        out.contains(&format!("(the final champion, generation {generation})")),
+        "{out}"
+    );
+    let out = stdout_of(bebete(dir.path()).args(["resume", "runs/t"]));
+    assert!(
+        out.contains("runs/t is finished: target reached") && out.contains("Nothing was changed"),
+        "{out}"
+    );
+    assert_eq!(read("stats.csv"), stats);
+    assert_eq!(read("run.toml"), toml);
+    let out = stdout_of(bebete(dir.path()).args(["resume", "runs/t", "--generations", "2"]));
+    assert!(out.contains("without the stop rule"), "{out}");
+    let after = stats_without_times(&run);
+    assert_eq!(after.len(), rows.len() + 2, "{out}");
+    // The earlier end's benchmark is off its row again, as in a run that
+    // never stopped there; the new last row has it.
+    assert_eq!(after[rows.len() - 1].split(',').nth(at), Some(""));
+    assert_ne!(after.last().unwrap().split(',').nth(at), Some(""));
+}

@@ -4,7 +4,7 @@
 //! The server (`bebete serve`) runs a bot's move under a budget, so that a
 //! slow player stops at its time limit and a move nobody waits for any more
 //! (the client hung up, the game was deleted) stops at once. The searches
-//! ([`crate::players`]' alpha-beta and Monte Carlo, the tactical shell, a
+//! (the players' alpha-beta and Monte Carlo, the tactical shell, a
 //! value genome's alpha-beta) call [`spent`] at their inner nodes; once it
 //! says yes they unwind quickly with a meaningless result, which
 //! [`within`] reports as `None`. Without a budget (evolution, `eval`, the

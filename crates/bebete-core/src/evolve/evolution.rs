@@ -147,6 +147,10 @@ pub struct Evolution<G: TableGame + Knowledge> {
     champion_saved: bool,
     /// The champion's genes as gathered from the islands (reused).
     champion_buffer: Vec<u8>,
+    /// Whether `--target` and `--patience` may stop the run.
+    stop_rules: bool,
+    /// Threads, as `run.toml` records them.
+    threads: usize,
 }
 
 /// One island's figures in a generation's stats row.
@@ -230,13 +234,36 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             ckpt.rows,
             exchange,
         );
-        if evolution.exchange.is_root() {
-            evolution.run.write_run_toml(&evolution.cfg, threads)?;
-            evolution.run.write_stats(&evolution.cfg, &evolution.rows)?;
-        }
         evolution.islands[0].hall = ckpt.hall;
         evolution.last_checkpoint = Some(ckpt.generation);
+        evolution.threads = threads;
+        evolution.restore_champion();
         Ok(evolution)
+    }
+
+    /// Before running on from a resumed state: the benchmark a previous end
+    /// put on the last row is taken off unless it was due there (the run
+    /// continues as if it had never ended), and `run.toml` and `stats.csv`
+    /// are rewritten (a crash may have left rows past the checkpoint). Not
+    /// done by [`Evolution::resume`], so that resuming a finished run
+    /// changes nothing.
+    pub fn continue_run_files(&mut self) -> Result<(), FileError> {
+        if let Some(at) = self.last_bench_row()
+            && !bench::due(&self.cfg, self.rows[at].generation)
+        {
+            self.rows[at].bench.clear();
+        }
+        if self.exchange.is_root() {
+            self.run.write_run_toml(&self.cfg, self.threads)?;
+            self.run.write_stats(&self.cfg, &self.rows)?;
+        }
+        Ok(())
+    }
+
+    /// Turns the `--target` and `--patience` rules off for the rest of this
+    /// process (a finished run resumed for more generations).
+    pub fn ignore_stop_rules(&mut self) {
+        self.stop_rules = false;
     }
 
     fn assemble(
@@ -285,6 +312,8 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             champion: None,
             champion_saved: false,
             champion_buffer: Vec::new(),
+            stop_rules: true,
+            threads: 0,
         }
     }
 
@@ -299,19 +328,6 @@ impl<G: TableGame + Knowledge> Evolution<G> {
 
     pub fn run_dir(&self) -> &RunDir {
         &self.run
-    }
-
-    /// The benchmark of the champion in `best.genome` (the last generation's),
-    /// in the order of the benchmark columns; empty without a benchmark.
-    pub fn measure_champion(&self) -> Result<Vec<f64>, FileError> {
-        if bench::columns(&self.cfg).is_empty() {
-            return Ok(Vec::new());
-        }
-        let champion = Genome::load(&self.run.best_genome())?;
-        let generation = self.generation.saturating_sub(1);
-        Ok(self
-            .bench
-            .measure(&self.game, &champion.genes, &self.cfg, generation))
     }
 
     /// Stats of every completed generation.
@@ -457,6 +473,48 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             .collect()
     }
 
+    /// What the stopping rules need to know of a new champion: the pieces
+    /// its game leaves (one-player games), whether it is unbeatable (under
+    /// `--target unbeatable`).
+    fn judge(&mut self, champion_genes: &[u8]) {
+        if G::PLAYERS == 1 {
+            let played =
+                super::fitness::solo::play(&self.game, champion_genes, self.cfg.genome_rules());
+            self.champion_left = Some(played.left).filter(|_| !played.forfeited);
+        }
+        if self.cfg.stop.target == Some(Target::Unbeatable) {
+            self.champion_perfect =
+                self.bench
+                    .keeps_value_everywhere(&self.game, champion_genes, self.cfg.illegal);
+        }
+    }
+
+    /// On resuming: the last generation's champion from `best.genome`, when
+    /// that file is this run's champion of the checkpoint's last generation,
+    /// judged as it was, so that [`Evolution::stop_reason`] decides as the
+    /// uninterrupted run did (a run that met its target is finished). A
+    /// missing or other file leaves no champion: the next generation's is
+    /// judged afresh.
+    fn restore_champion(&mut self) {
+        let Some(last) = self.rows.last().map(|r| r.generation) else {
+            return;
+        };
+        let Ok(genome) = Genome::load(&self.run.best_genome()) else {
+            return;
+        };
+        let gene_count = self.islands[0].population.gene_count();
+        if genome.provenance.generation != Some(last)
+            || genome.game != self.game.spec()
+            || genome.genes.len() != gene_count
+        {
+            return;
+        }
+        self.judge(&genome.genes);
+        self.champion_buffer = genome.genes.clone();
+        self.champion = Some(genome);
+        self.champion_saved = true;
+    }
+
     /// Measures the champion (`champion_genes`, with `best` points) when
     /// due — on the first process, which shares the values — and takes it
     /// as the run's champion (audited under `--target unbeatable`, marked
@@ -485,15 +543,8 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             .champion
             .as_ref()
             .is_none_or(|c| c.genes != champion_genes);
-        if G::PLAYERS == 1 && changed {
-            let played =
-                super::fitness::solo::play(&self.game, champion_genes, self.cfg.genome_rules());
-            self.champion_left = Some(played.left).filter(|_| !played.forfeited);
-        }
-        if self.cfg.stop.target == Some(Target::Unbeatable) && changed {
-            self.champion_perfect =
-                self.bench
-                    .keeps_value_everywhere(&self.game, champion_genes, self.cfg.illegal);
+        if changed {
+            self.judge(champion_genes);
         }
         let provenance = Provenance {
             run: Some(self.run.name()),
@@ -667,18 +718,59 @@ impl<G: TableGame + Knowledge> Evolution<G> {
                 observer.checkpoint_written(self.generation);
             }
             if let Some(reason) = self.stop_reason() {
+                self.bench_last_generation()?;
                 self.checkpoint()?;
                 return Ok(RunEnd::Reached(reason));
             }
         }
+        self.bench_last_generation()?;
         self.checkpoint()?;
         Ok(RunEnd::Finished)
+    }
+
+    /// The first island's row of the last generation, if there is one.
+    fn last_bench_row(&self) -> Option<usize> {
+        self.rows.len().checked_sub(self.cfg.islands.count)
+    }
+
+    /// At the end of a run (its plan, or a stopping rule): the benchmark of
+    /// the last generation's champion on its row of `stats.csv` if it was
+    /// not due there, so that the curve ends where the run ended.
+    fn bench_last_generation(&mut self) -> Result<(), FileError> {
+        let columns = bench::columns(&self.cfg).len();
+        let Some(at) = self.last_bench_row() else {
+            return Ok(());
+        };
+        if columns == 0 || !self.rows[at].bench.is_empty() {
+            return Ok(());
+        }
+        let Some(champion) = &self.champion else {
+            return Ok(());
+        };
+        let generation = self.rows[at].generation;
+        let mut values = if self.exchange.is_root() {
+            self.bench
+                .measure(&self.game, &champion.genes, &self.cfg, generation)
+        } else {
+            vec![0.0; columns]
+        };
+        self.exchange.broadcast_f64(0, &mut values);
+        self.rows[at].bench = values;
+        if self.exchange.is_root() {
+            self.run.write_stats(&self.cfg, &self.rows)?;
+        }
+        // The checkpoint holds the rows: written again.
+        self.last_checkpoint = None;
+        Ok(())
     }
 
     /// Whether `--target` or `--patience` says to stop after the last
     /// generation (decided from the stats rows alone, so a resumed run
     /// decides alike).
     pub fn stop_reason(&self) -> Option<String> {
+        if !self.stop_rules {
+            return None;
+        }
         let cfg = &self.cfg;
         let g = self.rows.last()?.generation;
         // The benchmark is on the first island's row of a generation.
