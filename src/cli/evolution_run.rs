@@ -303,7 +303,7 @@ enum Begun<G: TableGame + Knowledge> {
     /// The evolution to run, the generation to run it up to, and a fresh
     /// run's lock.
     Run {
-        evolution: Evolution<G>,
+        evolution: Box<Evolution<G>>,
         until: u64,
         lock: Option<RunLock>,
     },
@@ -331,7 +331,7 @@ fn begin<G: TableGame + Knowledge>(
             let lock = claim(prepared.config())?;
             let evolution = Evolution::start(prepared, run.clone(), threads, exchange)?;
             Begun::Run {
-                evolution,
+                evolution: Box::new(evolution),
                 until,
                 lock,
             }
@@ -366,7 +366,7 @@ fn begin<G: TableGame + Knowledge>(
             }
             evolution.continue_run_files()?;
             Begun::Run {
-                evolution,
+                evolution: Box::new(evolution),
                 until,
                 lock: None,
             }
