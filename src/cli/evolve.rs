@@ -279,10 +279,13 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             if !quiet && root {
+                let population = match cfg.islands.count {
+                    1 => format!("population {}", cfg.population),
+                    n => format!("{n} islands of population {}", cfg.population),
+                };
                 outln!(
-                    "evolving {}: population {}, {} generations, seed {}, run {}",
+                    "evolving {}: {population}, {} generations, seed {}, run {}",
                     cfg.game,
-                    cfg.population,
                     cfg.generations,
                     cfg.seed,
                     run.root().display()

@@ -163,6 +163,8 @@ struct RunReport {
     running: bool,
     /// Every parameter of `run.toml`.
     params: toml::Table,
+    /// Generations recorded (a run of islands has a row per island).
+    generations: usize,
     /// The columns of `stats.csv`, and its rows (empty cells as null).
     columns: Vec<String>,
     rows: Vec<Vec<Option<f64>>>,
@@ -177,6 +179,7 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
         let table = crate::evolve::stats::StatsTable::read(
             &crate::evolve::stats::StatsTable::path_in(&dir),
         );
+        let generations = table.as_ref().map_or(0, |t| t.generations());
         let (columns, rows) = table.map(|t| (t.columns, t.rows)).unwrap_or_default();
         RunReport {
             running: crate::store::RunLock::is_held(&dir),
@@ -186,6 +189,7 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
                 .is_file()
                 .then(|| format!("runs/{name}/best.genome")),
             name,
+            generations,
             columns,
             rows,
         }

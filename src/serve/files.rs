@@ -188,7 +188,7 @@ impl Project {
                 let dir = self.run(&name).ok()?;
                 let params = run_params(&dir);
                 let generations =
-                    StatsTable::read(&StatsTable::path_in(&dir)).map_or(0, |t| t.rows.len());
+                    StatsTable::read(&StatsTable::path_in(&dir)).map_or(0, |t| t.generations());
                 Some(RunEntry {
                     game: params
                         .get("game")

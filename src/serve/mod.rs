@@ -76,6 +76,23 @@ async fn index() -> Response {
     asset("text/html; charset=utf-8", INDEX)
 }
 
+/// `/runs/NAME`: the page, which shows the run; 404 with a line of text
+/// when there is no such run.
+async fn run_page(
+    axum::extract::State(app): axum::extract::State<Arc<AppState>>,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Response {
+    match app.project.run(&name) {
+        Ok(_) => index().await,
+        Err(e) => (
+            e.status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("{}; the runs are listed at /runs\n", e.message),
+        )
+            .into_response(),
+    }
+}
+
 async fn script() -> Response {
     asset("text/javascript; charset=utf-8", SCRIPT)
 }
@@ -115,7 +132,9 @@ pub fn router(state: Arc<AppState>, bound: SocketAddr, client_time: std::time::D
         .method_not_allowed_fallback(api::wrong_method);
     Router::new()
         .route("/", get(index))
-        .route("/runs/{name}", get(index))
+        .route("/runs", get(index))
+        .route("/runs/", get(index))
+        .route("/runs/{name}", get(run_page))
         .route("/app.js", get(script))
         .route("/style.css", get(style))
         .nest("/api", api)

@@ -60,11 +60,7 @@ fn the_page_and_its_assets_are_served() {
     );
     assert_eq!(server.get("/app.js").0, 200);
     assert_eq!(server.get("/style.css").0, 200);
-    assert_eq!(
-        server.get("/runs/anything").0,
-        200,
-        "run pages are the same page"
-    );
+    assert_eq!(server.get("/runs").0, 200, "the run list is the same page");
     assert_eq!(server.get("/nothing-here").0, 404);
 }
 
@@ -215,6 +211,47 @@ fn matchsticks_with_its_rules_and_the_run_pages() {
     );
     let state = new_game(&server, r#"{"opponent":"runs/tiny/best.genome"}"#);
     assert_eq!(state["game"], "tictactoe");
+    // The page's run list and a run's page; a run that is not there is 404.
+    for path in ["/runs", "/runs/", "/runs/tiny"] {
+        let (status, page) = server.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(page.contains("<html"), "{path}");
+    }
+    let (status, text) = server.get("/runs/nonexistent");
+    assert_eq!(status, 404);
+    assert!(
+        text.contains("'runs/nonexistent'") && text.contains("the runs are listed at /runs"),
+        "{text}"
+    );
+}
+
+/// A run of islands counts generations, not rows (a row per island).
+#[test]
+fn a_run_of_islands_counts_its_generations() {
+    let dir = project(false);
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--islands",
+        "2",
+        "--population",
+        "10",
+        "--elite",
+        "2",
+        "--generations",
+        "3",
+        "--run",
+        "runs/isl",
+    ]));
+    assert!(
+        out.contains("2 islands of population 10, 3 generations"),
+        "{out}"
+    );
+    let server = Server::start(dir.path(), &[]);
+    let runs = json(&server.get("/api/runs").1);
+    assert_eq!(runs[0]["generations"], 3, "{runs}");
+    let run = json(&server.get("/api/runs/isl").1);
+    assert_eq!(run["generations"], 3);
+    assert_eq!(run["rows"].as_array().unwrap().len(), 6);
 }
 
 #[test]

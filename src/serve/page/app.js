@@ -509,9 +509,12 @@ async function showRun(name) {
       run = await api("GET", `/runs/${encodeURIComponent(name)}`);
     } catch (e) {
       $("run-state").textContent = e.message;
+      $("run-play").hidden = true;
+      $("run-plot").hidden = true;
       return;
     }
-    const generations = run.rows.length;
+    $("run-plot").hidden = false;
+    const generations = run.generations;
     const planned = run.params.generations;
     $("run-state").textContent = (run.running ? "running: " : "") +
       `${generations} generation${generations === 1 ? "" : "s"} recorded` +

@@ -212,6 +212,15 @@ pub enum StatsError {
 }
 
 impl StatsTable {
+    /// Generations recorded: one more than the last row's generation (a run
+    /// of islands has a row per island and generation), 0 without rows.
+    pub fn generations(&self) -> usize {
+        self.rows
+            .last()
+            .and_then(|r| r[0])
+            .map_or(0, |g| g as usize + 1)
+    }
+
     /// Reads `path`.
     pub fn read(path: &Path) -> Result<StatsTable, StatsError> {
         let file = std::fs::File::open(path).map_err(StatsError::Unreadable)?;
