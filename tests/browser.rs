@@ -186,8 +186,18 @@ async fn whole_games_are_played_by_clicking() {
 
     // Tic-tac-toe against perfect play: a person who clicks the first free
     // cell never wins.
+    client.set_window_size(1280, 900).await.unwrap();
     client.goto(&server.url("/")).await.unwrap();
     choose(&client, "game", "tictactoe").await;
+    // The default opponent is the command line's: genomes/<game>.genome.
+    let usual = client
+        .find(Locator::Id("opponent"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(usual.as_deref(), Some("genomes/tictactoe.genome"));
     choose(&client, "opponent", "perfect").await;
     click(&client, "start").await;
     let result = play_out(&client, 6, async |_| {}).await;
@@ -228,6 +238,27 @@ async fn whole_games_are_played_by_clicking() {
         assert!(start.elapsed() < WAIT, "no refusal shown");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // The refusal is where the eye is: above the board, in the window.
+    let (_, message_y, _, message_h) = client
+        .find(Locator::Id("message"))
+        .await
+        .unwrap()
+        .rectangle()
+        .await
+        .unwrap();
+    let (_, board_y, ..) = client
+        .find(Locator::Id("board"))
+        .await
+        .unwrap()
+        .rectangle()
+        .await
+        .unwrap();
+    assert!(message_y < board_y, "the message is above the board");
+    let inner = client
+        .execute("return window.innerHeight;", vec![])
+        .await
+        .unwrap();
+    assert!(message_y + message_h <= inner.as_f64().unwrap());
 
     // Connect-Four against the shipped champion, which moves first: its
     // twelve windows' votes are drawn on the board and listed beside it.
@@ -245,6 +276,14 @@ async fn whole_games_are_played_by_clicking() {
     assert_eq!(rows.len(), 12, "one row per window");
     let bars = client.find_all(Locator::Css("rect.bar")).await.unwrap();
     assert_eq!(bars.len(), 7, "one bar per column");
+    // The vote lines can be hidden (they cover the stones late in a game).
+    click(&client, "show-votes").await;
+    assert!(
+        !votes[0].is_displayed().await.unwrap(),
+        "the votes are hidden"
+    );
+    click(&client, "show-votes").await;
+    assert!(votes[0].is_displayed().await.unwrap(), "the votes are back");
     let client_ref = &client;
     let result = play_out(&client, 25, async move |n| {
         if n == 1 {
@@ -326,5 +365,27 @@ async fn whole_games_are_played_by_clicking() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+
+    // A phone's width: nothing scrolls sideways.
+    client.set_window_size(420, 900).await.unwrap();
+    client.goto(&server.url("/")).await.unwrap();
+    choose(&client, "game", "connect4").await;
+    choose(&client, "opponent", "genomes/connect4-subgrid.genome").await;
+    choose(&client, "first", "bot").await;
+    click(&client, "start").await;
+    settled(&client).await;
+    let widths = client
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (scroll, inner) = (widths[0].as_f64().unwrap(), widths[1].as_f64().unwrap());
+    screenshot(&client, "narrow.png").await;
+    assert!(
+        scroll <= inner,
+        "the page is {scroll} px wide in a {inner} px window"
+    );
     client.close().await.unwrap();
 }

@@ -41,6 +41,8 @@ pub struct ExplainReport<'a, R: Serialize> {
 #[derive(Serialize)]
 pub struct ShellReport {
     pub lookahead: u8,
+    /// What it did, in the words `play` prints ([`shell::describe`]).
+    pub summary: String,
     /// The move played after the shell.
     #[serde(rename = "move")]
     pub mv: Option<String>,
@@ -96,6 +98,7 @@ impl<G: TableGame + BuiltIn> Explained<G> {
     pub fn report<'a>(&'a self, game: &G, position: &'a str) -> ExplainReport<'a, G::Reason> {
         let shell = self.shell.as_ref().map(|d| ShellReport {
             lookahead: self.lookahead,
+            summary: shell::describe(game, self.lookahead, d),
             mv: d.chosen.map(|m| game.format_move(m)),
             overrode: d.overrode,
             verdicts: d

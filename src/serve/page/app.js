@@ -92,6 +92,9 @@ function fillOpponents(select) {
   group("Genomes", shipped.map((g) => [g.name, describe(g)]));
   group("Run champions", champions.map((g) => [g.name, describe(g)]));
   group("Fixed players", PLAYERS);
+  // The command line's default (`bebete play`): the shipped genomes/<game>.genome.
+  const usual = `genomes/${game}.genome`;
+  if (!select && shipped.some((g) => g.name === usual)) select = usual;
   if (select) box.value = select;
   opponentChanged();
 }
@@ -261,6 +264,7 @@ function drawConnect4(box, state) {
     }
   }
   if (votes) drawVotes(svg, state, votes);
+  $("votes-toggle").hidden = !votes;
   for (let col = 0; col < columns; col++) {
     const move = String(col + 1);
     el("text", { x: col * C4.cell + C4.cell / 2, y: C4.top - 10, class: "col-label" }, svg).textContent = move;
@@ -296,7 +300,7 @@ function drawVotes(svg, state, e) {
     const cx = b.x + b.size / 2 + (i % 4 - 1.5) * 6;
     const cy = b.y + b.size / 2 + (Math.floor(i / 4) - 1) * 6;
     const tx = (w.column - 1) * C4.cell + C4.cell / 2;
-    el("line", { x1: cx, y1: cy, x2: tx, y2: C4.top - 2, stroke: WINDOW_COLOURS[w.column - 1], "stroke-width": 1 + w.weight / 9, opacity: 0.25 + w.weight / 100, class: "vote", "data-window": i }, layer);
+    el("line", { x1: cx, y1: cy, x2: tx, y2: C4.top - 2, stroke: WINDOW_COLOURS[w.column - 1], "stroke-width": 1 + w.weight / 12, opacity: 0.15 + w.weight / 160, class: "vote", "data-window": i }, layer);
     el("circle", { cx, cy, r: 4, fill: WINDOW_COLOURS[w.column - 1], class: "vote-origin" }, layer);
   });
   el("rect", { x: 0, y: 0, width: 0, height: 0, class: "window-box", id: "window-box" }, layer);
@@ -334,13 +338,6 @@ const VERDICT_SHORT = {
   wins_by_force: "forces win",
   loses_now: "✕ loses",
   loses_by_force: "✕ loses",
-};
-const VERDICT_WORDS = {
-  wins_now: "wins at once",
-  wins_by_force: "wins by force",
-  loses_now: "lets the opponent win at once",
-  loses_by_force: "lets the opponent force a win",
-  open: "open",
 };
 
 function drawHeap(box, state) {
@@ -404,11 +401,9 @@ function explainVotes(body, e, bot) {
   html("p", {}, `bebete played column ${bot.move}. Twelve 4×4 windows of the board each vote for one column with a weight 0–63 (lines on the board); the bars are the column sums, and the heaviest legal column is played.`, body);
   if (e.shell) {
     const s = e.shell;
-    const notable = s.verdicts.filter((v) => v.verdict !== "open");
-    const p = html("p", {}, null, body);
-    p.textContent = `Tactical shell (lookahead ${s.lookahead}): ` +
-      (s.overrode ? `it overrode the genome's column ${e.move} and played ${s.move}. ` : "it kept the genome's move. ") +
-      (notable.length ? notable.map((v) => `${v.move} ${VERDICT_WORDS[v.verdict]}`).join("; ") + "." : "No column wins or loses within its search.");
+    // The words `bebete play` prints, and the genome's own column when the
+    // shell played another.
+    html("p", {}, "Tactical " + s.summary + (s.overrode ? ` (the genome voted ${e.move}).` : "."), body);
   }
   const table = html("table", { class: "windows" }, null, body);
   const head = html("tr", {}, null, html("thead", {}, null, table));
@@ -546,6 +541,9 @@ async function showRun(name) {
 $("game").addEventListener("change", () => fillOpponents(null));
 $("opponent").addEventListener("change", opponentChanged);
 $("rule").addEventListener("change", opponentChanged);
+$("show-votes").addEventListener("change", () => {
+  $("board").classList.toggle("hide-votes", !$("show-votes").checked);
+});
 $("setup").addEventListener("submit", startGame);
 $("next").addEventListener("click", () => {
   if (current) request(() => api("POST", `/games/${current.id}/next`));

@@ -252,8 +252,10 @@ impl Verdict {
     }
 }
 
-/// One line saying what the shell did: the moves it took or removed, and
-/// whether it overrode the pure genome.
+/// One line saying what the shell did, the same in `play`, `explain` and
+/// the page: the only legal move as such; else the winning moves, or the
+/// losing moves it removed (or that every move loses, when it had to play
+/// one), or that nothing is forced; and whether it overrode the pure genome.
 pub fn describe<G: Game>(game: &G, depth: u8, d: &ShellDecision<G::Move>) -> String {
     let list = |keep: fn(Verdict) -> bool| -> Vec<String> {
         d.verdicts
@@ -264,9 +266,24 @@ pub fn describe<G: Game>(game: &G, depth: u8, d: &ShellDecision<G::Move>) -> Str
     };
     let wins = list(Verdict::wins);
     let loses = list(Verdict::loses);
+    let played_loses = d
+        .verdicts
+        .iter()
+        .any(|&(m, v)| Some(m) == d.chosen && v.loses());
     let mut parts = Vec::new();
-    if !wins.is_empty() {
+    if let [(only, verdict)] = d.verdicts[..] {
+        let why = match verdict {
+            Verdict::Open => String::new(),
+            v => format!(" ({})", v.words()),
+        };
+        parts.push(format!(
+            "{} is the only legal move{why}",
+            game.format_move(only)
+        ));
+    } else if !wins.is_empty() {
         parts.push(format!("winning: {}", wins.join(", ")));
+    } else if played_loses {
+        parts.push(format!("every move loses: {}", loses.join(", ")));
     } else if !loses.is_empty() {
         parts.push(format!("removed: {}", loses.join(", ")));
     } else {
@@ -285,6 +302,38 @@ pub fn describe<G: Game>(game: &G, depth: u8, d: &ShellDecision<G::Move>) -> Str
 mod tests {
     use super::*;
     use crate::games::Connect4;
+
+    #[test]
+    fn the_shell_names_the_only_legal_move_and_a_lost_position() {
+        let game = Connect4::SUBGRID;
+        let only = ShellDecision {
+            chosen: Some(5),
+            verdicts: vec![(5, Verdict::LosesNow)],
+            overrode: false,
+        };
+        assert_eq!(
+            describe(&game, 4, &only),
+            "shell (lookahead 4): 6 is the only legal move (lets the opponent win at once)"
+        );
+        let lost = ShellDecision {
+            chosen: Some(0),
+            verdicts: vec![(0, Verdict::LosesByForce), (5, Verdict::LosesNow)],
+            overrode: true,
+        };
+        assert_eq!(
+            describe(&game, 4, &lost),
+            "shell (lookahead 4): every move loses: 1 (loses by force), 6 (lets the opponent win at once); plays 1 instead of the genome's move"
+        );
+        let saved = ShellDecision {
+            chosen: Some(2),
+            verdicts: vec![(0, Verdict::LosesByForce), (2, Verdict::Open)],
+            overrode: true,
+        };
+        assert_eq!(
+            describe(&game, 4, &saved),
+            "shell (lookahead 4): removed: 1 (loses by force); plays 3 instead of the genome's move"
+        );
+    }
 
     #[test]
     fn the_shell_wins_now_and_blocks() {
