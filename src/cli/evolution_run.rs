@@ -213,6 +213,7 @@ impl Drive {
         } = self;
         let quiet = quiet || !root;
         let resumed = matches!(origin, Origin::Resumed { .. });
+        let copy_allowed = champion_copy_allowed(&run, resumed);
         let (mut evolution, until, claimed) = match begin(game, origin, &run, threads, exchange)? {
             Begun::Run {
                 evolution,
@@ -278,7 +279,7 @@ impl Drive {
         if end == RunEnd::Stopped {
             return Ok(stopped(evolution.run_dir(), evolution.generation(), &stop));
         }
-        let champion_copy = copy_champion(evolution.run_dir())?;
+        let champion_copy = copy_champion(evolution.run_dir(), copy_allowed)?;
         if !quiet {
             let summary = Summary {
                 first,
@@ -390,11 +391,43 @@ fn stopped(run: &RunDir, done: u64, stop: &Stop) -> ExitCode {
     ExitCode::from(code as u8)
 }
 
-/// A run under the project's runs/ has its champion copied to genomes/;
-/// one elsewhere keeps it in its own directory only. Returns the copy.
-fn copy_champion(run: &RunDir) -> anyhow::Result<Option<PathBuf>> {
-    let copy = in_project_runs(run.root())
-        .then(|| PathBuf::from("genomes").join(format!("{}.genome", run.name())));
+/// Where a run under the project's runs/ copies its champion:
+/// `genomes/NAME.genome`.
+fn champion_copy_path(run: &RunDir) -> Option<PathBuf> {
+    in_project_runs(run.root()).then(|| copy_of(run))
+}
+
+fn copy_of(run: &RunDir) -> PathBuf {
+    PathBuf::from("genomes").join(format!("{}.genome", run.name()))
+}
+
+/// Whether this run may write its champion's copy: nothing is there yet,
+/// or — for a resumed run — what is there is this run's own earlier copy
+/// (the same bytes as its `best.genome` before it went on). A new run never
+/// overwrites a genome already there (a shipped one, another run's).
+/// (Decided before a fresh run creates runs/, so by the path alone.)
+fn champion_copy_allowed(run: &RunDir, resumed: bool) -> bool {
+    match std::fs::read(copy_of(run)) {
+        Err(_) => true,
+        Ok(there) => resumed && std::fs::read(run.best_genome()).is_ok_and(|b| b == there),
+    }
+}
+
+/// A run under the project's runs/ has its champion copied to genomes/
+/// (when [`champion_copy_allowed`] said so at its start); one elsewhere
+/// keeps it in its own directory only. Returns the copy.
+fn copy_champion(run: &RunDir, allowed: bool) -> anyhow::Result<Option<PathBuf>> {
+    let copy = champion_copy_path(run);
+    if let Some(there) = &copy
+        && !allowed
+    {
+        eprintln!(
+            "note: {} is another genome, not this run's champion: left as it is (the champion is {})",
+            there.display(),
+            run.best_genome().display()
+        );
+        return Ok(None);
+    }
     if let Some(copy) = &copy {
         std::fs::create_dir_all("genomes").context("creating genomes/")?;
         std::fs::copy(run.best_genome(), copy)

@@ -60,6 +60,15 @@ pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
             out.join("plot.png").display()
         );
     }
+    let kind = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if !matches!(kind.as_deref(), Some("png" | "svg")) {
+        anyhow::bail!(
+            "--out {}: bebete writes PNG or SVG; end the name in .png or .svg",
+            out.display()
+        );
+    }
     render(&args.runs, &out)?;
     writeln!(std::io::stdout(), "wrote {}", out.display())?;
     Ok(ExitCode::SUCCESS)

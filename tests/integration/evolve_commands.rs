@@ -798,3 +798,46 @@ fn a_run_that_met_its_target_is_finished_and_its_last_row_has_the_benchmark() {
     assert_eq!(after[rows.len() - 1].split(',').nth(at), Some(""));
     assert_ne!(after.last().unwrap().split(',').nth(at), Some(""));
 }
+
+/// A run named like a shipped genome leaves that genome alone; a run's own
+/// earlier copy is refreshed.
+#[test]
+fn a_runs_champion_copy_never_overwrites_another_genome() {
+    let dir = tempfile::tempdir().unwrap();
+    let genomes = dir.path().join("genomes");
+    std::fs::create_dir_all(&genomes).unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("genomes/tictactoe.genome");
+    std::fs::copy(&shipped, genomes.join("tictactoe.genome")).unwrap();
+    let before = std::fs::read(genomes.join("tictactoe.genome")).unwrap();
+    let assert = bebete(dir.path())
+        .args(["evolve", "--generations", "2", "--run", "runs/tictactoe"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        err.contains("genomes/tictactoe.genome is another genome, not this run's champion"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(genomes.join("tictactoe.genome")).unwrap(),
+        before
+    );
+    // The run's own copy is its to refresh.
+    bebete(dir.path())
+        .args([
+            "evolve",
+            "--generations",
+            "2",
+            "--run",
+            "runs/mine",
+            "--quiet",
+        ])
+        .assert()
+        .success();
+    let first = std::fs::read(genomes.join("mine.genome")).unwrap();
+    bebete(dir.path())
+        .args(["resume", "runs/mine", "--generations", "2", "--quiet"])
+        .assert()
+        .success();
+    assert_ne!(std::fs::read(genomes.join("mine.genome")).unwrap(), first);
+}

@@ -125,6 +125,19 @@ fn evolve_draws_a_plot_and_plot_overlays_runs_as_png_or_svg() {
         .assert()
         .code(2);
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("runs/none"));
+    // A name without .png or .svg is refused in one line, and nothing written.
+    for name in ["plots/x", "x.jpg"] {
+        let out = bebete(dir.path())
+            .args(["plot", "runs/s1", "--out", name])
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            err.contains(&format!("--out {name}: bebete writes PNG or SVG")),
+            "{err}"
+        );
+        assert!(!dir.path().join(name).exists());
+    }
 }
 
 #[test]
