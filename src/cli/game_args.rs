@@ -199,7 +199,12 @@ impl GameArgs {
                     None | Some("state") => MatchsticksEncoder::State,
                     Some("sticks") => MatchsticksEncoder::Sticks,
                     Some(other) => anyhow::bail!(
-                        "--encoder {other}: matchsticks encoders are state (default) and sticks"
+                        "--encoder {other}: matchsticks encoders are state and sticks (default here: {})",
+                        if recommended && double {
+                            "sticks"
+                        } else {
+                            "state"
+                        }
                     ),
                 };
                 Ok(GameSpec::Matchsticks(self.matchsticks_rules()?, encoder))
@@ -210,7 +215,8 @@ impl GameArgs {
                 Some("symmetric") => TicTacToeEncoder::Symmetric,
                 Some("ntuple") => TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE),
                 Some(other) => anyhow::bail!(
-                    "--encoder {other}: tictactoe encoders are base3 (default), symmetric and ntuple"
+                    "--encoder {other}: tictactoe encoders are base3, symmetric and ntuple (default here: {})",
+                    if recommended { "symmetric" } else { "base3" }
                 ),
             })),
             GameKind::Solitaire => {
@@ -237,7 +243,8 @@ impl GameArgs {
                 Some(name) => match Connect4Encoder::parse(name) {
                     Some(e) => Ok(GameSpec::Connect4(e)),
                     None => anyhow::bail!(
-                        "--encoder {name}: connect4 encoders are subgrid (default), playable, mirror, playable-mirror and ntuple"
+                        "--encoder {name}: connect4 encoders are subgrid, playable, mirror, playable-mirror and ntuple (default here: {})",
+                        if recommended { "ntuple" } else { "subgrid" }
                     ),
                 },
             },

@@ -841,3 +841,18 @@ fn a_runs_champion_copy_never_overwrites_another_genome() {
         .success();
     assert_ne!(std::fs::read(genomes.join("mine.genome")).unwrap(), first);
 }
+
+/// Unbeatable in a game lost from the start for one side: the summary says
+/// which side, and why the other's column stays 0.
+#[test]
+fn unbeatable_in_a_game_lost_for_one_side_names_the_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve", "--game", "nim", "--rule", "double", "--sticks", "100", "--seed", "3", "--run",
+        "runs/fib",
+    ]));
+    assert!(
+        out.contains("(unbeatable); it cannot lose as the first player, and the second player loses from the start against perfect play, so unbeatable_second stays 0"),
+        "{out}"
+    );
+}

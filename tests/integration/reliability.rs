@@ -146,6 +146,10 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             "move 2 ('8')",
         ),
         (&["resume", "nowhere"], "no checkpoints"),
+        (
+            &["evolve", "--game", "c4", "--encoder", "symmetric"],
+            "ntuple (default here: ntuple)",
+        ),
         (&["genome", "info", "half.genome"], "truncated"),
         (
             &["genome", "info", "newer.genome"],

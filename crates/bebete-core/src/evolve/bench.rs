@@ -144,6 +144,16 @@ impl<G: TableGame + Knowledge> Bench<G> {
         keeps_value_everywhere(game, genes, policy, self.tables.solved.get(game))
     }
 
+    /// The side that loses from the start against perfect play, if one
+    /// does ("first" or "second"): a genome cannot be unbeatable there.
+    pub fn lost_side(&self, game: &G) -> Option<&'static str> {
+        match self.tables.solved.get(game).get(&game.start())? {
+            crate::solve::Value::Win => Some("second"),
+            crate::solve::Value::Loss => Some("first"),
+            crate::solve::Value::Draw => None,
+        }
+    }
+
     /// The exact audit of `genes`.
     pub fn audit(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
         audit_with(game, genes, policy, self.tables.solved.get(game))

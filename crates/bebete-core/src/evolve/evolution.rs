@@ -784,8 +784,15 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             ));
         }
         if self.champion_perfect {
+            let sides = match self.bench.lost_side(&self.game) {
+                Some(lost) => format!(
+                    "; it cannot lose as the {} player, and the {lost} player loses from the start against perfect play, so unbeatable_{lost} stays 0",
+                    if lost == "first" { "second" } else { "first" }
+                ),
+                None => String::new(),
+            };
             return Some(format!(
-                "target reached: the champion of generation {g} keeps the game's value in every position it can reach (unbeatable)"
+                "target reached: the champion of generation {g} keeps the game's value in every position it can reach (unbeatable){sides}"
             ));
         }
         let last = self
