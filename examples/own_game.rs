@@ -170,6 +170,8 @@ impl TableGame for Hexapawn {
             gene,
             chosen,
             repaired: chosen.is_some_and(|m| m != gene),
+            names: None,
+            symmetric: false,
         }
     }
 }

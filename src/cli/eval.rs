@@ -104,6 +104,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let player = PlayerSpec::parse(&args.player)?;
     let opponents = PlayerSpec::parse_list(&args.against)?;
     let spec = args.game.game_of(&player)?;
+    let player_shown = player.clone();
     if spec.kind() == crate::games::GameKind::Solitaire {
         anyhow::bail!(
             "eval scores against opponents, and solitaire is a one-player game: `bebete audit GENOME` gives the pegs it leaves and how it plays from every position"
@@ -123,8 +124,15 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let text = if args.json {
         serde_json::to_string_pretty(&tallies)? + "\n"
     } else {
+        let shell = match &player_shown {
+            PlayerSpec::Genome(path) => crate::genome::Genome::peek(path)
+                .map_or(String::new(), |(_, lookahead)| {
+                    super::lookahead_note(spec, lookahead)
+                }),
+            _ => String::new(),
+        };
         table(
-            &args.player,
+            &format!("{}{shell}", args.player),
             &spec,
             tallies.first().map_or(0, |t| t.games),
             &tallies,

@@ -113,3 +113,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve_cmd::run(args),
     }
 }
+
+/// How a genome with `lookahead` plays, as `play` and `eval` name it:
+/// nothing when alone, else its search or its tactical shell.
+pub fn lookahead_note(game: crate::games::GameSpec, lookahead: u8) -> String {
+    match lookahead {
+        0 => String::new(),
+        d if game.value_genome().is_some() => format!(", searching {d} plies"),
+        d => format!(", in its tactical shell of lookahead {d}"),
+    }
+}

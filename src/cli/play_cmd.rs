@@ -13,6 +13,7 @@ use crate::store::run_files;
 use clap::{Args, ValueEnum};
 use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -57,8 +58,8 @@ pub enum FirstArg {
     Bot,
 }
 
-/// A genome's genes and its shell's lookahead.
-type GenomeBot = (Vec<u8>, u8);
+/// A genome's file, genes and its shell's lookahead.
+type GenomeBot = (PathBuf, Vec<u8>, u8);
 
 /// The score so far, said when Ctrl-C (or SIGTERM, SIGHUP) ends the
 /// session, which then exits with 128 + the signal.
@@ -91,22 +92,38 @@ impl GameVisitor for Session<'_> {
     type Output = anyhow::Result<ExitCode>;
 
     fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
-        let mut bot = match (self.genes, self.opponent) {
-            (Some((genes, lookahead)), _) => Bot::Genome {
-                genes: genes.into(),
-                policy: self.args.illegal,
-                lookahead,
-            },
-            (None, Some(spec)) => Bot::Player {
-                name: spec.to_string(),
-                player: spec.build(
+        let (against, mut bot) = match (self.genes, self.opponent) {
+            (Some((path, genes, lookahead)), _) => {
+                let how = super::lookahead_note(game.spec(), lookahead);
+                let bot = Bot::Genome {
+                    genes: genes.into(),
+                    policy: self.args.illegal,
+                    lookahead,
+                };
+                (format!("{}{how}", path.display()), bot)
+            }
+            (None, Some(spec)) => {
+                let player = spec.build(
                     &game,
                     self.args.seed.unwrap_or_else(draw_seed),
                     self.args.illegal,
-                )?,
-            },
+                )?;
+                let name = spec.to_string();
+                (name.clone(), Bot::Player { name, player })
+            }
             (None, None) => anyhow::bail!("no bot to play against"),
         };
+        // Who bebete is, before the first board.
+        let role = if G::PLAYERS == 1 {
+            "advising"
+        } else {
+            "playing"
+        };
+        writeln!(
+            std::io::stdout(),
+            "bebete {role}: {against} ({})",
+            game.spec()
+        )?;
         if G::PLAYERS == 1 {
             if self.args.first.is_some() {
                 anyhow::bail!(
@@ -200,7 +217,11 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
                     genome.game
                 );
             }
-            (genome.game, Some((genome.genes, genome.lookahead)), None)
+            (
+                genome.game,
+                Some((path, genome.genes, genome.lookahead)),
+                None,
+            )
         }
     };
     spec.visit(Session {

@@ -326,3 +326,47 @@ fn a_run_directory_stands_for_its_champion_and_files_are_not_overwritten() {
         before
     );
 }
+
+/// The shipped genomes named as they play: `play` says which genome and
+/// how it searches, `eval`'s header says its shell, and a tic-tac-toe
+/// explanation says the frame its gene is read in and the cell it names.
+#[test]
+fn the_genome_and_its_frame_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("genomes");
+    std::fs::create_dir_all(dir.path().join("genomes")).unwrap();
+    for name in ["tictactoe.genome", "connect4-subgrid.genome"] {
+        std::fs::copy(shipped.join(name), dir.path().join("genomes").join(name)).unwrap();
+    }
+    let out = stdout_of(bebete(dir.path()).arg("play").write_stdin("q\n"));
+    assert!(
+        out.starts_with("bebete playing: genomes/tictactoe.genome (tictactoe (symmetric encoder))"),
+        "{out}"
+    );
+    let out = stdout_of(bebete(dir.path()).args([
+        "eval",
+        "genomes/connect4-subgrid.genome",
+        "--against",
+        "random",
+        "--games",
+        "2",
+    ]));
+    assert!(
+        out.starts_with("genomes/connect4-subgrid.genome, in its tactical shell of lookahead 5"),
+        "{out}"
+    );
+    // X in the centre, O in corner 3: the symmetric image's gene 0 names
+    // O's cell, so the move is repaired, and the note says why.
+    let out = stdout_of(bebete(dir.path()).args([
+        "explain",
+        "genomes/tictactoe.genome",
+        "--position",
+        "53",
+    ]));
+    assert!(
+        out.contains(
+            "index 83 of the symmetric image, gene 0 = cell 3 here (taken, repaired) -> move 6"
+        ),
+        "{out}"
+    );
+}

@@ -40,6 +40,8 @@ impl Matchsticks {
             gene,
             chosen,
             repaired,
+            names: None,
+            symmetric: false,
         }
     }
 }

@@ -86,6 +86,40 @@ pub struct GeneLookup<M> {
     pub chosen: Option<M>,
     /// The gene was illegal and the move was repaired.
     pub repaired: bool,
+    /// What the gene names on the board as it stands, when that differs
+    /// from the gene's number (tic-tac-toe: `cell 3`, the gene's cell
+    /// carried back from the symmetric image).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub names: Option<String>,
+    /// The index is of the board's symmetric image (the smallest of its
+    /// eight rotations and reflections), where the gene is read.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub symmetric: bool,
+}
+
+impl<M> GeneLookup<M> {
+    /// `index N[ of the symmetric image], gene G[ = cell C here]`.
+    fn head(&self) -> String {
+        let of = if self.symmetric {
+            " of the symmetric image"
+        } else {
+            ""
+        };
+        let names = self
+            .names
+            .as_ref()
+            .map_or(String::new(), |n| format!(" = {n} here"));
+        format!("index {}{of}, gene {}{names}", self.index, self.gene)
+    }
+
+    /// Why the gene could not be played: a taken cell, else an illegal move.
+    fn illegal(&self) -> &'static str {
+        if self.names.is_some() {
+            "taken"
+        } else {
+            "illegal"
+        }
+    }
 }
 
 impl<M: Copy> Explanation<M> for GeneLookup<M> {
@@ -98,20 +132,19 @@ impl<M: Copy> Explanation<M> for GeneLookup<M> {
     }
 
     fn summary(&self) -> String {
-        let (index, gene) = (self.index, self.gene);
         let repaired = if self.repaired {
-            ", illegal, repaired"
+            format!(", {}: repaired", self.illegal())
         } else {
-            ""
+            String::new()
         };
-        format!("(index {index}, gene {gene}{repaired})")
+        format!("({}{repaired})", self.head())
     }
 
     fn details(&self, played: &str) -> String {
-        let head = format!("index {}, gene {}", self.index, self.gene);
+        let (head, illegal) = (self.head(), self.illegal());
         match (self.repaired, self.chosen.is_some()) {
-            (true, _) => format!("{head} (illegal, repaired) -> move {played}\n"),
-            (false, false) => format!("{head} (illegal) -> forfeit\n"),
+            (true, _) => format!("{head} ({illegal}, repaired) -> move {played}\n"),
+            (false, false) => format!("{head} ({illegal}) -> forfeit\n"),
             (false, true) => format!("{head} -> move {played}\n"),
         }
     }

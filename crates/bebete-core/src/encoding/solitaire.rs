@@ -27,6 +27,8 @@ impl Solitaire {
             gene,
             chosen,
             repaired,
+            names: None,
+            symmetric: false,
         }
     }
 }

@@ -146,11 +146,16 @@ impl TicTacToe {
         // Repair scans in the gene's own frame, so symmetric boards repair alike.
         let empty = MASK_MAP[t][pos.empty() as usize & 511];
         let (chosen, repaired) = lookup_move(gene % 9, 9, |c| empty & (1 << c) != 0, policy);
+        let here = INVERSE[t][(gene % 9) as usize];
         GeneLookup {
             index,
             gene,
             chosen: chosen.map(|c| INVERSE[t][c as usize]),
             repaired,
+            // Gene g is cell g + 1 (mod 9) in the frame it is read in: said
+            // in the board's own frame, the cells a person sees.
+            names: Some(format!("cell {}", here + 1)),
+            symmetric: self.encoder == TicTacToeEncoder::Symmetric,
         }
     }
 }
