@@ -257,6 +257,69 @@ pub fn play_solo<G: TableGame + BuiltIn>(
     Ok(score)
 }
 
+/// A writer that wraps lines longer than `width` columns at spaces (the
+/// rest indented by two), for the bot's notes on a terminal: the terminal
+/// itself would cut them mid-word. A line without its newline yet (a
+/// prompt) is written as it is when flushed.
+pub struct WrapAtWords<W: Write> {
+    inner: W,
+    width: usize,
+    line: Vec<u8>,
+}
+
+impl<W: Write> WrapAtWords<W> {
+    pub fn new(inner: W, width: usize) -> Self {
+        WrapAtWords {
+            inner,
+            width: width.max(20),
+            line: Vec::new(),
+        }
+    }
+
+    /// Writes the held line, wrapped, then `end`.
+    fn emit(&mut self, end: &[u8]) -> io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line).into_owned();
+        self.line.clear();
+        // A prompt's line is ended by the person's answer (echoed with its
+        // newline on a terminal): every line written here starts a line.
+        let mut column = 0;
+        for (i, word) in text.split(' ').enumerate() {
+            let len = word.chars().count();
+            if i > 0 && column > 0 && column + 1 + len > self.width {
+                self.inner.write_all(b"\n  ")?;
+                column = 2;
+            } else if i > 0 {
+                self.inner.write_all(b" ")?;
+                column += 1;
+            }
+            self.inner.write_all(word.as_bytes())?;
+            column += len;
+        }
+        self.inner.write_all(end)
+    }
+}
+
+impl<W: Write> Write for WrapAtWords<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for &byte in buf {
+            if byte == b'\n' {
+                self.emit(b"\n")?;
+            } else {
+                self.line.push(byte);
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.line.is_empty() {
+            let partial = std::mem::take(&mut self.line);
+            self.inner.write_all(&partial)?;
+        }
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,6 +362,27 @@ mod tests {
             out.contains("stopped; score: you 0, bebete 0, draws 0"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn long_lines_wrap_at_words_and_prompts_pass_through() {
+        let mut out = WrapAtWords::new(Vec::new(), 24);
+        write!(out, "your move: ").unwrap();
+        out.flush().unwrap();
+        writeln!(
+            out,
+            "bebete plays 6 shell (lookahead 5): removed: 1 (loses by force)"
+        )
+        .unwrap();
+        writeln!(out, " X | 2 ").unwrap();
+        let text = String::from_utf8(out.inner).unwrap();
+        assert_eq!(
+            text,
+            "your move: bebete plays 6 shell\n  (lookahead 5):\n  removed: 1 (loses by\n  force)\n X | 2 \n"
+        );
+        for line in text.lines().skip(1) {
+            assert!(line.chars().count() <= 24, "{line:?}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{GameKind, GameSpec};
 use crate::genome::Genome;
-use crate::play::{Bot, First, Score, play, play_solo};
+use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};
 use crate::players::Knowledge;
 use crate::players::PlayerSpec;
 use crate::store::run_files;
@@ -119,11 +119,11 @@ impl GameVisitor for Session<'_> {
         } else {
             "playing"
         };
-        writeln!(
-            std::io::stdout(),
-            "bebete {role}: {against} ({})",
-            game.spec()
-        )?;
+        {
+            let mut out = terminal_out();
+            writeln!(out, "bebete {role}: {against} ({})", game.spec())?;
+            out.flush()?;
+        }
         if G::PLAYERS == 1 {
             if self.args.first.is_some() {
                 anyhow::bail!(
@@ -132,14 +132,15 @@ impl GameVisitor for Session<'_> {
                 );
             }
             let stdin = std::io::stdin();
-            let stdout = std::io::stdout();
+            let mut out = terminal_out();
             play_solo(
                 &game,
                 &mut bot,
                 self.args.games,
                 &mut stdin.lock(),
-                &mut stdout.lock(),
+                &mut out,
             )?;
+            out.flush()?;
             return Ok(ExitCode::SUCCESS);
         }
         let first = match self.args.first.unwrap_or(FirstArg::Human) {
@@ -147,7 +148,7 @@ impl GameVisitor for Session<'_> {
             FirstArg::Bot => First::Bot,
         };
         let stdin = std::io::stdin();
-        let stdout = std::io::stdout();
+        let mut out = terminal_out();
         let score = score_on_interrupt();
         play(
             &game,
@@ -155,10 +156,24 @@ impl GameVisitor for Session<'_> {
             first,
             self.args.games,
             &mut stdin.lock(),
-            &mut stdout.lock(),
+            &mut out,
             &mut |s| *score.lock().unwrap_or_else(|e| e.into_inner()) = s,
         )?;
+        out.flush()?;
         Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// Standard output; on a terminal, long lines (the bot's notes) wrapped at
+/// words to its width.
+fn terminal_out() -> Box<dyn Write> {
+    let stdout = std::io::stdout();
+    let terminal = console::Term::stdout();
+    if terminal.is_term() {
+        let width = usize::from(terminal.size().1);
+        Box::new(WrapAtWords::new(stdout.lock(), width))
+    } else {
+        Box::new(stdout.lock())
     }
 }
 
