@@ -13,6 +13,7 @@ use crate::games::GameSpec;
 use crate::players::Knowledge;
 use crate::players::{Player, PlayerSpec};
 use clap::Args;
+use std::io::IsTerminal;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -68,6 +69,21 @@ fn answer<G: TableGame>(
     }
 }
 
+/// Two opening moves of `game` (the first legal move twice), for an example.
+fn first_moves<G: TableGame>(game: &G) -> Vec<G::Move> {
+    let mut pos = game.start();
+    let mut line = Vec::new();
+    let mut legal = Vec::new();
+    for _ in 0..2 {
+        legal.clear();
+        game.legal_moves(&pos, &mut legal);
+        let Some(&mv) = legal.first() else { break };
+        line.push(mv);
+        pos = game.play(&pos, mv);
+    }
+    line
+}
+
 impl GameVisitor for Answer<'_> {
     type Output = anyhow::Result<ExitCode>;
 
@@ -79,6 +95,15 @@ impl GameVisitor for Answer<'_> {
             return Ok(ExitCode::SUCCESS);
         }
         let mut failed = false;
+        if std::io::stdin().is_terminal() {
+            // A person at the keyboard: say what is awaited (on stderr,
+            // so the answers alone stay on stdout).
+            let example = game.format_line(&first_moves(&game));
+            eprintln!(
+                "bebete move: type a {} position as the moves so far (e.g. {example}), one per line, and get bebete's move; Ctrl-D ends (or pass --position)",
+                game.spec().kind()
+            );
+        }
         for line in std::io::stdin().lock().lines() {
             let line = line?;
             match answer(&game, player.as_mut(), line.trim()) {
