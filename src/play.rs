@@ -207,6 +207,7 @@ pub fn play_solo<G: TableGame + BuiltIn>(
     game: &G,
     advisor: &mut Bot<G>,
     games: u32,
+    best: Option<u32>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> io::Result<SoloScore> {
@@ -214,7 +215,7 @@ pub fn play_solo<G: TableGame + BuiltIn>(
     for n in 0..games {
         writeln!(
             out,
-            "\ngame {} of {games}: leave as few pieces as you can (? asks bebete, q quits)",
+            "\ngame {} of {games}: leave as few pegs as you can (? asks bebete, q quits)",
             n + 1
         )?;
         let mut pos = game.start();
@@ -224,9 +225,15 @@ pub fn play_solo<G: TableGame + BuiltIn>(
             if game.outcome(&pos).is_some() {
                 let left = game.pieces_left(&pos);
                 score.left.push(left);
+                let verdict = match best {
+                    Some(b) if b == left => ", the best possible from this start".to_string(),
+                    Some(b) => format!(" (the best possible from this start is {b})"),
+                    None => String::new(),
+                };
+                let pegs = if left == 1 { "peg" } else { "pegs" };
                 writeln!(
                     out,
-                    "no move left: {left} left ({})",
+                    "no move left: {left} {pegs} left{verdict} ({})",
                     game.format_line(&line)
                 )?;
                 break;
@@ -386,6 +393,51 @@ mod tests {
     }
 
     #[test]
+    fn a_solitaire_game_played_to_the_end_says_if_it_is_the_best() {
+        use crate::games::{Game, Solitaire};
+        let game = Solitaire::FIVE_ROWS;
+        let mut perfect = PlayerSpec::Perfect
+            .build(&game, 1, IllegalPolicy::Repair)
+            .unwrap();
+        // The perfect line, typed in.
+        let (mut pos, mut input) = (game.start(), String::new());
+        while game.outcome(&pos).is_none() {
+            let mv = perfect.choose(&game, &pos).unwrap();
+            input.push_str(&format!("{}\n", game.format_move(mv)));
+            pos = game.play(&pos, mv);
+        }
+        let mut advisor = Bot::Player {
+            name: "perfect".into(),
+            player: perfect,
+        };
+        for (best, says) in [
+            (
+                Some(1),
+                "no move left: 1 peg left, the best possible from this start (",
+            ),
+            (
+                Some(0),
+                "no move left: 1 peg left (the best possible from this start is 0) (",
+            ),
+            (None, "no move left: 1 peg left ("),
+        ] {
+            let mut out = Vec::new();
+            play_solo(
+                &game,
+                &mut advisor,
+                1,
+                best,
+                &mut input.as_bytes(),
+                &mut out,
+            )
+            .unwrap();
+            let out = String::from_utf8(out).unwrap();
+            assert!(out.contains(says), "{out}");
+            assert!(out.contains("leave as few pegs as you can"), "{out}");
+        }
+    }
+
+    #[test]
     fn the_end_of_input_ends_cleanly() {
         let (score, out) = session("", First::Human, 3);
         assert_eq!(score, Score::default());
@@ -405,7 +457,15 @@ mod tests {
         };
         let mut out = Vec::new();
         let input = "?\n4-2\n4-1\nq\n";
-        let score = play_solo(&game, &mut advisor, 1, &mut input.as_bytes(), &mut out).unwrap();
+        let score = play_solo(
+            &game,
+            &mut advisor,
+            1,
+            Some(1),
+            &mut input.as_bytes(),
+            &mut out,
+        )
+        .unwrap();
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains("bebete suggests"), "{out}");
         assert!(out.contains("4-2 is not a jump"), "{out}");

@@ -4,11 +4,13 @@ use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
+use crate::games::Solitaire;
 use crate::games::{GameKind, GameSpec};
 use crate::genome::Genome;
 use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};
 use crate::players::Knowledge;
 use crate::players::PlayerSpec;
+use crate::puzzle::SoloTable;
 use crate::store::run_files;
 use clap::{Args, ValueEnum};
 use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
@@ -133,10 +135,19 @@ impl GameVisitor for Session<'_> {
             }
             let stdin = std::io::stdin();
             let mut out = terminal_out();
+            // The fewest pegs that can be left, when the puzzle is small
+            // enough to solve at once (5 rows: 2^15 positions).
+            let best = match game.spec() {
+                GameSpec::Solitaire(rules) => SoloTable::build(&Solitaire::new(rules), 1 << 20)
+                    .ok()
+                    .map(|t| u32::from(t.start().best)),
+                _ => None,
+            };
             play_solo(
                 &game,
                 &mut bot,
                 self.args.games,
+                best,
                 &mut stdin.lock(),
                 &mut out,
             )?;

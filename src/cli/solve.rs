@@ -140,7 +140,7 @@ impl GameVisitor for Survey {
         }
         if !G::SOLVABLE {
             anyhow::bail!(
-                "solve enumerates every position, which only tictactoe and matchsticks allow; for a Connect-Four position give --position (e.g. --position 4453)"
+                "solve enumerates every position, which tictactoe, matchsticks and solitaire allow; Connect-Four has 4.5 trillion: give a position (e.g. --position 4453)"
             );
         }
         let table = SolvedTable::build(&game);
