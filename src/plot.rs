@@ -129,31 +129,40 @@ impl RunStats {
     }
 }
 
+/// The longest legend label made of parameters; a longer one is replaced by
+/// the run's name.
+const MAX_LABEL: usize = 32;
+
 /// Legend labels: the parameters in which the runs differ (or the run name).
 fn labels(runs: &[RunStats]) -> Vec<String> {
-    let keys: Vec<&String> = runs
-        .first()
-        .map(|r| {
-            r.params
-                .keys()
-                .filter(|k| !IGNORED_PARAMS.contains(&k.as_str()))
-                .collect()
-        })
-        .unwrap_or_default();
-    runs.iter()
+    // Every run's parameters: one that only some runs have tells them apart.
+    let keys: std::collections::BTreeSet<&String> = runs
+        .iter()
+        .flat_map(|r| r.params.keys())
+        .filter(|k| !IGNORED_PARAMS.contains(&k.as_str()))
+        .collect();
+    let by_params: Vec<String> = runs
+        .iter()
         .map(|run| {
-            let differing: Vec<String> = keys
-                .iter()
+            keys.iter()
                 .filter(|k| runs.iter().any(|other| other.param(k) != run.param(k)))
-                .map(|k| format!("{k}={}", run.param(k)))
-                .collect();
-            if runs.len() == 1 || differing.is_empty() {
-                run.name.clone()
-            } else {
-                differing.join(" ")
-            }
+                .map(|k| match run.param(k).as_str() {
+                    "-" => format!("no {k}"),
+                    value => format!("{k}={value}"),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
         })
-        .collect()
+        .collect();
+    // The runs' own names when nothing short tells them all apart.
+    let readable = by_params
+        .iter()
+        .all(|l| !l.is_empty() && l.chars().count() <= MAX_LABEL);
+    if runs.len() > 1 && readable {
+        by_params
+    } else {
+        runs.iter().map(|r| r.name.clone()).collect()
+    }
 }
 
 fn register_fonts() {
@@ -246,6 +255,8 @@ struct Curve {
     column: String,
     points: Vec<(f64, f64)>,
     shade: f64,
+    /// A colour of its own (the palette's index), instead of its run's.
+    hue: Option<usize>,
 }
 
 /// Colours that read on white (no yellow): a curve each for one run, a run
@@ -299,7 +310,22 @@ where
         contents.push(bench_panel(runs));
     }
     contents.push(diversity_panel(runs));
-    let panels = root.split_evenly((contents.len(), 1));
+    // Diversity, usually a flat line near 0 after the first generations,
+    // gets half the height of the others.
+    let weights: Vec<u32> = contents
+        .iter()
+        .map(|(spec, _)| if spec.y_desc == "diversity" { 1 } else { 2 })
+        .collect();
+    let total: u32 = weights.iter().sum();
+    let height = root.dim_in_pixel().1;
+    let breaks: Vec<i32> = weights[..weights.len() - 1]
+        .iter()
+        .scan(0, |acc, w| {
+            *acc += w;
+            Some((height * *acc / total) as i32)
+        })
+        .collect();
+    let panels = root.split_by_breakpoints([] as [i32; 0], breaks);
     for (panel, (spec, series)) in panels.iter().zip(contents) {
         line_panel(panel, spec, max_gen, &series, &labels)?;
     }
@@ -376,14 +402,24 @@ fn fitness_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
                     .map(|(x, y)| (x, y / scale))
                     .collect(),
                 shade,
+                hue: None,
             })
         })
         .collect();
-    let top = if rescale {
-        1.0
+    // The axis spans the data (best, mean and worst are close together
+    // late in a run; from 0 they would share one thin band).
+    let (low, high) = series
+        .iter()
+        .flat_map(|c| c.points.iter().map(|p| p.1))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+            (lo.min(y), hi.max(y))
+        });
+    let (low, high) = if low.is_finite() {
+        (low, high)
     } else {
-        scales.iter().copied().fold(1.0f64, f64::max)
+        (0.0, 1.0)
     };
+    let pad = ((high - low) * 0.05).max(high.abs() * 1e-3).max(1e-9);
     (
         PanelSpec {
             caption: if rescale {
@@ -398,7 +434,7 @@ fn fitness_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
             } else {
                 "points"
             },
-            y_range: 0.0..top * 1.05,
+            y_range: (low - pad).max(0.0)..high + pad,
             legend: SeriesLabelPosition::LowerRight,
         },
         series,
@@ -419,9 +455,19 @@ fn bench_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
                 column: col.to_string(),
                 points: run.series(col),
                 shade: alpha,
+                // Several runs: every curve a hue of its own (shades of
+                // one hue are hard to tell apart).
+                hue: (runs.len() > 1).then_some(series.len()),
             });
         }
     }
+    // Shares from the tenth below the lowest value up to 1 (a plateau near
+    // the top stays visible; a curve that starts at 0 keeps the full axis).
+    let lowest = series
+        .iter()
+        .flat_map(|c| c.points.iter().map(|p| p.1))
+        .fold(1.0f64, f64::min);
+    let floor = ((lowest * 10.0).floor() / 10.0).clamp(0.0, 0.9);
     let kind = |c: &Curve| Column::parse(&c.column);
     let audited = series.iter().any(|c| kind(c) == Some(Column::OptimalRate));
     let opposed = series
@@ -438,7 +484,7 @@ fn bench_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
                 _ => "Champion's optimal-move rate (share of reachable positions)",
             },
             y_desc: "share",
-            y_range: 0.0..1.02,
+            y_range: floor..1.0 + 0.02 * (1.0 - floor),
             legend: SeriesLabelPosition::LowerRight,
         },
         series,
@@ -455,6 +501,7 @@ fn diversity_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
             column: Column::Diversity.name(),
             points: run.series(&Column::Diversity.name()),
             shade: 1.0,
+            hue: None,
         })
         .collect();
     (
@@ -468,15 +515,54 @@ fn diversity_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
     )
 }
 
-/// An axis label: integers as such, thousands as `k`, shares with 1 decimal.
+/// An axis label: integers as such, thousands as `k`, shares with up to 2
+/// decimals (a zoomed axis steps by 0.05).
 fn compact(v: f64) -> String {
     if v.abs() >= 10_000.0 {
         format!("{:.0}k", v / 1000.0)
     } else if v.fract().abs() < 1e-9 {
         format!("{v:.0}")
     } else {
-        format!("{v:.1}")
+        let text = format!("{v:.2}");
+        text.trim_end_matches('0').to_string()
     }
+}
+
+/// The corner of the panel where the legend covers the fewest points (a
+/// third of the width, two fifths of the height), `preferred` among equals.
+fn quiet_corner(
+    series: &[Curve],
+    x_max: f64,
+    y_range: &std::ops::Range<f64>,
+    preferred: SeriesLabelPosition,
+) -> SeriesLabelPosition {
+    use SeriesLabelPosition::{LowerLeft, LowerRight, UpperLeft, UpperRight};
+    let span = (y_range.end - y_range.start).max(1e-12);
+    let covered = |corner: &SeriesLabelPosition| {
+        let (right, upper) = match corner {
+            UpperLeft => (false, true),
+            UpperRight => (true, true),
+            LowerLeft => (false, false),
+            _ => (true, false),
+        };
+        series
+            .iter()
+            .flat_map(|c| c.points.iter())
+            .filter(|&&(x, y)| {
+                let fx = x / x_max;
+                let fy = (y - y_range.start) / span;
+                (if right { fx > 0.66 } else { fx < 0.34 })
+                    && (if upper { fy > 0.6 } else { fy < 0.4 })
+            })
+            .count()
+    };
+    let preferred_count = covered(&preferred);
+    [LowerRight, UpperRight, UpperLeft, LowerLeft]
+        .into_iter()
+        .map(|c| (covered(&c), c))
+        .filter(|(n, _)| *n < preferred_count)
+        .min_by_key(|(n, _)| *n)
+        .map_or(preferred, |(_, c)| c)
 }
 
 /// What sets one panel apart: its caption, y axis and legend corner.
@@ -510,7 +596,7 @@ where
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(55)
-        .build_cartesian_2d(0.0..max_gen.max(1.0), y_range)
+        .build_cartesian_2d(0.0..max_gen.max(1.0), y_range.clone())
         .map_err(err)?;
     // Whole generations only: a short run gets one label per generation.
     let x_labels = (max_gen.max(1.0) as usize + 1).min(11);
@@ -520,6 +606,8 @@ where
         .x_desc("generation")
         .x_label_formatter(&|v| format!("{v:.0}"))
         .y_label_formatter(&|v| compact(*v))
+        // A short panel (diversity) gets fewer labels.
+        .y_labels(if area.dim_in_pixel().1 < 300 { 5 } else { 10 })
         .y_desc(y_desc)
         .label_style(("sans-serif", 14))
         .draw()
@@ -531,20 +619,26 @@ where
             column,
             points,
             shade,
+            hue,
         } = curve;
         if points.is_empty() {
             continue;
         }
         // One run: a colour per curve. Several: a colour per run, curves shaded.
-        let base = COLOURS[(if single_run { k } else { *run }) % COLOURS.len()];
-        let color = base.mix(if single_run { 1.0 } else { *shade });
+        let (base, shade) = match hue {
+            Some(h) => (COLOURS[h % COLOURS.len()], 1.0),
+            None if single_run => (COLOURS[k % COLOURS.len()], 1.0),
+            None => (COLOURS[*run % COLOURS.len()], *shade),
+        };
+        let color = base.mix(shade);
         let label = if single_run {
             column.clone()
         } else {
             format!("{}: {column}", labels[*run])
         };
-        let line: Vec<(f64, f64)> = if points.len() > MAX_POINTS {
+        let (line, label): (Vec<(f64, f64)>, String) = if points.len() > MAX_POINTS {
             let bins = binned(points, MAX_POINTS / 3);
+            let per = points.len().div_ceil(MAX_POINTS / 3);
             let band: Vec<(f64, f64)> = bins
                 .iter()
                 .map(|b| (b.0, b.3))
@@ -553,9 +647,12 @@ where
             chart
                 .draw_series(std::iter::once(Polygon::new(band, base.mix(0.2).filled())))
                 .map_err(err)?;
-            bins.iter().map(|b| (b.0, b.2)).collect()
+            (
+                bins.iter().map(|b| (b.0, b.2)).collect(),
+                format!("{label} (mean per {per} points; band: lowest to highest)"),
+            )
         } else {
-            points.clone()
+            (points.clone(), label)
         };
         if line.len() < 3 {
             // Too few points for a line to show: mark each one.
@@ -576,7 +673,7 @@ where
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 13))
-        .position(legend)
+        .position(quiet_corner(series, max_gen.max(1.0), &y_range, legend))
         .draw()
         .map_err(err)
 }
@@ -659,6 +756,42 @@ mod tests {
         assert_eq!(runs[0].series("vs_random").len(), 4);
         assert_eq!(labels(&runs), ["seed=1", "seed=2"]);
         assert_eq!(labels(&runs[..1]), ["a"]);
+        // A parameter one run lacks is "no KEY", not "KEY=-"; a label too
+        // long to read is the run's name.
+        let mut c = RunStats::load(&run_dir(dir.path(), "c", 1)).unwrap();
+        c.params.insert("target".into(), "unbeatable".into());
+        assert_eq!(
+            labels(&[runs[0].clone(), c.clone()]),
+            ["no target", "target=unbeatable"]
+        );
+        c.params.insert(
+            "fitness".into(),
+            "vs:random:10+rules:20+alphabeta:2:6".into(),
+        );
+        assert_eq!(labels(&[runs[0].clone(), c]), ["a", "c"]);
+    }
+
+    #[test]
+    fn fitness_spans_its_data_and_a_high_plateau_of_shares_is_zoomed() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = [RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap()];
+        // best 250..269, worst 150..131: the axis spans 131..269, padded.
+        let (spec, _) = fitness_panel(&runs);
+        assert!(
+            spec.y_range.start > 120.0 && spec.y_range.start < 131.0,
+            "{:?}",
+            spec.y_range
+        );
+        assert!(
+            spec.y_range.end > 269.0 && spec.y_range.end < 280.0,
+            "{:?}",
+            spec.y_range
+        );
+        // Benchmark shares 0.5..0.8: from 0.5, not 0.
+        let (spec, _) = bench_panel(&runs);
+        assert_eq!(spec.y_range.start, 0.5);
+        assert_eq!(compact(0.95), "0.95");
+        assert_eq!(compact(0.9), "0.9");
     }
 
     #[test]

@@ -172,7 +172,10 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         ),
         (&["audit", "nothing.genome"], "nothing.genome"),
         (&["plot", "nowhere"], "nowhere"),
-        (&["solve", "--game", "c4"], "tictactoe, matchsticks and solitaire allow"),
+        (
+            &["solve", "--game", "c4"],
+            "tictactoe, matchsticks and solitaire allow",
+        ),
         (
             &["play", "--game", "c4", "--opponent", "alphabeta:13"],
             "1-12",
