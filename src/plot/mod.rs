@@ -1,0 +1,377 @@
+//! Fitness curves: one figure, panels sharing the generation axis.
+//!
+//! Panels: round-robin points (best, mean, worst); the benchmark curves
+//! (score share against each fixed opponent, and the audit's optimal-move
+//! rate); diversity. Several runs overlay, each labelled by the parameters
+//! that set it apart. Text is drawn with the DejaVu Sans font compiled into
+//! the binary, so rendering needs no system fonts or libraries.
+
+use crate::evolve::stats::Column;
+use crate::evolve::stats::StatsTable;
+use crate::store::run_files;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+/// Why a plot could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error("{path}: {reason}", path = .path.display())]
+    Run { path: PathBuf, reason: String },
+    #[error("drawing {path}: {reason}", path = .path.display())]
+    Draw { path: PathBuf, reason: String },
+}
+
+/// One run's `stats.csv` (and the parameters from its `run.toml`).
+#[derive(Clone, Debug)]
+pub struct RunStats {
+    pub name: String,
+    pub params: toml::Table,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Option<f64>>>,
+}
+
+/// Parameters that never tell runs apart in a legend.
+const IGNORED_PARAMS: [&str; 4] = ["bebete_version", "threads", "checkpoint_every", "keep"];
+
+impl RunStats {
+    /// Reads `dir/stats.csv` and `dir/run.toml`.
+    pub fn load(dir: &Path) -> Result<RunStats, PlotError> {
+        let fail = |reason: String| PlotError::Run {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        let table = StatsTable::read(&StatsTable::path_in(dir)).map_err(|e| fail(e.to_string()))?;
+        let params = std::fs::read_to_string(dir.join(run_files::RUN_TOML))
+            .ok()
+            .and_then(|t| t.parse::<toml::Table>().ok())
+            .unwrap_or_default();
+        let StatsTable { columns, rows } = table;
+        if rows.is_empty() {
+            return Err(fail("stats.csv has no generations yet".into()));
+        }
+        let name = dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Ok(RunStats {
+            name,
+            params,
+            columns,
+            rows,
+        })
+    }
+
+    /// A run of several islands as one run per island (its rows, named
+    /// `NAME island K`, with `island = K` among its parameters, so legends
+    /// tell them apart); any other run as it is.
+    pub fn by_island(self) -> Vec<RunStats> {
+        let island = Column::Island.name();
+        let Some(c) = self.columns.iter().position(|x| *x == island) else {
+            return vec![self];
+        };
+        let mut islands: Vec<u64> = self
+            .rows
+            .iter()
+            .filter_map(|r| r[c].map(|v| v as u64))
+            .collect();
+        islands.sort_unstable();
+        islands.dedup();
+        islands
+            .into_iter()
+            .map(|k| {
+                let mut params = self.params.clone();
+                params.insert(island.clone(), toml::Value::Integer(k as i64));
+                RunStats {
+                    name: format!("{} island {k}", self.name),
+                    params,
+                    columns: self.columns.clone(),
+                    rows: self
+                        .rows
+                        .iter()
+                        .filter(|r| r[c] == Some(k as f64))
+                        .cloned()
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// The (generation, value) points of a column, skipping empty cells.
+    pub fn series(&self, column: &str) -> Vec<(f64, f64)> {
+        let Some(c) = self.columns.iter().position(|x| x == column) else {
+            return Vec::new();
+        };
+        self.rows
+            .iter()
+            .filter_map(|r| Some((r[0]?, r[c]?)))
+            .collect()
+    }
+
+    /// The benchmark columns: scores against opponents and the optimal rate.
+    fn bench_columns(&self) -> Vec<&str> {
+        self.columns
+            .iter()
+            .map(String::as_str)
+            .filter(|c| Column::parse(c).is_some_and(|c| c.is_share()))
+            .collect()
+    }
+
+    fn param(&self, key: &str) -> String {
+        self.params.get(key).map_or_else(
+            || "-".to_string(),
+            |v| match v {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            },
+        )
+    }
+}
+
+/// The longest legend label made of parameters; a longer one is replaced by
+/// the run's name.
+const MAX_LABEL: usize = 32;
+
+/// Legend labels: the parameters in which the runs differ (or the run name).
+fn labels(runs: &[RunStats]) -> Vec<String> {
+    // Every run's parameters: one that only some runs have tells them apart.
+    let keys: std::collections::BTreeSet<&String> = runs
+        .iter()
+        .flat_map(|r| r.params.keys())
+        .filter(|k| !IGNORED_PARAMS.contains(&k.as_str()))
+        .collect();
+    let by_params: Vec<String> = runs
+        .iter()
+        .map(|run| {
+            keys.iter()
+                .filter(|k| runs.iter().any(|other| other.param(k) != run.param(k)))
+                .map(|k| match run.param(k).as_str() {
+                    "-" => format!("no {k}"),
+                    value => format!("{k}={value}"),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    // The runs' own names when nothing short tells them all apart.
+    let readable = by_params
+        .iter()
+        .all(|l| !l.is_empty() && l.chars().count() <= MAX_LABEL);
+    if runs.len() > 1 && readable {
+        by_params
+    } else {
+        runs.iter().map(|r| r.name.clone()).collect()
+    }
+}
+
+fn register_fonts() {
+    static FONTS: Once = Once::new();
+    FONTS.call_once(|| {
+        // The bytes are a valid TrueType font shipped by the dejavu crate.
+        let _ = plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            dejavu::sans::regular(),
+        );
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+/// The runs in `dirs`, split by island, all of one game.
+fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunStats>, PlotError> {
+    let runs: Vec<RunStats> = dirs
+        .iter()
+        .map(|d| RunStats::load(d).map(RunStats::by_island))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    if let Some(other) = runs
+        .iter()
+        .find(|r| r.param("game") != runs[0].param("game"))
+    {
+        return Err(PlotError::Run {
+            path: dirs[0].clone(),
+            reason: format!(
+                "a {} run, and {} is a {} run: overlay runs of one game",
+                runs[0].param("game"),
+                other.name,
+                other.param("game")
+            ),
+        });
+    }
+    register_fonts();
+    Ok(runs)
+}
+
+/// The size of every plot, in pixels.
+const SIZE: (u32, u32) = (1200, 1200);
+
+/// Renders the runs in `dirs` to `out` (`.svg` for SVG, anything else PNG).
+pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
+    let runs = load_runs(dirs)?;
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| PlotError::Draw {
+            path: out.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+    }
+    let result = if out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+    {
+        draw(SVGBackend::new(out, SIZE).into_drawing_area(), &runs)
+    } else {
+        draw(BitMapBackend::new(out, SIZE).into_drawing_area(), &runs)
+    };
+    result.map_err(|reason| PlotError::Draw {
+        path: out.to_path_buf(),
+        reason,
+    })
+}
+
+/// The same panels as [`render`], as an SVG document in memory (the run
+/// pages of `bebete serve`).
+pub fn render_svg(dirs: &[PathBuf]) -> Result<String, PlotError> {
+    let runs = load_runs(dirs)?;
+    let mut svg = String::new();
+    draw(
+        SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+        &runs,
+    )
+    .map_err(|reason| PlotError::Draw {
+        path: dirs[0].clone(),
+        reason,
+    })?;
+    Ok(svg)
+}
+
+mod draw;
+use draw::draw;
+
+#[cfg(test)]
+mod tests {
+    use super::draw::{bench_panel, binned, compact, fitness_panel};
+    use super::*;
+
+    fn run_dir(dir: &Path, name: &str, seed: u64) -> PathBuf {
+        let run = dir.join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::write(
+            run.join("run.toml"),
+            format!("game = \"tictactoe\"\nseed = {seed}\npopulation = 100\nthreads = 2\n"),
+        )
+        .unwrap();
+        let mut csv = String::from(
+            "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,optimal_rate\n",
+        );
+        for g in 0..20 {
+            let bench = if g % 5 == 0 {
+                format!("{:.2},{:.2}", 0.5 + g as f64 / 50.0, 0.6)
+            } else {
+                ",".into()
+            };
+            csv.push_str(&format!(
+                "{g},{},198,{},0.5,0.01,0.01,0.01,{bench}\n",
+                250 + g,
+                150 - g
+            ));
+        }
+        std::fs::write(run.join("stats.csv"), csv).unwrap();
+        run
+    }
+
+    #[test]
+    fn png_and_svg_are_written_and_look_like_their_formats() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = run_dir(dir.path(), "a", 1);
+        let b = run_dir(dir.path(), "b", 2);
+        let png = dir.path().join("out/plot.png");
+        render(&[a.clone(), b.clone()], &png).unwrap();
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        let svg = dir.path().join("plot.svg");
+        render(&[a, b], &svg).unwrap();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(text.starts_with("<svg") && text.contains("seed=1") && text.contains("generation"));
+    }
+
+    #[test]
+    fn long_series_are_binned_into_bands_around_the_means() {
+        let points: Vec<(f64, f64)> = (0..1000).map(|g| (g as f64, (g % 10) as f64)).collect();
+        let bins = binned(&points, 100);
+        assert_eq!(bins.len(), 100);
+        assert_eq!(bins[0], (4.5, 0.0, 4.5, 9.0));
+        assert!(bins.iter().all(|b| b.1 <= b.2 && b.2 <= b.3));
+    }
+
+    #[test]
+    fn runs_of_different_games_are_not_overlaid() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = run_dir(dir.path(), "a", 1);
+        let b = run_dir(dir.path(), "b", 2);
+        let toml = std::fs::read_to_string(b.join("run.toml")).unwrap();
+        std::fs::write(b.join("run.toml"), toml.replace("tictactoe", "connect4")).unwrap();
+        let err = render(&[a, b], &dir.path().join("p.png"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("overlay runs of one game"), "{err}");
+    }
+
+    #[test]
+    fn series_skip_unmeasured_generations_and_labels_name_what_differs() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = [
+            RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap(),
+            RunStats::load(&run_dir(dir.path(), "b", 2)).unwrap(),
+        ];
+        assert_eq!(runs[0].series("vs_random").len(), 4);
+        assert_eq!(labels(&runs), ["seed=1", "seed=2"]);
+        assert_eq!(labels(&runs[..1]), ["a"]);
+        // A parameter one run lacks is "no KEY", not "KEY=-"; a label too
+        // long to read is the run's name.
+        let mut c = RunStats::load(&run_dir(dir.path(), "c", 1)).unwrap();
+        c.params.insert("target".into(), "unbeatable".into());
+        assert_eq!(
+            labels(&[runs[0].clone(), c.clone()]),
+            ["no target", "target=unbeatable"]
+        );
+        c.params.insert(
+            "fitness".into(),
+            "vs:random:10+rules:20+alphabeta:2:6".into(),
+        );
+        assert_eq!(labels(&[runs[0].clone(), c]), ["a", "c"]);
+    }
+
+    #[test]
+    fn fitness_spans_its_data_and_a_high_plateau_of_shares_is_zoomed() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = [RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap()];
+        // best 250..269, worst 150..131: the axis spans 131..269, padded.
+        let (spec, _) = fitness_panel(&runs);
+        assert!(
+            spec.y_range.start > 120.0 && spec.y_range.start < 131.0,
+            "{:?}",
+            spec.y_range
+        );
+        assert!(
+            spec.y_range.end > 269.0 && spec.y_range.end < 280.0,
+            "{:?}",
+            spec.y_range
+        );
+        // Benchmark shares 0.5..0.8: from 0.5, not 0.
+        let (spec, _) = bench_panel(&runs);
+        assert_eq!(spec.y_range.start, 0.5);
+        assert_eq!(compact(0.95), "0.95");
+        assert_eq!(compact(0.9), "0.9");
+    }
+
+    #[test]
+    fn a_directory_without_stats_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = render(&[dir.path().to_path_buf()], &dir.path().join("x.png"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("stats.csv"), "{err}");
+    }
+}
