@@ -1,0 +1,137 @@
+//! TD(λ) self-play: how a value genome learns from every move it plays.
+
+use super::*;
+
+/// One afterstate remembered for the traces: the weights it read and the
+/// slope of tanh there.
+struct Visited {
+    offsets: Vec<u32>,
+    slope: f32,
+}
+
+/// A learner: TD(λ) self-play on one genome, with its own random stream.
+pub struct Learner<'g, G: CellBoard, R> {
+    game: G,
+    genes: &'g mut [u8],
+    eval: Evaluator<G>,
+    rng: R,
+    /// Stochastic rounding's own fast stream (seeded from `rng`).
+    noise: u64,
+    trace: Vec<Visited>,
+}
+
+impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
+    pub fn new(game: G, shape: NTuple, genes: &'g mut [u8], mut rng: R) -> Self {
+        let noise = rng.next_u64() | 1;
+        Learner {
+            eval: Evaluator::new(shape, genes),
+            game,
+            genes,
+            rng,
+            noise,
+            trace: Vec::with_capacity(TRACE),
+        }
+    }
+
+    /// Plays `games` self-play games, learning after every move, and adds
+    /// them to the genome's clock. Returns the moves played.
+    pub fn learn(&mut self, games: u32) -> u64 {
+        let params = Params::read(self.genes);
+        let mut moves = 0;
+        for g in 0..games {
+            let clock = Params {
+                games: params.games.saturating_add(g),
+                ..params
+            };
+            let (alpha, epsilon) = clock.scheduled(G::HORIZON);
+            moves += self.game_of(alpha, params.lambda, epsilon);
+        }
+        let p = self.genes.len() - PARAM_BYTES;
+        let total = params.games.saturating_add(games);
+        self.genes[p + 4..p + 8].copy_from_slice(&total.to_le_bytes());
+        moves
+    }
+
+    /// One game of self-play: ε-greedy moves; after each greedy move the
+    /// TD error between the new afterstate's value and the previous one's
+    /// updates the last few afterstates (λ-decayed); an exploratory move is
+    /// not learned from and cuts the traces.
+    fn game_of(&mut self, alpha: f32, lambda: f32, epsilon: f32) -> u64 {
+        let game = self.game.clone();
+        let mut pos = game.start();
+        let mut previous: Option<f32> = None;
+        let mut plies = 0;
+        self.trace.clear();
+        let mut moves = Vec::new();
+        loop {
+            game.legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                return plies;
+            }
+            let mover = game.turn(&pos);
+            let explore = self.rng.random::<f32>() < epsilon;
+            let after = if explore {
+                let mv = moves[self.rng.random_range(0..moves.len())];
+                self.eval.load(&game, self.genes, &pos, mover);
+                let after = self.eval.afterstate(&game, self.genes, &pos, mv);
+                std::mem::swap(&mut self.eval.kept, &mut self.eval.changes);
+                after
+            } else {
+                self.eval
+                    .best_afterstate(&game, self.genes, &pos)
+                    .expect("a legal move")
+                    .1
+            };
+            plies += 1;
+            if explore {
+                self.trace.clear();
+            } else if let Some(before) = previous {
+                self.update(alpha * (after.value - before), lambda);
+            }
+            if after.finished {
+                return plies;
+            }
+            // The new afterstate's weights, for its trace entry.
+            let mut entry = if self.trace.len() == TRACE {
+                self.trace.remove(0)
+            } else {
+                Visited {
+                    offsets: Vec::new(),
+                    slope: 0.0,
+                }
+            };
+            self.eval.kept_offsets(&mut entry.offsets);
+            entry.slope = 1.0 - after.value * after.value;
+            self.trace.push(entry);
+            previous = Some(after.value);
+            pos = after.pos;
+        }
+    }
+
+    /// Adds `step × λ^k × slope` to every weight of the k-th most recent
+    /// afterstate, rounded stochastically to weight units: in 1/65,536ths
+    /// of a unit, plus a uniform fraction, floored.
+    fn update(&mut self, step: f32, lambda: f32) {
+        let mut decay = 1.0;
+        for visited in self.trace.iter().rev() {
+            let delta = (step * decay * visited.slope * SCALE * 65_536.0) as i64;
+            decay *= lambda;
+            if delta == 0 {
+                continue;
+            }
+            for &o in &visited.offsets {
+                // xorshift64: a fresh uniform fraction for each rounding.
+                self.noise ^= self.noise << 13;
+                self.noise ^= self.noise >> 7;
+                self.noise ^= self.noise << 17;
+                let units = (delta + (self.noise >> 48) as i64) >> 16;
+                if units != 0 {
+                    let o = o as usize;
+                    let old = i16::from_le_bytes([self.genes[o], self.genes[o + 1]]) as i64;
+                    let new = (old + units).clamp(i16::MIN as i64, i16::MAX as i64) as i16;
+                    self.genes[o..o + 2].copy_from_slice(&new.to_le_bytes());
+                }
+            }
+        }
+    }
+}
