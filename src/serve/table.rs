@@ -143,9 +143,13 @@ impl Bot {
 
     /// The same bot searching less, weakest first and ending with itself:
     /// the server plays the strongest of these that finishes within its time
-    /// for a move (alpha-beta and a genome's lookahead deepen a ply at a
-    /// time, Monte Carlo multiplies its playouts by 8).
-    fn ladder(&self) -> Vec<Bot> {
+    /// for a move (alpha-beta and a value genome's search deepen a ply at a
+    /// time, Monte Carlo multiplies its playouts by 8). A quick bot of
+    /// `game` is its own only step: it always finishes.
+    fn ladder(&self, game: GameSpec) -> Vec<Bot> {
+        if self.is_quick(game) {
+            return vec![self.clone()];
+        }
         match self {
             Bot::Player(PlayerSpec::AlphaBeta(depth)) => (1..=*depth)
                 .map(|d| Bot::Player(PlayerSpec::AlphaBeta(d)))
@@ -218,7 +222,7 @@ pub fn bot_move(
             let (moves, bot, seed, budget) = (self.0, self.1, self.2, self.3);
             let pos = replay(&game, moves)?;
             let started = Instant::now();
-            let rungs = bot.ladder();
+            let rungs = bot.ladder(game.spec());
             let mut best = None;
             for (i, rung) in rungs.iter().enumerate() {
                 let limit = if i == 0 {
