@@ -305,34 +305,38 @@ mod tests {
 
     #[test]
     fn the_shell_names_the_only_legal_move_and_a_lost_position() {
-        let game = Connect4::SUBGRID;
-        let only = ShellDecision {
-            chosen: Some(5),
-            verdicts: vec![(5, Verdict::LosesNow)],
-            overrode: false,
-        };
-        assert_eq!(
-            describe(&game, 4, &only),
-            "shell (lookahead 4): 6 is the only legal move (lets the opponent win at once)"
-        );
-        let lost = ShellDecision {
-            chosen: Some(0),
-            verdicts: vec![(0, Verdict::LosesByForce), (5, Verdict::LosesNow)],
-            overrode: true,
-        };
-        assert_eq!(
-            describe(&game, 4, &lost),
-            "shell (lookahead 4): every move loses: 1 (loses by force), 6 (lets the opponent win at once); plays 1 instead of the genome's move"
-        );
-        let saved = ShellDecision {
-            chosen: Some(2),
-            verdicts: vec![(0, Verdict::LosesByForce), (2, Verdict::Open)],
-            overrode: true,
-        };
-        assert_eq!(
-            describe(&game, 4, &saved),
-            "shell (lookahead 4): removed: 1 (loses by force); plays 3 instead of the genome's move"
-        );
+        use Verdict::{LosesByForce, LosesNow, Open};
+        // Columns 0-based here, 1-based as written.
+        for (chosen, verdicts, overrode, said) in [
+            (
+                5,
+                vec![(5, LosesNow)],
+                false,
+                "6 is the only legal move (lets the opponent win at once)",
+            ),
+            (
+                0,
+                vec![(0, LosesByForce), (5, LosesNow)],
+                true,
+                "every move loses: 1 (loses by force), 6 (lets the opponent win at once); plays 1 instead of the genome's move",
+            ),
+            (
+                2,
+                vec![(0, LosesByForce), (2, Open)],
+                true,
+                "removed: 1 (loses by force); plays 3 instead of the genome's move",
+            ),
+        ] {
+            let d = ShellDecision {
+                chosen: Some(chosen),
+                verdicts,
+                overrode,
+            };
+            assert_eq!(
+                describe(&Connect4::SUBGRID, 4, &d),
+                format!("shell (lookahead 4): {said}")
+            );
+        }
     }
 
     #[test]
