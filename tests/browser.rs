@@ -144,6 +144,18 @@ async fn text(client: &Client, id: &str) -> String {
         .unwrap()
 }
 
+/// The `value` property of the element with id `id`.
+async fn value(client: &Client, id: &str) -> Option<String> {
+    let element = client.find(Locator::Id(id)).await.unwrap();
+    element.prop("value").await.unwrap()
+}
+
+/// Where the element with id `id` is drawn: x, y, width, height.
+async fn rectangle(client: &Client, id: &str) -> (f64, f64, f64, f64) {
+    let element = client.find(Locator::Id(id)).await.unwrap();
+    element.rectangle().await.unwrap()
+}
+
 async fn choose(client: &Client, select: &str, value: &str) {
     client
         .find(Locator::Id(select))
@@ -190,13 +202,7 @@ async fn whole_games_are_played_by_clicking() {
     client.goto(&server.url("/")).await.unwrap();
     choose(&client, "game", "tictactoe").await;
     // The default opponent is the command line's: genomes/<game>.genome.
-    let usual = client
-        .find(Locator::Id("opponent"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap();
+    let usual = value(&client, "opponent").await;
     assert_eq!(usual.as_deref(), Some("genomes/tictactoe.genome"));
     choose(&client, "opponent", "perfect").await;
     click(&client, "start").await;
@@ -239,20 +245,8 @@ async fn whole_games_are_played_by_clicking() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // The refusal is where the eye is: above the board, in the window.
-    let (_, message_y, _, message_h) = client
-        .find(Locator::Id("message"))
-        .await
-        .unwrap()
-        .rectangle()
-        .await
-        .unwrap();
-    let (_, board_y, ..) = client
-        .find(Locator::Id("board"))
-        .await
-        .unwrap()
-        .rectangle()
-        .await
-        .unwrap();
+    let (_, message_y, _, message_h) = rectangle(&client, "message").await;
+    let (_, board_y, ..) = rectangle(&client, "board").await;
     assert!(message_y < board_y, "the message is above the board");
     let inner = client
         .execute("return window.innerHeight;", vec![])
@@ -349,13 +343,7 @@ async fn whole_games_are_played_by_clicking() {
     click(&client, "run-play").await;
     let start = Instant::now();
     loop {
-        let chosen = client
-            .find(Locator::Id("opponent"))
-            .await
-            .unwrap()
-            .prop("value")
-            .await
-            .unwrap();
+        let chosen = value(&client, "opponent").await;
         if chosen.as_deref() == Some("runs/tiny/best.genome") {
             break;
         }

@@ -89,3 +89,13 @@ pub fn wait_until(what: &str, ready: impl Fn() -> bool) {
     }
 }
 pub mod server;
+
+/// Copies the shipped genomes `names` into `dir`'s `genomes/`.
+pub fn copy_shipped_genomes(dir: &Path, names: &[&str]) {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("genomes");
+    let genomes = dir.join("genomes");
+    std::fs::create_dir_all(&genomes).unwrap();
+    for name in names {
+        std::fs::copy(shipped.join(name), genomes.join(name)).unwrap();
+    }
+}

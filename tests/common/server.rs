@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -185,17 +185,15 @@ fn dechunk(mut body: &str) -> String {
 /// `with_run`, a short tic-tac-toe run under `runs/`.
 pub fn project(with_run: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let genomes = dir.path().join("genomes");
-    std::fs::create_dir_all(&genomes).unwrap();
-    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("genomes");
-    for name in [
-        "tictactoe.genome",
-        "connect4-subgrid.genome",
-        "matchsticks.genome",
-        "solitaire.genome",
-    ] {
-        std::fs::copy(shipped.join(name), genomes.join(name)).unwrap();
-    }
+    super::copy_shipped_genomes(
+        dir.path(),
+        &[
+            "tictactoe.genome",
+            "connect4-subgrid.genome",
+            "matchsticks.genome",
+            "solitaire.genome",
+        ],
+    );
     if with_run {
         super::bebete(dir.path())
             .args([

@@ -804,10 +804,8 @@ fn a_run_that_met_its_target_is_finished_and_its_last_row_has_the_benchmark() {
 #[test]
 fn a_runs_champion_copy_never_overwrites_another_genome() {
     let dir = tempfile::tempdir().unwrap();
+    crate::common::copy_shipped_genomes(dir.path(), &["tictactoe.genome"]);
     let genomes = dir.path().join("genomes");
-    std::fs::create_dir_all(&genomes).unwrap();
-    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("genomes/tictactoe.genome");
-    std::fs::copy(&shipped, genomes.join("tictactoe.genome")).unwrap();
     let before = std::fs::read(genomes.join("tictactoe.genome")).unwrap();
     let assert = bebete(dir.path())
         .args(["evolve", "--generations", "2", "--run", "runs/tictactoe"])

@@ -333,11 +333,10 @@ fn a_run_directory_stands_for_its_champion_and_files_are_not_overwritten() {
 #[test]
 fn the_genome_and_its_frame_are_named() {
     let dir = tempfile::tempdir().unwrap();
-    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("genomes");
-    std::fs::create_dir_all(dir.path().join("genomes")).unwrap();
-    for name in ["tictactoe.genome", "connect4-subgrid.genome"] {
-        std::fs::copy(shipped.join(name), dir.path().join("genomes").join(name)).unwrap();
-    }
+    crate::common::copy_shipped_genomes(
+        dir.path(),
+        &["tictactoe.genome", "connect4-subgrid.genome"],
+    );
     let out = stdout_of(bebete(dir.path()).arg("play").write_stdin("q\n"));
     assert!(
         out.starts_with("bebete playing: genomes/tictactoe.genome (tictactoe (symmetric encoder))"),
