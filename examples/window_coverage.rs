@@ -18,7 +18,7 @@
 //! ```
 
 use bebete::encoding::{Explanation, IllegalPolicy, TableGame};
-use bebete::games::{Connect4, Game, GameSpec, Side};
+use bebete::games::{Game, GameSpec, Side};
 use bebete::genome::Genome;
 use bebete::players::PlayerSpec;
 use std::fmt::Write;
@@ -32,10 +32,9 @@ fn main() -> anyhow::Result<()> {
     let opponent = args.get(1).map_or("random", String::as_str);
     let games: u64 = args.get(2).map_or(Ok(1000), |g| g.parse())?;
     let genome = Genome::load(Path::new(path))?;
-    let GameSpec::Connect4(encoder) = genome.game else {
+    let GameSpec::Connect4(game) = genome.game else {
         anyhow::bail!("{path} is not a Connect-Four genome");
     };
-    let game = Connect4 { encoder };
     let factory = PlayerSpec::parse(opponent)?.factory(&game, IllegalPolicy::Repair)?;
     // histogram[k]: genome moves where k windows had a weight above zero.
     let mut histogram = [0u64; 13];

@@ -1,9 +1,6 @@
 //! The game-selection flags shared by every command that needs a game.
 
-use crate::games::{
-    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, NTuple,
-    SolitaireRules, TakeRule, TicTacToeEncoder, UnknownGame,
-};
+use crate::games::{GameKind, GameOptions, GameSpec, TakeRuleName, UnknownGame};
 use crate::genome::Genome;
 use crate::players::{PlayerError, PlayerSpec};
 use clap::{Args, ValueEnum};
@@ -11,7 +8,7 @@ use clap::{Args, ValueEnum};
 /// `--game` and the matchsticks rule flags.
 #[derive(Args, Clone, Debug, Default)]
 pub struct GameArgs {
-    /// The game: tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)
+    /// The game: tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg) or checkers (draughts)
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
     pub game: Option<GameKind>,
 
@@ -106,15 +103,6 @@ impl GameArgs {
         }
     }
 
-    /// Whether any matchsticks rule flag was given.
-    fn has_rule_flags(&self) -> bool {
-        self.rule.is_some()
-            || self.sticks.is_some()
-            || self.max_take.is_some()
-            || self.last_loses
-            || self.last_wins
-    }
-
     /// Refuses an explicit `--encoder` that is not the one `genome` was
     /// evolved with (the genome's genes only mean something under it).
     pub fn check_encoder(&self, path: &std::path::Path, genome: &Genome) -> anyhow::Result<()> {
@@ -156,121 +144,27 @@ impl GameArgs {
         recommended: bool,
     ) -> anyhow::Result<GameSpec> {
         let kind = self.game.unwrap_or(default);
-        if kind != GameKind::Matchsticks && self.has_rule_flags() {
-            anyhow::bail!(
-                "--rule, --sticks, --max-take, --last-loses and --last-wins apply only to --game matchsticks, not {kind}"
-            );
-        }
-        if kind != GameKind::Solitaire && (self.rows.is_some() || self.empty.is_some()) {
-            anyhow::bail!("--rows and --empty apply only to --game solitaire, not {kind}");
-        }
-        let spec = self.spec_of(kind, recommended)?;
-        let shape = match spec {
-            GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape))
-            | GameSpec::Connect4(Connect4Encoder::NTuple(shape)) => shape,
-            _ if self.tuples.is_some() || self.tuple_length.is_some() => anyhow::bail!(
-                "--tuples and --tuple-length shape a value genome: they need --encoder ntuple"
-            ),
-            _ => return Ok(spec),
-        };
-        let shape = NTuple {
-            tuples: self.tuples.unwrap_or(shape.tuples),
-            length: self.tuple_length.unwrap_or(shape.length),
-        };
-        let cells = match kind {
-            GameKind::TicTacToe => 9,
-            _ => 42,
-        };
-        if let Err(reason) = shape.check(cells) {
-            anyhow::bail!("--tuple-length {}: {reason}", shape.length);
-        }
-        Ok(match spec {
-            GameSpec::TicTacToe(_) => GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape)),
-            _ => GameSpec::Connect4(Connect4Encoder::NTuple(shape)),
-        })
+        kind.from_options(&self.options(recommended))
+            .map_err(anyhow::Error::msg)
     }
 
-    fn spec_of(&self, kind: GameKind, recommended: bool) -> anyhow::Result<GameSpec> {
-        match kind {
-            GameKind::Matchsticks => {
-                let double = self.rule == Some(RuleArg::Double);
-                let encoder = match self.encoder.as_deref() {
-                    None if recommended && double => MatchsticksEncoder::Sticks,
-                    None | Some("state") => MatchsticksEncoder::State,
-                    Some("sticks") => MatchsticksEncoder::Sticks,
-                    Some(other) => anyhow::bail!(
-                        "--encoder {other}: matchsticks encoders are state and sticks (default here: {})",
-                        if recommended && double {
-                            "sticks"
-                        } else {
-                            "state"
-                        }
-                    ),
-                };
-                Ok(GameSpec::Matchsticks(self.matchsticks_rules()?, encoder))
-            }
-            GameKind::TicTacToe => Ok(GameSpec::TicTacToe(match self.encoder.as_deref() {
-                None if recommended => TicTacToeEncoder::Symmetric,
-                None | Some("base3") => TicTacToeEncoder::Base3,
-                Some("symmetric") => TicTacToeEncoder::Symmetric,
-                Some("ntuple") => TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE),
-                Some(other) => anyhow::bail!(
-                    "--encoder {other}: tictactoe encoders are base3, symmetric and ntuple (default here: {})",
-                    if recommended { "symmetric" } else { "base3" }
-                ),
-            })),
-            GameKind::Solitaire => {
-                if let Some(name) = self.encoder.as_deref().filter(|&n| n != "bits") {
-                    anyhow::bail!(
-                        "--encoder {name}: solitaire has one encoder, bits (the pegs as a bit mask)"
-                    );
-                }
-                let defaults = SolitaireRules::default();
-                let rules = SolitaireRules {
-                    rows: self.rows.unwrap_or(defaults.rows),
-                    empty: self.empty.unwrap_or(defaults.empty),
-                };
-                if let Err(reason) = rules.check() {
-                    anyhow::bail!("--empty {}: {reason}", rules.empty);
-                }
-                Ok(GameSpec::Solitaire(rules))
-            }
-            GameKind::Connect4 => match self.encoder.as_deref() {
-                None if recommended => Ok(GameSpec::Connect4(Connect4Encoder::NTuple(
-                    Connect4Encoder::NTUPLE,
-                ))),
-                None => Ok(GameSpec::CONNECT4),
-                Some(name) => match Connect4Encoder::parse(name) {
-                    Some(e) => Ok(GameSpec::Connect4(e)),
-                    None => anyhow::bail!(
-                        "--encoder {name}: connect4 encoders are subgrid, playable, mirror, playable-mirror and ntuple (default here: {})",
-                        if recommended { "ntuple" } else { "subgrid" }
-                    ),
-                },
-            },
+    /// The flags as the games read them.
+    fn options(&self, recommended: bool) -> GameOptions {
+        GameOptions {
+            encoder: self.encoder.clone(),
+            recommended,
+            tuples: self.tuples,
+            tuple_length: self.tuple_length,
+            rule: self.rule.map(|rule| match rule {
+                RuleArg::Subtract => TakeRuleName::Subtract,
+                RuleArg::Double => TakeRuleName::Double,
+            }),
+            sticks: self.sticks,
+            max_take: self.max_take,
+            last_loses: self.last_loses,
+            last_wins: self.last_wins,
+            rows: self.rows,
+            empty: self.empty,
         }
-    }
-
-    fn matchsticks_rules(&self) -> anyhow::Result<MatchsticksRules> {
-        let defaults = MatchsticksRules::default();
-        let sticks = self.sticks.unwrap_or(defaults.sticks);
-        let rule = match self.rule.unwrap_or(RuleArg::Subtract) {
-            RuleArg::Subtract => TakeRule::Subtract {
-                max_take: self.max_take.unwrap_or(3),
-                last_loses: !self.last_wins,
-            },
-            RuleArg::Double => {
-                if self.max_take.is_some() || self.last_loses || self.last_wins {
-                    anyhow::bail!(
-                        "--max-take, --last-loses and --last-wins apply only to --rule subtract (double: last stick wins, takes limited by the last take)"
-                    );
-                }
-                if sticks < 2 {
-                    anyhow::bail!("--sticks must be 2-255 with --rule double (got {sticks})");
-                }
-                TakeRule::Double
-            }
-        };
-        Ok(MatchsticksRules { sticks, rule })
     }
 }

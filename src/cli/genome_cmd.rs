@@ -10,7 +10,7 @@ use crate::encoding::shell::max_lookahead;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::learn::Tutor;
 
-use crate::games::{GameKind, GameSpec, TakeRule};
+use crate::games::{GameKind, GameSpec, Matchsticks, Solitaire, TakeRule};
 use crate::genome::Genome;
 use crate::players::Knowledge;
 use anyhow::Context;
@@ -226,7 +226,7 @@ fn random(args: RandomArgs) -> anyhow::Result<ExitCode> {
 /// The rules of a game as JSON (`null` for games without parameters).
 pub fn rules_json(spec: &GameSpec) -> serde_json::Value {
     match spec {
-        GameSpec::Matchsticks(rules, _) => match rules.rule {
+        GameSpec::Matchsticks(Matchsticks { rules, .. }) => match rules.rule {
             TakeRule::Subtract {
                 max_take,
                 last_loses,
@@ -235,7 +235,9 @@ pub fn rules_json(spec: &GameSpec) -> serde_json::Value {
             }
             TakeRule::Double => json!({"rule": "double", "sticks": rules.sticks}),
         },
-        GameSpec::Solitaire(rules) => json!({"rows": rules.rows, "empty": rules.empty}),
+        GameSpec::Solitaire(Solitaire { rules }) => {
+            json!({"rows": rules.rows, "empty": rules.empty})
+        }
         _ => serde_json::Value::Null,
     }
 }

@@ -4,7 +4,6 @@ use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::Solitaire;
 use crate::games::{GameKind, GameSpec};
 use crate::genome::Genome;
 use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};
@@ -138,7 +137,7 @@ impl GameVisitor for Session<'_> {
             // The fewest pegs that can be left, when the puzzle is small
             // enough to solve at once (5 rows: 2^15 positions).
             let best = match game.spec() {
-                GameSpec::Solitaire(rules) => SoloTable::build(&Solitaire::new(rules), 1 << 20)
+                GameSpec::Solitaire(solitaire) => SoloTable::build(&solitaire, 1 << 20)
                     .ok()
                     .map(|t| u32::from(t.start().best)),
                 _ => None,

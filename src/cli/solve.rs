@@ -298,7 +298,7 @@ fn solitaire(rules: SolitaireRules, position: Option<&str>, json: bool) -> anyho
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     args.game.refuse_encoder("solve")?;
     let spec = args.game.spec(GameKind::TicTacToe)?;
-    if let GameSpec::Solitaire(rules) = spec {
+    if let GameSpec::Solitaire(Solitaire { rules }) = spec {
         let text = solitaire(rules, args.position.as_deref(), args.json)?;
         std::io::stdout().write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);

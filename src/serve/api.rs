@@ -6,10 +6,8 @@ use super::files::{Project, run_params};
 use super::sessions::{Score, Session, Sessions, lock};
 use super::table::{self, Bot, TableView};
 use crate::budget::{self, Budget};
-use crate::games::{
-    Connect4Encoder, GameKind, GameSpec, MatchsticksEncoder, MatchsticksRules, TakeRule,
-    TicTacToeEncoder,
-};
+use crate::dispatch::abilities;
+use crate::games::{GameKind, GameOptions, GameSpec, TakeRuleName};
 use crate::players::PlayerSpec;
 use crate::seed::derive_seed;
 use crate::store::run_files;
@@ -248,43 +246,69 @@ impl NewGame {
                 self.opponent
             ))
         })?;
+        let two_players = || {
+            GameKind::ALL
+                .iter()
+                .filter(|k| abilities(k.variants()[0]).players == 2)
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+        };
         let kind = GameKind::parse(name).ok_or_else(|| {
+            let names = two_players();
             ApiError::unprocessable(format!(
-                "game '{name}': expected tictactoe, matchsticks or connect4"
+                "game '{name}': expected {}",
+                match names.split_last() {
+                    Some((last, rest)) if !rest.is_empty() =>
+                        format!("{} or {last}", rest.join(", ")),
+                    _ => names.join(""),
+                }
             ))
         })?;
-        let spec = match kind {
-            GameKind::TicTacToe => GameSpec::TicTacToe(TicTacToeEncoder::Base3),
-            GameKind::Connect4 => GameSpec::Connect4(Connect4Encoder::Subgrid),
-            GameKind::Solitaire => return Err(one_player_refused()),
-            GameKind::Matchsticks => {
-                let sticks = self.sticks.unwrap_or(21);
-                let rule = match self.rule.as_deref().unwrap_or("subtract") {
-                    "double" => TakeRule::Double,
-                    "subtract" => TakeRule::Subtract {
-                        max_take: self.max_take.unwrap_or(3),
-                        last_loses: match self.last.as_deref().unwrap_or("loses") {
-                            "loses" => true,
-                            "wins" => false,
-                            other => {
-                                return Err(ApiError::unprocessable(format!(
-                                    "last '{other}': expected loses or wins"
-                                )));
-                            }
-                        },
-                    },
-                    other => {
-                        return Err(ApiError::unprocessable(format!(
-                            "rule '{other}': expected subtract or double"
-                        )));
-                    }
-                };
-                GameSpec::Matchsticks(MatchsticksRules { sticks, rule }, MatchsticksEncoder::State)
-            }
+        // The rule fields are matchsticks' own; other games ignore them.
+        let options = if kind == GameKind::Matchsticks {
+            self.matchsticks_options()?
+        } else {
+            GameOptions::default()
         };
+        let spec = kind
+            .from_options(&options)
+            .map_err(ApiError::unprocessable)?;
+        if abilities(spec).players == 1 {
+            return Err(one_player_refused());
+        }
         spec.validate()
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         Ok(spec)
+    }
+
+    /// The matchsticks rule fields as the game reads them.
+    fn matchsticks_options(&self) -> Result<GameOptions, ApiError> {
+        let last_wins = match self.last.as_deref() {
+            None | Some("loses") => false,
+            Some("wins") => true,
+            Some(other) => {
+                return Err(ApiError::unprocessable(format!(
+                    "last '{other}': expected loses or wins"
+                )));
+            }
+        };
+        let rule = match self.rule.as_deref() {
+            None => None,
+            Some("subtract") => Some(TakeRuleName::Subtract),
+            Some("double") => Some(TakeRuleName::Double),
+            Some(other) => {
+                return Err(ApiError::unprocessable(format!(
+                    "rule '{other}': expected subtract or double"
+                )));
+            }
+        };
+        Ok(GameOptions {
+            rule,
+            sticks: self.sticks,
+            max_take: self.max_take,
+            last_wins,
+            ..GameOptions::default()
+        })
     }
 
     fn has_rules(&self) -> bool {
@@ -433,7 +457,7 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
         }
         spec => (request.spec()?, Bot::Player(spec)),
     };
-    if spec.kind() == GameKind::Solitaire {
+    if abilities(spec).players == 1 {
         return Err(one_player_refused());
     }
     let seed = rand::random::<u64>();

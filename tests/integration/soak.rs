@@ -7,8 +7,8 @@
 use bebete_core::dispatch::{Dispatch, GameVisitor};
 use bebete_core::encoding::{IllegalPolicy, TableGame};
 use bebete_core::games::{
-    Connect4Encoder, Game, GameSpec, MatchsticksEncoder, MatchsticksRules, Outcome, TakeRule,
-    TicTacToeEncoder,
+    Connect4, Connect4Encoder, Game, GameSpec, Matchsticks, MatchsticksEncoder, MatchsticksRules,
+    Outcome, TakeRule, TicTacToe, TicTacToeEncoder,
 };
 use bebete_core::genome::Genome;
 use bebete_core::players::{GenomePlayer, Knowledge, Player, PlayerSpec};
@@ -164,18 +164,25 @@ fn play_checked<G: Game>(
 
 fn specs() -> Vec<GameSpec> {
     vec![
-        GameSpec::TicTacToe(TicTacToeEncoder::Base3),
-        GameSpec::TicTacToe(TicTacToeEncoder::Symmetric),
-        GameSpec::Matchsticks(MatchsticksRules::default(), MatchsticksEncoder::State),
-        GameSpec::Matchsticks(
-            MatchsticksRules {
+        TicTacToe::BASE3.into(),
+        TicTacToe {
+            encoder: TicTacToeEncoder::Symmetric,
+        }
+        .into(),
+        Matchsticks::new(MatchsticksRules::default()).into(),
+        Matchsticks {
+            rules: MatchsticksRules {
                 sticks: 40,
                 rule: TakeRule::Double,
             },
-            MatchsticksEncoder::Sticks,
-        ),
-        GameSpec::Connect4(Connect4Encoder::Subgrid),
-        GameSpec::Connect4(Connect4Encoder::PlayableMirror),
+            encoder: MatchsticksEncoder::Sticks,
+        }
+        .into(),
+        Connect4::SUBGRID.into(),
+        Connect4 {
+            encoder: Connect4Encoder::PlayableMirror,
+        }
+        .into(),
     ]
 }
 

@@ -9,7 +9,7 @@
 //! [`crate::encoding::visit_table_game`].
 
 use crate::encoding::TableGame;
-use crate::games::{Concrete, GameSpec};
+use crate::games::{GameSpec, with_game};
 use crate::players::Knowledge;
 
 /// Something to do with a concrete game type; see [`Dispatch::visit`].
@@ -25,12 +25,7 @@ pub trait Dispatch {
 
 impl Dispatch for GameSpec {
     fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
-        match self.concrete() {
-            Concrete::TicTacToe(game) => visitor.visit(game),
-            Concrete::Matchsticks(game) => visitor.visit(game),
-            Concrete::Connect4(game) => visitor.visit(game),
-            Concrete::Solitaire(game) => visitor.visit(game),
-        }
+        with_game!(self, game => visitor.visit(game))
     }
 }
 

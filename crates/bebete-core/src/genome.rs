@@ -289,15 +289,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for spec in [
             GameSpec::TICTACTOE,
-            GameSpec::TicTacToe(crate::games::TicTacToeEncoder::Symmetric),
+            GameSpec::TicTacToe(crate::games::TicTacToe {
+                encoder: crate::games::TicTacToeEncoder::Symmetric,
+            }),
             GameSpec::CONNECT4,
-            GameSpec::Matchsticks(
-                MatchsticksRules {
+            GameSpec::Matchsticks(crate::games::Matchsticks {
+                rules: MatchsticksRules {
                     sticks: 30,
                     rule: TakeRule::Double,
                 },
-                crate::games::MatchsticksEncoder::Sticks,
-            ),
+                encoder: crate::games::MatchsticksEncoder::Sticks,
+            }),
         ] {
             let genome = Genome::random(spec, 42);
             assert_eq!(genome, Genome::random(spec, 42));

@@ -108,7 +108,7 @@ pub fn gather(plan: &Plan, mut progress: impl FnMut(u64)) -> Result<Gathered, Pl
         .map(|spec| {
             let own = match spec {
                 PlayerSpec::Genome(path) => match Genome::load(path)?.game {
-                    GameSpec::Connect4(encoder) => Connect4 { encoder },
+                    GameSpec::Connect4(own) => own,
                     _ => game,
                 },
                 _ => game,

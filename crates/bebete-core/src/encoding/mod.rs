@@ -5,6 +5,7 @@
 //! position ([`TableGame`]). Decisions are allocation-free table lookups: they
 //! run millions of times per generation.
 
+mod checkers;
 mod connect4;
 mod matchsticks;
 pub mod ntuple;
@@ -12,11 +13,12 @@ pub mod shell;
 mod solitaire;
 mod tictactoe;
 
+pub use checkers::{Ballot, CHECKERS_GENES, CHECKERS_WINDOWS, SquareVote};
 pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_column};
 pub use tictactoe::ternary_index;
 
 use crate::games::BuiltIn;
-use crate::games::{Concrete, Game, GameSpec};
+use crate::games::{Game, GameSpec};
 use bitvec::order::Lsb0;
 use bitvec::vec::BitVec;
 use rand::Rng;
@@ -294,12 +296,7 @@ pub trait TableGameVisitor {
 /// checks). Code that also needs the fixed opponents' knowledge uses
 /// the dispatch module above the players.
 pub fn visit_table_game<V: TableGameVisitor>(spec: GameSpec, visitor: V) -> V::Output {
-    match spec.concrete() {
-        Concrete::TicTacToe(game) => visitor.visit(game),
-        Concrete::Matchsticks(game) => visitor.visit(game),
-        Concrete::Connect4(game) => visitor.visit(game),
-        Concrete::Solitaire(game) => visitor.visit(game),
-    }
+    crate::games::with_game!(spec, game => visitor.visit(game))
 }
 
 /// The set of gene indices that decisions consulted, shared by the threads

@@ -75,7 +75,7 @@ fn solo_columns(cfg: &EvolveConfig) -> Vec<String> {
         return Vec::new();
     }
     let mut cols = vec![Column::Pegs.name()];
-    if !matches!(cfg.game, crate::games::GameSpec::Solitaire(r) if r.rows > 6) {
+    if !matches!(cfg.game, crate::games::GameSpec::Solitaire(s) if s.rules.rows > 6) {
         cols.push(Column::OptimalRate.name());
     }
     cols

@@ -8,7 +8,7 @@ use crate::bank::BankSource;
 use crate::dispatch::{Abilities, abilities};
 use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::{GenomeRules, MAX_LOOKAHEAD, max_lookahead};
-use crate::games::{GameKind, GameSpec};
+use crate::games::{GameSpec, MethodSettings};
 use crate::players::PlayerSpec;
 use serde::{Deserialize, Serialize};
 
@@ -141,77 +141,44 @@ fn refuse(flag: &'static str, value: String, allowed: String) -> Result<(), Conf
 }
 
 impl EvolveConfig {
-    /// The recommended settings for `game`, the defaults of `evolve`. For
-    /// tic-tac-toe and matchsticks: the exhaustive fitness, a mutation range
-    /// and a stop as soon as the champion is unbeatable (measured in
-    /// docs/experiments.md: every seed tried gets there in seconds). For
-    /// Connect-Four: games against fixed opponents from zero initial
-    /// weights, 3,000 generations (the best pure play measured at equal
-    /// time, ahead of the bank's operators; the caller picks the mirror
-    /// encoder).
+    /// The recommended settings for `game`, the defaults of `evolve`: the
+    /// method with what the game's [`RunSettings`](crate::games::RunSettings)
+    /// change (each game says why in its own file).
     pub fn recommended(game: GameSpec, seed: u64) -> EvolveConfig {
         let mut cfg = EvolveConfig::method(game, seed);
-        if abilities(game).learns {
-            return EvolveConfig::recommended_learning(cfg);
+        let settings = game.recommended();
+        if let Some(n) = settings.population {
+            cfg.population = n;
         }
-        let mutation = match game {
-            GameSpec::TicTacToe(_) => "0.0005..0.02",
-            GameSpec::Matchsticks(..) => "0.002..0.2",
-            GameSpec::Solitaire(_) => {
-                cfg.mutation = "0.0005..0.05".parse().expect("a valid range");
-                cfg.stop.target = Some(Target::Pegs(1));
-                cfg.generations = 2000;
-                return cfg;
-            }
-            GameSpec::Connect4(_) => {
-                cfg.fitness = "vs:random:10+rules:20+alphabeta:2:6"
-                    .parse()
-                    .expect("a valid fitness");
-                cfg.init = Init::Zero;
-                cfg.generations = 3000;
-                cfg.checkpoint_every = 500;
-                cfg.bench.every = 100;
-                return cfg;
-            }
-        };
-        cfg.mutation = mutation.parse().expect("a valid range");
-        cfg.fitness = "vs:exhaustive".parse().expect("a valid fitness");
-        cfg.stop.target = Some(Target::Unbeatable);
-        cfg.generations = 5000;
-        cfg.checkpoint_every = 100;
-        cfg
-    }
-
-    /// The recommended settings of a value genome (`--encoder ntuple`,
-    /// measured in docs/experiments.md): a small population learning by
-    /// self-play between generations, selected on what the game can check
-    /// exactly — every position of tic-tac-toe (stopping once the champion is
-    /// unbeatable), Connect-Four's solver-labelled bank.
-    fn recommended_learning(mut cfg: EvolveConfig) -> EvolveConfig {
-        cfg.population = 8;
-        cfg.elite = 2;
-        cfg.mutation = Mutation::fixed(0.05);
-        match cfg.game.kind() {
-            GameKind::Connect4 => {
-                // Two learners, one per core: the better on the bank is
-                // kept, the other restarts from a mutated copy of it.
-                cfg.population = 2;
-                cfg.elite = 1;
-                cfg.parents = 1;
-                cfg.mutation = Mutation::fixed(0.01);
-                cfg.self_play = 25_000;
-                cfg.fitness = "vs:bank".parse().expect("a valid fitness");
-                cfg.generations = 60;
-                cfg.checkpoint_every = 5;
-                cfg.bench.every = 5;
-            }
-            _ => {
-                cfg.self_play = 300;
-                cfg.fitness = "vs:exhaustive".parse().expect("a valid fitness");
-                cfg.stop.target = Some(Target::Unbeatable);
-                cfg.generations = 500;
-                cfg.checkpoint_every = 50;
-            }
+        if let Some(n) = settings.elite {
+            cfg.elite = n;
+        }
+        if let Some(n) = settings.parents {
+            cfg.parents = n;
+        }
+        if let Some(text) = settings.mutation {
+            cfg.mutation = text.parse().expect("a game's recommended mutation");
+        }
+        if let Some(text) = settings.fitness {
+            cfg.fitness = text.parse().expect("a game's recommended fitness");
+        }
+        if settings.zero_init {
+            cfg.init = Init::Zero;
+        }
+        if let Some(n) = settings.self_play {
+            cfg.self_play = n;
+        }
+        if let Some(text) = settings.target {
+            cfg.stop.target = Some(text.parse().expect("a game's recommended target"));
+        }
+        if let Some(n) = settings.generations {
+            cfg.generations = n;
+        }
+        if let Some(n) = settings.checkpoint_every {
+            cfg.checkpoint_every = n;
+        }
+        if let Some(n) = settings.bench_every {
+            cfg.bench.every = n;
         }
         cfg
     }
@@ -222,12 +189,12 @@ impl EvolveConfig {
     pub fn method(game: GameSpec, seed: u64) -> EvolveConfig {
         // (mutation, generations, checkpoint every): a Connect-Four
         // checkpoint of 100 genomes is 92 MB, so it is written less often.
-        let (mutation, generations, checkpoint_every, bench_every) = match game.kind() {
-            GameKind::TicTacToe => (0.001, 1000, 50, 10),
-            GameKind::Matchsticks => (0.05, 200, 50, 10),
-            GameKind::Connect4 => (0.002, 300, 50, 25),
-            GameKind::Solitaire => (0.001, 500, 50, 10),
-        };
+        let MethodSettings {
+            mutation,
+            generations,
+            checkpoint_every,
+            bench_every,
+        } = game.kind().method();
         let one_player = abilities(game).players == 1;
         EvolveConfig {
             game,

@@ -11,7 +11,7 @@ use super::bench;
 use super::stats::{header, write_records};
 use super::{EvolveConfig, StatsRow};
 use crate::dispatch::abilities;
-use crate::games::{GameSpec, TakeRule};
+use crate::games::{GameSpec, Matchsticks, TakeRule};
 use crate::store::run_files;
 use crate::store::{FileError, write_atomic};
 use serde::Serialize;
@@ -125,7 +125,7 @@ impl RunDir {
     /// Writes `run.toml`.
     pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
         let (rule, sticks, max_take, last_loses) = match cfg.game {
-            GameSpec::Matchsticks(r, _) => match r.rule {
+            GameSpec::Matchsticks(Matchsticks { rules: r, .. }) => match r.rule {
                 TakeRule::Subtract {
                     max_take,
                     last_loses,

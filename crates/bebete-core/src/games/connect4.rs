@@ -16,7 +16,10 @@
 //! A position is two words: `current` (stones of the side to move) and `mask`
 //! (all stones). Playing a column is three bit operations.
 
-use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, NTuple, Outcome, Side};
+use super::{
+    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, Outcome,
+    Registered, RunSettings, Side,
+};
 
 /// Board width (columns).
 pub const WIDTH: u32 = 7;
@@ -97,8 +100,12 @@ impl Connect4Encoder {
     }
 }
 
-/// Connect-Four, with the encoder its genomes use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Connect-Four, with the encoder its genomes use (stored as the encoder
+/// alone).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct Connect4 {
     pub encoder: Connect4Encoder,
 }
@@ -190,9 +197,107 @@ impl Connect4Position {
     }
 }
 
-impl BuiltIn for Connect4 {
-    fn spec(&self) -> GameSpec {
-        GameSpec::Connect4(self.encoder)
+impl Registered for Connect4 {
+    const NAME: &'static str = "connect4";
+    const ALIASES: &'static [&'static str] = &["c4"];
+    /// A checkpoint of 100 sub-grid genomes is 92 MB: written less often.
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.002,
+        generations: 300,
+        checkpoint_every: 50,
+        bench_every: 25,
+    };
+
+    fn variants() -> Vec<Connect4> {
+        [
+            Connect4Encoder::Subgrid,
+            Connect4Encoder::Playable,
+            Connect4Encoder::Mirror,
+            Connect4Encoder::NTuple(NTuple {
+                tuples: 8,
+                length: 6,
+            }),
+        ]
+        .map(|encoder| Connect4 { encoder })
+        .to_vec()
+    }
+
+    fn from_options(options: &GameOptions) -> Result<Connect4, String> {
+        let default = if options.recommended {
+            "ntuple"
+        } else {
+            "subgrid"
+        };
+        let name = options.encoder.as_deref().unwrap_or(default);
+        let encoder = match Connect4Encoder::parse(name) {
+            Some(Connect4Encoder::NTuple(shape)) => {
+                Connect4Encoder::NTuple(options.value_shape(shape, 42)?)
+            }
+            Some(encoder) => encoder,
+            None => {
+                return Err(options.unknown_encoder(
+                    Self::NAME,
+                    &["subgrid", "playable", "mirror", "playable-mirror", "ntuple"],
+                    default,
+                ));
+            }
+        };
+        Ok(Connect4 { encoder })
+    }
+
+    fn encoder_name(&self) -> &'static str {
+        self.encoder.name()
+    }
+
+    fn describe(&self) -> String {
+        match self.encoder {
+            Connect4Encoder::Subgrid => Self::NAME.to_string(),
+            Connect4Encoder::NTuple(shape) => format!("connect4 (value genome, {shape} tuples)"),
+            e => format!("connect4 ({} encoder)", e.name()),
+        }
+    }
+
+    fn validate(&self) -> Result<(), InvalidRules> {
+        match self.value_genome() {
+            Some(shape) => shape.check(42).map_err(InvalidRules),
+            None => Ok(()),
+        }
+    }
+
+    fn value_genome(&self) -> Option<NTuple> {
+        match self.encoder {
+            Connect4Encoder::NTuple(shape) => Some(shape),
+            _ => None,
+        }
+    }
+
+    /// A value genome: two learners, one per core, selected on the
+    /// solver-labelled bank (the better is kept, the other restarts from a
+    /// mutated copy of it). A vote genome: games against fixed opponents
+    /// from zero weights, 3,000 generations (docs/experiments.md).
+    fn recommended(&self) -> RunSettings {
+        match self.encoder {
+            Connect4Encoder::NTuple(_) => RunSettings {
+                population: Some(2),
+                elite: Some(1),
+                parents: Some(1),
+                mutation: Some("0.01"),
+                self_play: Some(25_000),
+                fitness: Some("vs:bank"),
+                generations: Some(60),
+                checkpoint_every: Some(5),
+                bench_every: Some(5),
+                ..RunSettings::default()
+            },
+            _ => RunSettings {
+                fitness: Some("vs:random:10+rules:20+alphabeta:2:6"),
+                zero_init: true,
+                generations: Some(3000),
+                checkpoint_every: Some(500),
+                bench_every: Some(100),
+                ..RunSettings::default()
+            },
+        }
     }
 }
 

@@ -9,7 +9,10 @@
 //! The position stores the most sticks that may be taken now (`limit`), which
 //! is all the double rule needs to remember of the past.
 
-use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, Outcome, Side};
+use super::{
+    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, Outcome, Registered,
+    RunSettings, Side,
+};
 use serde::{Deserialize, Serialize};
 
 /// Which take rule is in force.
@@ -85,8 +88,22 @@ impl MatchsticksEncoder {
     }
 }
 
-/// A matchsticks game with its rules and the encoder its genomes use.
+/// The take rules by name, as `--rule` gives them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakeRuleName {
+    /// Take 1..=max-take sticks.
+    Subtract,
+    /// First move 1..N−1, then at most twice the opponent's last take.
+    Double,
+}
+
+/// A matchsticks game with its rules and the encoder its genomes use
+/// (stored as the pair of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(
+    from = "(MatchsticksRules, MatchsticksEncoder)",
+    into = "(MatchsticksRules, MatchsticksEncoder)"
+)]
 pub struct Matchsticks {
     pub rules: MatchsticksRules,
     pub encoder: MatchsticksEncoder,
@@ -110,9 +127,131 @@ impl Matchsticks {
     }
 }
 
-impl BuiltIn for Matchsticks {
-    fn spec(&self) -> GameSpec {
-        GameSpec::Matchsticks(self.rules, self.encoder)
+impl From<(MatchsticksRules, MatchsticksEncoder)> for Matchsticks {
+    fn from((rules, encoder): (MatchsticksRules, MatchsticksEncoder)) -> Matchsticks {
+        Matchsticks { rules, encoder }
+    }
+}
+
+impl From<Matchsticks> for (MatchsticksRules, MatchsticksEncoder) {
+    fn from(game: Matchsticks) -> Self {
+        (game.rules, game.encoder)
+    }
+}
+
+impl Registered for Matchsticks {
+    const NAME: &'static str = "matchsticks";
+    const ALIASES: &'static [&'static str] = &["nim"];
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.05,
+        generations: 200,
+        checkpoint_every: 50,
+        bench_every: 10,
+    };
+
+    /// The default rules, and Fibonacci nim under both encoders.
+    fn variants() -> Vec<Matchsticks> {
+        let double = MatchsticksRules {
+            sticks: 30,
+            rule: TakeRule::Double,
+        };
+        vec![
+            Matchsticks::new(MatchsticksRules::default()),
+            Matchsticks::new(double),
+            Matchsticks {
+                rules: double,
+                encoder: MatchsticksEncoder::Sticks,
+            },
+        ]
+    }
+
+    fn from_options(options: &GameOptions) -> Result<Matchsticks, String> {
+        let double = options.rule == Some(TakeRuleName::Double);
+        let default = if options.recommended && double {
+            "sticks"
+        } else {
+            "state"
+        };
+        let encoder = match options.encoder.as_deref().unwrap_or(default) {
+            "state" => MatchsticksEncoder::State,
+            "sticks" => MatchsticksEncoder::Sticks,
+            _ => {
+                return Err(options.unknown_encoder(Self::NAME, &["state", "sticks"], default));
+            }
+        };
+        let defaults = MatchsticksRules::default();
+        let sticks = options.sticks.unwrap_or(defaults.sticks);
+        let rule = if double {
+            if options.max_take.is_some() || options.last_loses || options.last_wins {
+                return Err("--max-take, --last-loses and --last-wins apply only to --rule subtract (double: last stick wins, takes limited by the last take)".to_string());
+            }
+            if sticks < 2 {
+                return Err(format!(
+                    "--sticks must be 2-255 with --rule double (got {sticks})"
+                ));
+            }
+            TakeRule::Double
+        } else {
+            TakeRule::Subtract {
+                max_take: options.max_take.unwrap_or(3),
+                last_loses: !options.last_wins,
+            }
+        };
+        Ok(Matchsticks {
+            rules: MatchsticksRules { sticks, rule },
+            encoder,
+        })
+    }
+
+    fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {
+        let given = options.rule.is_some()
+            || options.sticks.is_some()
+            || options.max_take.is_some()
+            || options.last_loses
+            || options.last_wins;
+        given.then_some("--rule, --sticks, --max-take, --last-loses and --last-wins")
+    }
+
+    fn encoder_name(&self) -> &'static str {
+        self.encoder.name()
+    }
+
+    fn describe(&self) -> String {
+        match self.encoder {
+            MatchsticksEncoder::State => format!("matchsticks ({})", self.rules),
+            MatchsticksEncoder::Sticks => {
+                format!("matchsticks ({}; sticks encoder)", self.rules)
+            }
+        }
+    }
+
+    /// Sticks ≥ 1 (≥ 2 for double) and max-take ≥ 1.
+    fn validate(&self) -> Result<(), InvalidRules> {
+        let rules = self.rules;
+        let least = if rules.rule == TakeRule::Double { 2 } else { 1 };
+        if rules.sticks < least {
+            return Err(InvalidRules(format!(
+                "matchsticks with {} sticks (at least {least})",
+                rules.sticks
+            )));
+        }
+        if let TakeRule::Subtract { max_take: 0, .. } = rules.rule {
+            return Err(InvalidRules("matchsticks with a max-take of 0".to_string()));
+        }
+        Ok(())
+    }
+
+    /// The exact audit as the fitness, stopping once the champion is
+    /// unbeatable.
+    fn recommended(&self) -> RunSettings {
+        RunSettings {
+            mutation: Some("0.002..0.2"),
+            fitness: Some("vs:exhaustive"),
+            target: Some("unbeatable"),
+            generations: Some(5000),
+            checkpoint_every: Some(100),
+            ..RunSettings::default()
+        }
     }
 }
 

@@ -4,12 +4,15 @@
 //! The trait is deliberately small — start, turn, legal moves, play, outcome and
 //! the position notation — so that every consumer (the evolution loop, the
 //! players, the solver, the command line) is written once, generically. Each
-//! game lives in its own file; a serialisable [`GameSpec`] names a game and
-//! its rules as data, and the layers above turn it into the concrete type
-//! (`encoding::with_table_game`, `dispatch`).
+//! game lives in its own file and is registered once (`spec.rs`, see
+//! [`Registered`]); a serialisable [`GameSpec`] names a game and its rules
+//! as data, and the layers above run generic code with the concrete type
+//! (`encoding::visit_table_game`, `dispatch`).
 
+mod checkers;
 mod connect4;
 mod matchsticks;
+mod registry;
 mod solitaire;
 mod spec;
 mod tictactoe;
@@ -20,19 +23,25 @@ pub mod walk;
 mod invariants;
 pub use invariants::{BrokenInvariant, check_moves};
 
+pub use checkers::{
+    Checkers, CheckersEncoder, CheckersMove, CheckersPosition, QUIET_PLIES as CHECKERS_QUIET_PLIES,
+    SQUARES as CHECKERS_SQUARES, row_col as checkers_row_col, square_at as checkers_square_at,
+};
 pub use connect4::{
     Connect4, Connect4Encoder, Connect4Position, HEIGHT as CONNECT4_HEIGHT,
     STRIDE as CONNECT4_STRIDE, WIDTH as CONNECT4_WIDTH, bottom_mask as connect4_bottom_mask,
     has_four as connect4_has_four,
 };
 pub use matchsticks::{
-    Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule,
+    Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule, TakeRuleName,
 };
+pub use registry::{GameOptions, MethodSettings, Registered, RunSettings};
 pub use solitaire::{
     Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, Solitaire,
     SolitairePosition, SolitaireRules, jumps as solitaire_jumps,
 };
-pub use spec::{BuiltIn, Concrete, GameKind, GameSpec, InvalidRules, UnknownGame};
+pub(crate) use spec::with_game;
+pub use spec::{BuiltIn, GameKind, GameSpec, InvalidRules, UnknownGame};
 pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
     has_line as tictactoe_has_line,

@@ -18,7 +18,10 @@
 //! with more pegs a win for the board (`Side::Second`). Code that needs
 //! more (the pegs left) asks the position.
 
-use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, Outcome, Side};
+use super::{
+    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, Outcome, Registered,
+    RunSettings, Side,
+};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -130,8 +133,9 @@ pub fn jumps(rows: u8) -> &'static [Jump] {
     })
 }
 
-/// Triangular peg solitaire with its rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Triangular peg solitaire with its rules (stored as the rules alone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct Solitaire {
     pub rules: SolitaireRules,
 }
@@ -176,9 +180,65 @@ impl Solitaire {
     }
 }
 
-impl BuiltIn for Solitaire {
-    fn spec(&self) -> GameSpec {
-        GameSpec::Solitaire(self.rules)
+impl Registered for Solitaire {
+    const NAME: &'static str = "solitaire";
+    const ALIASES: &'static [&'static str] = &["peg"];
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.001,
+        generations: 500,
+        checkpoint_every: 50,
+        bench_every: 10,
+    };
+
+    /// The default board and the smallest.
+    fn variants() -> Vec<Solitaire> {
+        vec![
+            Solitaire::new(SolitaireRules::default()),
+            Solitaire::new(SolitaireRules { rows: 4, empty: 2 }),
+        ]
+    }
+
+    fn from_options(options: &GameOptions) -> Result<Solitaire, String> {
+        if let Some(name) = options.encoder.as_deref().filter(|&n| n != "bits") {
+            return Err(format!(
+                "--encoder {name}: solitaire has one encoder, bits (the pegs as a bit mask)"
+            ));
+        }
+        let defaults = SolitaireRules::default();
+        let rules = SolitaireRules {
+            rows: options.rows.unwrap_or(defaults.rows),
+            empty: options.empty.unwrap_or(defaults.empty),
+        };
+        rules
+            .check()
+            .map_err(|reason| format!("--empty {}: {reason}", rules.empty))?;
+        Ok(Solitaire::new(rules))
+    }
+
+    fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {
+        (options.rows.is_some() || options.empty.is_some()).then_some("--rows and --empty")
+    }
+
+    fn encoder_name(&self) -> &'static str {
+        "bits"
+    }
+
+    fn describe(&self) -> String {
+        format!("solitaire ({})", self.rules)
+    }
+
+    fn validate(&self) -> Result<(), InvalidRules> {
+        self.rules.check().map_err(InvalidRules)
+    }
+
+    /// Stop at a perfect game (one peg left).
+    fn recommended(&self) -> RunSettings {
+        RunSettings {
+            mutation: Some("0.0005..0.05"),
+            target: Some("pegs:1"),
+            generations: Some(2000),
+            ..RunSettings::default()
+        }
     }
 }
 

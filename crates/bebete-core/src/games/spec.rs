@@ -1,94 +1,27 @@
-//! Naming a game and its rules as data, and dispatching to the concrete type.
+//! The built-in games, registered once; a game named as data.
 
-use super::{
-    Connect4, Connect4Encoder, Matchsticks, MatchsticksEncoder, MatchsticksRules, NTuple,
-    Solitaire, SolitaireRules, TicTacToe, TicTacToeEncoder,
-};
+use super::registry::{GameOptions, MethodSettings, Registered, registry};
+use super::{Checkers, Connect4, Matchsticks, NTuple, Solitaire, TicTacToe};
 use serde::{Deserialize, Serialize};
 
-/// Which game, without its rules (the value of `--game`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameKind {
-    TicTacToe,
-    Matchsticks,
-    Connect4,
-    Solitaire,
+registry! {$
+    TicTacToe(TicTacToe),
+    Matchsticks(Matchsticks),
+    Connect4(Connect4),
+    /// Triangular peg solitaire (one player; one encoder: the pegs as bits).
+    Solitaire(Solitaire),
+    /// English checkers on the 32 dark squares.
+    Checkers(Checkers),
 }
 
 impl GameKind {
-    /// Every built-in game, in the order the command line lists them.
-    pub const ALL: [GameKind; 4] = [
-        GameKind::TicTacToe,
-        GameKind::Matchsticks,
-        GameKind::Connect4,
-        GameKind::Solitaire,
-    ];
-
-    /// The game under each of its encoders and rule variants that the
-    /// tests run over (default rules, plus matchsticks' Fibonacci rule and
-    /// the smallest solitaire board): a game is covered by the tests that
-    /// run over [`GameSpec::registered`] once it is listed here, and the
-    /// match makes the compiler ask for a new game's list.
-    pub fn variants(self) -> Vec<GameSpec> {
-        match self {
-            GameKind::TicTacToe => vec![
-                GameSpec::TicTacToe(TicTacToeEncoder::Base3),
-                GameSpec::TicTacToe(TicTacToeEncoder::Symmetric),
-                GameSpec::TicTacToe(TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE)),
-            ],
-            GameKind::Matchsticks => {
-                let double = MatchsticksRules {
-                    sticks: 30,
-                    rule: super::TakeRule::Double,
-                };
-                vec![
-                    GameSpec::Matchsticks(MatchsticksRules::default(), MatchsticksEncoder::State),
-                    GameSpec::Matchsticks(double, MatchsticksEncoder::State),
-                    GameSpec::Matchsticks(double, MatchsticksEncoder::Sticks),
-                ]
-            }
-            GameKind::Connect4 => vec![
-                GameSpec::Connect4(Connect4Encoder::Subgrid),
-                GameSpec::Connect4(Connect4Encoder::Playable),
-                GameSpec::Connect4(Connect4Encoder::Mirror),
-                GameSpec::Connect4(Connect4Encoder::NTuple(NTuple {
-                    tuples: 8,
-                    length: 6,
-                })),
-            ],
-            GameKind::Solitaire => vec![
-                GameSpec::Solitaire(SolitaireRules::default()),
-                GameSpec::Solitaire(SolitaireRules { rows: 4, empty: 2 }),
-            ],
-        }
-    }
-
-    /// The canonical command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::TicTacToe => "tictactoe",
-            GameKind::Matchsticks => "matchsticks",
-            GameKind::Connect4 => "connect4",
-            GameKind::Solitaire => "solitaire",
-        }
-    }
-
-    /// The shorter names the command line also reads.
-    pub fn aliases(self) -> &'static [&'static str] {
-        match self {
-            GameKind::TicTacToe => &["ttt"],
-            GameKind::Matchsticks => &["nim"],
-            GameKind::Connect4 => &["c4"],
-            GameKind::Solitaire => &["peg"],
-        }
-    }
-
     /// Reads a game name or alias (`tictactoe`/`ttt`, `matchsticks`/`nim`,
     /// `connect4`/`c4`, `solitaire`/`peg`), in any case.
     pub fn parse(text: &str) -> Option<GameKind> {
         let text = text.to_ascii_lowercase();
         GameKind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|k| k.name() == text || k.aliases().contains(&text.as_str()))
     }
 }
@@ -109,7 +42,7 @@ pub struct InvalidRules(pub String);
 #[error("unknown game: expected {}", known_games())]
 pub struct UnknownGame;
 
-/// `tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)`.
+/// `tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg) or checkers (draughts)`.
 fn known_games() -> String {
     let names: Vec<String> = GameKind::ALL
         .iter()
@@ -135,19 +68,16 @@ impl std::str::FromStr for GameKind {
 /// implements [`Game`](super::Game) alone, and the tournament and
 /// breeding work for it all the same; the run directory, the genome file
 /// and the command line need a `GameSpec`, so they ask for this trait too.
+/// Every registered game has it.
 pub trait BuiltIn: super::Game {
     /// The game and its rules, as stored in files.
     fn spec(&self) -> GameSpec;
 }
 
-/// A game together with its rules: what files record and what commands run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameSpec {
-    TicTacToe(TicTacToeEncoder),
-    Matchsticks(MatchsticksRules, MatchsticksEncoder),
-    Connect4(Connect4Encoder),
-    /// Triangular peg solitaire (one player; one encoder: the pegs as bits).
-    Solitaire(SolitaireRules),
+impl<G: Registered> BuiltIn for G {
+    fn spec(&self) -> GameSpec {
+        (*self).into()
+    }
 }
 
 impl GameSpec {
@@ -158,118 +88,36 @@ impl GameSpec {
     }
 
     /// Tic-tac-toe with the base-3 encoder (one gene per board).
-    pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToeEncoder::Base3);
+    pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToe::BASE3);
     /// Connect-Four with the 4×4 sub-grid encoder.
-    pub const CONNECT4: GameSpec = GameSpec::Connect4(Connect4Encoder::Subgrid);
-
-    /// The game without its rules.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            GameSpec::TicTacToe(_) => GameKind::TicTacToe,
-            GameSpec::Matchsticks(..) => GameKind::Matchsticks,
-            GameSpec::Connect4(_) => GameKind::Connect4,
-            GameSpec::Solitaire(_) => GameKind::Solitaire,
-        }
-    }
+    pub const CONNECT4: GameSpec = GameSpec::Connect4(Connect4::SUBGRID);
 
     /// Checks rule parameters read from a file (the command line checks its
-    /// own flags): matchsticks needs sticks ≥ 1 (≥ 2 for double) and
-    /// max-take ≥ 1.
+    /// own flags).
     pub fn validate(&self) -> Result<(), InvalidRules> {
-        match self {
-            GameSpec::Matchsticks(rules, _) => {
-                let least = if rules.rule == super::TakeRule::Double {
-                    2
-                } else {
-                    1
-                };
-                if rules.sticks < least {
-                    return Err(InvalidRules(format!(
-                        "matchsticks with {} sticks (at least {least})",
-                        rules.sticks
-                    )));
-                }
-                if let super::TakeRule::Subtract { max_take: 0, .. } = rules.rule {
-                    return Err(InvalidRules("matchsticks with a max-take of 0".to_string()));
-                }
-                Ok(())
-            }
-            GameSpec::Solitaire(rules) => rules.check().map_err(InvalidRules),
-            GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape)) => {
-                shape.check(9).map_err(InvalidRules)
-            }
-            GameSpec::Connect4(Connect4Encoder::NTuple(shape)) => {
-                shape.check(42).map_err(InvalidRules)
-            }
-            _ => Ok(()),
-        }
+        with_game!(self, game => game.validate())
     }
 
     /// The shape of its value genome, when its encoder is `ntuple`.
     pub fn value_genome(&self) -> Option<NTuple> {
-        match self {
-            GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape))
-            | GameSpec::Connect4(Connect4Encoder::NTuple(shape)) => Some(*shape),
-            _ => None,
-        }
+        with_game!(self, game => game.value_genome())
     }
 
     /// The name of the encoder (`base3`, `symmetric`, `state`, `sticks`,
     /// `subgrid`, …), as `--encoder` takes it.
     pub fn encoder_name(&self) -> &'static str {
-        match self {
-            GameSpec::TicTacToe(e) => e.name(),
-            GameSpec::Matchsticks(_, e) => e.name(),
-            GameSpec::Connect4(e) => e.name(),
-            GameSpec::Solitaire(_) => "bits",
-        }
+        with_game!(self, game => game.encoder_name())
     }
 
-    /// The concrete game of this spec, as one of the three game types.
-    pub fn concrete(self) -> Concrete {
-        match self {
-            GameSpec::TicTacToe(encoder) => Concrete::TicTacToe(TicTacToe { encoder }),
-            GameSpec::Matchsticks(rules, encoder) => {
-                Concrete::Matchsticks(Matchsticks { rules, encoder })
-            }
-            GameSpec::Connect4(encoder) => Concrete::Connect4(Connect4 { encoder }),
-            GameSpec::Solitaire(rules) => Concrete::Solitaire(Solitaire { rules }),
-        }
+    /// `evolve`'s recommended settings for this game and encoder.
+    pub fn recommended(&self) -> super::RunSettings {
+        with_game!(self, game => game.recommended())
     }
-}
-
-/// A spec turned into its game value; the layers above dispatch on it to
-/// run generic code with the concrete type.
-pub enum Concrete {
-    TicTacToe(TicTacToe),
-    Matchsticks(Matchsticks),
-    Connect4(Connect4),
-    Solitaire(Solitaire),
 }
 
 impl std::fmt::Display for GameSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GameSpec::Matchsticks(rules, MatchsticksEncoder::State) => {
-                write!(f, "matchsticks ({rules})")
-            }
-            GameSpec::Matchsticks(rules, MatchsticksEncoder::Sticks) => {
-                write!(f, "matchsticks ({rules}; sticks encoder)")
-            }
-            GameSpec::Connect4(Connect4Encoder::Subgrid) => f.write_str("connect4"),
-            GameSpec::Connect4(Connect4Encoder::NTuple(shape)) => {
-                write!(f, "connect4 (value genome, {shape} tuples)")
-            }
-            GameSpec::TicTacToe(TicTacToeEncoder::NTuple(shape)) => {
-                write!(f, "tictactoe (value genome, {shape} tuples)")
-            }
-            GameSpec::Connect4(e) => write!(f, "connect4 ({} encoder)", e.name()),
-            GameSpec::TicTacToe(TicTacToeEncoder::Symmetric) => {
-                f.write_str("tictactoe (symmetric encoder)")
-            }
-            GameSpec::Solitaire(rules) => write!(f, "solitaire ({rules})"),
-            other => f.write_str(other.kind().name()),
-        }
+        f.write_str(&with_game!(self, game => game.describe()))
     }
 }
 
@@ -278,7 +126,8 @@ mod tests {
     use super::*;
 
     /// The registry lists each game once, by the name the command line
-    /// reads, with variants of that game only, all within their rules.
+    /// reads, with variants of that game only, all within their rules, and
+    /// each variant read back from its own options.
     #[test]
     fn every_registered_game_is_named_and_valid() {
         for (i, kind) in GameKind::ALL.iter().enumerate() {
@@ -290,13 +139,66 @@ mod tests {
                 assert_eq!(spec.kind(), *kind, "{spec}");
                 assert!(spec.validate().is_ok(), "{spec}");
             }
+            let plain = kind.from_options(&GameOptions::default()).unwrap();
+            assert_eq!(plain.kind(), *kind);
+            let named = GameOptions {
+                encoder: Some(plain.encoder_name().to_string()),
+                ..GameOptions::default()
+            };
+            assert_eq!(kind.from_options(&named), Ok(plain), "{kind}");
         }
         assert!(GameSpec::registered().len() >= GameKind::ALL.len());
         assert_eq!(
             UnknownGame.to_string(),
-            "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4) or solitaire (peg)"
+            "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg) or checkers (draughts)"
         );
         assert_eq!(GameKind::parse("C4"), Some(GameKind::Connect4));
         assert_eq!(GameKind::parse("chess"), None);
+    }
+
+    /// Another game's rule flags and the value genome's shape flags
+    /// without a value genome are refused, naming the flags.
+    #[test]
+    fn options_of_another_game_are_refused() {
+        let rows = GameOptions {
+            rows: Some(5),
+            ..GameOptions::default()
+        };
+        assert_eq!(
+            GameKind::Connect4.from_options(&rows).unwrap_err(),
+            "--rows and --empty apply only to --game solitaire, not connect4"
+        );
+        let tuples = GameOptions {
+            tuples: Some(5),
+            ..GameOptions::default()
+        };
+        assert!(
+            GameKind::TicTacToe
+                .from_options(&tuples)
+                .unwrap_err()
+                .contains("need --encoder ntuple")
+        );
+    }
+
+    /// Files written before the registry stored the same bytes: a spec's
+    /// postcard and JSON forms are those of the enum of rule values it was.
+    #[test]
+    fn stored_forms_are_unchanged() {
+        let matchsticks = GameSpec::Matchsticks(Matchsticks::new(Default::default()));
+        assert_eq!(
+            serde_json::to_string(&matchsticks).unwrap(),
+            r#"{"Matchsticks":[{"sticks":21,"rule":{"Subtract":{"max_take":3,"last_loses":true}}},"State"]}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&GameSpec::CONNECT4).unwrap(),
+            r#"{"Connect4":"Subgrid"}"#
+        );
+        assert_eq!(postcard::to_allocvec(&GameSpec::CONNECT4).unwrap(), [2, 0]);
+        for spec in GameSpec::registered() {
+            let json = serde_json::to_string(&spec).unwrap();
+            assert_eq!(serde_json::from_str::<GameSpec>(&json).unwrap(), spec);
+            let bytes = postcard::to_allocvec(&spec).unwrap();
+            assert_eq!(postcard::from_bytes::<GameSpec>(&bytes).unwrap(), spec);
+        }
     }
 }

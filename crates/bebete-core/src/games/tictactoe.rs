@@ -3,7 +3,10 @@
 //! A position is two 9-bit masks (X's and O's stones); whose turn it is
 //! follows from the stone counts, so one genome can play either side.
 
-use super::{BoardView, BuiltIn, Game, GameSpec, MoveError, NTuple, Outcome, Side};
+use super::{
+    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, Outcome,
+    Registered, RunSettings, Side,
+};
 
 /// The eight lines of three, as cell masks.
 pub const LINES: [u16; 8] = [
@@ -53,8 +56,12 @@ impl TicTacToeEncoder {
     };
 }
 
-/// Tic-tac-toe, with the encoder its genomes use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Tic-tac-toe, with the encoder its genomes use (stored as the encoder
+/// alone).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct TicTacToe {
     pub encoder: TicTacToeEncoder,
 }
@@ -93,9 +100,100 @@ pub fn has_line(mask: u16) -> bool {
     LINES.iter().any(|&line| (mask & line) ^ line == 0)
 }
 
-impl BuiltIn for TicTacToe {
-    fn spec(&self) -> GameSpec {
-        GameSpec::TicTacToe(self.encoder)
+impl Registered for TicTacToe {
+    const NAME: &'static str = "tictactoe";
+    const ALIASES: &'static [&'static str] = &["ttt"];
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.001,
+        generations: 1000,
+        checkpoint_every: 50,
+        bench_every: 10,
+    };
+
+    fn variants() -> Vec<TicTacToe> {
+        [
+            TicTacToeEncoder::Base3,
+            TicTacToeEncoder::Symmetric,
+            TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE),
+        ]
+        .map(|encoder| TicTacToe { encoder })
+        .to_vec()
+    }
+
+    fn from_options(options: &GameOptions) -> Result<TicTacToe, String> {
+        let default = if options.recommended {
+            "symmetric"
+        } else {
+            "base3"
+        };
+        let encoder = match options.encoder.as_deref().unwrap_or(default) {
+            "base3" => TicTacToeEncoder::Base3,
+            "symmetric" => TicTacToeEncoder::Symmetric,
+            "ntuple" => TicTacToeEncoder::NTuple(options.value_shape(TicTacToeEncoder::NTUPLE, 9)?),
+            _ => {
+                return Err(options.unknown_encoder(
+                    Self::NAME,
+                    &["base3", "symmetric", "ntuple"],
+                    default,
+                ));
+            }
+        };
+        Ok(TicTacToe { encoder })
+    }
+
+    fn encoder_name(&self) -> &'static str {
+        self.encoder.name()
+    }
+
+    fn describe(&self) -> String {
+        match self.encoder {
+            TicTacToeEncoder::Base3 => Self::NAME.to_string(),
+            TicTacToeEncoder::Symmetric => "tictactoe (symmetric encoder)".to_string(),
+            TicTacToeEncoder::NTuple(shape) => {
+                format!("tictactoe (value genome, {shape} tuples)")
+            }
+        }
+    }
+
+    fn validate(&self) -> Result<(), InvalidRules> {
+        match self.value_genome() {
+            Some(shape) => shape.check(9).map_err(InvalidRules),
+            None => Ok(()),
+        }
+    }
+
+    fn value_genome(&self) -> Option<NTuple> {
+        match self.encoder {
+            TicTacToeEncoder::NTuple(shape) => Some(shape),
+            _ => None,
+        }
+    }
+
+    /// The exact audit as the fitness, stopping once the champion is
+    /// unbeatable; a value genome learns by self-play in a population of 8.
+    fn recommended(&self) -> RunSettings {
+        let exact = RunSettings {
+            fitness: Some("vs:exhaustive"),
+            target: Some("unbeatable"),
+            ..RunSettings::default()
+        };
+        match self.encoder {
+            TicTacToeEncoder::NTuple(_) => RunSettings {
+                population: Some(8),
+                elite: Some(2),
+                mutation: Some("0.05"),
+                self_play: Some(300),
+                generations: Some(500),
+                checkpoint_every: Some(50),
+                ..exact
+            },
+            _ => RunSettings {
+                mutation: Some("0.0005..0.02"),
+                generations: Some(5000),
+                checkpoint_every: Some(100),
+                ..exact
+            },
+        }
     }
 }
 

@@ -26,6 +26,12 @@ pub enum BoardView {
         /// One character per hole, hole 1 first: `o` (a peg) or `.`.
         pegs: String,
     },
+    /// The 32 dark squares of a draughts board: checkers.
+    Draughts {
+        /// One character per square, square 1 first: `b`/`B` a black
+        /// man/king, `w`/`W` a white man/king, `.` empty.
+        squares: String,
+    },
     /// A heap of sticks: matchsticks.
     Heap {
         /// Sticks left.

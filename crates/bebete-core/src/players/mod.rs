@@ -98,6 +98,10 @@ pub enum PlayerError {
         "player '{0}' plays against an opponent; {1} is a one-player game: only random, perfect and genomes play it"
     )]
     TwoPlayerOnly(String, &'static str),
+    #[error(
+        "player 'perfect': {0} has no exact solver; alphabeta:D searches D plies with a material count"
+    )]
+    NoSolver(&'static str),
     #[error(transparent)]
     File(#[from] FileError),
 }
@@ -165,6 +169,9 @@ impl PlayerSpec {
                 self.to_string(),
                 game.spec().kind().name(),
             ));
+        }
+        if *self == PlayerSpec::Perfect && !G::EXACT {
+            return Err(PlayerError::NoSolver(game.spec().kind().name()));
         }
         let genes = match self {
             PlayerSpec::Genome(path) if !path.exists() => {

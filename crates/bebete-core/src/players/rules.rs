@@ -42,6 +42,12 @@ impl<G: Knowledge> Player<G> for RulesPlayer<G::Move> {
             .copied()
             .filter(|&m| game.outcome(&game.play(pos, m)) == Some(Outcome::Win(me)))
             .collect();
+        if let Some(best) = game.rule_moves(pos, &moves) {
+            let choice = self.pick(&wins).or_else(|| self.pick(&best));
+            let choice = choice.or_else(|| self.pick(&moves));
+            self.moves = moves;
+            return choice;
+        }
         let blocks: Vec<G::Move> = moves
             .iter()
             .copied()

@@ -39,7 +39,7 @@ pub fn check(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError
             "exhaustive needs an exact audit: tictactoe, matchsticks or solitaire",
         );
     }
-    if matches!(cfg.game, GameSpec::Solitaire(r) if r.rows > 6) {
+    if matches!(cfg.game, GameSpec::Solitaire(s) if s.rules.rows > 6) {
         return err(
             "fitness",
             cfg.fitness.to_string(),

@@ -1,0 +1,877 @@
+//! English checkers (American checkers, straight draughts) on the 32 dark
+//! squares of an 8×8 board.
+//!
+//! Squares are numbered 1–32 in the standard way: row by row from Black's
+//! side, four to a row. Black starts on 1–12 and moves first, towards
+//! 29–32; White starts on 21–32 and moves towards 1–4. In rows 1, 3, 5
+//! and 7 the dark squares are the 2nd, 4th, 6th and 8th from the left; in
+//! the other rows the 1st, 3rd, 5th and 7th:
+//!
+//! ```text
+//!     .  1  .  2  .  3  .  4      Black's side
+//!     5  .  6  .  7  .  8  .
+//!     .  9  . 10  . 11  . 12
+//!    13  . 14  . 15  . 16  .
+//!     . 17  . 18  . 19  . 20
+//!    21  . 22  . 23  . 24  .
+//!     . 25  . 26  . 27  . 28
+//!    29  . 30  . 31  . 32  .      White's side
+//! ```
+//!
+//! The rules: men move one square diagonally forward, kings both ways.
+//! Captures are compulsory; a capture jumps an adjacent enemy piece into
+//! the empty square beyond, and a capturing piece that can jump again must
+//! (any capturing line may be chosen, not necessarily the longest). A
+//! jumped piece cannot be jumped twice and stays on the board until the
+//! move ends. A man reaching the far row is crowned and its move ends
+//! there. A side with no legal move (or no pieces) loses. A game is drawn
+//! after 40 moves of each side (80 plies) with no capture and no man
+//! moved, or when a position (the pieces and the side to move) occurs for
+//! the third time.
+//!
+//! A move is written `11-15`, a capture with every landing square:
+//! `15x24`, `15x24x31`. A position is the moves from the start (separated
+//! by spaces; move numbers such as `1.` are skipped) or a FEN string of
+//! the standard kind: `B:W18,24,27,K28:B12,16,20,K22` (the side to move,
+//! then each side's squares, `K` before a king; ranges such as `W21-32`
+//! are read too).
+
+use super::{
+    BoardView, Game, GameOptions, MethodSettings, MoveError, NotationError, Outcome, Registered,
+    RunSettings, Side,
+};
+
+/// Squares on the board.
+pub const SQUARES: usize = 32;
+/// Plies with no capture and no man moved after which the game is drawn
+/// (40 moves of each side).
+pub const QUIET_PLIES: u8 = 80;
+/// Positions remembered for the repetition rule: every position since the
+/// last capture or man move can repeat, and there are at most
+/// [`QUIET_PLIES`] of them.
+const HISTORY: usize = QUIET_PLIES as usize;
+
+/// Directions as (row step, column step): up-left, up-right, down-left,
+/// down-right; "down" is towards White's side (Black's forward).
+const DIRECTIONS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+/// Black men move down, White men up.
+const BLACK_FORWARD: [usize; 2] = [2, 3];
+const WHITE_FORWARD: [usize; 2] = [0, 1];
+const ALL_DIRECTIONS: [usize; 4] = [0, 1, 2, 3];
+
+/// Row (0 at Black's side) and column (0 at the left) of square index
+/// `sq` (0-based: square number − 1).
+pub const fn row_col(sq: usize) -> (i32, i32) {
+    let row = (sq / 4) as i32;
+    let col = 2 * (sq % 4) as i32 + if row % 2 == 0 { 1 } else { 0 };
+    (row, col)
+}
+
+/// The square index at (row, col), if it is a dark square on the board.
+pub const fn square_at(row: i32, col: i32) -> Option<usize> {
+    if row < 0 || row > 7 || col < 0 || col > 7 || (row + col) % 2 == 0 {
+        None
+    } else {
+        Some((row * 4 + col / 2) as usize)
+    }
+}
+
+/// `STEP[sq][d]`: the neighbour in direction `d`; `JUMP[sq][d]` the square
+/// beyond it. 32 = off the board.
+const OFF: u8 = 32;
+static STEP: [[u8; 4]; SQUARES] = neighbours(1);
+static JUMP: [[u8; 4]; SQUARES] = neighbours(2);
+
+const fn neighbours(distance: i32) -> [[u8; 4]; SQUARES] {
+    let mut table = [[OFF; 4]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (row, col) = row_col(sq);
+        let mut d = 0;
+        while d < 4 {
+            let (dr, dc) = DIRECTIONS[d];
+            if let Some(to) = square_at(row + distance * dr, col + distance * dc) {
+                table[sq][d] = to as u8;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// Black crowns on 29–32, White on 1–4.
+const BLACK_CROWN: u32 = 0xF000_0000;
+const WHITE_CROWN: u32 = 0x0000_000F;
+
+/// How a checkers genome reads the board (the rules are the same).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum CheckersEncoder {
+    /// The text's 4×4 sub-grid: each of the 25 placements of a 4×4 window
+    /// reads its 8 dark squares (5 states each, 390,625 window states, one
+    /// table shared by every placement) and votes for a move that starts
+    /// in the window.
+    #[default]
+    Subgrid,
+}
+
+impl CheckersEncoder {
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckersEncoder::Subgrid => "subgrid",
+        }
+    }
+}
+
+/// English checkers, with the encoder its genomes use (stored as the
+/// encoder alone).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct Checkers {
+    pub encoder: CheckersEncoder,
+}
+
+impl Checkers {
+    /// Checkers with the sub-grid encoder.
+    pub const SUBGRID: Checkers = Checkers {
+        encoder: CheckersEncoder::Subgrid,
+    };
+}
+
+/// A position: the pieces as bit masks (bit k is square k+1), the side to
+/// move, and what the draw rules need (plies since the last capture or
+/// man move, and the positions seen since then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CheckersPosition {
+    pub black: u32,
+    pub white: u32,
+    /// Kings of either side (a subset of `black | white`).
+    pub kings: u32,
+    pub to_move: Side,
+    /// Plies since the last capture or man move.
+    pub quiet: u8,
+    /// Fingerprints of the positions of those plies, oldest first.
+    seen: [u32; HISTORY],
+}
+
+impl CheckersPosition {
+    /// A position with these pieces, `to_move` to move and no history.
+    pub fn new(black: u32, white: u32, kings: u32, to_move: Side) -> CheckersPosition {
+        CheckersPosition {
+            black,
+            white,
+            kings: kings & (black | white),
+            to_move,
+            quiet: 0,
+            seen: [0; HISTORY],
+        }
+    }
+
+    /// The pieces of `side`.
+    pub fn pieces(&self, side: Side) -> u32 {
+        match side {
+            Side::First => self.black,
+            Side::Second => self.white,
+        }
+    }
+
+    /// The occupied squares.
+    pub fn occupied(&self) -> u32 {
+        self.black | self.white
+    }
+
+    /// The pieces as a 64-bit word and the side to move, mixed so that
+    /// different positions rarely share the 32-bit fingerprint.
+    fn fingerprint(&self) -> u32 {
+        let mut x = (self.black as u64) | (self.white as u64) << 32;
+        x ^= (self.kings as u64).rotate_left(17) ^ (self.to_move == Side::Second) as u64;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (x ^ (x >> 31)) as u32
+    }
+
+    /// How often this position occurred before, since the last capture or
+    /// man move.
+    fn earlier_occurrences(&self) -> usize {
+        let me = self.fingerprint();
+        self.seen[..self.quiet as usize]
+            .iter()
+            .filter(|&&f| f == me)
+            .count()
+    }
+
+    /// What a square holds: `b`/`B` a black man/king, `w`/`W` white, `.`.
+    pub fn piece_char(&self, sq: usize) -> char {
+        let bit = 1u32 << sq;
+        let king = self.kings & bit != 0;
+        match (self.black & bit != 0, self.white & bit != 0, king) {
+            (true, _, false) => 'b',
+            (true, _, true) => 'B',
+            (_, true, false) => 'w',
+            (_, true, true) => 'W',
+            _ => '.',
+        }
+    }
+}
+
+/// A move: the moving piece's square, its landing squares in order (one
+/// for a step or a single jump) and the squares of the pieces it captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CheckersMove {
+    /// 0-based square index.
+    pub from: u8,
+    /// Landing squares, 5 bits each, the first in the low bits.
+    path: u64,
+    /// Number of landing squares (1 for a step).
+    pub hops: u8,
+    /// Captured pieces (empty for a step).
+    pub captured: u32,
+}
+
+/// The most landing squares a move stores (12 would clear the board).
+const MAX_HOPS: usize = 12;
+
+impl CheckersMove {
+    /// A step from `from` to `to`.
+    fn step(from: usize, to: usize) -> CheckersMove {
+        CheckersMove {
+            from: from as u8,
+            path: to as u64,
+            hops: 1,
+            captured: 0,
+        }
+    }
+
+    /// The `i`-th landing square.
+    pub fn landing(&self, i: usize) -> usize {
+        ((self.path >> (5 * i)) & 31) as usize
+    }
+
+    /// Every landing square in order.
+    pub fn landings(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.hops as usize).map(|i| self.landing(i))
+    }
+
+    /// Where the piece ends.
+    pub fn to(&self) -> usize {
+        self.landing(self.hops as usize - 1)
+    }
+
+    /// Whether the move captures.
+    pub fn is_capture(&self) -> bool {
+        self.captured != 0
+    }
+
+    /// The direction of the first step or jump (0 up-left, 1 up-right, 2
+    /// down-left, 3 down-right).
+    pub fn direction(&self) -> usize {
+        let (r0, c0) = row_col(self.from as usize);
+        let (r1, c1) = row_col(self.landing(0));
+        match (r1 > r0, c1 > c0) {
+            (false, false) => 0,
+            (false, true) => 1,
+            (true, false) => 2,
+            (true, true) => 3,
+        }
+    }
+
+    /// A move with one more jump to `to` over `over`.
+    fn then_jump(mut self, over: usize, to: usize) -> CheckersMove {
+        if self.captured == 0 {
+            self.path = to as u64;
+            self.hops = 1;
+        } else {
+            self.path |= (to as u64) << (5 * self.hops as usize);
+            self.hops += 1;
+        }
+        self.captured |= 1 << over;
+        self
+    }
+}
+
+impl Registered for Checkers {
+    const NAME: &'static str = "checkers";
+    const ALIASES: &'static [&'static str] = &["draughts"];
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.002,
+        generations: 200,
+        checkpoint_every: 50,
+        bench_every: 20,
+    };
+
+    fn variants() -> Vec<Checkers> {
+        vec![Checkers::SUBGRID]
+    }
+
+    fn from_options(options: &GameOptions) -> Result<Checkers, String> {
+        match options.encoder.as_deref().unwrap_or("subgrid") {
+            "subgrid" => Ok(Checkers::SUBGRID),
+            _ => Err(options.unknown_encoder(Self::NAME, &["subgrid"], "subgrid")),
+        }
+    }
+
+    fn encoder_name(&self) -> &'static str {
+        self.encoder.name()
+    }
+
+    /// Games against fixed opponents, as for Connect-Four's vote genome
+    /// (docs/experiments.md).
+    fn recommended(&self) -> RunSettings {
+        RunSettings {
+            fitness: Some("vs:random:10+rules:20"),
+            zero_init: true,
+            generations: Some(300),
+            checkpoint_every: Some(50),
+            bench_every: Some(25),
+            ..RunSettings::default()
+        }
+    }
+}
+
+impl Checkers {
+    /// Appends every capture of the side to move to `moves`; true if any.
+    fn captures(&self, pos: &CheckersPosition, moves: &mut Vec<CheckersMove>) -> bool {
+        let side = pos.to_move;
+        let mut pieces = pos.pieces(side);
+        let before = moves.len();
+        while pieces != 0 {
+            let sq = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let king = pos.kings & (1 << sq) != 0;
+            let start = CheckersMove {
+                from: sq as u8,
+                path: 0,
+                hops: 0,
+                captured: 0,
+            };
+            // The moving piece has left its square: it may jump back over it.
+            let empty = !(pos.occupied() & !(1 << sq));
+            self.extend_jumps(pos, start, sq, king, empty, moves);
+        }
+        moves.len() > before
+    }
+
+    /// Continues a capture from `at` while jumps remain; pushes each
+    /// finished capturing line.
+    fn extend_jumps(
+        &self,
+        pos: &CheckersPosition,
+        line: CheckersMove,
+        at: usize,
+        king: bool,
+        empty: u32,
+        moves: &mut Vec<CheckersMove>,
+    ) {
+        let side = pos.to_move;
+        let enemy = pos.pieces(side.other()) & !line.captured;
+        let directions: &[usize] = match (king, side) {
+            (true, _) => &ALL_DIRECTIONS,
+            (false, Side::First) => &BLACK_FORWARD,
+            (false, Side::Second) => &WHITE_FORWARD,
+        };
+        let mut extended = false;
+        for &d in directions {
+            let over = STEP[at][d];
+            let to = JUMP[at][d];
+            if to == OFF || enemy & (1 << over) == 0 || empty & (1 << to) == 0 {
+                continue;
+            }
+            if line.hops as usize >= MAX_HOPS {
+                continue;
+            }
+            extended = true;
+            let next = line.then_jump(over as usize, to as usize);
+            let crowned = !king && self.crown_row(side) & (1 << to) != 0;
+            if crowned {
+                moves.push(next);
+            } else {
+                self.extend_jumps(pos, next, to as usize, king, empty, moves);
+            }
+        }
+        if !extended && line.hops > 0 {
+            moves.push(line);
+        }
+    }
+
+    /// The row where `side`'s men are crowned.
+    fn crown_row(&self, side: Side) -> u32 {
+        match side {
+            Side::First => BLACK_CROWN,
+            Side::Second => WHITE_CROWN,
+        }
+    }
+
+    /// Appends every step (non-capturing move) of the side to move.
+    fn steps(&self, pos: &CheckersPosition, moves: &mut Vec<CheckersMove>) {
+        let side = pos.to_move;
+        let empty = !pos.occupied();
+        let mut pieces = pos.pieces(side);
+        while pieces != 0 {
+            let sq = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let directions: &[usize] = match (pos.kings & (1 << sq) != 0, side) {
+                (true, _) => &ALL_DIRECTIONS,
+                (false, Side::First) => &BLACK_FORWARD,
+                (false, Side::Second) => &WHITE_FORWARD,
+            };
+            for &d in directions {
+                let to = STEP[sq][d];
+                if to != OFF && empty & (1 << to) != 0 {
+                    moves.push(CheckersMove::step(sq, to as usize));
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move has a capture.
+    pub fn must_capture(&self, pos: &CheckersPosition) -> bool {
+        let mut moves = Vec::new();
+        self.captures(pos, &mut moves)
+    }
+
+    /// The position as a FEN string (`B:W18,24,K28:B12,16`).
+    pub fn fen(&self, pos: &CheckersPosition) -> String {
+        let list = |pieces: u32| {
+            (0..SQUARES)
+                .filter(|&sq| pieces & (1 << sq) != 0)
+                .map(|sq| {
+                    let king = if pos.kings & (1 << sq) != 0 { "K" } else { "" };
+                    format!("{king}{}", sq + 1)
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        format!(
+            "{}:W{}:B{}",
+            if pos.to_move == Side::First { 'B' } else { 'W' },
+            list(pos.white),
+            list(pos.black)
+        )
+    }
+
+    /// Reads a FEN string; says what is wrong with a bad one.
+    pub fn parse_fen(&self, text: &str) -> Result<CheckersPosition, String> {
+        let text = text.trim().trim_end_matches('.');
+        let mut parts = text.split(':');
+        let to_move = match parts.next().map(str::trim) {
+            Some("B") | Some("b") => Side::First,
+            Some("W") | Some("w") => Side::Second,
+            other => {
+                return Err(format!(
+                    "a FEN string starts with the side to move, B or W (found '{}')",
+                    other.unwrap_or_default()
+                ));
+            }
+        };
+        let (mut black, mut white, mut kings) = (0u32, 0u32, 0u32);
+        let mut sides_read = 0;
+        for part in parts {
+            let part = part.trim();
+            let (side, list) = match part.split_at_checked(1) {
+                Some(("W" | "w", list)) => (Side::Second, list),
+                Some(("B" | "b", list)) => (Side::First, list),
+                _ => {
+                    return Err(format!(
+                        "'{part}': each side's list starts with W or B (W18,24,K28)"
+                    ));
+                }
+            };
+            sides_read += 1;
+            for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                let (king, squares) = match item.strip_prefix(['K', 'k']) {
+                    Some(rest) => (true, rest),
+                    None => (false, item),
+                };
+                let number = |s: &str| -> Result<usize, String> {
+                    match s.parse::<usize>() {
+                        Ok(n) if (1..=32).contains(&n) => Ok(n - 1),
+                        _ => Err(format!("'{item}': squares are 1-32")),
+                    }
+                };
+                let (first, last) = match squares.split_once('-') {
+                    Some((a, b)) => (number(a)?, number(b)?),
+                    None => (number(squares)?, number(squares)?),
+                };
+                for sq in first..=last {
+                    let bit = 1u32 << sq;
+                    if (black | white) & bit != 0 {
+                        return Err(format!("square {} is listed twice", sq + 1));
+                    }
+                    match side {
+                        Side::First => black |= bit,
+                        Side::Second => white |= bit,
+                    }
+                    if king {
+                        kings |= bit;
+                    }
+                }
+            }
+        }
+        if sides_read == 0 {
+            return Err("a FEN string lists the pieces: B:W21-32:B1-12".to_string());
+        }
+        let men = (black | white) & !kings;
+        if men & ((black & BLACK_CROWN) | (white & WHITE_CROWN)) != 0 {
+            return Err("a man stands on its crowning row: it would be a king".to_string());
+        }
+        Ok(CheckersPosition::new(black, white, kings, to_move))
+    }
+}
+
+impl Game for Checkers {
+    type Position = CheckersPosition;
+    type Move = CheckersMove;
+
+    /// Forced captures make deterministic players repeat one game more
+    /// often than in the other games: a few random plies vary them.
+    const DEFAULT_OPENINGS: u32 = 4;
+    const MOVE_PROMPT: &'static str = "your move, e.g. 11-15 or 15x24 (q to quit): ";
+
+    fn start(&self) -> CheckersPosition {
+        CheckersPosition::new(0x0000_0FFF, 0xFFF0_0000, 0, Side::First)
+    }
+
+    fn turn(&self, pos: &CheckersPosition) -> Side {
+        pos.to_move
+    }
+
+    fn outcome(&self, pos: &CheckersPosition) -> Option<Outcome> {
+        if pos.quiet >= QUIET_PLIES || pos.earlier_occurrences() >= 2 {
+            return Some(Outcome::Draw);
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        moves
+            .is_empty()
+            .then_some(Outcome::Win(pos.to_move.other()))
+    }
+
+    fn legal_moves(&self, pos: &CheckersPosition, moves: &mut Vec<CheckersMove>) {
+        moves.clear();
+        if pos.quiet >= QUIET_PLIES || pos.earlier_occurrences() >= 2 {
+            return;
+        }
+        if !self.captures(pos, moves) {
+            self.steps(pos, moves);
+        }
+    }
+
+    fn is_legal(&self, pos: &CheckersPosition, mv: CheckersMove) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        moves.contains(&mv)
+    }
+
+    fn play(&self, pos: &CheckersPosition, mv: CheckersMove) -> CheckersPosition {
+        let side = pos.to_move;
+        let from = 1u32 << mv.from;
+        let to = 1u32 << mv.to();
+        let was_king = pos.kings & from != 0;
+        let mut next = *pos;
+        match side {
+            Side::First => {
+                next.black = (pos.black & !from) | to;
+                next.white = pos.white & !mv.captured;
+            }
+            Side::Second => {
+                next.white = (pos.white & !from) | to;
+                next.black = pos.black & !mv.captured;
+            }
+        }
+        next.kings = pos.kings & !from & !mv.captured;
+        if was_king || self.crown_row(side) & to != 0 {
+            next.kings |= to;
+        }
+        next.to_move = side.other();
+        if mv.is_capture() || !was_king {
+            next.quiet = 0;
+        } else {
+            // A king's quiet move: remember where the game came from.
+            let at = pos.quiet as usize;
+            if at < HISTORY {
+                next.seen[at] = pos.fingerprint();
+            }
+            next.quiet = pos.quiet + 1;
+        }
+        next
+    }
+
+    fn parse_move(&self, text: &str) -> Result<CheckersMove, MoveError> {
+        const EXPECTED: &str = "a move is two squares 1-32 joined by - (11-15), or a capture with every landing square joined by x (15x24, 15x24x31)";
+        let text = text.trim();
+        let capture = text.contains(['x', 'X', ':']);
+        let squares: Vec<usize> = text
+            .split(['-', 'x', 'X', ':'])
+            .map(|s| match s.trim().parse::<usize>() {
+                Ok(n) if (1..=32).contains(&n) => Ok(n - 1),
+                _ => Err(MoveError::Syntax { expected: EXPECTED }),
+            })
+            .collect::<Result<_, _>>()?;
+        if squares.len() < 2 || (!capture && squares.len() != 2) || squares.len() > MAX_HOPS + 1 {
+            return Err(MoveError::Syntax { expected: EXPECTED });
+        }
+        if !capture {
+            return Ok(CheckersMove::step(squares[0], squares[1]));
+        }
+        let mut mv = CheckersMove {
+            from: squares[0] as u8,
+            path: 0,
+            hops: 0,
+            captured: 0,
+        };
+        for pair in squares.windows(2) {
+            let (r0, c0) = row_col(pair[0]);
+            let (r1, c1) = row_col(pair[1]);
+            if (r1 - r0).abs() != 2 || (c1 - c0).abs() != 2 {
+                return Err(MoveError::Illegal(format!(
+                    "{}x{} is not a jump: write every landing square (15x24x31)",
+                    pair[0] + 1,
+                    pair[1] + 1
+                )));
+            }
+            let over = square_at((r0 + r1) / 2, (c0 + c1) / 2).unwrap_or_default();
+            mv = mv.then_jump(over, pair[1]);
+        }
+        Ok(mv)
+    }
+
+    fn format_move(&self, mv: CheckersMove) -> String {
+        let sep = if mv.is_capture() { "x" } else { "-" };
+        let mut text = (mv.from + 1).to_string();
+        for sq in mv.landings() {
+            text.push_str(sep);
+            text.push_str(&(sq + 1).to_string());
+        }
+        text
+    }
+
+    fn notation_separator(&self) -> &'static str {
+        " "
+    }
+
+    /// Whitespace between moves; move numbers (`1.`) are skipped.
+    fn split_notation<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        text.split_whitespace()
+            .filter(|t| !t.ends_with('.'))
+            .collect()
+    }
+
+    /// The moves from the start, or a FEN string.
+    fn parse_position(&self, text: &str) -> Result<CheckersPosition, NotationError> {
+        let text = text.trim();
+        if text.starts_with(['B', 'W', 'b', 'w']) && text.contains(':') {
+            return self.parse_fen(text).map_err(|reason| NotationError {
+                number: 1,
+                text: text.to_string(),
+                reason: MoveError::Illegal(reason),
+            });
+        }
+        let mut pos = self.start();
+        for (i, token) in self.split_notation(text).into_iter().enumerate() {
+            let fail = |reason: MoveError| NotationError {
+                number: i + 1,
+                text: token.to_string(),
+                reason,
+            };
+            let mv = self.parse_move(token).map_err(fail)?;
+            pos = self.try_play(&pos, mv).map_err(fail)?;
+        }
+        Ok(pos)
+    }
+
+    fn why_illegal(&self, pos: &CheckersPosition, mv: CheckersMove) -> String {
+        let sq = mv.from as usize;
+        let own = pos.pieces(pos.to_move);
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        if own & (1 << sq) == 0 {
+            format!("square {} holds no piece of the side to move", sq + 1)
+        } else if moves.iter().any(CheckersMove::is_capture) && !mv.is_capture() {
+            let some: Vec<String> = moves.iter().map(|&m| self.format_move(m)).collect();
+            format!("a capture is compulsory: {}", some.join(", "))
+        } else if let Some(longer) = moves.iter().find(|m| {
+            m.from == mv.from
+                && m.hops > mv.hops
+                && (0..mv.hops as usize).all(|i| m.landing(i) == mv.landing(i))
+        }) {
+            format!(
+                "the capture must go on while it can: {}",
+                self.format_move(*longer)
+            )
+        } else {
+            format!("{} is not a legal move here", self.format_move(mv))
+        }
+    }
+
+    fn render(&self, pos: &CheckersPosition) -> String {
+        self.render_play(pos, None)
+    }
+
+    /// The board from Black's side with the empty squares numbered; `>`
+    /// marks where the last move ended.
+    fn render_play(&self, pos: &CheckersPosition, last: Option<CheckersMove>) -> String {
+        let mut out = String::new();
+        for row in 0..8 {
+            out.push_str("  ");
+            for col in 0..8 {
+                match square_at(row, col) {
+                    None => out.push_str("  ·"),
+                    Some(sq) => {
+                        let mark = if last.is_some_and(|m| m.to() == sq) {
+                            '>'
+                        } else {
+                            ' '
+                        };
+                        match pos.piece_char(sq) {
+                            '.' => out.push_str(&format!("{:>3}", sq + 1)),
+                            c => {
+                                out.push(' ');
+                                out.push(mark);
+                                out.push(c);
+                            }
+                        }
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("  (b/B: Black man/king, moving down; w/W: White, moving up");
+        if last.is_some() {
+            out.push_str("; > the last move");
+        }
+        out.push_str(")\n");
+        out
+    }
+
+    fn view(&self, pos: &CheckersPosition) -> BoardView {
+        BoardView::Draughts {
+            squares: (0..SQUARES).map(|sq| pos.piece_char(sq)).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::walk::perft;
+
+    /// The published move-path counts from the start (perft), depths 1-8.
+    #[test]
+    fn perft_matches_the_published_counts() {
+        let game = Checkers::SUBGRID;
+        let start = game.start();
+        let expected = [7u64, 49, 302, 1469, 7361, 36768, 179_740, 845_931];
+        for (depth, &count) in expected.iter().enumerate() {
+            assert_eq!(
+                perft(&game, &start, depth as u32 + 1),
+                count,
+                "depth {}",
+                depth + 1
+            );
+        }
+    }
+
+    #[test]
+    fn the_board_geometry_is_the_standard_one() {
+        let game = Checkers::SUBGRID;
+        let mut moves = Vec::new();
+        game.legal_moves(&game.start(), &mut moves);
+        let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+        assert_eq!(
+            text,
+            ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
+        );
+        assert_eq!(STEP[0], [OFF, OFF, 4, 5], "1 touches 5 and 6");
+        assert_eq!(STEP[4][1], 0, "5 touches 1");
+        assert_eq!(STEP[4][0], OFF, "5 is on the left edge");
+    }
+
+    #[test]
+    fn notation_and_fen_round_trip() {
+        let game = Checkers::SUBGRID;
+        let pos = game.parse_position("1. 11-15 23-19 2. 8-11 22-17").unwrap();
+        let fen = game.fen(&pos);
+        assert_eq!(
+            fen,
+            "B:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15"
+        );
+        let back = game.parse_fen(&fen).unwrap();
+        assert_eq!(game.fen(&back), fen);
+        let start = game.parse_position("B:W21-32:B1-12").unwrap();
+        assert_eq!(start, game.start());
+        let kings = game.parse_fen("W:W18,24,27,K28:B12,16,20,K22").unwrap();
+        assert_eq!(kings.to_move, Side::Second);
+        assert_eq!(kings.piece_char(27), 'W');
+        assert_eq!(kings.piece_char(21), 'B');
+        for bad in ["X:W1:B2", "B:W33:B1", "B:W1,1:B2", "B:Q1", "B"] {
+            assert!(game.parse_position(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn captures_are_compulsory_and_multi_jumps_complete() {
+        let game = Checkers::SUBGRID;
+        // Black man on 15 faces White men on 19 and 27: the only move is
+        // 15x24x31, which takes both and crowns on 31.
+        let pos = game.parse_fen("B:W19,27:B15,1").unwrap();
+        let mut moves = Vec::new();
+        game.legal_moves(&pos, &mut moves);
+        let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+        assert_eq!(text, ["15x24x31"]);
+        let after = game.play(&pos, moves[0]);
+        assert_eq!(after.white, 0);
+        assert_eq!(game.outcome(&after), Some(Outcome::Win(Side::First)));
+        // A step is refused while a capture exists, and says why.
+        let step = game.parse_move("1-5").unwrap();
+        assert!(
+            game.try_play(&pos, step)
+                .unwrap_err()
+                .to_string()
+                .contains("compulsory")
+        );
+        let short = game.parse_move("15x24").unwrap();
+        assert!(
+            game.try_play(&pos, short)
+                .unwrap_err()
+                .to_string()
+                .contains("must go on")
+        );
+    }
+
+    #[test]
+    fn a_man_is_crowned_and_its_move_ends_there() {
+        let game = Checkers::SUBGRID;
+        // Black man on 22 jumps 26 to land on 31, the crowning row; a
+        // White man on 27 could be jumped next by a king, but not now.
+        let pos = game.parse_fen("B:W26,27,K1:B22").unwrap();
+        let mut moves = Vec::new();
+        game.legal_moves(&pos, &mut moves);
+        let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+        assert_eq!(text, ["22x31"]);
+        let after = game.play(&pos, moves[0]);
+        assert_eq!(after.piece_char(30), 'B');
+    }
+
+    #[test]
+    fn quiet_king_moves_draw_by_the_40_move_rule_and_by_repetition() {
+        let game = Checkers::SUBGRID;
+        let pos = game.parse_fen("B:WK32:BK1").unwrap();
+        // Both kings shuffle: the third occurrence of the start is a draw.
+        let line = "1-5 32-28 5-1 28-32 1-5 32-28 5-1 28-32";
+        let fen = game.fen(&pos);
+        let mut p = pos;
+        for (i, mv) in line.split(' ').enumerate() {
+            assert_eq!(game.outcome(&p), None, "{fen} after {i} plies");
+            p = game.try_play(&p, game.parse_move(mv).unwrap()).unwrap();
+        }
+        assert_eq!(game.outcome(&p), Some(Outcome::Draw));
+        // Without repetition, 80 quiet plies draw.
+        let mut q = pos;
+        q.quiet = QUIET_PLIES;
+        assert_eq!(game.outcome(&q), Some(Outcome::Draw));
+    }
+}

@@ -1,0 +1,254 @@
+//! What a built-in game tells the rest of the program about itself, and the
+//! one list of built-in games.
+//!
+//! A built-in game is its rules file (a [`Game`]), its encoder file (a
+//! `TableGame`), what the fixed opponents know of it (a `Knowledge`) and one
+//! line in [`registry!`]'s invocation in `spec.rs`. The macro writes the
+//! [`GameKind`](super::GameKind) and [`GameSpec`](super::GameSpec) enums
+//! and every `match` over the games (names, variants, options, dispatch):
+//! the command line, the server, the run settings and the tests read those,
+//! so none of them names a game to support it.
+
+use super::{Game, GameSpec, InvalidRules, NTuple, TakeRuleName};
+
+/// The options that choose a game's rules and encoder, as the command line
+/// and the server collect them (all optional: each game has defaults).
+#[derive(Clone, Debug, Default)]
+pub struct GameOptions {
+    /// `--encoder`: the encoder's name.
+    pub encoder: Option<String>,
+    /// Use `evolve`'s recommended encoder when `encoder` is absent.
+    pub recommended: bool,
+    /// Value genomes: `--tuples`.
+    pub tuples: Option<u16>,
+    /// Value genomes: `--tuple-length`.
+    pub tuple_length: Option<u8>,
+    /// Matchsticks: `--rule`.
+    pub rule: Option<TakeRuleName>,
+    /// Matchsticks: `--sticks`.
+    pub sticks: Option<u8>,
+    /// Matchsticks: `--max-take`.
+    pub max_take: Option<u8>,
+    /// Matchsticks: `--last-loses`.
+    pub last_loses: bool,
+    /// Matchsticks: `--last-wins`.
+    pub last_wins: bool,
+    /// Solitaire: `--rows`.
+    pub rows: Option<u8>,
+    /// Solitaire: `--empty`.
+    pub empty: Option<u8>,
+}
+
+impl GameOptions {
+    /// A value genome's shape: `default` with `--tuples` and
+    /// `--tuple-length` applied, checked against a board of `cells`.
+    pub fn value_shape(&self, default: NTuple, cells: usize) -> Result<NTuple, String> {
+        let shape = NTuple {
+            tuples: self.tuples.unwrap_or(default.tuples),
+            length: self.tuple_length.unwrap_or(default.length),
+        };
+        shape
+            .check(cells)
+            .map_err(|reason| format!("--tuple-length {}: {reason}", shape.length))?;
+        Ok(shape)
+    }
+
+    /// The error for an `--encoder` the game does not have.
+    pub fn unknown_encoder(&self, game: &str, names: &[&str], default: &str) -> String {
+        let list = match names.split_last() {
+            Some((last, [])) => format!("has one encoder, {last}"),
+            Some((last, rest)) => format!("encoders are {} and {last}", rest.join(", ")),
+            None => "has no encoders".to_string(),
+        };
+        format!(
+            "--encoder {}: {game} {list} (default here: {default})",
+            self.encoder.as_deref().unwrap_or_default()
+        )
+    }
+}
+
+/// Settings a game gives a plain run (`--method`, and the base of the
+/// recommended settings): a Connect-Four checkpoint of 100 genomes is
+/// 92 MB, so it is written less often, and so on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MethodSettings {
+    /// The one mutation rate.
+    pub mutation: f64,
+    pub generations: u64,
+    pub checkpoint_every: u64,
+    pub bench_every: u64,
+}
+
+/// What `evolve`'s recommended settings change from the method for one
+/// game (measured in docs/experiments.md); `None` keeps the method's
+/// value. Texts are read as the command line reads the same flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunSettings {
+    pub population: Option<usize>,
+    pub elite: Option<usize>,
+    pub parents: Option<usize>,
+    /// `--mutation`: a rate or a range.
+    pub mutation: Option<&'static str>,
+    /// `--fitness`.
+    pub fitness: Option<&'static str>,
+    /// `--init zero`.
+    pub zero_init: bool,
+    /// `--self-play`.
+    pub self_play: Option<u32>,
+    /// `--target`.
+    pub target: Option<&'static str>,
+    pub generations: Option<u64>,
+    pub checkpoint_every: Option<u64>,
+    pub bench_every: Option<u64>,
+}
+
+/// A game this crate knows by name. Everything the program needs to list
+/// it, read it from options and files, and run it with sensible settings.
+pub trait Registered: Game + Copy + Into<GameSpec> {
+    /// The canonical command-line name.
+    const NAME: &'static str;
+    /// Shorter names the command line also reads.
+    const ALIASES: &'static [&'static str];
+    /// The plain method's settings.
+    const METHOD: MethodSettings;
+
+    /// The game under each encoder and rule variant that the tests run
+    /// over (published counts, move invariants, file round trips).
+    fn variants() -> Vec<Self>;
+    /// The game the options choose. Errors name the flag and what it
+    /// allows.
+    fn from_options(options: &GameOptions) -> Result<Self, String>;
+    /// The flags of this game's own rules that `options` sets, as the
+    /// error for another game says them (`"--rows and --empty"`); `None`
+    /// when none is set.
+    fn rule_flags_given(_options: &GameOptions) -> Option<&'static str> {
+        None
+    }
+    /// The encoder's name, as `--encoder` takes it.
+    fn encoder_name(&self) -> &'static str;
+    /// The game with its rules and encoder, in words (`connect4 (mirror
+    /// encoder)`).
+    fn describe(&self) -> String {
+        Self::NAME.to_string()
+    }
+    /// Checks rule parameters read from a file.
+    fn validate(&self) -> Result<(), InvalidRules> {
+        Ok(())
+    }
+    /// The shape of its value genome, when its encoder is one.
+    fn value_genome(&self) -> Option<NTuple> {
+        None
+    }
+    /// `evolve`'s recommended settings for this game and encoder.
+    fn recommended(&self) -> RunSettings {
+        RunSettings::default()
+    }
+}
+
+/// Writes [`GameKind`](super::GameKind), [`GameSpec`](super::GameSpec) and
+/// every match over the built-in games from one list of `Kind(Type)`.
+/// The first token is `$`, passed in so that the `with_game!` macro
+/// written here can have metavariables of its own.
+macro_rules! registry {
+    ($d:tt $( $(#[$doc:meta])* $kind:ident($game:ty) ),+ $(,)?) => {
+        /// Which game, without its rules (the value of `--game`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum GameKind {
+            $( $(#[$doc])* $kind, )+
+        }
+
+        impl GameKind {
+            /// Every built-in game, in the order the command line lists them.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$kind),+];
+
+            /// The canonical command-line name.
+            pub fn name(self) -> &'static str {
+                match self { $(GameKind::$kind => <$game as Registered>::NAME,)+ }
+            }
+
+            /// The shorter names the command line also reads.
+            pub fn aliases(self) -> &'static [&'static str] {
+                match self { $(GameKind::$kind => <$game as Registered>::ALIASES,)+ }
+            }
+
+            /// The game under each of its encoders and rule variants that
+            /// the tests run over ([`Registered::variants`]).
+            pub fn variants(self) -> Vec<GameSpec> {
+                match self {
+                    $(GameKind::$kind => <$game as Registered>::variants()
+                        .into_iter()
+                        .map(GameSpec::$kind)
+                        .collect(),)+
+                }
+            }
+
+            /// The plain method's settings for this game.
+            pub fn method(self) -> MethodSettings {
+                match self { $(GameKind::$kind => <$game as Registered>::METHOD,)+ }
+            }
+
+            /// The game `options` choose: refuses another game's rule
+            /// flags and the value genome's shape flags without a value
+            /// genome.
+            pub fn from_options(self, options: &GameOptions) -> Result<GameSpec, String> {
+                $(
+                    if GameKind::$kind != self {
+                        if let Some(flags) = <$game as Registered>::rule_flags_given(options) {
+                            return Err(format!(
+                                "{flags} apply only to --game {}, not {self}",
+                                GameKind::$kind
+                            ));
+                        }
+                    }
+                )+
+                let spec = match self {
+                    $(GameKind::$kind => GameSpec::$kind(<$game as Registered>::from_options(options)?),)+
+                };
+                if spec.value_genome().is_none()
+                    && (options.tuples.is_some() || options.tuple_length.is_some())
+                {
+                    return Err(
+                        "--tuples and --tuple-length shape a value genome: they need --encoder ntuple"
+                            .to_string(),
+                    );
+                }
+                Ok(spec)
+            }
+        }
+
+        /// A game together with its rules and encoder: what files record
+        /// and what commands run.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum GameSpec {
+            $( $(#[$doc])* $kind($game), )+
+        }
+
+        $(
+            impl From<$game> for GameSpec {
+                fn from(game: $game) -> GameSpec {
+                    GameSpec::$kind(game)
+                }
+            }
+        )+
+
+        impl GameSpec {
+            /// The game without its rules.
+            pub fn kind(&self) -> GameKind {
+                match self { $(GameSpec::$kind(_) => GameKind::$kind,)+ }
+            }
+        }
+
+        /// Runs `$body` with `$g` bound to the concrete game of a
+        /// [`GameSpec`]: the one `match` over the games that generic code
+        /// (dispatch, encoders, the spec's own methods) is written with.
+        macro_rules! with_game {
+            ($d spec:expr, $d g:ident => $d body:expr) => {
+                match $d spec {
+                    $($crate::games::GameSpec::$kind($d g) => $d body,)+
+                }
+            };
+        }
+        pub(crate) use with_game;
+    };
+}
+pub(super) use registry;

@@ -1,0 +1,138 @@
+//! What the fixed opponents know about each game: preferred moves, immediate
+//! threats, a static evaluation, and an exact solver.
+//!
+//! Kept apart from the rules ([`crate::games`]) so that the rules stay the
+//! small core every module needs, and apart from the players so that each
+//! player is written once, generically. One file per game.
+
+mod checkers;
+mod connect4;
+mod matchsticks;
+mod solitaire;
+mod tictactoe;
+
+pub use connect4::Connect4Solver;
+
+use crate::bank::{Bank, BankSource};
+use crate::games::{BuiltIn, Game};
+use crate::solve::{Score, SolvedTable, Solver, Value};
+use crate::store::FileError;
+use std::sync::Arc;
+
+/// An exact oracle: the score each legal move achieves.
+pub trait ExactSolver<G: Game>: Send {
+    /// For every legal move of the unfinished `pos`, the exact score of
+    /// playing it, for the side to move (higher is better: the fastest win,
+    /// the slowest loss).
+    fn move_scores(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Score)>;
+
+    /// For every legal move, its game-theoretic value (a move into a
+    /// position lost for the opponent is a `Win`).
+    fn move_values(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Value)> {
+        self.move_scores(game, pos)
+            .into_iter()
+            .map(|(m, s)| (m, s.value()))
+            .collect()
+    }
+}
+
+/// A bank of `G`'s positions.
+pub type GameBank<G> = Bank<<G as Game>::Position, <G as Game>::Move>;
+
+/// Game knowledge for the fixed opponents.
+pub trait Knowledge: BuiltIn {
+    /// What every exact solver of a match or run shares, built once (a
+    /// solved table for the small games; nothing for Connect-Four, whose
+    /// solvers each keep their own transposition table).
+    type Oracle: Send + Sync + 'static;
+    /// Whether every position can be solved in memory by backward
+    /// induction (exact audits, the exhaustive fitness); `perfect` works
+    /// either way.
+    const SOLVABLE: bool;
+    /// Whether [`Knowledge::bank`] gives positions (Connect-Four).
+    const BANKED: bool = false;
+    /// Whether the game has an exact solver (the `perfect` player, exact
+    /// scores in `eval`); checkers has none.
+    const EXACT: bool = true;
+
+    /// Moves in preference order, in classes of equal preference (the `rules`
+    /// player); empty when no move is preferred.
+    fn preference_classes(&self) -> Vec<Vec<Self::Move>>;
+    /// Whether the opponent of the side to move would win at once by playing
+    /// `mv` here (a threat to block).
+    fn opponent_wins_by(&self, pos: &Self::Position, mv: Self::Move) -> bool;
+    /// A static evaluation for the side to move: positive is good.
+    fn heuristic(&self, pos: &Self::Position) -> i32;
+    /// The moves the `rules` player chooses among when it cannot win at
+    /// once, for a game whose rules of thumb are not "block, then the
+    /// preferred moves" (checkers); `None` for those that are.
+    fn rule_moves(&self, _pos: &Self::Position, _moves: &[Self::Move]) -> Option<Vec<Self::Move>> {
+        None
+    }
+    /// The shared part of the exact solver, built once (it may be costly).
+    fn exact_oracle(&self) -> Arc<Self::Oracle>;
+    /// A solver that knows the exact value of every move, using `oracle`
+    /// from [`Knowledge::exact_oracle`].
+    fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>>;
+    /// The solver-labelled position bank `source` names, for a game that
+    /// has banks (Connect-Four); `None` for the small games, which are
+    /// solved whole (`exhaustive`).
+    fn bank(&self, _source: &BankSource) -> Result<Option<GameBank<Self>>, FileError> {
+        Ok(None)
+    }
+}
+
+/// Reads move values from a shared [`SolvedTable`]; positions outside it
+/// (none, in play from the start) fall back to a private solver.
+pub struct TableSolver<G: Game> {
+    table: Arc<SolvedTable<G::Position>>,
+    fallback: Solver<G>,
+}
+
+impl<G: Game> TableSolver<G> {
+    pub fn new(game: &G, table: &Arc<SolvedTable<G::Position>>) -> Self {
+        TableSolver {
+            table: table.clone(),
+            fallback: Solver::new(game),
+        }
+    }
+}
+
+impl<G: Game> ExactSolver<G> for TableSolver<G> {
+    fn move_scores(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Score)> {
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
+        moves
+            .into_iter()
+            .map(|m| {
+                let next = game.play(pos, m);
+                let score = self
+                    .table
+                    .score(&next)
+                    .unwrap_or_else(|| self.fallback.score(&next));
+                (m, score.before())
+            })
+            .collect()
+    }
+}
+
+/// Points of a line by the number of stones in it (open lines only).
+const LINE_WEIGHT: [i32; 5] = [0, 1, 10, 100, 1000];
+
+/// Σ over lines: weight of my stones in lines free of theirs, minus the same
+/// for them.
+fn open_lines<L: Copy + Into<u64>>(lines: &[L], me: u64, them: u64) -> i32 {
+    lines
+        .iter()
+        .map(|&line| {
+            let line: u64 = line.into();
+            let mine = (line & me).count_ones() as usize;
+            let theirs = (line & them).count_ones() as usize;
+            match (mine, theirs) {
+                (m, 0) => LINE_WEIGHT[m],
+                (0, t) => -LINE_WEIGHT[t],
+                _ => 0,
+            }
+        })
+        .sum()
+}
