@@ -131,9 +131,9 @@ pub fn play<G: TableGame + BuiltIn>(
             _ => Side::Second,
         };
         let mark = if human_side == Side::First {
-            "X, moving first"
+            format!("{}, moving first", G::SIDE_NAMES[0])
         } else {
-            "O, moving second"
+            format!("{}, moving second", G::SIDE_NAMES[1])
         };
         writeln!(out, "\ngame {} of {games}: you are {mark}", n + 1)?;
         let mut pos = game.start();

@@ -322,6 +322,44 @@ async fn whole_games_are_played_by_clicking() {
     .await;
     assert!(result == "bebete wins" || result == "you win", "{result:?}");
 
+    // Checkers against alphabeta: a move is clicked square by square (the
+    // piece, then each landing square), and the reasons name the search.
+    choose(&client, "game", "checkers").await;
+    let players = client
+        .find_all(Locator::Css("#opponent option[value=\"perfect\"]"))
+        .await
+        .unwrap();
+    assert!(
+        players.is_empty(),
+        "checkers has no perfect player to offer"
+    );
+    choose(&client, "opponent", "alphabeta").await;
+    choose(&client, "first", "human").await;
+    click(&client, "start").await;
+    let client_ref = &client;
+    let result = play_out(&client, 400, async move |n| {
+        if n == 0 {
+            // The piece is chosen and its landing squares are marked.
+            let targets = client_ref
+                .find_all(Locator::Css("circle.ck-target"))
+                .await
+                .unwrap();
+            assert!(!targets.is_empty(), "the chosen piece's squares are marked");
+        }
+        if n == 5 {
+            settled(client_ref).await;
+            screenshot(client_ref, "checkers.png").await;
+        }
+    })
+    .await;
+    assert!(
+        ["bebete wins", "a draw", "you win"].contains(&result.as_str()),
+        "{result:?}"
+    );
+    let line = text(&client, "line").await;
+    assert!(line.starts_with("moves: "), "{line}");
+    screenshot(&client, "checkers-end.png").await;
+
     // A run's page: its curves and parameters, and a button to play its
     // champion.
     client.goto(&server.url("/runs/tiny")).await.unwrap();

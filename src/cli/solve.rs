@@ -24,20 +24,88 @@ use std::process::ExitCode;
   bebete solve --game c4 --position 4453 --json
   bebete solve --game solitaire --rows 6 --empty 4
   bebete solve --game peg --position 4-1,6-4
+  bebete solve --game checkers --perft 8
+  bebete solve --game checkers --perft 6 --position \"B:W18,24,27,K28:B12,16,20,K22\"
 
 With --position, the exact score of every legal move there: for tictactoe
 and matchsticks the plies to the end with best play; for connect4 the
 solver's score (positive: the mover wins, higher is sooner; negative: a loss,
-nearer 0 is later). Early Connect-Four positions take the solver seconds.")]
+nearer 0 is later). Early Connect-Four positions take the solver seconds.
+
+With --perft D, the number of move sequences of 1, 2, ..., D plies from the
+start (or from --position) instead: the count engine writers compare their
+move generators against (checkers from the start: 7, 49, 302, 1469, ...).
+Checkers has no exact solver, so --perft is what solve does for it.")]
 pub struct SolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Score each legal move of this position (the moves played from the start)
     #[arg(long, value_name = "MOVES")]
     pub position: Option<String>,
+    /// Count the move sequences of 1..=D plies instead of solving, 1-20 (each ply multiplies the time)
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub perft: Option<u32>,
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,
+}
+
+/// `solve --perft D --json`: the count at each depth.
+#[derive(Serialize)]
+struct PerftReport {
+    game: &'static str,
+    position: String,
+    counts: Vec<PerftRow>,
+}
+
+#[derive(Serialize)]
+struct PerftRow {
+    depth: u32,
+    sequences: u64,
+    seconds: f64,
+}
+
+/// `solve --perft D`.
+struct Perft {
+    depth: u32,
+    position: Option<String>,
+    json: bool,
+}
+
+impl GameVisitor for Perft {
+    type Output = anyhow::Result<String>;
+
+    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<String> {
+        let text = self.position.unwrap_or_default();
+        let pos = game
+            .parse_position(&text)
+            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
+        let mut counts = Vec::new();
+        let mut out = format!(
+            "{} from {}\ndepth     sequences   seconds\n",
+            game.spec(),
+            if text.is_empty() { "the start" } else { &text }
+        );
+        for depth in 1..=self.depth {
+            let clock = std::time::Instant::now();
+            let sequences = crate::games::walk::perft(&game, &pos, depth);
+            let seconds = clock.elapsed().as_secs_f64();
+            out.push_str(&format!("{depth:>5} {sequences:>13} {seconds:>9.2}\n"));
+            counts.push(PerftRow {
+                depth,
+                sequences,
+                seconds,
+            });
+        }
+        if self.json {
+            return pretty_json(&PerftReport {
+                game: game.spec().kind().name(),
+                position: text,
+                counts,
+            });
+        }
+        Ok(out)
+    }
 }
 
 /// `solve --json` of a whole game.
@@ -92,6 +160,12 @@ impl Survey {
         if game.outcome(&pos).is_some() {
             anyhow::bail!("position '{text}': the game is already over");
         }
+        if !G::EXACT {
+            anyhow::bail!(
+                "{} has no exact solver: --perft D counts its move sequences, and eval measures genomes against alphabeta:D",
+                game.spec().kind()
+            );
+        }
         let mut solver = game.exact_solver(&game.exact_oracle());
         let scores = solver.move_scores(game, &pos);
         let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(Score::DRAW);
@@ -137,6 +211,13 @@ impl GameVisitor for Survey {
     fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<String> {
         if let Some(text) = &self.position {
             return self.position(&game, text);
+        }
+        if !G::EXACT {
+            anyhow::bail!(
+                "{} has no exact solver: --perft D counts its move sequences (e.g. solve --game {} --perft 8)",
+                game.spec().kind(),
+                game.spec().kind()
+            );
         }
         if !G::SOLVABLE {
             anyhow::bail!(
@@ -298,6 +379,15 @@ fn solitaire(rules: SolitaireRules, position: Option<&str>, json: bool) -> anyho
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     args.game.refuse_encoder("solve")?;
     let spec = args.game.spec(GameKind::TicTacToe)?;
+    if let Some(depth) = args.perft {
+        let text = spec.visit(Perft {
+            depth,
+            position: args.position.clone(),
+            json: args.json,
+        })?;
+        std::io::stdout().write_all(text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let GameSpec::Solitaire(Solitaire { rules }) = spec {
         let text = solitaire(rules, args.position.as_deref(), args.json)?;
         std::io::stdout().write_all(text.as_bytes())?;

@@ -7,6 +7,7 @@
 mod common;
 
 mod bank_commands;
+mod checkers;
 mod evolve_commands;
 mod genome_commands;
 mod invariants;

@@ -91,7 +91,10 @@ function fillOpponents(select) {
     : g.rules.includes("value genome") ? ` (searches ${g.lookahead} plies)` : ` (shell, lookahead ${g.lookahead})`);
   group("Genomes", shipped.map((g) => [g.name, describe(g)]));
   group("Run champions", champions.map((g) => [g.name, describe(g)]));
-  group("Fixed players", PLAYERS);
+  // Checkers has no exact solver, and its rules player has rules of its own.
+  group("Fixed players", game === "checkers"
+    ? PLAYERS.filter(([v]) => v !== "perfect").map(([v, t]) => v === "rules" ? [v, "rules (take the most, crown, leave nothing to take)"] : [v, t])
+    : PLAYERS);
   // The command line's default (`bebete play`): the shipped genomes/<game>.genome.
   const usual = `genomes/${game}.genome`;
   if (!select && shipped.some((g) => g.name === usual)) select = usual;
@@ -166,6 +169,7 @@ function showMessage(text) {
 }
 
 function render(state) {
+  if (!current || current.id !== state.id || current.moves !== state.moves) ckPath = [];
   current = state;
   $("table").hidden = false;
   const over = state.result !== null;
@@ -181,7 +185,8 @@ function render(state) {
     `you ${state.score.human} · bebete ${state.score.bot} · draws ${state.score.draws}`;
   $("against").textContent = `against ${state.opponent}: ${state.rules}`;
   $("next").hidden = !over;
-  $("line").textContent = state.moves ? `moves: ${state.moves}` : "";
+  // Lines break between moves, not inside one (11-15 keeps its hyphen).
+  $("line").textContent = state.moves ? `moves: ${state.moves.replace(/-/g, "\u2011")}` : "";
   drawBoard(state);
   explain(state);
 }
@@ -190,6 +195,7 @@ function sideName(state) {
   const order = state.human === "X" ? "first" : "second";
   if (state.game === "connect4") return `${state.human === "X" ? "red" : "yellow"}, ${order}`;
   if (state.game === "tictactoe") return `${state.human}, ${order}`;
+  if (state.game === "checkers") return `${state.human === "X" ? "black" : "white"}, ${order}`;
   return order;
 }
 
@@ -199,7 +205,10 @@ const STONE = { X: "#d7263d", O: "#f4c20d" };
 function drawBoard(state) {
   const box = $("board");
   box.textContent = "";
+  // Only Connect-Four's genomes draw votes on the board.
+  $("votes-toggle").hidden = true;
   if (state.board.kind === "heap") return drawHeap(box, state);
+  if (state.board.kind === "draughts") return drawCheckers(box, state);
   if (state.game === "connect4") return drawConnect4(box, state);
   return drawTicTacToe(box, state);
 }
@@ -340,6 +349,105 @@ const VERDICT_SHORT = {
   loses_by_force: "✕ loses",
 };
 
+// ---------------------------------------------------------------- checkers
+
+// Squares 1-32, row by row from Black's side (the top): in rows 1, 3, 5, 7
+// the dark squares are the 2nd, 4th, 6th and 8th.
+const CK = { cell: 52 };
+let ckPath = []; // the squares clicked so far for the human's move
+
+function ckPlace(square) {
+  const k = square - 1;
+  const row = Math.floor(k / 4);
+  const col = 2 * (k % 4) + (row % 2 === 0 ? 1 : 0);
+  return { x: col * CK.cell, y: row * CK.cell };
+}
+
+// A legal move's squares: "11-15" → [11, 15], "15x24x31" → [15, 24, 31].
+function ckSquares(move) {
+  return move.split(/[-x]/).map(Number);
+}
+
+function ckClick(state, square) {
+  if (!state.your_turn || state.result !== null) return;
+  const legal = state.legal.map((m) => [m, ckSquares(m)]);
+  const path = [...ckPath, square];
+  const fits = legal.filter(([, sq]) => path.every((s, i) => sq[i] === s));
+  const whole = fits.find(([, sq]) => sq.length === path.length);
+  if (whole && fits.length === 1) {
+    ckPath = [];
+    return play(whole[0]);
+  }
+  if (fits.length > 0) {
+    ckPath = path;
+  } else {
+    // Not a continuation: start again from this square if it can move.
+    ckPath = legal.some(([, sq]) => sq[0] === square) ? [square] : [];
+  }
+  render(state);
+}
+
+function drawCheckers(box, state) {
+  const size = 8 * CK.cell;
+  const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, class: "checkers" }, box);
+  const squares = state.board.squares;
+  const last = state.last ? ckSquares(state.last.move) : [];
+  const legal = state.your_turn && state.result === null ? state.legal.map(ckSquares) : [];
+  const next = new Set(ckPath.length === 0 ? [] : legal
+    .filter((sq) => ckPath.every((s, i) => sq[i] === s))
+    .map((sq) => sq[ckPath.length])
+    .filter((s) => s !== undefined));
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const dark = (row + col) % 2 === 1;
+      el("rect", { x: col * CK.cell, y: row * CK.cell, width: CK.cell, height: CK.cell, class: dark ? "ck-dark" : "ck-light" }, svg);
+    }
+  }
+  for (let square = 1; square <= 32; square++) {
+    const { x, y } = ckPlace(square);
+    const cx = x + CK.cell / 2;
+    const cy = y + CK.cell / 2;
+    const classes = ["ck-square"];
+    if (last.includes(square)) classes.push("last");
+    if (ckPath.includes(square)) classes.push("chosen");
+    el("rect", { x: x + 2, y: y + 2, width: CK.cell - 4, height: CK.cell - 4, class: classes.join(" ") }, svg);
+    el("text", { x: x + 4, y: y + 12, class: "ck-number" }, svg).textContent = String(square);
+    const piece = squares[square - 1];
+    if (piece !== ".") {
+      const black = piece.toLowerCase() === "b";
+      el("circle", { cx, cy, r: CK.cell / 2 - 8, class: black ? "ck-black" : "ck-white" }, svg);
+      if (piece === "B" || piece === "W") {
+        el("text", { x: cx, y: cy + 6, class: black ? "ck-king on-black" : "ck-king on-white" }, svg).textContent = "K";
+      }
+    }
+    if (next.has(square)) el("circle", { cx, cy, r: 7, class: "ck-target" }, svg);
+    // What may be clicked now: a piece that can move, or once one is
+    // chosen, the squares its move goes on to.
+    const clickable = ckPath.length === 0 ? legal.some((sq) => sq[0] === square) : next.has(square);
+    const target = el("rect", { x, y, width: CK.cell, height: CK.cell, class: "target", "data-square": square, "data-legal": clickable }, svg);
+    target.addEventListener("click", () => ckClick(state, square));
+  }
+}
+
+// The sub-grid genome's ballot: 25 windows, each voting for a move from
+// one of its squares; the legal moves' scores.
+function explainBallot(body, e, bot) {
+  html("p", {}, `bebete played ${bot.move}. Each of 25 4×4 windows of the board reads its 8 dark squares (one gene per window state) and votes for a move from one of them, in a direction, with a weight 0–7; each legal move scores the votes for its first step, and the highest is played.`, body);
+  const table = html("table", { class: "windows values" }, null, body);
+  const head = html("tr", {}, null, html("thead", {}, null, table));
+  for (const h of ["move", "score"]) html("th", {}, h, head);
+  const rows = html("tbody", {}, null, table);
+  for (const [mv, score] of e.moves) {
+    const tr = html("tr", { class: mv === String(bot.move) ? "played" : "" }, null, rows);
+    html("td", {}, mv, tr);
+    html("td", {}, String(score), tr);
+  }
+  const voting = e.windows.filter((w) => w.weight > 0);
+  html("p", { class: "muted" }, voting.length
+    ? `${voting.length} of 25 windows voted with a weight above 0: ` + voting.map((w) => `square ${w.square} ${w.direction} (${w.weight})`).join(", ") + "."
+    : "No window voted with a weight above 0: the first legal move in the rules' order was played.", body);
+}
+
 function drawHeap(box, state) {
   const { sticks, most } = state.board;
   const per = 14;
@@ -379,6 +487,7 @@ function explain(state) {
     html("p", {}, `bebete played ${bot.move}. It is the fixed player ${state.opponent}, which has no gene table to explain.`, body);
     return;
   }
+  if (e.moves && e.windows) return explainBallot(body, e, bot);
   if (e.windows) return explainVotes(body, e, bot);
   if (e.values) return explainValues(body, e, bot, state);
   const what = state.game === "tictactoe" ? "cell" : "take";

@@ -530,6 +530,7 @@ impl Game for Checkers {
     /// often than in the other games: a few random plies vary them.
     const DEFAULT_OPENINGS: u32 = 4;
     const MOVE_PROMPT: &'static str = "your move, e.g. 11-15 or 15x24 (q to quit): ";
+    const SIDE_NAMES: [&'static str; 2] = ["Black (b, B)", "White (w, W)"];
 
     fn start(&self) -> CheckersPosition {
         CheckersPosition::new(0x0000_0FFF, 0xFFF0_0000, 0, Side::First)
@@ -702,6 +703,24 @@ impl Game for Checkers {
                 "the capture must go on while it can: {}",
                 self.format_move(*longer)
             )
+        } else if !mv.is_capture() {
+            let to = mv.to();
+            let man = pos.kings & (1 << sq) == 0;
+            let forward: &[usize] = if pos.to_move == Side::First {
+                &BLACK_FORWARD
+            } else {
+                &WHITE_FORWARD
+            };
+            match (0..4).find(|&d| STEP[sq][d] as usize == to) {
+                None => format!("squares {} and {} are not neighbours", sq + 1, to + 1),
+                Some(d) if man && !forward.contains(&d) => {
+                    format!("the man on {} moves forward only", sq + 1)
+                }
+                Some(_) if pos.occupied() & (1 << to) != 0 => {
+                    format!("square {} is taken", to + 1)
+                }
+                Some(_) => format!("{} is not a legal move here", self.format_move(mv)),
+            }
         } else {
             format!("{} is not a legal move here", self.format_move(mv))
         }
@@ -759,12 +778,15 @@ mod tests {
     use super::*;
     use crate::games::walk::perft;
 
-    /// The published move-path counts from the start (perft), depths 1-8.
+    /// The published move-path counts from the start (perft), depths
+    /// 1-10 (depth 10 is about a second optimised).
     #[test]
     fn perft_matches_the_published_counts() {
         let game = Checkers::SUBGRID;
         let start = game.start();
-        let expected = [7u64, 49, 302, 1469, 7361, 36768, 179_740, 845_931];
+        let expected = [
+            7u64, 49, 302, 1469, 7361, 36768, 179_740, 845_931, 3_963_680, 18_391_564,
+        ];
         for (depth, &count) in expected.iter().enumerate() {
             assert_eq!(
                 perft(&game, &start, depth as u32 + 1),
@@ -825,7 +847,18 @@ mod tests {
         let after = game.play(&pos, moves[0]);
         assert_eq!(after.white, 0);
         assert_eq!(game.outcome(&after), Some(Outcome::Win(Side::First)));
-        // A step is refused while a capture exists, and says why.
+        // A step is refused while a capture exists, and says why; so is a
+        // step onto a piece, backwards or to a square that is not next.
+        let start = game.start();
+        for (text, why) in [
+            ("1-5", "square 5 is taken"),
+            ("9-5", "moves forward only"),
+            ("9-18", "not neighbours"),
+        ] {
+            let mv = game.parse_move(text).unwrap();
+            let said = game.try_play(&start, mv).unwrap_err().to_string();
+            assert!(said.contains(why), "{text}: {said}");
+        }
         let step = game.parse_move("1-5").unwrap();
         assert!(
             game.try_play(&pos, step)

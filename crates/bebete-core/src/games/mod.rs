@@ -141,6 +141,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     const PLAYERS: u8 = 2;
     /// What a person is asked for at their turn in `play`.
     const MOVE_PROMPT: &'static str;
+    /// The two sides as `play` names them, the first mover first.
+    const SIDE_NAMES: [&'static str; 2] = ["X", "O"];
 
     /// The starting position.
     fn start(&self) -> Self::Position;

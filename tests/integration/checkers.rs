@@ -1,0 +1,158 @@
+//! Checkers from the command line: perft, positions in move lists and FEN,
+//! a run that resumes exactly on any thread count, and every command that
+//! plays or explains a genome.
+
+use crate::common::{bebete, same_run, stdout_of};
+
+/// `solve --perft` prints the published counts; plain `solve` says that
+/// checkers has no exact solver and what to use instead.
+#[test]
+fn perft_counts_and_no_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args(["solve", "--game", "checkers", "--perft", "8"]));
+    for count in [
+        "7", "49", "302", "1469", "7361", "36768", "179740", "845931",
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(count)),
+            "{count}: {out}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "solve",
+        "--game",
+        "draughts",
+        "--perft",
+        "2",
+        "--position",
+        "B:W18,24,27,K28:B12,16,20,K22",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(
+        json["counts"][0]["sequences"], 1,
+        "a forced capture: {json}"
+    );
+    let refused = bebete(dir.path())
+        .args(["solve", "--game", "checkers"])
+        .assert()
+        .code(2);
+    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(
+        text.contains("no exact solver") && text.contains("--perft"),
+        "{text}"
+    );
+    // A bad position names what is wrong.
+    let bad = bebete(dir.path())
+        .args([
+            "solve",
+            "--game",
+            "checkers",
+            "--perft",
+            "1",
+            "--position",
+            "11-15 9-13",
+        ])
+        .assert()
+        .code(2);
+    let text = String::from_utf8_lossy(&bad.get_output().stderr).to_string();
+    assert!(text.contains("move 2 ('9-13')"), "{text}");
+}
+
+/// A short run: the same seed gives the same champion on 1 and 2 threads,
+/// and a run cut in two by a resume equals the whole one.
+#[test]
+fn a_checkers_run_is_exact_on_any_thread_count_and_across_a_resume() {
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let common = [
+        "evolve",
+        "--game",
+        "checkers",
+        "--population",
+        "12",
+        "--elite",
+        "3",
+        "--seed",
+        "4",
+        "--bench-every",
+        "0",
+        "--checkpoint-every",
+        "2",
+        "--run",
+        "runs/r",
+    ];
+    for (dir, threads, generations) in [
+        (&dirs[0], "1", "6"),
+        (&dirs[1], "2", "6"),
+        (&dirs[2], "2", "3"),
+    ] {
+        bebete(dir.path())
+            .args(common)
+            .args(["--generations", generations, "--threads", threads])
+            .assert()
+            .success();
+    }
+    let run = |i: usize| dirs[i].path().join("runs/r");
+    same_run(&run(0), &run(1));
+    bebete(dirs[2].path())
+        .args(["resume", "runs/r", "--generations", "3"])
+        .assert()
+        .success();
+    same_run(&run(0), &run(2));
+}
+
+/// A genome plays, moves, explains and is measured; `perfect` is refused
+/// for checkers with the reason.
+#[test]
+fn a_checkers_genome_plays_explains_and_is_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let genome = crate::common::random_genome(dir.path(), "c.genome", &["--game", "checkers"]);
+    let genome = genome.to_str().unwrap();
+    let mv = stdout_of(bebete(dir.path()).args(["move", genome, "--position", "11-15 23-19"]));
+    assert!(
+        mv.trim().contains('-') || mv.trim().contains('x'),
+        "a move in the notation: {mv}"
+    );
+    let explained = stdout_of(bebete(dir.path()).args([
+        "explain",
+        genome,
+        "--position",
+        "B:W18,24,27,K28:B12,16,20,K22",
+    ]));
+    assert!(explained.contains("move scores"), "{explained}");
+    assert!(
+        explained.contains("K"),
+        "the board shows kings: {explained}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(
+        bebete(dir.path()).args(["explain", genome, "--json"]),
+    ))
+    .unwrap();
+    assert_eq!(json["moves"].as_array().unwrap().len(), 7, "{json}");
+    assert_eq!(json["windows"].as_array().unwrap().len(), 25, "{json}");
+    let eval = stdout_of(bebete(dir.path()).args([
+        "eval",
+        genome,
+        "--against",
+        "random,alphabeta:1",
+        "--games",
+        "20",
+    ]));
+    assert!(eval.contains("alphabeta:1"), "{eval}");
+    let refused = bebete(dir.path())
+        .args(["eval", genome, "--against", "perfect", "--games", "2"])
+        .assert()
+        .code(2);
+    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(text.contains("checkers has no exact solver"), "{text}");
+    // A person plays two moves, one refused with the reason, then quits.
+    let played = bebete(dir.path())
+        .args(["play", "--game", "checkers", "--opponent", "alphabeta:2"])
+        .write_stdin("11-15\n1-5\n15x22\nq\n")
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&played.get_output().stdout).to_string();
+    assert!(text.contains("you are Black"), "{text}");
+    assert!(text.contains("bebete plays"), "{text}");
+}
