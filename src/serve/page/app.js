@@ -533,7 +533,7 @@ function explainVotes(body, e, bot) {
 // A value genome: each legal move's value (or search score) as a bar, and
 // the tuples that weighed most in the position it chose.
 function explainValues(body, e, bot, state) {
-  const what = state.game === "tictactoe" ? "cell" : "column";
+  const what = state.game === "tictactoe" ? "cell" : state.game === "checkers" ? "move" : "column";
   const searched = e.depth > 1;
   html("p", {}, searched
     ? `bebete played ${what} ${bot.move}. It searched ${e.depth} plies ahead (alpha-beta) and valued each leaf with its tuples; above +1 is a forced win, below −1 a forced loss.`

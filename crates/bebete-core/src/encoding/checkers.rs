@@ -21,8 +21,9 @@
 //! up, then the capturing line found first). A genome always plays a
 //! legal move, so the illegal-move policy never applies.
 
+use super::ntuple::{self, CellBoard, Decision, Values};
 use super::{Explanation, IllegalPolicy, TableGame};
-use crate::games::{Checkers, CheckersMove, CheckersPosition, Game, Side};
+use crate::games::{Checkers, CheckersEncoder, CheckersMove, CheckersPosition, Game, NTuple, Side};
 use rand::{Rng, RngExt};
 use serde::Serialize;
 
@@ -209,11 +210,14 @@ impl Explanation<CheckersMove> for Ballot {
 }
 
 impl TableGame for Checkers {
-    type Reason = Ballot;
+    type Reason = Decision<Ballot, CheckersMove>;
     const WEIGHTED_GENES: bool = true;
 
     fn gene_count(&self) -> usize {
-        CHECKERS_GENES
+        match self.value_shape() {
+            Some(shape) => shape.gene_count_in(Self::STATES),
+            None => CHECKERS_GENES,
+        }
     }
 
     fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
@@ -221,12 +225,21 @@ impl TableGame for Checkers {
     }
 
     fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
-        rng.fill_bytes(genes);
+        match self.value_shape() {
+            Some(shape) => ntuple::fill_random::<Self, R>(shape, genes, rng),
+            None => rng.fill_bytes(genes),
+        }
     }
 
     fn without_weight(&self, gene: u8) -> u8 {
-        gene & 31
+        match self.encoder {
+            // A fresh value genome's weights are zero already.
+            CheckersEncoder::NTuple(_) => gene,
+            CheckersEncoder::Subgrid => gene & 31,
+        }
     }
+
+    ntuple::value_genome_methods!();
 
     fn decide(
         &self,
@@ -234,6 +247,9 @@ impl TableGame for Checkers {
         pos: &CheckersPosition,
         _policy: IllegalPolicy,
     ) -> Option<CheckersMove> {
+        if let Some(shape) = self.value_shape() {
+            return ntuple::decide(self, shape, genes, pos, None);
+        }
         best_move(self, pos, &vote_sums(genes, pos), &|_| true)
     }
 
@@ -244,10 +260,68 @@ impl TableGame for Checkers {
         _policy: IllegalPolicy,
         allowed: &dyn Fn(CheckersMove) -> bool,
     ) -> Option<CheckersMove> {
+        if let Some(shape) = self.value_shape() {
+            return ntuple::decide(self, shape, genes, pos, Some(allowed));
+        }
         best_move(self, pos, &vote_sums(genes, pos), allowed)
     }
 
-    fn explain(&self, genes: &[u8], pos: &CheckersPosition, _policy: IllegalPolicy) -> Ballot {
+    fn explain(
+        &self,
+        genes: &[u8],
+        pos: &CheckersPosition,
+        _policy: IllegalPolicy,
+    ) -> Decision<Ballot, CheckersMove> {
+        if let Some(shape) = self.value_shape() {
+            return Decision::Values(Values::of(self, shape, genes, pos, 1));
+        }
+        Decision::Table(self.ballot(genes, pos))
+    }
+}
+
+/// The value genome reads the 32 squares (cell = square − 1, four to a
+/// row), each empty, a black man or king, or a white man or king.
+impl CellBoard for Checkers {
+    const WIDTH: usize = 4;
+    const HEIGHT: usize = 8;
+    const HORIZON: u32 = 200_000;
+    const STATES: u32 = 5;
+
+    fn cell_states(&self, pos: &CheckersPosition, states: &mut [u8]) {
+        for (sq, state) in states.iter_mut().enumerate() {
+            let bit = 1u32 << sq;
+            let king = (pos.kings & bit != 0) as u8;
+            *state = if pos.black & bit != 0 {
+                1 + king
+            } else if pos.white & bit != 0 {
+                3 + king
+            } else {
+                0
+            };
+        }
+    }
+
+    /// No left-right symmetry: the dark squares do not map onto dark
+    /// squares.
+    fn mirror_cell(cell: usize) -> usize {
+        cell
+    }
+
+    fn cell_name(cell: usize) -> String {
+        (cell + 1).to_string()
+    }
+
+    fn value_shape(&self) -> Option<NTuple> {
+        match self.encoder {
+            CheckersEncoder::NTuple(shape) => Some(shape),
+            CheckersEncoder::Subgrid => None,
+        }
+    }
+}
+
+impl Checkers {
+    /// The sub-grid genome's decision, explained.
+    fn ballot(&self, genes: &[u8], pos: &CheckersPosition) -> Ballot {
         let side = pos.to_move;
         let windows = window_indices(pos)
             .iter()

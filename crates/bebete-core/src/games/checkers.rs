@@ -37,8 +37,8 @@
 //! are read too).
 
 use super::{
-    BoardView, Game, GameOptions, MethodSettings, MoveError, NotationError, Outcome, Registered,
-    RunSettings, Side,
+    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, NotationError,
+    Outcome, Registered, RunSettings, Side,
 };
 
 /// Squares on the board.
@@ -115,12 +115,24 @@ pub enum CheckersEncoder {
     /// in the window.
     #[default]
     Subgrid,
+    /// The value genome: tuples of squares with a weight per state (see
+    /// `encoding::ntuple`; 5 states a square: empty, a man or a king of
+    /// either side).
+    NTuple(NTuple),
 }
 
 impl CheckersEncoder {
+    /// The value genome's default shape: 64 tuples of 6 squares (5^6 =
+    /// 15,625 weights a table; 4 MB a genome).
+    pub const NTUPLE: NTuple = NTuple {
+        tuples: 64,
+        length: 6,
+    };
+
     pub fn name(self) -> &'static str {
         match self {
             CheckersEncoder::Subgrid => "subgrid",
+            CheckersEncoder::NTuple(_) => "ntuple",
         }
     }
 }
@@ -304,23 +316,71 @@ impl Registered for Checkers {
     };
 
     fn variants() -> Vec<Checkers> {
-        vec![Checkers::SUBGRID]
+        vec![
+            Checkers::SUBGRID,
+            Checkers {
+                encoder: CheckersEncoder::NTuple(NTuple {
+                    tuples: 4,
+                    length: 4,
+                }),
+            },
+        ]
     }
 
     fn from_options(options: &GameOptions) -> Result<Checkers, String> {
-        match options.encoder.as_deref().unwrap_or("subgrid") {
-            "subgrid" => Ok(Checkers::SUBGRID),
-            _ => Err(options.unknown_encoder(Self::NAME, &["subgrid"], "subgrid")),
-        }
+        let encoder = match options.encoder.as_deref().unwrap_or("subgrid") {
+            "subgrid" => CheckersEncoder::Subgrid,
+            "ntuple" => CheckersEncoder::NTuple(options.value_shape(CheckersEncoder::NTUPLE, 32)?),
+            _ => {
+                return Err(options.unknown_encoder(Self::NAME, &["subgrid", "ntuple"], "subgrid"));
+            }
+        };
+        Ok(Checkers { encoder })
     }
 
     fn encoder_name(&self) -> &'static str {
         self.encoder.name()
     }
 
-    /// Games against fixed opponents, as for Connect-Four's vote genome
-    /// (docs/experiments.md).
+    fn describe(&self) -> String {
+        match self.encoder {
+            CheckersEncoder::Subgrid => Self::NAME.to_string(),
+            CheckersEncoder::NTuple(shape) => format!("checkers (value genome, {shape} tuples)"),
+        }
+    }
+
+    fn validate(&self) -> Result<(), InvalidRules> {
+        match self.value_genome() {
+            Some(shape) => shape.check(SQUARES).map_err(InvalidRules),
+            None => Ok(()),
+        }
+    }
+
+    fn value_genome(&self) -> Option<NTuple> {
+        match self.encoder {
+            CheckersEncoder::NTuple(shape) => Some(shape),
+            CheckersEncoder::Subgrid => None,
+        }
+    }
+
+    /// Games against fixed opponents, as for Connect-Four's vote genome; a
+    /// value genome: two learners by self-play, the better against
+    /// alphabeta kept (docs/experiments.md).
     fn recommended(&self) -> RunSettings {
+        if let CheckersEncoder::NTuple(_) = self.encoder {
+            return RunSettings {
+                population: Some(2),
+                elite: Some(1),
+                parents: Some(1),
+                mutation: Some("0.01"),
+                self_play: Some(5_000),
+                fitness: Some("vs:alphabeta:2:20"),
+                generations: Some(40),
+                checkpoint_every: Some(5),
+                bench_every: Some(5),
+                ..RunSettings::default()
+            };
+        }
         RunSettings {
             fitness: Some("vs:random:10+rules:20"),
             zero_init: true,

@@ -14,19 +14,36 @@ pub struct NTuple {
 }
 
 impl NTuple {
-    /// Weights per table (one side): 4^length.
+    /// Weights per table (one side) with 4 cell states: 4^length.
     pub fn states(self) -> usize {
-        1 << (2 * self.length as usize)
+        self.states_in(4)
     }
 
-    /// Bytes of one tuple: its 8 cell bytes and its two tables of i16.
+    /// Weights per table (one side) with `base` cell states: base^length.
+    pub fn states_in(self, base: u32) -> usize {
+        (base as usize).pow(self.length as u32)
+    }
+
+    /// Bytes of one tuple (4 cell states): its 8 cell bytes and its two
+    /// tables of i16.
     pub fn block(self) -> usize {
-        8 + 2 * 2 * self.states()
+        self.block_in(4)
     }
 
-    /// Bytes of a genome: the tuples, then 8 parameter bytes.
+    /// Bytes of one tuple with `base` cell states.
+    pub fn block_in(self, base: u32) -> usize {
+        8 + 2 * 2 * self.states_in(base)
+    }
+
+    /// Bytes of a genome (4 cell states): the tuples, then 8 parameter
+    /// bytes.
     pub fn gene_count(self) -> usize {
-        self.tuples as usize * self.block() + 8
+        self.gene_count_in(4)
+    }
+
+    /// Bytes of a genome with `base` cell states.
+    pub fn gene_count_in(self, base: u32) -> usize {
+        self.tuples as usize * self.block_in(base) + 8
     }
 
     /// Checks the shape against a board of `cells` cells; says what is wrong.

@@ -7,7 +7,8 @@ use super::*;
 /// weighed most in the chosen move's position. Serialises as the fields
 /// `explain --json` shows.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Values {
+#[serde(bound = "")]
+pub struct Values<M = u8> {
     /// Each legal move (as written) with the value of the position it
     /// leads to, from the mover's side (−1 lost … +1 won).
     pub values: Vec<(String, f32)>,
@@ -15,7 +16,7 @@ pub struct Values {
     /// the game writes them) and weight.
     pub tuples: Vec<TupleWeight>,
     #[serde(skip)]
-    pub chosen: Option<u8>,
+    pub chosen: Option<M>,
     /// The chosen move as written.
     #[serde(skip)]
     pub played: String,
@@ -35,16 +36,16 @@ pub struct TupleWeight {
 /// The heaviest tuples `explain` lists.
 const LISTED_TUPLES: usize = 5;
 
-impl Values {
+impl<M: Copy + PartialEq> Values<M> {
     /// The decision of `genes` in `pos` after a search of `depth` plies
     /// (1: the one-ply decision), explained.
-    pub fn of<G: CellBoard>(
+    pub fn of<G: CellBoard<Move = M>>(
         game: &G,
         shape: NTuple,
         genes: &[u8],
         pos: &G::Position,
         depth: u8,
-    ) -> Values {
+    ) -> Values<M> {
         let mut eval = Evaluator::<G>::new(shape, genes);
         let (values, chosen) = if depth <= 1 {
             // The first of the highest values: the move `best` plays (a win
@@ -52,16 +53,22 @@ impl Values {
             let values = eval.move_values(game, genes, pos);
             let chosen = values
                 .iter()
-                .fold(None, |best: Option<(u8, f32)>, &(m, v)| match best {
+                .fold(None, |best: Option<(M, f32)>, &(m, v)| match best {
                     Some((_, b)) if b >= v => best,
                     _ => Some((m, v)),
                 })
                 .map(|(m, _)| m);
             (values, chosen)
         } else {
-            let mut values = eval.searched(game, genes, pos, depth, true);
-            let chosen = values.first().map(|&(m, _)| m);
-            values.sort_by_key(|&(m, _)| m);
+            let searched = eval.searched(game, genes, pos, depth, true);
+            let chosen = searched.first().map(|&(m, _)| m);
+            // Back in the order of the legal moves.
+            let mut moves = Vec::new();
+            game.legal_moves(pos, &mut moves);
+            let values = moves
+                .iter()
+                .filter_map(|m| searched.iter().find(|(s, _)| s == m).copied())
+                .collect();
             (values, chosen)
         };
         let mover = game.turn(pos);
@@ -96,12 +103,12 @@ impl Values {
     }
 }
 
-impl Explanation<u8> for Values {
+impl<M: Copy> Explanation<M> for Values<M> {
     fn consulted(&self) -> impl Iterator<Item = usize> + '_ {
         std::iter::empty()
     }
 
-    fn chosen(&self) -> Option<u8> {
+    fn chosen(&self) -> Option<M> {
         self.chosen
     }
 
@@ -151,13 +158,13 @@ impl Explanation<u8> for Values {
 
 /// A decision of a game whose genome is a gene table or a value genome.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Decision<L> {
+#[serde(untagged, bound(serialize = "L: Serialize"))]
+pub enum Decision<L, M = u8> {
     Table(L),
-    Values(Values),
+    Values(Values<M>),
 }
 
-impl<L> Decision<L> {
+impl<L, M> Decision<L, M> {
     /// The gene table's decision, when it is one.
     pub fn table(self) -> Option<L> {
         match self {
@@ -167,7 +174,7 @@ impl<L> Decision<L> {
     }
 }
 
-impl<L: Explanation<u8>> Explanation<u8> for Decision<L> {
+impl<M: Copy, L: Explanation<M>> Explanation<M> for Decision<L, M> {
     fn consulted(&self) -> impl Iterator<Item = usize> + '_ {
         let (table, values) = match self {
             Decision::Table(l) => (Some(l.consulted()), None),
@@ -179,7 +186,7 @@ impl<L: Explanation<u8>> Explanation<u8> for Decision<L> {
             .chain(values.into_iter().flatten())
     }
 
-    fn chosen(&self) -> Option<u8> {
+    fn chosen(&self) -> Option<M> {
         match self {
             Decision::Table(l) => l.chosen(),
             Decision::Values(v) => v.chosen(),

@@ -62,15 +62,26 @@ const SECOND: u8 = 3;
 
 /// A board of cells on a grid, as the value genome reads it. Cells are
 /// numbered row by row from the bottom left: `row * WIDTH + column`.
-pub trait CellBoard: Game<Move = u8> {
+pub trait CellBoard: Game {
     const WIDTH: usize;
     const HEIGHT: usize;
     /// Self-play games over which the learning rate falls to a quarter and
     /// exploration to a tenth.
     const HORIZON: u32;
-    /// Each cell's state: 0 empty and not yet playable, 1 empty and
-    /// playable, 2 the first player's stone, 3 the second player's.
+    /// States a cell can be in (4: tic-tac-toe and Connect-Four; 5:
+    /// checkers' empty square and the men and kings of both sides).
+    const STATES: u32 = 4;
+    /// Each cell's state, 0..STATES: for the stone games 0 empty and not
+    /// yet playable, 1 empty and playable, 2 the first player's stone, 3
+    /// the second player's.
     fn cell_states(&self, pos: &Self::Position, states: &mut [u8]);
+    /// The cell a tuple's mirror image reads for `cell` (left-right for
+    /// the stone games, whose rules are symmetric so; a board without
+    /// such a symmetry returns `cell`, and a tuple is then read twice).
+    fn mirror_cell(cell: usize) -> usize {
+        let (row, col) = (cell / Self::WIDTH, cell % Self::WIDTH);
+        row * Self::WIDTH + (Self::WIDTH - 1 - col)
+    }
     /// A cell as `explain` writes it.
     fn cell_name(cell: usize) -> String;
     /// The value genome's shape, when the game's encoder is `ntuple`.
@@ -84,7 +95,8 @@ pub trait CellBoard: Game<Move = u8> {
 macro_rules! value_genome_methods {
     () => {
         fn crossover_unit(&self) -> Option<usize> {
-            self.value_shape().map(|s| s.block())
+            self.value_shape()
+                .map(|s| s.block_in(<Self as $crate::encoding::ntuple::CellBoard>::STATES))
         }
 
         fn mutate_own<R: rand::Rng + ?Sized>(
@@ -107,7 +119,12 @@ macro_rules! value_genome_methods {
             })
         }
 
-        fn search(&self, genes: &[u8], pos: &Self::Position, depth: u8) -> Option<Option<u8>> {
+        fn search(
+            &self,
+            genes: &[u8],
+            pos: &Self::Position,
+            depth: u8,
+        ) -> Option<Option<Self::Move>> {
             self.value_shape()
                 .map(|s| $crate::encoding::ntuple::search(self, s, genes, pos, depth))
         }
@@ -132,12 +149,6 @@ macro_rules! value_genome_methods {
     };
 }
 pub(crate) use value_genome_methods;
-
-/// The cell in the mirror column.
-fn mirror<G: CellBoard>(cell: usize) -> usize {
-    let (row, col) = (cell / G::WIDTH, cell % G::WIDTH);
-    row * G::WIDTH + (G::WIDTH - 1 - col)
-}
 
 /// The genome's own learning settings, stored in its last bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -184,9 +195,11 @@ impl Params {
 /// read it (so that a move updates only the indices it changes).
 pub struct Tuples {
     shape: NTuple,
+    /// Cell states: the base of the table indices.
+    base: u32,
     cells: Vec<[u8; MAX_LENGTH as usize]>,
     mirrored: Vec<[u8; MAX_LENGTH as usize]>,
-    /// Per cell: (slot, 4^i) for each slot that reads it at place i; slot
+    /// Per cell: (slot, base^i) for each slot that reads it at place i; slot
     /// 2t is tuple t, 2t + 1 its mirror image.
     readers: Vec<Vec<(u16, u32)>>,
     /// Per slot: the byte offset of its tuple's first table.
@@ -196,29 +209,32 @@ pub struct Tuples {
 impl Tuples {
     pub fn read<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Tuples {
         let len = shape.length as usize;
+        let block = shape.block_in(G::STATES);
         let board = G::WIDTH * G::HEIGHT;
         let mut cells = Vec::with_capacity(shape.tuples as usize);
         let mut mirrored = Vec::with_capacity(shape.tuples as usize);
         let mut readers = vec![Vec::new(); board];
         let mut tables = Vec::with_capacity(2 * shape.tuples as usize);
         for t in 0..shape.tuples as usize {
-            let head = &genes[t * shape.block()..];
+            let head = &genes[t * block..];
             let mut c = [0u8; MAX_LENGTH as usize];
             let mut m = [0u8; MAX_LENGTH as usize];
             for i in 0..len {
                 let cell = (head[i] as usize).min(board - 1);
                 c[i] = cell as u8;
-                m[i] = mirror::<G>(cell) as u8;
-                readers[c[i] as usize].push(((2 * t) as u16, 1u32 << (2 * i)));
-                readers[m[i] as usize].push(((2 * t + 1) as u16, 1u32 << (2 * i)));
+                m[i] = G::mirror_cell(cell) as u8;
+                let place = G::STATES.pow(i as u32);
+                readers[c[i] as usize].push(((2 * t) as u16, place));
+                readers[m[i] as usize].push(((2 * t + 1) as u16, place));
             }
             cells.push(c);
             mirrored.push(m);
-            let table = (t * shape.block() + SHAPE_BYTES) as u32;
+            let table = (t * block + SHAPE_BYTES) as u32;
             tables.extend([table, table]);
         }
         Tuples {
             shape,
+            base: G::STATES,
             cells,
             mirrored,
             readers,
@@ -233,10 +249,11 @@ impl Tuples {
         thread_local! {
             static CACHE: RefCell<Vec<(Vec<u8>, Arc<Tuples>)>> = const { RefCell::new(Vec::new()) };
         }
-        let mut key = Vec::with_capacity(2 + shape.tuples as usize * SHAPE_BYTES);
-        key.extend([G::WIDTH as u8, G::HEIGHT as u8]);
+        let mut key = Vec::with_capacity(3 + shape.tuples as usize * SHAPE_BYTES);
+        key.extend([G::WIDTH as u8, G::HEIGHT as u8, G::STATES as u8]);
+        let block = shape.block_in(G::STATES);
         for t in 0..shape.tuples as usize {
-            key.extend_from_slice(&genes[t * shape.block()..t * shape.block() + SHAPE_BYTES]);
+            key.extend_from_slice(&genes[t * block..t * block + SHAPE_BYTES]);
         }
         CACHE.with_borrow_mut(|cache| {
             if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
@@ -261,8 +278,8 @@ impl Tuples {
         for (cells, mirrored) in self.cells.iter().zip(&self.mirrored) {
             let (mut a, mut b) = (0u32, 0u32);
             for i in (0..len).rev() {
-                a = a << 2 | states[cells[i] as usize] as u32;
-                b = b << 2 | states[mirrored[i] as usize] as u32;
+                a = a * self.base + states[cells[i] as usize] as u32;
+                b = b * self.base + states[mirrored[i] as usize] as u32;
             }
             out.extend([a, b]);
         }
@@ -273,7 +290,7 @@ impl Tuples {
     fn side(&self, mover: Side) -> u32 {
         match mover {
             Side::First => 0,
-            Side::Second => 2 * self.shape.states() as u32,
+            Side::Second => 2 * self.shape.states_in(self.base) as u32,
         }
     }
 
@@ -318,7 +335,7 @@ pub struct Evaluator<G: CellBoard> {
     marks: Vec<u16>,
     /// The changes of the best afterstate so far.
     kept: Vec<(u16, u32)>,
-    moves: Vec<u8>,
+    moves: Vec<G::Move>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -386,7 +403,7 @@ impl<G: CellBoard> Evaluator<G> {
         game: &G,
         genes: &[u8],
         pos: &G::Position,
-        mv: u8,
+        mv: G::Move,
     ) -> Afterstate<G::Position> {
         let next = game.play(pos, mv);
         self.changes.clear();
@@ -443,7 +460,12 @@ impl<G: CellBoard> Evaluator<G> {
 
     /// Every legal move with the value of the position it leads to, from
     /// the side to move's view (higher is better for it), in move order.
-    pub fn move_values(&mut self, game: &G, genes: &[u8], pos: &G::Position) -> Vec<(u8, f32)> {
+    pub fn move_values(
+        &mut self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+    ) -> Vec<(G::Move, f32)> {
         let sign = sign(game.turn(pos));
         self.load(game, genes, pos, game.turn(pos));
         let mut moves = std::mem::take(&mut self.moves);
@@ -458,7 +480,7 @@ impl<G: CellBoard> Evaluator<G> {
 
     /// The move whose afterstate the genome values most (the first of
     /// equals); a winning move is always taken. `None` when the game is over.
-    pub fn best(&mut self, game: &G, genes: &[u8], pos: &G::Position) -> Option<u8> {
+    pub fn best(&mut self, game: &G, genes: &[u8], pos: &G::Position) -> Option<G::Move> {
         self.best_afterstate(game, genes, pos).map(|(mv, _)| mv)
     }
 
@@ -469,12 +491,12 @@ impl<G: CellBoard> Evaluator<G> {
         game: &G,
         genes: &[u8],
         pos: &G::Position,
-    ) -> Option<(u8, Afterstate<G::Position>)> {
+    ) -> Option<(G::Move, Afterstate<G::Position>)> {
         let sign = sign(game.turn(pos));
         self.load(game, genes, pos, game.turn(pos));
         let mut moves = std::mem::take(&mut self.moves);
         game.legal_moves(pos, &mut moves);
-        let mut best: Option<(u8, Afterstate<G::Position>)> = None;
+        let mut best: Option<(G::Move, Afterstate<G::Position>)> = None;
         for &mv in &moves {
             let after = self.afterstate(game, genes, pos, mv);
             let better = best
@@ -530,8 +552,8 @@ pub fn decide<G: CellBoard>(
     shape: NTuple,
     genes: &[u8],
     pos: &G::Position,
-    allowed: Option<&dyn Fn(u8) -> bool>,
-) -> Option<u8> {
+    allowed: Option<&dyn Fn(G::Move) -> bool>,
+) -> Option<G::Move> {
     let mut eval = Evaluator::<G>::new(shape, genes);
     match allowed {
         None => eval.best(game, genes, pos),
@@ -539,7 +561,7 @@ pub fn decide<G: CellBoard>(
             .move_values(game, genes, pos)
             .into_iter()
             .filter(|&(m, _)| allowed(m))
-            .fold(None, |best: Option<(u8, f32)>, (m, v)| match best {
+            .fold(None, |best: Option<(G::Move, f32)>, (m, v)| match best {
                 Some((_, b)) if b >= v => best,
                 _ => Some((m, v)),
             })
@@ -579,7 +601,7 @@ pub fn fill_random<G: CellBoard, R: Rng + ?Sized>(shape: NTuple, genes: &mut [u8
             cells = random_walk::<G, R>(shape.length, rng);
         }
         seen.push(cell_set(&cells));
-        write_shape(shape, genes, t, &cells);
+        write_shape::<G>(shape, genes, t, &cells);
     }
     let p = genes.len() - PARAM_BYTES;
     genes[p..p + 3].copy_from_slice(&DEFAULT_CODES);
@@ -589,8 +611,9 @@ fn cell_set(cells: &[u8]) -> u64 {
     cells.iter().fold(0, |m, &c| m | 1 << c)
 }
 
-fn write_shape(shape: NTuple, genes: &mut [u8], t: usize, cells: &[u8]) {
-    let head = &mut genes[t * shape.block()..t * shape.block() + SHAPE_BYTES];
+fn write_shape<G: CellBoard>(shape: NTuple, genes: &mut [u8], t: usize, cells: &[u8]) {
+    let block = shape.block_in(G::STATES);
+    let head = &mut genes[t * block..t * block + SHAPE_BYTES];
     head.fill(NO_CELL);
     head[..cells.len()].copy_from_slice(cells);
 }
@@ -622,17 +645,18 @@ fn random_walk<G: CellBoard, R: Rng + ?Sized>(length: u8, rng: &mut R) -> Vec<u8
 /// What is wrong with a stored value genome, if anything: every tuple's
 /// cells on the board, distinct, and unused bytes empty.
 pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
-    if genes.len() != shape.gene_count() {
+    if genes.len() != shape.gene_count_in(G::STATES) {
         return Some(format!(
             "{} bytes, but a {shape} value genome has {}",
             genes.len(),
-            shape.gene_count()
+            shape.gene_count_in(G::STATES)
         ));
     }
+    let block = shape.block_in(G::STATES);
     let board = G::WIDTH * G::HEIGHT;
     let len = shape.length as usize;
     for t in 0..shape.tuples as usize {
-        let head = &genes[t * shape.block()..t * shape.block() + SHAPE_BYTES];
+        let head = &genes[t * block..t * block + SHAPE_BYTES];
         let (cells, rest) = head.split_at(len);
         if let Some(&c) = cells.iter().find(|&&c| c as usize >= board) {
             return Some(format!(
@@ -662,9 +686,10 @@ pub fn mutate<G: CellBoard, R: Rng + ?Sized>(
     for t in 0..shape.tuples as usize {
         if rng.random::<f64>() < rate {
             let cells = random_walk::<G, R>(shape.length, rng);
-            write_shape(shape, genes, t, &cells);
-            let start = t * shape.block() + SHAPE_BYTES;
-            genes[start..(t + 1) * shape.block()].fill(0);
+            write_shape::<G>(shape, genes, t, &cells);
+            let block = shape.block_in(G::STATES);
+            let start = t * block + SHAPE_BYTES;
+            genes[start..(t + 1) * block].fill(0);
             redrawn += 1;
         }
     }

@@ -10,8 +10,8 @@ const WIN: f32 = 2.0;
 
 /// One move of a searched position: where it leads and what it is worth to
 /// the side that plays it.
-struct Child<P> {
-    mv: u8,
+struct Child<P, M> {
+    mv: M,
     pos: P,
     /// The tables' value, or the exact score of a finished game.
     score: f32,
@@ -28,12 +28,12 @@ impl<G: CellBoard> Evaluator<G> {
         genes: &[u8],
         pos: &G::Position,
         bonus: f32,
-    ) -> Vec<Child<G::Position>> {
+    ) -> Vec<Child<G::Position, G::Move>> {
         let sign = sign(game.turn(pos));
         self.load(game, genes, pos, game.turn(pos));
         let mut moves = std::mem::take(&mut self.moves);
         game.legal_moves(pos, &mut moves);
-        let mut kids: Vec<Child<G::Position>> = moves
+        let mut kids: Vec<Child<G::Position, G::Move>> = moves
             .iter()
             .map(|&mv| {
                 let after = self.afterstate(game, genes, pos, mv);
@@ -100,10 +100,10 @@ impl<G: CellBoard> Evaluator<G> {
         pos: &G::Position,
         depth: u8,
         exact: bool,
-    ) -> Vec<(u8, f32)> {
+    ) -> Vec<(G::Move, f32)> {
         let kids = self.children(game, genes, pos, depth as f32 * 0.01);
         let mut alpha = f32::NEG_INFINITY;
-        let mut scored: Vec<(u8, f32)> = Vec::with_capacity(kids.len());
+        let mut scored: Vec<(G::Move, f32)> = Vec::with_capacity(kids.len());
         for kid in &kids {
             let score = if kid.finished || depth <= 1 {
                 kid.score
@@ -133,7 +133,7 @@ pub fn search<G: CellBoard>(
     genes: &[u8],
     pos: &G::Position,
     depth: u8,
-) -> Option<u8> {
+) -> Option<G::Move> {
     let mut eval = Evaluator::<G>::new(shape, genes);
     eval.searched(game, genes, pos, depth.max(1), false)
         .first()
