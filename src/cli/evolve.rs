@@ -33,15 +33,20 @@ use std::process::ExitCode;
                --generations 3000 --bench-every 100
   solitaire    recommended: --fitness solo --mutation 0.0005..0.05 --target pegs:1
                --generations 2000 (one game per genome; no opponents, no round-robin)
-  value genomes (--encoder ntuple: tictactoe, connect4) learn by self-play:
+  checkers     recommended: --encoder ntuple, the value genome (below); the text's
+               sub-grid genome with --encoder subgrid: --fitness vs:random:10+rules:20
+               --init zero --mutation 0.002 --generations 300 --bench-every 25
+  value genomes (--encoder ntuple: tictactoe, connect4, checkers) learn by self-play:
     tictactoe  --population 8 --elite 2 --self-play 300 --mutation 0.05
                --fitness vs:exhaustive --target unbeatable --generations 500
     connect4   --population 2 --elite 1 --parents 1 --self-play 25000
                --mutation 0.01 --fitness vs:bank --generations 60 --bench-every 5
+    checkers   --population 2 --elite 1 --parents 1 --self-play 5000
+               --mutation 0.01 --fitness vs:alphabeta:2:20 --generations 200 --bench-every 10
 Giving --fitness selects the method's defaults instead (base3/state/subgrid
 encoders, random initial genes, no bank operators, one mutation rate:
-tictactoe 0.001, matchsticks 0.05, connect4 0.002, solitaire 0.001; generations 1000,
-200, 300, 500); any flag given explicitly wins.
+tictactoe 0.001, matchsticks 0.05, connect4 0.002, solitaire 0.001, checkers 0.002;
+generations 1000, 200, 300, 500, 200); any flag given explicitly wins.
 
 Examples:
   bebete evolve                                   an unbeatable tic-tac-toe genome

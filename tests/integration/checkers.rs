@@ -69,6 +69,8 @@ fn a_checkers_run_is_exact_on_any_thread_count_and_across_a_resume() {
         "evolve",
         "--game",
         "checkers",
+        "--encoder",
+        "subgrid",
         "--population",
         "12",
         "--elite",
@@ -233,4 +235,18 @@ fn checkers_value_genomes_learn_and_their_runs_are_exact() {
         .assert()
         .success();
     same_run(&run(0), &run(2));
+}
+
+/// evolve's help names every registered game's defaults, checkers too.
+#[test]
+fn evolve_help_names_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = stdout_of(bebete(dir.path()).args(["evolve", "--help"]));
+    for kind in bebete::games::GameKind::ALL {
+        assert!(
+            help.lines()
+                .any(|l| l.trim_start().starts_with(kind.name())),
+            "{kind} missing from evolve --help:\n{help}"
+        );
+    }
 }

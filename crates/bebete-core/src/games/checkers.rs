@@ -328,11 +328,18 @@ impl Registered for Checkers {
     }
 
     fn from_options(options: &GameOptions) -> Result<Checkers, String> {
-        let encoder = match options.encoder.as_deref().unwrap_or("subgrid") {
+        // evolve's recommended settings learn a value genome; the text's
+        // sub-grid genome is the default everywhere else.
+        let default = if options.recommended {
+            "ntuple"
+        } else {
+            "subgrid"
+        };
+        let encoder = match options.encoder.as_deref().unwrap_or(default) {
             "subgrid" => CheckersEncoder::Subgrid,
             "ntuple" => CheckersEncoder::NTuple(options.value_shape(CheckersEncoder::NTUPLE, 32)?),
             _ => {
-                return Err(options.unknown_encoder(Self::NAME, &["subgrid", "ntuple"], "subgrid"));
+                return Err(options.unknown_encoder(Self::NAME, &["subgrid", "ntuple"], default));
             }
         };
         Ok(Checkers { encoder })
@@ -375,9 +382,9 @@ impl Registered for Checkers {
                 mutation: Some("0.01"),
                 self_play: Some(5_000),
                 fitness: Some("vs:alphabeta:2:20"),
-                generations: Some(40),
-                checkpoint_every: Some(5),
-                bench_every: Some(5),
+                generations: Some(200),
+                checkpoint_every: Some(10),
+                bench_every: Some(10),
                 ..RunSettings::default()
             };
         }
