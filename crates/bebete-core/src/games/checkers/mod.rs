@@ -36,6 +36,12 @@
 //! then each side's squares, `K` before a king; ranges such as `W21-32`
 //! are read too).
 
+mod notation;
+mod registration;
+mod render;
+#[cfg(test)]
+mod tests;
+
 use super::{
     BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, NotationError,
     Outcome, Registered, RunSettings, Side,
@@ -305,100 +311,6 @@ impl CheckersMove {
     }
 }
 
-impl Registered for Checkers {
-    const NAME: &'static str = "checkers";
-    const ALIASES: &'static [&'static str] = &["draughts"];
-    const METHOD: MethodSettings = MethodSettings {
-        mutation: 0.002,
-        generations: 200,
-        checkpoint_every: 50,
-        bench_every: 20,
-    };
-
-    fn variants() -> Vec<Checkers> {
-        vec![
-            Checkers::SUBGRID,
-            Checkers {
-                encoder: CheckersEncoder::NTuple(NTuple {
-                    tuples: 4,
-                    length: 4,
-                }),
-            },
-        ]
-    }
-
-    fn from_options(options: &GameOptions) -> Result<Checkers, String> {
-        // evolve's recommended settings learn a value genome; the text's
-        // sub-grid genome is the default everywhere else.
-        let default = if options.recommended {
-            "ntuple"
-        } else {
-            "subgrid"
-        };
-        let encoder = match options.encoder.as_deref().unwrap_or(default) {
-            "subgrid" => CheckersEncoder::Subgrid,
-            "ntuple" => CheckersEncoder::NTuple(options.value_shape(CheckersEncoder::NTUPLE, 32)?),
-            _ => {
-                return Err(options.unknown_encoder(Self::NAME, &["subgrid", "ntuple"], default));
-            }
-        };
-        Ok(Checkers { encoder })
-    }
-
-    fn encoder_name(&self) -> &'static str {
-        self.encoder.name()
-    }
-
-    fn describe(&self) -> String {
-        match self.encoder {
-            CheckersEncoder::Subgrid => Self::NAME.to_string(),
-            CheckersEncoder::NTuple(shape) => format!("checkers (value genome, {shape} tuples)"),
-        }
-    }
-
-    fn validate(&self) -> Result<(), InvalidRules> {
-        match self.value_genome() {
-            Some(shape) => shape.check(SQUARES).map_err(InvalidRules),
-            None => Ok(()),
-        }
-    }
-
-    fn value_genome(&self) -> Option<NTuple> {
-        match self.encoder {
-            CheckersEncoder::NTuple(shape) => Some(shape),
-            CheckersEncoder::Subgrid => None,
-        }
-    }
-
-    /// Games against fixed opponents, as for Connect-Four's vote genome; a
-    /// value genome: two learners by self-play, the better against
-    /// alphabeta kept (docs/experiments.md).
-    fn recommended(&self) -> RunSettings {
-        if let CheckersEncoder::NTuple(_) = self.encoder {
-            return RunSettings {
-                population: Some(2),
-                elite: Some(1),
-                parents: Some(1),
-                mutation: Some("0.01"),
-                self_play: Some(5_000),
-                fitness: Some("vs:alphabeta:2:20"),
-                generations: Some(200),
-                checkpoint_every: Some(10),
-                bench_every: Some(10),
-                ..RunSettings::default()
-            };
-        }
-        RunSettings {
-            fitness: Some("vs:random:10+rules:20"),
-            zero_init: true,
-            generations: Some(300),
-            checkpoint_every: Some(50),
-            bench_every: Some(25),
-            ..RunSettings::default()
-        }
-    }
-}
-
 impl Checkers {
     /// Appends every capture of the side to move to `moves`; true if any.
     fn captures(&self, pos: &CheckersPosition, moves: &mut Vec<CheckersMove>) -> bool {
@@ -499,94 +411,6 @@ impl Checkers {
         let mut moves = Vec::new();
         self.captures(pos, &mut moves)
     }
-
-    /// The position as a FEN string (`B:W18,24,K28:B12,16`).
-    pub fn fen(&self, pos: &CheckersPosition) -> String {
-        let list = |pieces: u32| {
-            (0..SQUARES)
-                .filter(|&sq| pieces & (1 << sq) != 0)
-                .map(|sq| {
-                    let king = if pos.kings & (1 << sq) != 0 { "K" } else { "" };
-                    format!("{king}{}", sq + 1)
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!(
-            "{}:W{}:B{}",
-            if pos.to_move == Side::First { 'B' } else { 'W' },
-            list(pos.white),
-            list(pos.black)
-        )
-    }
-
-    /// Reads a FEN string; says what is wrong with a bad one.
-    pub fn parse_fen(&self, text: &str) -> Result<CheckersPosition, String> {
-        let text = text.trim().trim_end_matches('.');
-        let mut parts = text.split(':');
-        let to_move = match parts.next().map(str::trim) {
-            Some("B") | Some("b") => Side::First,
-            Some("W") | Some("w") => Side::Second,
-            other => {
-                return Err(format!(
-                    "a FEN string starts with the side to move, B or W (found '{}')",
-                    other.unwrap_or_default()
-                ));
-            }
-        };
-        let (mut black, mut white, mut kings) = (0u32, 0u32, 0u32);
-        let mut sides_read = 0;
-        for part in parts {
-            let part = part.trim();
-            let (side, list) = match part.split_at_checked(1) {
-                Some(("W" | "w", list)) => (Side::Second, list),
-                Some(("B" | "b", list)) => (Side::First, list),
-                _ => {
-                    return Err(format!(
-                        "'{part}': each side's list starts with W or B (W18,24,K28)"
-                    ));
-                }
-            };
-            sides_read += 1;
-            for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                let (king, squares) = match item.strip_prefix(['K', 'k']) {
-                    Some(rest) => (true, rest),
-                    None => (false, item),
-                };
-                let number = |s: &str| -> Result<usize, String> {
-                    match s.parse::<usize>() {
-                        Ok(n) if (1..=32).contains(&n) => Ok(n - 1),
-                        _ => Err(format!("'{item}': squares are 1-32")),
-                    }
-                };
-                let (first, last) = match squares.split_once('-') {
-                    Some((a, b)) => (number(a)?, number(b)?),
-                    None => (number(squares)?, number(squares)?),
-                };
-                for sq in first..=last {
-                    let bit = 1u32 << sq;
-                    if (black | white) & bit != 0 {
-                        return Err(format!("square {} is listed twice", sq + 1));
-                    }
-                    match side {
-                        Side::First => black |= bit,
-                        Side::Second => white |= bit,
-                    }
-                    if king {
-                        kings |= bit;
-                    }
-                }
-            }
-        }
-        if sides_read == 0 {
-            return Err("a FEN string lists the pieces: B:W21-32:B1-12".to_string());
-        }
-        let men = (black | white) & !kings;
-        if men & ((black & BLACK_CROWN) | (white & WHITE_CROWN)) != 0 {
-            return Err("a man stands on its crowning row: it would be a king".to_string());
-        }
-        Ok(CheckersPosition::new(black, white, kings, to_move))
-    }
 }
 
 impl Game for Checkers {
@@ -669,52 +493,11 @@ impl Game for Checkers {
     }
 
     fn parse_move(&self, text: &str) -> Result<CheckersMove, MoveError> {
-        const EXPECTED: &str = "a move is two squares 1-32 joined by - (11-15), or a capture with every landing square joined by x (15x24, 15x24x31)";
-        let text = text.trim();
-        let capture = text.contains(['x', 'X', ':']);
-        let squares: Vec<usize> = text
-            .split(['-', 'x', 'X', ':'])
-            .map(|s| match s.trim().parse::<usize>() {
-                Ok(n) if (1..=32).contains(&n) => Ok(n - 1),
-                _ => Err(MoveError::Syntax { expected: EXPECTED }),
-            })
-            .collect::<Result<_, _>>()?;
-        if squares.len() < 2 || (!capture && squares.len() != 2) || squares.len() > MAX_HOPS + 1 {
-            return Err(MoveError::Syntax { expected: EXPECTED });
-        }
-        if !capture {
-            return Ok(CheckersMove::step(squares[0], squares[1]));
-        }
-        let mut mv = CheckersMove {
-            from: squares[0] as u8,
-            path: 0,
-            hops: 0,
-            captured: 0,
-        };
-        for pair in squares.windows(2) {
-            let (r0, c0) = row_col(pair[0]);
-            let (r1, c1) = row_col(pair[1]);
-            if (r1 - r0).abs() != 2 || (c1 - c0).abs() != 2 {
-                return Err(MoveError::Illegal(format!(
-                    "{}x{} is not a jump: write every landing square (15x24x31)",
-                    pair[0] + 1,
-                    pair[1] + 1
-                )));
-            }
-            let over = square_at((r0 + r1) / 2, (c0 + c1) / 2).unwrap_or_default();
-            mv = mv.then_jump(over, pair[1]);
-        }
-        Ok(mv)
+        notation::parse_move(text)
     }
 
     fn format_move(&self, mv: CheckersMove) -> String {
-        let sep = if mv.is_capture() { "x" } else { "-" };
-        let mut text = (mv.from + 1).to_string();
-        for sq in mv.landings() {
-            text.push_str(sep);
-            text.push_str(&(sq + 1).to_string());
-        }
-        text
+        notation::format_move(mv)
     }
 
     fn notation_separator(&self) -> &'static str {
@@ -800,178 +583,12 @@ impl Game for Checkers {
     /// The board from Black's side with the empty squares numbered; `>`
     /// marks where the last move ended.
     fn render_play(&self, pos: &CheckersPosition, last: Option<CheckersMove>) -> String {
-        let mut out = String::new();
-        for row in 0..8 {
-            out.push_str("  ");
-            for col in 0..8 {
-                match square_at(row, col) {
-                    None => out.push_str("  ·"),
-                    Some(sq) => {
-                        let mark = if last.is_some_and(|m| m.to() == sq) {
-                            '>'
-                        } else {
-                            ' '
-                        };
-                        match pos.piece_char(sq) {
-                            '.' => out.push_str(&format!("{:>3}", sq + 1)),
-                            c => {
-                                out.push(' ');
-                                out.push(mark);
-                                out.push(c);
-                            }
-                        }
-                    }
-                }
-            }
-            out.push('\n');
-        }
-        out.push_str("  (b/B: Black man/king, moving down; w/W: White, moving up");
-        if last.is_some() {
-            out.push_str("; > the last move");
-        }
-        out.push_str(")\n");
-        out
+        render::board(pos, last)
     }
 
     fn view(&self, pos: &CheckersPosition) -> BoardView {
         BoardView::Draughts {
             squares: (0..SQUARES).map(|sq| pos.piece_char(sq)).collect(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::walk::perft;
-
-    /// The published move-path counts from the start (perft), depths
-    /// 1-10 (depth 10 is about a second optimised).
-    #[test]
-    fn perft_matches_the_published_counts() {
-        let game = Checkers::SUBGRID;
-        let start = game.start();
-        let expected = [
-            7u64, 49, 302, 1469, 7361, 36768, 179_740, 845_931, 3_963_680, 18_391_564,
-        ];
-        for (depth, &count) in expected.iter().enumerate() {
-            assert_eq!(
-                perft(&game, &start, depth as u32 + 1),
-                count,
-                "depth {}",
-                depth + 1
-            );
-        }
-    }
-
-    #[test]
-    fn the_board_geometry_is_the_standard_one() {
-        let game = Checkers::SUBGRID;
-        let mut moves = Vec::new();
-        game.legal_moves(&game.start(), &mut moves);
-        let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
-        assert_eq!(
-            text,
-            ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
-        );
-        assert_eq!(STEP[0], [OFF, OFF, 4, 5], "1 touches 5 and 6");
-        assert_eq!(STEP[4][1], 0, "5 touches 1");
-        assert_eq!(STEP[4][0], OFF, "5 is on the left edge");
-    }
-
-    #[test]
-    fn notation_and_fen_round_trip() {
-        let game = Checkers::SUBGRID;
-        let pos = game.parse_position("1. 11-15 23-19 2. 8-11 22-17").unwrap();
-        let fen = game.fen(&pos);
-        assert_eq!(
-            fen,
-            "B:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15"
-        );
-        let back = game.parse_fen(&fen).unwrap();
-        assert_eq!(game.fen(&back), fen);
-        let start = game.parse_position("B:W21-32:B1-12").unwrap();
-        assert_eq!(start, game.start());
-        let kings = game.parse_fen("W:W18,24,27,K28:B12,16,20,K22").unwrap();
-        assert_eq!(kings.to_move, Side::Second);
-        assert_eq!(kings.piece_char(27), 'W');
-        assert_eq!(kings.piece_char(21), 'B');
-        for bad in ["X:W1:B2", "B:W33:B1", "B:W1,1:B2", "B:Q1", "B"] {
-            assert!(game.parse_position(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn captures_are_compulsory_and_multi_jumps_complete() {
-        let game = Checkers::SUBGRID;
-        // Black man on 15 faces White men on 19 and 27: the only move is
-        // 15x24x31, which takes both and crowns on 31.
-        let pos = game.parse_fen("B:W19,27:B15,1").unwrap();
-        let mut moves = Vec::new();
-        game.legal_moves(&pos, &mut moves);
-        let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
-        assert_eq!(text, ["15x24x31"]);
-        let after = game.play(&pos, moves[0]);
-        assert_eq!(after.white, 0);
-        assert_eq!(game.outcome(&after), Some(Outcome::Win(Side::First)));
-        // A step is refused while a capture exists, and says why; so is a
-        // step onto a piece, backwards or to a square that is not next.
-        let start = game.start();
-        for (text, why) in [
-            ("1-5", "square 5 is taken"),
-            ("9-5", "moves forward only"),
-            ("9-18", "not neighbours"),
-        ] {
-            let mv = game.parse_move(text).unwrap();
-            let said = game.try_play(&start, mv).unwrap_err().to_string();
-            assert!(said.contains(why), "{text}: {said}");
-        }
-        let step = game.parse_move("1-5").unwrap();
-        assert!(
-            game.try_play(&pos, step)
-                .unwrap_err()
-                .to_string()
-                .contains("compulsory")
-        );
-        let short = game.parse_move("15x24").unwrap();
-        assert!(
-            game.try_play(&pos, short)
-                .unwrap_err()
-                .to_string()
-                .contains("must go on")
-        );
-    }
-
-    #[test]
-    fn a_man_is_crowned_and_its_move_ends_there() {
-        let game = Checkers::SUBGRID;
-        // Black man on 22 jumps 26 to land on 31, the crowning row; a
-        // White man on 27 could be jumped next by a king, but not now.
-        let pos = game.parse_fen("B:W26,27,K1:B22").unwrap();
-        let mut moves = Vec::new();
-        game.legal_moves(&pos, &mut moves);
-        let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
-        assert_eq!(text, ["22x31"]);
-        let after = game.play(&pos, moves[0]);
-        assert_eq!(after.piece_char(30), 'B');
-    }
-
-    #[test]
-    fn quiet_king_moves_draw_by_the_40_move_rule_and_by_repetition() {
-        let game = Checkers::SUBGRID;
-        let pos = game.parse_fen("B:WK32:BK1").unwrap();
-        // Both kings shuffle: the third occurrence of the start is a draw.
-        let line = "1-5 32-28 5-1 28-32 1-5 32-28 5-1 28-32";
-        let fen = game.fen(&pos);
-        let mut p = pos;
-        for (i, mv) in line.split(' ').enumerate() {
-            assert_eq!(game.outcome(&p), None, "{fen} after {i} plies");
-            p = game.try_play(&p, game.parse_move(mv).unwrap()).unwrap();
-        }
-        assert_eq!(game.outcome(&p), Some(Outcome::Draw));
-        // Without repetition, 80 quiet plies draw.
-        let mut q = pos;
-        q.quiet = QUIET_PLIES;
-        assert_eq!(game.outcome(&q), Some(Outcome::Draw));
     }
 }

@@ -1,0 +1,197 @@
+//! The value genome: shapes, cell states, learning, search, mutation.
+
+use super::genes::cell_set;
+use super::*;
+use crate::encoding::{IllegalPolicy, TableGame};
+use crate::games::{Connect4, Connect4Encoder, TicTacToe, TicTacToeEncoder};
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+const SMALL: NTuple = NTuple {
+    tuples: 12,
+    length: 6,
+};
+
+fn c4(shape: NTuple) -> Connect4 {
+    Connect4 {
+        encoder: Connect4Encoder::NTuple(shape),
+    }
+}
+
+fn c4_position(moves: &str) -> <Connect4 as Game>::Position {
+    let game = c4(SMALL);
+    moves
+        .bytes()
+        .fold(game.start(), |pos, c| game.play(&pos, c - b'1'))
+}
+
+fn fresh<G: CellBoard + TableGame>(game: &G, seed: u64) -> Vec<u8> {
+    let mut genes = vec![0; game.gene_count()];
+    game.fill_random(&mut genes, &mut Pcg64Mcg::seed_from_u64(seed));
+    genes
+}
+
+#[test]
+fn the_layout_is_tuples_then_settings() {
+    let shape = Connect4Encoder::NTUPLE;
+    assert_eq!(shape.states(), 65_536);
+    assert_eq!(shape.block(), 8 + 4 * 65_536);
+    assert_eq!(shape.gene_count(), 70 * 262_152 + 8);
+    let genes = fresh(&c4(SMALL), 1);
+    let p = Params::read(&genes);
+    assert!((p.alpha - 0.004).abs() < 0.0002, "{p:?}");
+    assert!((p.lambda - 0.5).abs() < 0.01 && (p.epsilon - 0.1).abs() < 1e-6);
+    assert_eq!(p.games, 0);
+    assert_eq!(problem::<Connect4>(SMALL, &genes), None);
+}
+
+/// The worked example: after 4 4 3 (columns, 1-based) X holds the bottom
+/// of columns 4 and 3, O the cell above X's first stone.
+#[test]
+fn connect4_cells_read_stones_and_playable_cells() {
+    let mut states = vec![9; 42];
+    c4(SMALL).cell_states(&c4_position(""), &mut states);
+    assert_eq!(&states[..7], &[EMPTY_NOW; 7]);
+    assert!(states[7..].iter().all(|&s| s == EMPTY_LATER));
+    c4(SMALL).cell_states(&c4_position("443"), &mut states);
+    assert_eq!(states[3], FIRST);
+    assert_eq!(states[2], FIRST);
+    assert_eq!(states[7 + 3], SECOND);
+    assert_eq!(states[14 + 3], EMPTY_NOW);
+    assert_eq!(states[7 + 2], EMPTY_NOW);
+    assert_eq!(states[14 + 2], EMPTY_LATER);
+    assert_eq!(states[0], EMPTY_NOW);
+}
+
+#[test]
+fn tuples_are_walks_of_distinct_neighbouring_cells() {
+    let genes = fresh(&c4(Connect4Encoder::NTUPLE), 7);
+    let shape = Connect4Encoder::NTUPLE;
+    let mut sets = Vec::new();
+    for t in 0..shape.tuples as usize {
+        let cells = &genes[t * shape.block()..t * shape.block() + 8];
+        for pair in cells.windows(2) {
+            let (a, b) = (pair[0] as i32, pair[1] as i32);
+            assert!((a / 7 - b / 7).abs() <= 1 && (a % 7 - b % 7).abs() <= 1);
+        }
+        sets.push(cell_set(cells));
+    }
+    sets.sort();
+    sets.dedup();
+    assert_eq!(sets.len(), 70, "the tuples are distinct cell sets");
+}
+
+#[test]
+fn a_damaged_genome_is_named_as_such() {
+    let mut genes = fresh(&c4(SMALL), 2);
+    genes[3] = 42;
+    assert_eq!(
+        problem::<Connect4>(SMALL, &genes).as_deref(),
+        Some("tuple 0 names cell 42, off the 42-cell board")
+    );
+    genes[3] = genes[2];
+    assert_eq!(
+        problem::<Connect4>(SMALL, &genes).as_deref(),
+        Some("tuple 0 names a cell twice")
+    );
+    assert!(problem::<Connect4>(SMALL, &genes[1..]).is_some());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// The afterstate values read incrementally (only the slots a move
+    /// changes) equal the values read from scratch, after learning has
+    /// made the weights differ.
+    #[test]
+    fn incremental_values_equal_values_from_scratch(
+        seed in any::<u64>(),
+        moves in proptest::collection::vec(0u8..7, 0..20),
+    ) {
+        let game = c4(SMALL);
+        let mut genes = fresh(&game, seed);
+        game.learn(&mut genes, 30, Pcg64Mcg::seed_from_u64(seed));
+        let mut pos = game.start();
+        for m in moves {
+            if game.is_legal(&pos, m) {
+                pos = game.play(&pos, m);
+            }
+        }
+        prop_assume!(game.outcome(&pos).is_none());
+        let mut eval = Evaluator::<Connect4>::new(SMALL, &genes);
+        let mover = game.turn(&pos);
+        let sign = sign(mover);
+        for (mv, value) in eval.move_values(&game, &genes, &pos) {
+            let next = game.play(&pos, mv);
+            let mut scratch = Evaluator::<Connect4>::new(SMALL, &genes);
+            let fresh = sign * scratch.value(&game, &genes, &next, mover);
+            prop_assert!((value - fresh).abs() < 1e-6, "move {}: {} vs {}", mv, value, fresh);
+        }
+    }
+}
+
+#[test]
+fn learning_is_reproducible_and_changes_the_weights() {
+    let game = c4(SMALL);
+    let start = fresh(&game, 3);
+    let learnt = |seed| {
+        let mut genes = start.clone();
+        game.learn(&mut genes, 50, Pcg64Mcg::seed_from_u64(seed));
+        genes
+    };
+    let (a, b, c) = (learnt(1), learnt(1), learnt(2));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert_ne!(a, start);
+    assert_eq!(Params::read(&a).games, 50);
+    assert_eq!(problem::<Connect4>(SMALL, &a), None, "shapes untouched");
+}
+
+#[test]
+fn a_winning_move_is_always_taken() {
+    let game = c4(SMALL);
+    let genes = fresh(&game, 4);
+    // X has three in column 1 and is to move.
+    let pos = c4_position("121212");
+    assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), Some(0));
+}
+
+#[test]
+fn mutation_redraws_whole_tuples_and_keeps_the_genome_sound() {
+    let game = c4(SMALL);
+    let mut genes = fresh(&game, 5);
+    game.learn(&mut genes, 20, Pcg64Mcg::seed_from_u64(5));
+    let before = genes.clone();
+    let mut rng = Pcg64Mcg::seed_from_u64(9);
+    let redrawn = game
+        .mutate_own(&mut genes, 0.5, &mut rng)
+        .expect("its own mutation");
+    assert!(redrawn > 0);
+    assert_eq!(problem::<Connect4>(SMALL, &genes), None);
+    let block = SMALL.block();
+    for t in 0..SMALL.tuples as usize {
+        let (old, new) = (
+            &before[t * block..(t + 1) * block],
+            &genes[t * block..(t + 1) * block],
+        );
+        if old[..8] != new[..8] {
+            assert!(
+                new[8..].iter().all(|&w| w == 0),
+                "tuple {t}: a new shape starts empty"
+            );
+        }
+    }
+}
+
+/// Plain TD (no evolution) on tic-tac-toe: the exact audit follows it.
+#[test]
+fn tictactoe_self_play_learns_most_positions() {
+    let game = TicTacToe {
+        encoder: TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE),
+    };
+    let mut genes = fresh(&game, 1);
+    let before = crate::audit::audit(&game, &genes, IllegalPolicy::Repair).optimal_rate();
+    game.learn(&mut genes, 5_000, Pcg64Mcg::seed_from_u64(1));
+    let after = crate::audit::audit(&game, &genes, IllegalPolicy::Repair).optimal_rate();
+    assert!(after > 0.95 && after > before, "{before} -> {after}");
+}
