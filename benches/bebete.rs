@@ -316,8 +316,45 @@ fn value_genome(c: &mut Criterion) {
     group.finish();
 }
 
+/// Checkers: the move generator (perft from the start, the count engine
+/// writers compare), the sub-grid genome's decision, and the value
+/// genome's self-play learning.
+fn checkers(c: &mut Criterion) {
+    use bebete::games::{Checkers, CheckersEncoder, walk::perft};
+    let game = Checkers::SUBGRID;
+    let mut group = c.benchmark_group("checkers");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(845_931));
+    group.bench_function("perft 8 from the start (845,931 leaves)", |b| {
+        b.iter(|| perft(&game, &game.start(), black_box(8)))
+    });
+    group.finish();
+    decision(
+        c,
+        "checkers (25 window codes + 25 lookups + vote)",
+        Checkers::SUBGRID,
+    );
+    let game = Checkers {
+        encoder: CheckersEncoder::NTuple(CheckersEncoder::NTUPLE),
+    };
+    let mut genes = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
+    game.learn(&mut genes, 2_000, Pcg64Mcg::seed_from_u64(2));
+    let mut group = c.benchmark_group("value genome (checkers, 64×6)");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(100));
+    group.bench_function("100 self-play games, learning", |b| {
+        b.iter_batched_ref(
+            || genes.clone(),
+            |g| game.learn(g, 100, Pcg64Mcg::seed_from_u64(3)),
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    checkers,
     value_genome,
     decisions,
     gene_usage,
