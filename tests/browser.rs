@@ -322,8 +322,9 @@ async fn whole_games_are_played_by_clicking() {
     .await;
     assert!(result == "bebete wins" || result == "you win", "{result:?}");
 
-    // Checkers against alphabeta: a move is clicked square by square (the
-    // piece, then each landing square), and the reasons name the search.
+    // Checkers against the shipped value genome searching 6 plies: a move
+    // is clicked square by square (the piece, then each landing square),
+    // and the reasons give each move's searched score.
     choose(&client, "game", "checkers").await;
     let players = client
         .find_all(Locator::Css("#opponent option[value=\"perfect\"]"))
@@ -333,7 +334,8 @@ async fn whole_games_are_played_by_clicking() {
         players.is_empty(),
         "checkers has no perfect player to offer"
     );
-    choose(&client, "opponent", "alphabeta").await;
+    let usual = value(&client, "opponent").await;
+    assert_eq!(usual.as_deref(), Some("genomes/checkers.genome"));
     choose(&client, "first", "human").await;
     click(&client, "start").await;
     let client_ref = &client;
@@ -348,6 +350,8 @@ async fn whole_games_are_played_by_clicking() {
         }
         if n == 5 {
             settled(client_ref).await;
+            let why = text(client_ref, "why-body").await;
+            assert!(why.contains("searched 6 plies"), "{why}");
             screenshot(client_ref, "checkers.png").await;
         }
     })

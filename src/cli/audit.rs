@@ -148,6 +148,13 @@ impl GameVisitor for Audit<'_> {
         if !G::SOLVABLE && G::BANKED {
             return self.on_bank(game);
         }
+        if !G::SOLVABLE {
+            anyhow::bail!(
+                "{}: audit proves tic-tac-toe and matchsticks exactly and measures Connect-Four on its bank; {} has neither a solved table nor a bank: eval measures it against fixed players (e.g. --against random,rules,alphabeta:4)",
+                self.args.genome.display(),
+                game.spec().kind()
+            );
+        }
         if self.args.bank.is_some() {
             anyhow::bail!(
                 "--bank: {} is solved whole and audited exactly; a bank is for Connect-Four",

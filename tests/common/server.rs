@@ -192,6 +192,7 @@ pub fn project(with_run: bool) -> tempfile::TempDir {
             "connect4-subgrid.genome",
             "matchsticks.genome",
             "solitaire.genome",
+            "checkers.genome",
         ],
     );
     if with_run {

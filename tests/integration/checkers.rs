@@ -148,6 +148,10 @@ fn a_checkers_genome_plays_explains_and_is_measured() {
         .code(2);
     let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
     assert!(text.contains("checkers has no exact solver"), "{text}");
+    // No exact audit: refused with what to use instead.
+    let refused = bebete(dir.path()).args(["audit", genome]).assert().code(2);
+    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(text.contains("eval measures it"), "{text}");
     // A person plays two moves, one refused with the reason, then quits.
     let played = bebete(dir.path())
         .args(["play", "--game", "checkers", "--opponent", "alphabeta:2"])
