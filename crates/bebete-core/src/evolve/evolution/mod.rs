@@ -9,6 +9,8 @@
 //! written, with `best.genome` rewritten beside it (so its provenance names
 //! the last generation, and a resumed run ends with the same file).
 
+mod offspring;
+mod saving;
 mod stopping;
 
 use super::RunDir;
@@ -409,37 +411,6 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         self.finish(rows, games, learned)
     }
 
-    /// Every genome of the next generation (elite included) learns from
-    /// `--self-play` games, each from its own stream (island seed,
-    /// generation, genome), so the result is the same on any number of
-    /// threads. Returns the games played.
-    fn self_play(&mut self) -> u64 {
-        let games = self.cfg.self_play;
-        if games == 0 || !self.game.learns() {
-            return 0;
-        }
-        let (game, generation) = (&self.game, self.generation);
-        for island in &mut self.islands {
-            let seed = derive_seed(island.seed, SELF_PLAY_STREAM, generation);
-            let gene_count = island.population.gene_count();
-            island
-                .population
-                .as_bytes_mut()
-                .par_chunks_mut(gene_count)
-                .enumerate()
-                .for_each(|(k, genes)| {
-                    let rng = Pcg64Mcg::seed_from_u64(derive_seed(seed, generation, k as u64));
-                    game.learn(genes, games, rng);
-                });
-        }
-        games as u64
-            * self
-                .islands
-                .iter()
-                .map(|i| i.population.size() as u64)
-                .sum::<u64>()
-    }
-
     /// Every island's figures from the islands held here, in island order.
     fn gather(&self, held: &[Figures]) -> Vec<Figures> {
         let flat: Vec<f64> = held
@@ -556,61 +527,6 @@ impl<G: TableGame + Knowledge> Evolution<G> {
         Record { bench, changed }
     }
 
-    /// Breeds each island's next population from its ranked current one;
-    /// then, every `--migrate-every` generations, each island's best
-    /// `--migrants` (the head of its elite) replace the last children of the
-    /// next island (a ring). Migrants are copied before any is placed, so
-    /// every island receives genomes of the same generation.
-    fn breed(&mut self, rankings: &[Vec<usize>], evals: Vec<Evaluation>) {
-        for ((island, ranking), eval) in self.islands.iter_mut().zip(rankings).zip(evals) {
-            breeding::breed(
-                &self.game,
-                &self.cfg,
-                &island.population,
-                ranking,
-                self.generation,
-                island.seed,
-                eval.usage.map(|u| u.indices()).as_deref(),
-                self.tutor.as_deref(),
-                &mut island.spare,
-            );
-            std::mem::swap(&mut island.population, &mut island.spare);
-        }
-        let islands = self.cfg.islands;
-        if islands.count > 1 && (self.generation + 1).is_multiple_of(islands.every) {
-            let mut outgoing: Vec<Vec<u8>> = self
-                .islands
-                .iter()
-                .map(|island| {
-                    let mut out =
-                        Vec::with_capacity(islands.migrants * island.population.gene_count());
-                    for k in 0..islands.migrants {
-                        out.extend_from_slice(island.population.genome(k));
-                    }
-                    out
-                })
-                .collect();
-            // The last island held sends to the next process's first (to
-            // this process's own first when it holds them all).
-            let last = outgoing.pop().expect("at least one island");
-            let from_previous = self.exchange.ring(last);
-            for (to, island) in self.islands.iter_mut().enumerate() {
-                let genes = if to == 0 {
-                    &from_previous
-                } else {
-                    &outgoing[to - 1]
-                };
-                let population = &mut island.population;
-                let size = population.size();
-                for (k, genome) in genes.chunks(population.gene_count()).enumerate() {
-                    population
-                        .genome_mut(size - islands.migrants + k)
-                        .copy_from_slice(genome);
-                }
-            }
-        }
-    }
-
     /// Appends the generation's rows (one per island) and checkpoints when
     /// due.
     fn finish(
@@ -638,48 +554,6 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             games,
             learned,
         })
-    }
-
-    /// Writes the checkpoint of the current state (once per generation) and
-    /// removes the oldest beyond `keep`.
-    pub fn checkpoint(&mut self) -> Result<(), FileError> {
-        if self.last_checkpoint == Some(self.generation) {
-            return Ok(());
-        }
-        let started = Instant::now();
-        self.save_champion()?;
-        let dir = checkpoint::dir_of_rank(&self.run, self.exchange.rank(), self.exchange.ranks());
-        let path = dir.join(checkpoint::file_name(self.generation));
-        checkpoint::write(
-            &path,
-            &self.cfg,
-            self.generation,
-            &self.rows,
-            &self
-                .islands
-                .iter()
-                .map(|i| &i.population)
-                .collect::<Vec<_>>(),
-            self.first,
-            &self.islands[0].hall,
-        )?;
-        checkpoint::prune(&dir, self.cfg.keep).map_err(|e| FileError::new(&dir, e))?;
-        self.last_checkpoint = Some(self.generation);
-        self.pending_io += started.elapsed().as_secs_f64();
-        Ok(())
-    }
-
-    /// Writes the last generation's champion to `best.genome` unless it is
-    /// there already.
-    fn save_champion(&mut self) -> Result<(), FileError> {
-        if !self.exchange.is_root() {
-            return Ok(());
-        }
-        if let Some(champion) = self.champion.as_ref().filter(|_| !self.champion_saved) {
-            champion.save(&self.run.best_genome())?;
-            self.champion_saved = true;
-        }
-        Ok(())
     }
 
     /// Runs generations until `until` have been completed, a stopping rule

@@ -1,0 +1,92 @@
+//! The next generation: each learner's self-play between generations,
+//! then breeding from the ranked islands.
+
+use super::*;
+
+impl<G: TableGame + Knowledge> Evolution<G> {
+    /// Every genome of the next generation (elite included) learns from
+    /// `--self-play` games, each from its own stream (island seed,
+    /// generation, genome), so the result is the same on any number of
+    /// threads. Returns the games played.
+    pub(super) fn self_play(&mut self) -> u64 {
+        let games = self.cfg.self_play;
+        if games == 0 || !self.game.learns() {
+            return 0;
+        }
+        let (game, generation) = (&self.game, self.generation);
+        for island in &mut self.islands {
+            let seed = derive_seed(island.seed, SELF_PLAY_STREAM, generation);
+            let gene_count = island.population.gene_count();
+            island
+                .population
+                .as_bytes_mut()
+                .par_chunks_mut(gene_count)
+                .enumerate()
+                .for_each(|(k, genes)| {
+                    let rng = Pcg64Mcg::seed_from_u64(derive_seed(seed, generation, k as u64));
+                    game.learn(genes, games, rng);
+                });
+        }
+        games as u64
+            * self
+                .islands
+                .iter()
+                .map(|i| i.population.size() as u64)
+                .sum::<u64>()
+    }
+
+    /// Breeds each island's next population from its ranked current one;
+    /// then, every `--migrate-every` generations, each island's best
+    /// `--migrants` (the head of its elite) replace the last children of the
+    /// next island (a ring). Migrants are copied before any is placed, so
+    /// every island receives genomes of the same generation.
+    pub(super) fn breed(&mut self, rankings: &[Vec<usize>], evals: Vec<Evaluation>) {
+        for ((island, ranking), eval) in self.islands.iter_mut().zip(rankings).zip(evals) {
+            breeding::breed(
+                &self.game,
+                &self.cfg,
+                &island.population,
+                ranking,
+                self.generation,
+                island.seed,
+                eval.usage.map(|u| u.indices()).as_deref(),
+                self.tutor.as_deref(),
+                &mut island.spare,
+            );
+            std::mem::swap(&mut island.population, &mut island.spare);
+        }
+        let islands = self.cfg.islands;
+        if islands.count > 1 && (self.generation + 1).is_multiple_of(islands.every) {
+            let mut outgoing: Vec<Vec<u8>> = self
+                .islands
+                .iter()
+                .map(|island| {
+                    let mut out =
+                        Vec::with_capacity(islands.migrants * island.population.gene_count());
+                    for k in 0..islands.migrants {
+                        out.extend_from_slice(island.population.genome(k));
+                    }
+                    out
+                })
+                .collect();
+            // The last island held sends to the next process's first (to
+            // this process's own first when it holds them all).
+            let last = outgoing.pop().expect("at least one island");
+            let from_previous = self.exchange.ring(last);
+            for (to, island) in self.islands.iter_mut().enumerate() {
+                let genes = if to == 0 {
+                    &from_previous
+                } else {
+                    &outgoing[to - 1]
+                };
+                let population = &mut island.population;
+                let size = population.size();
+                for (k, genome) in genes.chunks(population.gene_count()).enumerate() {
+                    population
+                        .genome_mut(size - islands.migrants + k)
+                        .copy_from_slice(genome);
+                }
+            }
+        }
+    }
+}
