@@ -283,18 +283,9 @@ fn value_genome(c: &mut Criterion) {
     let game = Connect4 {
         encoder: Connect4Encoder::NTuple(Connect4Encoder::NTUPLE),
     };
-    let mut genes = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
-    game.learn(&mut genes, 2_000, Pcg64Mcg::seed_from_u64(2));
+    let genes = trained(&game);
     let mut group = c.benchmark_group("value genome (connect4, 70×8)");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(100));
-    group.bench_function("100 self-play games, learning", |b| {
-        b.iter_batched_ref(
-            || genes.clone(),
-            |g| game.learn(g, 100, Pcg64Mcg::seed_from_u64(3)),
-            BatchSize::LargeInput,
-        )
-    });
+    bench_learning(&mut group, &game, &genes);
     let positions = positions(&game, 100);
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("one-ply decision", |b| {
@@ -314,6 +305,30 @@ fn value_genome(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// A value genome that has learned from 2,000 self-play games.
+fn trained<G: TableGame>(game: &G) -> Vec<u8> {
+    let mut genes = random_genes(game, &mut Pcg64Mcg::seed_from_u64(1));
+    game.learn(&mut genes, 2_000, Pcg64Mcg::seed_from_u64(2));
+    genes
+}
+
+/// 100 self-play games of learning, each batch from a fresh copy of `genes`.
+fn bench_learning<G: TableGame>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    game: &G,
+    genes: &[u8],
+) {
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(100));
+    group.bench_function("100 self-play games, learning", |b| {
+        b.iter_batched_ref(
+            || genes.to_vec(),
+            |g| game.learn(g, 100, Pcg64Mcg::seed_from_u64(3)),
+            BatchSize::LargeInput,
+        )
+    });
 }
 
 /// Checkers: the move generator (perft from the start, the count engine
@@ -337,18 +352,9 @@ fn checkers(c: &mut Criterion) {
     let game = Checkers {
         encoder: CheckersEncoder::NTuple(CheckersEncoder::NTUPLE),
     };
-    let mut genes = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
-    game.learn(&mut genes, 2_000, Pcg64Mcg::seed_from_u64(2));
+    let genes = trained(&game);
     let mut group = c.benchmark_group("value genome (checkers, 64×6)");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(100));
-    group.bench_function("100 self-play games, learning", |b| {
-        b.iter_batched_ref(
-            || genes.clone(),
-            |g| game.learn(g, 100, Pcg64Mcg::seed_from_u64(3)),
-            BatchSize::LargeInput,
-        )
-    });
+    bench_learning(&mut group, &game, &genes);
     group.finish();
 }
 

@@ -64,41 +64,56 @@ fn perft_counts_and_no_solver() {
 /// and a run cut in two by a resume equals the whole one.
 #[test]
 fn a_checkers_run_is_exact_on_any_thread_count_and_across_a_resume() {
+    exact_on_threads_and_resume(
+        &[
+            "evolve",
+            "--game",
+            "checkers",
+            "--encoder",
+            "subgrid",
+            "--population",
+            "12",
+            "--elite",
+            "3",
+            "--seed",
+            "4",
+            "--bench-every",
+            "0",
+            "--checkpoint-every",
+            "2",
+        ],
+        3,
+    );
+}
+
+/// Runs `args` (an evolve command writing `runs/r`, without
+/// --generations) for 2·half generations on 1 and on 2 threads, and for
+/// half then a resume of half more on 2 threads: all three end the same.
+fn exact_on_threads_and_resume(args: &[&str], half: u32) {
     let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-    let common = [
-        "evolve",
-        "--game",
-        "checkers",
-        "--encoder",
-        "subgrid",
-        "--population",
-        "12",
-        "--elite",
-        "3",
-        "--seed",
-        "4",
-        "--bench-every",
-        "0",
-        "--checkpoint-every",
-        "2",
-        "--run",
-        "runs/r",
-    ];
+    let (whole, half) = ((2 * half).to_string(), half.to_string());
     for (dir, threads, generations) in [
-        (&dirs[0], "1", "6"),
-        (&dirs[1], "2", "6"),
-        (&dirs[2], "2", "3"),
+        (&dirs[0], "1", &whole),
+        (&dirs[1], "2", &whole),
+        (&dirs[2], "2", &half),
     ] {
         bebete(dir.path())
-            .args(common)
-            .args(["--generations", generations, "--threads", threads])
+            .args(args)
+            .args([
+                "--run",
+                "runs/r",
+                "--generations",
+                generations,
+                "--threads",
+                threads,
+            ])
             .assert()
             .success();
     }
     let run = |i: usize| dirs[i].path().join("runs/r");
     same_run(&run(0), &run(1));
     bebete(dirs[2].path())
-        .args(["resume", "runs/r", "--generations", "3"])
+        .args(["resume", "runs/r", "--generations", &half])
         .assert()
         .success();
     same_run(&run(0), &run(2));
@@ -190,15 +205,20 @@ fn checkers_value_genomes_learn_and_their_runs_are_exact() {
         "3",
         "--bench-every",
         "0",
-        "--run",
-        "runs/v",
     ];
     let dir = tempfile::tempdir().unwrap();
     bebete(dir.path())
         .args(["evolve", "--game", "checkers"])
         .args(shape)
         .args(learner)
-        .args(["--self-play", "3000", "--generations", "3"])
+        .args([
+            "--self-play",
+            "3000",
+            "--generations",
+            "3",
+            "--run",
+            "runs/v",
+        ])
         .assert()
         .success();
     let eval = stdout_of(bebete(dir.path()).args([
@@ -217,28 +237,11 @@ fn checkers_value_genomes_learn_and_their_runs_are_exact() {
     let explained = stdout_of(bebete(dir.path()).args(["explain", "genomes/v.genome"]));
     assert!(explained.contains("<- played"), "{explained}");
 
-    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-    for (dir, threads, generations) in [
-        (&dirs[0], "1", "4"),
-        (&dirs[1], "2", "4"),
-        (&dirs[2], "2", "2"),
-    ] {
-        bebete(dir.path())
-            .args(["evolve", "--game", "checkers"])
-            .args(shape)
-            .args(learner)
-            .args(["--self-play", "200", "--checkpoint-every", "2"])
-            .args(["--generations", generations, "--threads", threads])
-            .assert()
-            .success();
-    }
-    let run = |i: usize| dirs[i].path().join("runs/v");
-    same_run(&run(0), &run(1));
-    bebete(dirs[2].path())
-        .args(["resume", "runs/v", "--generations", "2"])
-        .assert()
-        .success();
-    same_run(&run(0), &run(2));
+    let mut args = vec!["evolve", "--game", "checkers"];
+    args.extend(shape);
+    args.extend(learner);
+    args.extend(["--self-play", "200", "--checkpoint-every", "2"]);
+    exact_on_threads_and_resume(&args, 2);
 }
 
 /// evolve's help names every registered game's defaults, checkers too.

@@ -281,11 +281,7 @@ pub async fn play_move(
     let session = app.sessions.get(&id)?;
     {
         let mut s = lock(&session);
-        if s.busy {
-            return Err(ApiError::conflict(
-                "bebete is still thinking; wait for its move",
-            ));
-        }
+        not_thinking(&s)?;
         let view = table::view(s.game, &s.moves)?;
         if view.winner.is_some() || s.forfeit {
             return Err(ApiError::conflict(
@@ -310,11 +306,7 @@ pub async fn next_game(State(app): Shared, Path(id): Path<String>) -> Reply {
     let session = app.sessions.get(&id)?;
     {
         let mut s = lock(&session);
-        if s.busy {
-            return Err(ApiError::conflict(
-                "bebete is still thinking; wait for its move",
-            ));
-        }
+        not_thinking(&s)?;
         let view = table::view(s.game, &s.moves)?;
         if view.winner.is_none() && !s.forfeit && !s.moves.is_empty() {
             // Abandoning a game counts as a loss, as leaving the board would.
@@ -402,4 +394,14 @@ async fn play_bot_if_its_turn(
     });
     task.await
         .unwrap_or_else(|e| Err(ApiError::internal(format!("the bot failed: {e}"))))
+}
+
+/// Refuses a request while the bot is thinking at the table.
+fn not_thinking(session: &Session) -> Result<(), ApiError> {
+    if session.busy {
+        return Err(ApiError::conflict(
+            "bebete is still thinking; wait for its move",
+        ));
+    }
+    Ok(())
 }

@@ -198,6 +198,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Reads a whole position in the notation (the moves played from the
     /// start), naming the first bad move on failure.
     fn parse_position(&self, text: &str) -> Result<Self::Position, NotationError> {
+        self.parse_moves(text)
+    }
+
+    /// Plays the moves of a notation string from the start, naming the
+    /// first bad move on failure (what [`Game::parse_position`] does unless
+    /// a game also reads positions written otherwise).
+    fn parse_moves(&self, text: &str) -> Result<Self::Position, NotationError> {
         let text = text.trim();
         let mut pos = self.start();
         for (i, token) in self.split_notation(text).into_iter().enumerate() {

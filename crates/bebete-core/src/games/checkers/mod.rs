@@ -521,17 +521,7 @@ impl Game for Checkers {
                 reason: MoveError::Illegal(reason),
             });
         }
-        let mut pos = self.start();
-        for (i, token) in self.split_notation(text).into_iter().enumerate() {
-            let fail = |reason: MoveError| NotationError {
-                number: i + 1,
-                text: token.to_string(),
-                reason,
-            };
-            let mv = self.parse_move(token).map_err(fail)?;
-            pos = self.try_play(&pos, mv).map_err(fail)?;
-        }
-        Ok(pos)
+        self.parse_moves(text)
     }
 
     fn why_illegal(&self, pos: &CheckersPosition, mv: CheckersMove) -> String {
