@@ -211,7 +211,7 @@ fn a_damaged_value_genome_is_named_as_such() {
     let path = dir.path().join("bad.genome");
     genome.save(&path).unwrap();
     assert_eq!(Genome::load(&path).unwrap(), genome);
-    genome.genes[shape.block()] = 99;
+    genome.genes[shape.block_in(4)] = 99;
     genome.save(&path).unwrap();
     let err = Genome::load(&path).unwrap_err().to_string();
     assert!(err.contains("bad.genome"), "{err}");

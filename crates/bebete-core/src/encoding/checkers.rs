@@ -312,10 +312,7 @@ impl CellBoard for Checkers {
     }
 
     fn value_shape(&self) -> Option<NTuple> {
-        match self.encoder {
-            CheckersEncoder::NTuple(shape) => Some(shape),
-            CheckersEncoder::Subgrid => None,
-        }
+        crate::games::Registered::value_genome(self)
     }
 }
 

@@ -18,7 +18,6 @@
 
 use super::ntuple::{self, CellBoard, Decision, NTuple, Values};
 use super::{Explanation, IllegalPolicy, TableGame};
-use crate::games::BuiltIn;
 use crate::games::{
     CONNECT4_HEIGHT, CONNECT4_STRIDE, CONNECT4_WIDTH, Connect4, Connect4Encoder, Connect4Position,
 };
@@ -285,7 +284,7 @@ impl TableGame for Connect4 {
 
     fn gene_count(&self) -> usize {
         if let Some(shape) = self.value_shape() {
-            shape.gene_count()
+            shape.gene_count_in(<Self as CellBoard>::STATES)
         } else if self.encoder.playable() {
             PLAYABLE_GENES
         } else {
@@ -446,7 +445,7 @@ impl CellBoard for Connect4 {
     }
 
     fn value_shape(&self) -> Option<NTuple> {
-        self.spec().value_genome()
+        crate::games::Registered::value_genome(self)
     }
 }
 

@@ -13,7 +13,7 @@ pub mod shell;
 mod solitaire;
 mod tictactoe;
 
-pub use checkers::{Ballot, CHECKERS_GENES, CHECKERS_WINDOWS, SquareVote};
+pub use checkers::{Ballot, CHECKERS_GENES, SquareVote};
 pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_column};
 pub use tictactoe::ternary_index;
 

@@ -8,7 +8,6 @@
 
 use super::ntuple::{self, CellBoard, Decision, NTuple, Values};
 use super::{GeneLookup, IllegalPolicy, TableGame, lookup_move};
-use crate::games::BuiltIn;
 use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
 use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
@@ -179,7 +178,7 @@ impl TableGame for TicTacToe {
 
     fn gene_count(&self) -> usize {
         match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => shape.gene_count(),
+            TicTacToeEncoder::NTuple(shape) => shape.gene_count_in(<Self as CellBoard>::STATES),
             _ => TICTACTOE_GENES,
         }
     }
@@ -272,7 +271,7 @@ impl CellBoard for TicTacToe {
     }
 
     fn value_shape(&self) -> Option<NTuple> {
-        self.spec().value_genome()
+        crate::games::Registered::value_genome(self)
     }
 }
 

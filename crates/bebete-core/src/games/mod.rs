@@ -24,8 +24,7 @@ mod invariants;
 pub use invariants::{BrokenInvariant, check_moves};
 
 pub use checkers::{
-    Checkers, CheckersEncoder, CheckersMove, CheckersPosition, QUIET_PLIES as CHECKERS_QUIET_PLIES,
-    SQUARES as CHECKERS_SQUARES, row_col as checkers_row_col, square_at as checkers_square_at,
+    Checkers, CheckersEncoder, CheckersMove, CheckersPosition, square_at as checkers_square_at,
 };
 pub use connect4::{
     Connect4, Connect4Encoder, Connect4Position, HEIGHT as CONNECT4_HEIGHT,

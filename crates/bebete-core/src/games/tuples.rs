@@ -14,34 +14,19 @@ pub struct NTuple {
 }
 
 impl NTuple {
-    /// Weights per table (one side) with 4 cell states: 4^length.
-    pub fn states(self) -> usize {
-        self.states_in(4)
-    }
-
     /// Weights per table (one side) with `base` cell states: base^length.
     pub fn states_in(self, base: u32) -> usize {
         (base as usize).pow(self.length as u32)
     }
 
-    /// Bytes of one tuple (4 cell states): its 8 cell bytes and its two
-    /// tables of i16.
-    pub fn block(self) -> usize {
-        self.block_in(4)
-    }
-
-    /// Bytes of one tuple with `base` cell states.
+    /// Bytes of one tuple with `base` cell states: its 8 cell bytes and its
+    /// two tables of i16.
     pub fn block_in(self, base: u32) -> usize {
         8 + 2 * 2 * self.states_in(base)
     }
 
-    /// Bytes of a genome (4 cell states): the tuples, then 8 parameter
-    /// bytes.
-    pub fn gene_count(self) -> usize {
-        self.gene_count_in(4)
-    }
-
-    /// Bytes of a genome with `base` cell states.
+    /// Bytes of a genome with `base` cell states: the tuples, then 8
+    /// parameter bytes.
     pub fn gene_count_in(self, base: u32) -> usize {
         self.tuples as usize * self.block_in(base) + 8
     }

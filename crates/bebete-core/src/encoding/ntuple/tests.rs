@@ -35,9 +35,9 @@ fn fresh<G: CellBoard + TableGame>(game: &G, seed: u64) -> Vec<u8> {
 #[test]
 fn the_layout_is_tuples_then_settings() {
     let shape = Connect4Encoder::NTUPLE;
-    assert_eq!(shape.states(), 65_536);
-    assert_eq!(shape.block(), 8 + 4 * 65_536);
-    assert_eq!(shape.gene_count(), 70 * 262_152 + 8);
+    assert_eq!(shape.states_in(4), 65_536);
+    assert_eq!(shape.block_in(4), 8 + 4 * 65_536);
+    assert_eq!(shape.gene_count_in(4), 70 * 262_152 + 8);
     let genes = fresh(&c4(SMALL), 1);
     let p = Params::read(&genes);
     assert!((p.alpha - 0.004).abs() < 0.0002, "{p:?}");
@@ -70,7 +70,7 @@ fn tuples_are_walks_of_distinct_neighbouring_cells() {
     let shape = Connect4Encoder::NTUPLE;
     let mut sets = Vec::new();
     for t in 0..shape.tuples as usize {
-        let cells = &genes[t * shape.block()..t * shape.block() + 8];
+        let cells = &genes[t * shape.block_in(4)..t * shape.block_in(4) + 8];
         for pair in cells.windows(2) {
             let (a, b) = (pair[0] as i32, pair[1] as i32);
             assert!((a / 7 - b / 7).abs() <= 1 && (a % 7 - b % 7).abs() <= 1);
@@ -168,7 +168,7 @@ fn mutation_redraws_whole_tuples_and_keeps_the_genome_sound() {
         .expect("its own mutation");
     assert!(redrawn > 0);
     assert_eq!(problem::<Connect4>(SMALL, &genes), None);
-    let block = SMALL.block();
+    let block = SMALL.block_in(4);
     for t in 0..SMALL.tuples as usize {
         let (old, new) = (
             &before[t * block..(t + 1) * block],

@@ -347,13 +347,8 @@ impl Checkers {
     ) {
         let side = pos.to_move;
         let enemy = pos.pieces(side.other()) & !line.captured;
-        let directions: &[usize] = match (king, side) {
-            (true, _) => &ALL_DIRECTIONS,
-            (false, Side::First) => &BLACK_FORWARD,
-            (false, Side::Second) => &WHITE_FORWARD,
-        };
         let mut extended = false;
-        for &d in directions {
+        for &d in directions(king, side) {
             let over = STEP[at][d];
             let to = JUMP[at][d];
             if to == OFF || enemy & (1 << over) == 0 || empty & (1 << to) == 0 {
@@ -392,12 +387,7 @@ impl Checkers {
         while pieces != 0 {
             let sq = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            let directions: &[usize] = match (pos.kings & (1 << sq) != 0, side) {
-                (true, _) => &ALL_DIRECTIONS,
-                (false, Side::First) => &BLACK_FORWARD,
-                (false, Side::Second) => &WHITE_FORWARD,
-            };
-            for &d in directions {
+            for &d in directions(pos.kings & (1 << sq) != 0, side) {
                 let to = STEP[sq][d];
                 if to != OFF && empty & (1 << to) != 0 {
                     moves.push(CheckersMove::step(sq, to as usize));
@@ -406,10 +396,39 @@ impl Checkers {
         }
     }
 
-    /// Whether the side to move has a capture.
-    pub fn must_capture(&self, pos: &CheckersPosition) -> bool {
-        let mut moves = Vec::new();
-        self.captures(pos, &mut moves)
+    /// Whether the side to move has any move (a step or a first jump),
+    /// found without building the list: [`Game::outcome`] asks at every
+    /// position of every game and search.
+    fn has_move(&self, pos: &CheckersPosition) -> bool {
+        let side = pos.to_move;
+        let empty = !pos.occupied();
+        let enemy = pos.pieces(side.other());
+        let mut pieces = pos.pieces(side);
+        while pieces != 0 {
+            let sq = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            for &d in directions(pos.kings & (1 << sq) != 0, side) {
+                let (step, jump) = (STEP[sq][d], JUMP[sq][d]);
+                if step == OFF {
+                    continue;
+                }
+                if empty & (1 << step) != 0
+                    || (jump != OFF && enemy & (1 << step) != 0 && empty & (1 << jump) != 0)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The directions a piece moves in: a king all four, a man forward.
+fn directions(king: bool, side: Side) -> &'static [usize] {
+    match (king, side) {
+        (true, _) => &ALL_DIRECTIONS,
+        (false, Side::First) => &BLACK_FORWARD,
+        (false, Side::Second) => &WHITE_FORWARD,
     }
 }
 
@@ -435,11 +454,7 @@ impl Game for Checkers {
         if pos.quiet >= QUIET_PLIES || pos.earlier_occurrences() >= 2 {
             return Some(Outcome::Draw);
         }
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        moves
-            .is_empty()
-            .then_some(Outcome::Win(pos.to_move.other()))
+        (!self.has_move(pos)).then_some(Outcome::Win(pos.to_move.other()))
     }
 
     fn legal_moves(&self, pos: &CheckersPosition, moves: &mut Vec<CheckersMove>) {

@@ -100,20 +100,28 @@ impl<G: Game> TableSolver<G> {
 
 impl<G: Game> ExactSolver<G> for TableSolver<G> {
     fn move_scores(&mut self, game: &G, pos: &G::Position) -> Vec<(G::Move, Score)> {
-        let mut moves = Vec::new();
-        game.legal_moves(pos, &mut moves);
-        moves
-            .into_iter()
-            .map(|m| {
-                let next = game.play(pos, m);
-                let score = self
-                    .table
-                    .score(&next)
-                    .unwrap_or_else(|| self.fallback.score(&next));
-                (m, score.before())
-            })
-            .collect()
+        score_moves(game, pos, |next| {
+            let score = self
+                .table
+                .score(next)
+                .unwrap_or_else(|| self.fallback.score(next));
+            score.before()
+        })
     }
+}
+
+/// Every legal move of `pos` with `score` of the position it leads to.
+fn score_moves<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    mut score: impl FnMut(&G::Position) -> Score,
+) -> Vec<(G::Move, Score)> {
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    moves
+        .into_iter()
+        .map(|m| (m, score(&game.play(pos, m))))
+        .collect()
 }
 
 /// Points of a line by the number of stones in it (open lines only).

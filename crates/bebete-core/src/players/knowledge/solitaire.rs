@@ -1,8 +1,8 @@
 //! What the player of peg solitaire knows: the fewest pegs each jump can
 //! still end with.
 
-use super::{ExactSolver, Knowledge};
-use crate::games::{Game, Solitaire, SolitairePosition};
+use super::{ExactSolver, Knowledge, score_moves};
+use crate::games::{Solitaire, SolitairePosition};
 use crate::puzzle::{MAX_POSITIONS, SoloTable};
 use crate::solve::Score;
 use std::sync::Arc;
@@ -41,18 +41,12 @@ struct SoloSolver(Arc<Option<SoloTable>>);
 
 impl ExactSolver<Solitaire> for SoloSolver {
     fn move_scores(&mut self, game: &Solitaire, pos: &SolitairePosition) -> Vec<(u8, Score)> {
-        let mut moves = Vec::new();
-        game.legal_moves(pos, &mut moves);
-        moves
-            .into_iter()
-            .map(|m| {
-                let next = game.play(pos, m);
-                let best = (*self.0)
-                    .as_ref()
-                    .and_then(|t| t.get(&next))
-                    .map_or(next.pegs_left() as i32, |e| e.best as i32);
-                (m, Score::raw(-best))
-            })
-            .collect()
+        score_moves(game, pos, |next| {
+            let best = (*self.0)
+                .as_ref()
+                .and_then(|t| t.get(next))
+                .map_or(next.pegs_left() as i32, |e| e.best as i32);
+            Score::raw(-best)
+        })
     }
 }
