@@ -305,6 +305,50 @@ fn value_genome(c: &mut Criterion) {
         })
     });
     group.finish();
+    shipped_search(c, &game);
+}
+
+/// The shipped `connect4-ntuple.genome` searching its own games' positions
+/// (self-play at one ply after two random plies): what a move of
+/// `connect4.genome` costs in play, at the shipped depth and deeper.
+fn shipped_search(c: &mut Criterion, game: &Connect4) {
+    let path = std::path::Path::new("genomes/connect4-ntuple.genome");
+    let genes = bebete::genome::Genome::load(path)
+        .expect("the shipped Connect-Four value genome")
+        .genes;
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let mut positions = Vec::new();
+    for _ in 0..6 {
+        let mut pos = game.start();
+        for ply in 0.. {
+            if game.outcome(&pos).is_some() {
+                break;
+            }
+            positions.push(pos);
+            let mv = if ply < 2 {
+                let mut moves = Vec::new();
+                game.legal_moves(&pos, &mut moves);
+                moves[rng.random_range(0..moves.len())]
+            } else {
+                game.decide(&genes, &pos, IllegalPolicy::Repair)
+                    .expect("a move")
+            };
+            pos = game.play(&pos, mv);
+        }
+    }
+    let mut group = c.benchmark_group("connect4.genome, a move in its own games");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    for depth in [8, 9] {
+        group.bench_function(format!("{depth}-ply search"), |b| {
+            b.iter(|| {
+                for pos in &positions {
+                    black_box(game.search(&genes, pos, depth));
+                }
+            })
+        });
+    }
+    group.finish();
 }
 
 /// A value genome that has learned from 2,000 self-play games.

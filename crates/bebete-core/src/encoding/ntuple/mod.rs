@@ -338,6 +338,12 @@ pub struct Evaluator<G: CellBoard> {
     /// The changes of the best afterstate so far.
     kept: Vec<(u16, u32)>,
     moves: Vec<G::Move>,
+    /// The move that last refuted a position one ply from a search's
+    /// leaves: tried first at the next such position.
+    killer: Option<G::Move>,
+    /// What a search has learnt of the positions it met (emptied at the
+    /// start of each search).
+    table: search::Table<G::Position>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -365,6 +371,8 @@ impl<G: CellBoard> Evaluator<G> {
             marks: vec![0; slots],
             kept: Vec::with_capacity(slots),
             moves: Vec::with_capacity(cells),
+            killer: None,
+            table: Default::default(),
             _game: std::marker::PhantomData,
         }
     }

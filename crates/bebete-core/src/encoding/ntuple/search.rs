@@ -8,6 +8,33 @@ use super::*;
 /// sooner the win.
 const WIN: f32 = 2.0;
 
+/// Positions a search remembers, at most (about 10 MB); past that, new
+/// positions are searched without being stored.
+const TABLE_LIMIT: usize = 1 << 18;
+
+/// What a search learnt about a position `depth` plies from its leaves.
+#[derive(Clone, Copy)]
+pub(super) struct Known {
+    depth: u8,
+    score: f32,
+    bound: Bound,
+    /// The best move's place among the position's moves, best first by
+    /// their one-ply values.
+    best: u8,
+}
+
+/// Whether a stored score is the position's value or a bound on it.
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    /// The value is at least the score (the search stopped at a cut).
+    Lower,
+    /// The value is at most the score (no move reached the window).
+    Upper,
+}
+
+pub(super) type Table<P> = rustc_hash::FxHashMap<P, Known>;
+
 /// One move of a searched position: where it leads and what it is worth to
 /// the side that plays it.
 struct Child<P, M> {
@@ -55,8 +82,48 @@ impl<G: CellBoard> Evaluator<G> {
         kids
     }
 
+    /// The best one-ply score of `pos` for the side to move (a position one
+    /// ply from the leaves), or the first score at least `beta`: past that,
+    /// the position is refuted and no other move can matter. The move that
+    /// refuted the last such position is tried first.
+    fn frontier(&mut self, game: &G, genes: &[u8], pos: &G::Position, beta: f32) -> f32 {
+        let sign = sign(game.turn(pos));
+        self.load(game, genes, pos, game.turn(pos));
+        let mut moves = std::mem::take(&mut self.moves);
+        game.legal_moves(pos, &mut moves);
+        if let Some(at) = moves.iter().position(|&m| Some(m) == self.killer) {
+            moves[..=at].rotate_right(1);
+        }
+        let mut best = if moves.is_empty() {
+            0.0
+        } else {
+            f32::NEG_INFINITY
+        };
+        for &mv in &moves {
+            let after = self.afterstate(game, genes, pos, mv);
+            let value = sign * after.value;
+            let score = match after.finished {
+                true if value > 0.5 => WIN + 0.01,
+                true if value < -0.5 => -(WIN + 0.01),
+                _ => value,
+            };
+            best = best.max(score);
+            if best >= beta {
+                self.killer = Some(mv);
+                break;
+            }
+        }
+        self.moves = moves;
+        best
+    }
+
     /// Negamax with alpha-beta over `depth` plies, the tables' values at
-    /// the leaves: the score of `pos` for the side to move.
+    /// the leaves: the score of `pos` for the side to move. Positions at
+    /// two plies or more from the leaves go through `table`: a position met
+    /// again at the same depth (another move order to it) is answered from
+    /// its stored score when that settles the window, and otherwise its
+    /// stored best move is tried first. Neither changes a score: the move a
+    /// search chooses is the one plain alpha-beta chooses.
     fn negamax(
         &mut self,
         game: &G,
@@ -69,22 +136,61 @@ impl<G: CellBoard> Evaluator<G> {
         if depth >= 2 && crate::budget::spent() {
             return 0.0;
         }
-        let kids = self.children(game, genes, pos, depth as f32 * 0.01);
-        if depth <= 1 {
-            return kids.first().map_or(0.0, |k| k.score);
+        let mut first = 0;
+        if depth >= 2
+            && let Some(known) = self.table.get(pos)
+            && known.depth == depth
+        {
+            match known.bound {
+                Bound::Exact => return known.score,
+                Bound::Lower if known.score >= beta => return known.score,
+                Bound::Upper if known.score <= alpha => return known.score,
+                _ => first = known.best,
+            }
         }
+        if depth <= 1 {
+            return self.frontier(game, genes, pos, beta);
+        }
+        let kids = self.children(game, genes, pos, depth as f32 * 0.01);
+        let floor = alpha;
         let mut best = f32::NEG_INFINITY;
-        for kid in &kids {
+        let mut best_at = 0;
+        let order = std::iter::once(first as usize)
+            .filter(|&i| i < kids.len())
+            .chain((0..kids.len()).filter(|&i| i != first as usize));
+        for i in order {
+            let kid = &kids[i];
             let score = if kid.finished {
                 kid.score
             } else {
                 -self.negamax(game, genes, &kid.pos, depth - 1, -beta, -alpha)
             };
-            best = best.max(score);
+            if score > best {
+                best = score;
+                best_at = i;
+            }
             alpha = alpha.max(score);
             if alpha >= beta {
                 break;
             }
+        }
+        if self.table.len() < TABLE_LIMIT {
+            let bound = if best <= floor {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.insert(
+                *pos,
+                Known {
+                    depth,
+                    score: best,
+                    bound,
+                    best: best_at as u8,
+                },
+            );
         }
         best
     }
@@ -101,6 +207,7 @@ impl<G: CellBoard> Evaluator<G> {
         depth: u8,
         exact: bool,
     ) -> Vec<(G::Move, f32)> {
+        self.table.clear();
         let kids = self.children(game, genes, pos, depth as f32 * 0.01);
         let mut alpha = f32::NEG_INFINITY;
         let mut scored: Vec<(G::Move, f32)> = Vec::with_capacity(kids.len());

@@ -195,3 +195,71 @@ fn tictactoe_self_play_learns_most_positions() {
     let after = crate::audit::audit(&game, &genes, IllegalPolicy::Repair).optimal_rate();
     assert!(after > 0.95 && after > before, "{before} -> {after}");
 }
+
+/// A move's score by plain minimax over `depth` plies: every move
+/// searched, nothing remembered, each leaf valued from scratch; scored as
+/// the search scores (wins above every value, the sooner the higher).
+fn minimax(
+    game: &Connect4,
+    genes: &[u8],
+    pos: &<Connect4 as Game>::Position,
+    mv: u8,
+    depth: u8,
+) -> f32 {
+    let mover = game.turn(pos);
+    let next = game.play(pos, mv);
+    match game.outcome(&next) {
+        Some(outcome) => match sign(mover) * exact(outcome) {
+            v if v > 0.5 => 2.0 + depth as f32 * 0.01,
+            v if v < -0.5 => -(2.0 + depth as f32 * 0.01),
+            v => v,
+        },
+        None if depth <= 1 => {
+            let mut scratch = Evaluator::<Connect4>::new(SMALL, genes);
+            sign(mover) * scratch.value(game, genes, &next, mover)
+        }
+        None => {
+            let mut replies = Vec::new();
+            game.legal_moves(&next, &mut replies);
+            let best = replies
+                .into_iter()
+                .map(|reply| minimax(game, genes, &next, reply, depth - 1))
+                .fold(f32::NEG_INFINITY, f32::max);
+            -best
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// The search's pruning and its table of positions met before change
+    /// no score: every move's exact score equals plain minimax's, and the
+    /// move it plays is one of the best.
+    #[test]
+    fn search_scores_equal_plain_minimax(
+        seed in any::<u64>(),
+        moves in proptest::collection::vec(0u8..7, 0..16),
+    ) {
+        let game = c4(SMALL);
+        let mut genes = fresh(&game, seed);
+        game.learn(&mut genes, 40, Pcg64Mcg::seed_from_u64(seed));
+        let mut pos = game.start();
+        for m in moves {
+            if game.is_legal(&pos, m) && game.outcome(&game.play(&pos, m)).is_none() {
+                pos = game.play(&pos, m);
+            }
+        }
+        let depth = 5;
+        let mut eval = Evaluator::<Connect4>::new(SMALL, &genes);
+        let scored = eval.searched(&game, &genes, &pos, depth, true);
+        for &(mv, score) in &scored {
+            let plain = minimax(&game, &genes, &pos, mv, depth);
+            prop_assert!((score - plain).abs() < 1e-6, "move {}: {} vs {}", mv, score, plain);
+        }
+        let best = scored.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
+        prop_assert_eq!(scored[0].1, best);
+        let chosen = search(&game, SMALL, &genes, &pos, depth).expect("a move");
+        let of_chosen = scored.iter().find(|s| s.0 == chosen).expect("a legal move").1;
+        prop_assert_eq!(of_chosen, best);
+    }
+}
