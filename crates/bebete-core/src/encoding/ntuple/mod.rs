@@ -40,10 +40,12 @@ mod explain;
 mod genes;
 mod learn;
 mod search;
+mod tuples;
 pub use explain::{Decision, TupleWeight, Values};
 pub use genes::{fill_random, mutate, problem};
 pub use learn::Learner;
 pub use search::search;
+pub use tuples::Tuples;
 
 /// Weight units per 1.0 of the sum.
 pub const SCALE: f32 = 8192.0;
@@ -189,123 +191,6 @@ impl Params {
     fn scheduled(self, horizon: u32) -> (f32, f32) {
         let t = (self.games as f32 / horizon as f32).min(1.0);
         (self.alpha * 0.25f32.powf(t), self.epsilon * (1.0 - 0.9 * t))
-    }
-}
-
-/// The tuples of a genome, read once: each tuple's cells and mirrored
-/// cells, where its tables start, and for each cell the tuple slots that
-/// read it (so that a move updates only the indices it changes).
-pub struct Tuples {
-    shape: NTuple,
-    /// Cell states: the base of the table indices.
-    base: u32,
-    cells: Vec<[u8; MAX_LENGTH as usize]>,
-    mirrored: Vec<[u8; MAX_LENGTH as usize]>,
-    /// Per cell: (slot, base^i) for each slot that reads it at place i; slot
-    /// 2t is tuple t, 2t + 1 its mirror image.
-    readers: Vec<Vec<(u16, u32)>>,
-    /// Per slot: the byte offset of its tuple's first table.
-    tables: Vec<u32>,
-}
-
-impl Tuples {
-    pub fn read<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Tuples {
-        let len = shape.length as usize;
-        let block = shape.block_in(G::STATES);
-        let board = G::WIDTH * G::HEIGHT;
-        let mut cells = Vec::with_capacity(shape.tuples as usize);
-        let mut mirrored = Vec::with_capacity(shape.tuples as usize);
-        let mut readers = vec![Vec::new(); board];
-        let mut tables = Vec::with_capacity(2 * shape.tuples as usize);
-        for t in 0..shape.tuples as usize {
-            let head = &genes[t * block..];
-            let mut c = [0u8; MAX_LENGTH as usize];
-            let mut m = [0u8; MAX_LENGTH as usize];
-            for i in 0..len {
-                let cell = (head[i] as usize).min(board - 1);
-                c[i] = cell as u8;
-                m[i] = G::mirror_cell(cell) as u8;
-                let place = G::STATES.pow(i as u32);
-                readers[c[i] as usize].push(((2 * t) as u16, place));
-                readers[m[i] as usize].push(((2 * t + 1) as u16, place));
-            }
-            cells.push(c);
-            mirrored.push(m);
-            let table = (t * block + SHAPE_BYTES) as u32;
-            tables.extend([table, table]);
-        }
-        Tuples {
-            shape,
-            base: G::STATES,
-            cells,
-            mirrored,
-            readers,
-            tables,
-        }
-    }
-
-    /// The tuples of `genes`, from this thread's cache of the last few
-    /// genomes read (a genome plays many moves in a row, and reading its
-    /// tuples costs more than a move), keyed by the cell bytes themselves.
-    fn cached<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Arc<Tuples> {
-        thread_local! {
-            static CACHE: RefCell<Vec<(Vec<u8>, Arc<Tuples>)>> = const { RefCell::new(Vec::new()) };
-        }
-        let mut key = Vec::with_capacity(3 + shape.tuples as usize * SHAPE_BYTES);
-        key.extend([G::WIDTH as u8, G::HEIGHT as u8, G::STATES as u8]);
-        let block = shape.block_in(G::STATES);
-        for t in 0..shape.tuples as usize {
-            key.extend_from_slice(&genes[t * block..t * block + SHAPE_BYTES]);
-        }
-        CACHE.with_borrow_mut(|cache| {
-            if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
-                let entry = cache.remove(i);
-                let tuples = entry.1.clone();
-                cache.push(entry);
-                return tuples;
-            }
-            let tuples = Arc::new(Tuples::read::<G>(shape, genes));
-            if cache.len() == 8 {
-                cache.remove(0);
-            }
-            cache.push((key, tuples.clone()));
-            tuples
-        })
-    }
-
-    /// The state index each slot reads in a position.
-    fn indices(&self, states: &[u8], out: &mut Vec<u32>) {
-        out.clear();
-        let len = self.shape.length as usize;
-        for (cells, mirrored) in self.cells.iter().zip(&self.mirrored) {
-            let (mut a, mut b) = (0u32, 0u32);
-            for i in (0..len).rev() {
-                a = a * self.base + states[cells[i] as usize] as u32;
-                b = b * self.base + states[mirrored[i] as usize] as u32;
-            }
-            out.extend([a, b]);
-        }
-    }
-
-    /// The byte offset where the tables of `mover` (the side that left the
-    /// position) start, past a tuple's first table.
-    fn side(&self, mover: Side) -> u32 {
-        match mover {
-            Side::First => 0,
-            Side::Second => 2 * self.shape.states_in(self.base) as u32,
-        }
-    }
-
-    /// The byte offsets of the weights the indices read.
-    fn offsets(&self, indices: &[u32], mover: Side, out: &mut Vec<u32>) {
-        let side = self.side(mover);
-        out.clear();
-        out.extend(
-            indices
-                .iter()
-                .zip(&self.tables)
-                .map(|(&i, &table)| table + side + 2 * i),
-        );
     }
 }
 
