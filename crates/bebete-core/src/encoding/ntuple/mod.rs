@@ -264,8 +264,27 @@ impl<G: CellBoard> Evaluator<G> {
 
     /// Reads `pos` and the weights it reads in the tables of `side`.
     fn load(&mut self, game: &G, genes: &[u8], pos: &G::Position, side: Side) {
+        self.load_indexed(game, genes, pos, side, None);
+    }
+
+    /// [`Evaluator::load`], given the slot indices of `pos` when they are
+    /// already known (a search's child: its parent's, changed by the move).
+    fn load_indexed(
+        &mut self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        side: Side,
+        indices: Option<&[u32]>,
+    ) {
         game.cell_states(pos, &mut self.states);
-        self.tuples.indices(&self.states, &mut self.base);
+        match indices {
+            Some(known) => {
+                self.base.clear();
+                self.base.extend_from_slice(known);
+            }
+            None => self.tuples.indices(&self.states, &mut self.base),
+        }
         self.side = side;
         let offset = self.tuples.side(side);
         self.base_weights.clear();

@@ -43,6 +43,39 @@ struct Child<P, M> {
     /// The tables' value, or the exact score of a finished game.
     score: f32,
     finished: bool,
+    /// The slots the move changed, with their new indices.
+    changes: Vec<(u16, u32)>,
+}
+
+/// A searched position's slot indices, changed in place into each child's
+/// (and back), so that a child is not read from scratch.
+struct ChildIndices {
+    base: Vec<u32>,
+    at: Vec<u32>,
+}
+
+impl ChildIndices {
+    fn of(base: &[u32]) -> Self {
+        ChildIndices {
+            base: base.to_vec(),
+            at: base.to_vec(),
+        }
+    }
+
+    /// The indices after a move that made `changes`.
+    fn after(&mut self, changes: &[(u16, u32)]) -> &[u32] {
+        for &(slot, index) in changes {
+            self.at[slot as usize] = index;
+        }
+        &self.at
+    }
+
+    /// Back to the position's own indices.
+    fn undo(&mut self, changes: &[(u16, u32)]) {
+        for &(slot, _) in changes {
+            self.at[slot as usize] = self.base[slot as usize];
+        }
+    }
 }
 
 impl<G: CellBoard> Evaluator<G> {
@@ -54,10 +87,11 @@ impl<G: CellBoard> Evaluator<G> {
         game: &G,
         genes: &[u8],
         pos: &G::Position,
+        indices: Option<&[u32]>,
         bonus: f32,
     ) -> Vec<Child<G::Position, G::Move>> {
         let sign = sign(game.turn(pos));
-        self.load(game, genes, pos, game.turn(pos));
+        self.load_indexed(game, genes, pos, game.turn(pos), indices);
         let mut moves = std::mem::take(&mut self.moves);
         game.legal_moves(pos, &mut moves);
         let mut kids: Vec<Child<G::Position, G::Move>> = moves
@@ -74,6 +108,7 @@ impl<G: CellBoard> Evaluator<G> {
                         _ => value,
                     },
                     finished: after.finished,
+                    changes: self.changes.clone(),
                 }
             })
             .collect();
@@ -86,9 +121,16 @@ impl<G: CellBoard> Evaluator<G> {
     /// ply from the leaves), or the first score at least `beta`: past that,
     /// the position is refuted and no other move can matter. The move that
     /// refuted the last such position is tried first.
-    fn frontier(&mut self, game: &G, genes: &[u8], pos: &G::Position, beta: f32) -> f32 {
+    fn frontier(
+        &mut self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        indices: Option<&[u32]>,
+        beta: f32,
+    ) -> f32 {
         let sign = sign(game.turn(pos));
-        self.load(game, genes, pos, game.turn(pos));
+        self.load_indexed(game, genes, pos, game.turn(pos), indices);
         let mut moves = std::mem::take(&mut self.moves);
         game.legal_moves(pos, &mut moves);
         if let Some(at) = moves.iter().position(|&m| Some(m) == self.killer) {
@@ -129,9 +171,9 @@ impl<G: CellBoard> Evaluator<G> {
         game: &G,
         genes: &[u8],
         pos: &G::Position,
+        indices: Option<&[u32]>,
         depth: u8,
-        mut alpha: f32,
-        beta: f32,
+        (mut alpha, beta): (f32, f32),
     ) -> f32 {
         if depth >= 2 && crate::budget::spent() {
             return 0.0;
@@ -149,21 +191,26 @@ impl<G: CellBoard> Evaluator<G> {
             }
         }
         if depth <= 1 {
-            return self.frontier(game, genes, pos, beta);
+            return self.frontier(game, genes, pos, indices, beta);
         }
-        let kids = self.children(game, genes, pos, depth as f32 * 0.01);
+        let kids = self.children(game, genes, pos, indices, depth as f32 * 0.01);
         let floor = alpha;
         let mut best = f32::NEG_INFINITY;
         let mut best_at = 0;
         let order = std::iter::once(first as usize)
             .filter(|&i| i < kids.len())
             .chain((0..kids.len()).filter(|&i| i != first as usize));
+        let mut child = ChildIndices::of(&self.base);
         for i in order {
             let kid = &kids[i];
             let score = if kid.finished {
                 kid.score
             } else {
-                -self.negamax(game, genes, &kid.pos, depth - 1, -beta, -alpha)
+                let at = child.after(&kid.changes);
+                let score =
+                    -self.negamax(game, genes, &kid.pos, Some(at), depth - 1, (-beta, -alpha));
+                child.undo(&kid.changes);
+                score
             };
             if score > best {
                 best = score;
@@ -208,7 +255,8 @@ impl<G: CellBoard> Evaluator<G> {
         exact: bool,
     ) -> Vec<(G::Move, f32)> {
         self.table.clear();
-        let kids = self.children(game, genes, pos, depth as f32 * 0.01);
+        let kids = self.children(game, genes, pos, None, depth as f32 * 0.01);
+        let mut child = ChildIndices::of(&self.base);
         let mut alpha = f32::NEG_INFINITY;
         let mut scored: Vec<(G::Move, f32)> = Vec::with_capacity(kids.len());
         for kid in &kids {
@@ -216,7 +264,11 @@ impl<G: CellBoard> Evaluator<G> {
                 kid.score
             } else {
                 let floor = if exact { f32::NEG_INFINITY } else { alpha };
-                -self.negamax(game, genes, &kid.pos, depth - 1, f32::NEG_INFINITY, -floor)
+                let at = child.after(&kid.changes);
+                let window = (f32::NEG_INFINITY, -floor);
+                let score = -self.negamax(game, genes, &kid.pos, Some(at), depth - 1, window);
+                child.undo(&kid.changes);
+                score
             };
             alpha = alpha.max(score);
             scored.push((kid.mv, score));
