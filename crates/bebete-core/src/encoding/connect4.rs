@@ -439,6 +439,32 @@ impl CellBoard for Connect4 {
         ntuple::states_from(first, second, now, states);
     }
 
+    /// A move changes two cells at most: the one its stone lands in, and
+    /// the one above, now playable.
+    fn changed_cells(
+        &self,
+        pos: &Connect4Position,
+        _states: &[u8],
+        next: &Connect4Position,
+        _scratch: &mut [u8],
+        out: &mut Vec<(usize, u8)>,
+    ) {
+        out.clear();
+        let landed = (next.mask ^ pos.mask).trailing_zeros();
+        let (col, row) = (
+            (landed / CONNECT4_STRIDE) as usize,
+            (landed % CONNECT4_STRIDE) as usize,
+        );
+        let stone = match self.turn(pos) {
+            Side::First => ntuple::FIRST,
+            Side::Second => ntuple::SECOND,
+        };
+        out.push((row * WIDTH + col, stone));
+        if row + 1 < Self::HEIGHT {
+            out.push(((row + 1) * WIDTH + col, ntuple::EMPTY_NOW));
+        }
+    }
+
     /// `c4r1`: column 4, bottom row.
     fn cell_name(cell: usize) -> String {
         format!("c{}r{}", cell % WIDTH + 1, cell / WIDTH + 1)

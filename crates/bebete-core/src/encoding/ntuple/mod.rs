@@ -60,9 +60,9 @@ const TRACE: usize = 8;
 
 /// Cell states.
 const EMPTY_LATER: u8 = 0;
-const EMPTY_NOW: u8 = 1;
-const FIRST: u8 = 2;
-const SECOND: u8 = 3;
+pub(crate) const EMPTY_NOW: u8 = 1;
+pub(crate) const FIRST: u8 = 2;
+pub(crate) const SECOND: u8 = 3;
 
 /// A board of cells on a grid, as the value genome reads it. Cells are
 /// numbered row by row from the bottom left: `row * WIDTH + column`.
@@ -85,6 +85,31 @@ pub trait CellBoard: Game {
     fn mirror_cell(cell: usize) -> usize {
         let (row, col) = (cell / Self::WIDTH, cell % Self::WIDTH);
         row * Self::WIDTH + (Self::WIDTH - 1 - col)
+    }
+    /// The cells whose state differs between `pos`, whose states are
+    /// `states`, and `next`, one move on: each with its state in `next`.
+    /// By default every cell of `next` is read (into `scratch`, a board of
+    /// states) and compared; a game whose moves change known cells says
+    /// which.
+    fn changed_cells(
+        &self,
+        pos: &Self::Position,
+        states: &[u8],
+        next: &Self::Position,
+        scratch: &mut [u8],
+        out: &mut Vec<(usize, u8)>,
+    ) {
+        let _ = pos;
+        self.cell_states(next, scratch);
+        out.clear();
+        out.extend(
+            scratch
+                .iter()
+                .zip(states)
+                .enumerate()
+                .filter(|(_, (new, old))| new != old)
+                .map(|(cell, (&new, _))| (cell, new)),
+        );
     }
     /// A cell as `explain` writes it.
     fn cell_name(cell: usize) -> String;
@@ -218,6 +243,8 @@ pub struct Evaluator<G: CellBoard> {
     /// changed, with their new indices.
     next_states: Vec<u8>,
     changes: Vec<(u16, u32)>,
+    /// The cells the afterstate changed, with their new states.
+    changed: Vec<(usize, u8)>,
     /// Per slot: 1 + its place in `changes`, or 0.
     marks: Vec<u16>,
     /// The changes of the best afterstate so far.
@@ -253,6 +280,7 @@ impl<G: CellBoard> Evaluator<G> {
             side: Side::First,
             next_states: vec![0; cells],
             changes: Vec::with_capacity(slots),
+            changed: Vec::with_capacity(cells),
             marks: vec![0; slots],
             kept: Vec::with_capacity(slots),
             moves: Vec::with_capacity(cells),
@@ -328,12 +356,16 @@ impl<G: CellBoard> Evaluator<G> {
                 finished: true,
             };
         }
-        game.cell_states(&next, &mut self.next_states);
-        for (cell, (&new, &old)) in self.next_states.iter().zip(&self.states).enumerate() {
-            if new == old {
-                continue;
-            }
-            let change = new as i32 - old as i32;
+        let mut changed = std::mem::take(&mut self.changed);
+        game.changed_cells(
+            pos,
+            &self.states,
+            &next,
+            &mut self.next_states,
+            &mut changed,
+        );
+        for &(cell, new) in &changed {
+            let change = new as i32 - self.states[cell] as i32;
             for &(slot, place) in &self.tuples.readers[cell] {
                 let step = (change * place as i32) as u32;
                 match self.marks[slot as usize] {
@@ -349,6 +381,7 @@ impl<G: CellBoard> Evaluator<G> {
                 }
             }
         }
+        self.changed = changed;
         let offset = self.tuples.side(self.side);
         let mut sum = self.base_sum;
         for &(slot, index) in &self.changes {

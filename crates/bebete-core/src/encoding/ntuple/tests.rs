@@ -263,3 +263,35 @@ proptest! {
         prop_assert_eq!(of_chosen, best);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Connect-Four's two changed cells are exactly the cells whose states
+    /// differ when both boards are read whole.
+    #[test]
+    fn connect4_names_the_cells_a_move_changes(
+        moves in proptest::collection::vec(0u8..7, 0..30),
+        last in 0u8..7,
+    ) {
+        let game = c4(SMALL);
+        let mut pos = game.start();
+        for m in moves {
+            if game.is_legal(&pos, m) && game.outcome(&game.play(&pos, m)).is_none() {
+                pos = game.play(&pos, m);
+            }
+        }
+        prop_assume!(game.is_legal(&pos, last));
+        let next = game.play(&pos, last);
+        let (mut before, mut after) = (vec![0; 42], vec![0; 42]);
+        game.cell_states(&pos, &mut before);
+        game.cell_states(&next, &mut after);
+        let read_whole: Vec<(usize, u8)> = (0..42)
+            .filter(|&c| before[c] != after[c])
+            .map(|c| (c, after[c]))
+            .collect();
+        let mut named = Vec::new();
+        game.changed_cells(&pos, &before, &next, &mut [0; 42], &mut named);
+        named.sort();
+        prop_assert_eq!(named, read_whole);
+    }
+}
