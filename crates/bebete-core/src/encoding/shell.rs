@@ -19,8 +19,8 @@ use crate::games::{Game, Outcome};
 pub const MAX_LOOKAHEAD: u8 = 6;
 
 /// The deepest search of a value genome (`--encoder ntuple`), which plays
-/// by alpha-beta over its own values instead of the shell: about 10 ms a
-/// Connect-Four move at 8 plies (docs/experiments.md).
+/// by alpha-beta over its own values instead of the shell: about 6 ms a
+/// Connect-Four move at 9 plies, 13 ms at 10 (docs/performance.md).
 pub const MAX_SEARCH: u8 = 12;
 
 /// The most plies a genome of `game` may look ahead: the shell's limit, or
