@@ -78,7 +78,33 @@ impl ChildIndices {
     }
 }
 
+/// A move's one-ply score for the side that plays it (`value`, from its
+/// side): a finished game's exact result, a win above every value (by
+/// `bonus`, the higher the sooner), or the tables' value.
+fn scored(value: f32, finished: bool, bonus: f32) -> f32 {
+    match finished {
+        true if value > 0.5 => WIN + bonus,
+        true if value < -0.5 => -(WIN + bonus),
+        _ => value,
+    }
+}
+
 impl<G: CellBoard> Evaluator<G> {
+    /// Loads `pos` for the side to move and lists its moves (in the buffer
+    /// the caller gives back to `self.moves`): that side's sign and the moves.
+    fn open(
+        &mut self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        indices: Option<&[u32]>,
+    ) -> (f32, Vec<G::Move>) {
+        self.load_indexed(game, genes, pos, game.turn(pos), indices);
+        let mut moves = std::mem::take(&mut self.moves);
+        game.legal_moves(pos, &mut moves);
+        (sign(game.turn(pos)), moves)
+    }
+
     /// Every legal move with its one-ply score for the side to move, best
     /// first (the order of the moves among equals); a win scores
     /// `WIN + bonus`.
@@ -90,23 +116,15 @@ impl<G: CellBoard> Evaluator<G> {
         indices: Option<&[u32]>,
         bonus: f32,
     ) -> Vec<Child<G::Position, G::Move>> {
-        let sign = sign(game.turn(pos));
-        self.load_indexed(game, genes, pos, game.turn(pos), indices);
-        let mut moves = std::mem::take(&mut self.moves);
-        game.legal_moves(pos, &mut moves);
+        let (sign, moves) = self.open(game, genes, pos, indices);
         let mut kids: Vec<Child<G::Position, G::Move>> = moves
             .iter()
             .map(|&mv| {
                 let after = self.afterstate(game, genes, pos, mv);
-                let value = sign * after.value;
                 Child {
                     mv,
                     pos: after.pos,
-                    score: match after.finished {
-                        true if value > 0.5 => WIN + bonus,
-                        true if value < -0.5 => -(WIN + bonus),
-                        _ => value,
-                    },
+                    score: scored(sign * after.value, after.finished, bonus),
                     finished: after.finished,
                     changes: self.changes.clone(),
                 }
@@ -129,10 +147,7 @@ impl<G: CellBoard> Evaluator<G> {
         indices: Option<&[u32]>,
         beta: f32,
     ) -> f32 {
-        let sign = sign(game.turn(pos));
-        self.load_indexed(game, genes, pos, game.turn(pos), indices);
-        let mut moves = std::mem::take(&mut self.moves);
-        game.legal_moves(pos, &mut moves);
+        let (sign, mut moves) = self.open(game, genes, pos, indices);
         if let Some(at) = moves.iter().position(|&m| Some(m) == self.killer) {
             moves[..=at].rotate_right(1);
         }
@@ -143,13 +158,7 @@ impl<G: CellBoard> Evaluator<G> {
         };
         for &mv in &moves {
             let after = self.afterstate(game, genes, pos, mv);
-            let value = sign * after.value;
-            let score = match after.finished {
-                true if value > 0.5 => WIN + 0.01,
-                true if value < -0.5 => -(WIN + 0.01),
-                _ => value,
-            };
-            best = best.max(score);
+            best = best.max(scored(sign * after.value, after.finished, 0.01));
             if best >= beta {
                 self.killer = Some(mv);
                 break;

@@ -26,6 +26,17 @@ fn c4_position(moves: &str) -> <Connect4 as Game>::Position {
         .fold(game.start(), |pos, c| game.play(&pos, c - b'1'))
 }
 
+/// The position after `moves`, each skipped when illegal or when it would
+/// end the game.
+fn unfinished_after(game: &Connect4, moves: &[u8]) -> <Connect4 as Game>::Position {
+    moves.iter().fold(game.start(), |pos, &m| {
+        match game.is_legal(&pos, m) && game.outcome(&game.play(&pos, m)).is_none() {
+            true => game.play(&pos, m),
+            false => pos,
+        }
+    })
+}
+
 fn fresh<G: CellBoard + TableGame>(game: &G, seed: u64) -> Vec<u8> {
     let mut genes = vec![0; game.gene_count()];
     game.fill_random(&mut genes, &mut Pcg64Mcg::seed_from_u64(seed));
@@ -111,13 +122,7 @@ proptest! {
         let game = c4(SMALL);
         let mut genes = fresh(&game, seed);
         game.learn(&mut genes, 30, Pcg64Mcg::seed_from_u64(seed));
-        let mut pos = game.start();
-        for m in moves {
-            if game.is_legal(&pos, m) {
-                pos = game.play(&pos, m);
-            }
-        }
-        prop_assume!(game.outcome(&pos).is_none());
+        let pos = unfinished_after(&game, &moves);
         let mut eval = Evaluator::<Connect4>::new(SMALL, &genes);
         let mover = game.turn(&pos);
         let sign = sign(mover);
@@ -243,12 +248,7 @@ proptest! {
         let game = c4(SMALL);
         let mut genes = fresh(&game, seed);
         game.learn(&mut genes, 40, Pcg64Mcg::seed_from_u64(seed));
-        let mut pos = game.start();
-        for m in moves {
-            if game.is_legal(&pos, m) && game.outcome(&game.play(&pos, m)).is_none() {
-                pos = game.play(&pos, m);
-            }
-        }
+        let pos = unfinished_after(&game, &moves);
         let depth = 5;
         let mut eval = Evaluator::<Connect4>::new(SMALL, &genes);
         let scored = eval.searched(&game, &genes, &pos, depth, true);
@@ -274,12 +274,7 @@ proptest! {
         last in 0u8..7,
     ) {
         let game = c4(SMALL);
-        let mut pos = game.start();
-        for m in moves {
-            if game.is_legal(&pos, m) && game.outcome(&game.play(&pos, m)).is_none() {
-                pos = game.play(&pos, m);
-            }
-        }
+        let pos = unfinished_after(&game, &moves);
         prop_assume!(game.is_legal(&pos, last));
         let next = game.play(&pos, last);
         let (mut before, mut after) = (vec![0; 42], vec![0; 42]);
