@@ -3,7 +3,9 @@
 use super::genes::cell_set;
 use super::*;
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{Connect4, Connect4Encoder, TicTacToe, TicTacToeEncoder};
+use crate::games::{
+    Checkers, CheckersEncoder, Connect4, Connect4Encoder, TicTacToe, TicTacToeEncoder,
+};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -204,11 +206,12 @@ fn tictactoe_self_play_learns_most_positions() {
 /// A move's score by plain minimax over `depth` plies: every move
 /// searched, nothing remembered, each leaf valued from scratch; scored as
 /// the search scores (wins above every value, the sooner the higher).
-fn minimax(
-    game: &Connect4,
+fn minimax<G: CellBoard>(
+    game: &G,
+    shape: NTuple,
     genes: &[u8],
-    pos: &<Connect4 as Game>::Position,
-    mv: u8,
+    pos: &G::Position,
+    mv: G::Move,
     depth: u8,
 ) -> f32 {
     let mover = game.turn(pos);
@@ -220,7 +223,7 @@ fn minimax(
             v => v,
         },
         None if depth <= 1 => {
-            let mut scratch = Evaluator::<Connect4>::new(SMALL, genes);
+            let mut scratch = Evaluator::<G>::new(shape, genes);
             sign(mover) * scratch.value(game, genes, &next, mover)
         }
         None => {
@@ -228,20 +231,51 @@ fn minimax(
             game.legal_moves(&next, &mut replies);
             let best = replies
                 .into_iter()
-                .map(|reply| minimax(game, genes, &next, reply, depth - 1))
+                .map(|reply| minimax(game, shape, genes, &next, reply, depth - 1))
                 .fold(f32::NEG_INFINITY, f32::max);
             -best
         }
     }
 }
 
+/// The search's pruning and its table of positions met before change no
+/// score: every move's exact score equals plain minimax's, and the move it
+/// plays is one of the best.
+fn search_equals_minimax<G: CellBoard>(
+    game: &G,
+    shape: NTuple,
+    genes: &[u8],
+    pos: &G::Position,
+    depth: u8,
+) -> Result<(), TestCaseError> {
+    let mut eval = Evaluator::<G>::new(shape, genes);
+    let scored = eval.searched(game, genes, pos, depth, true);
+    for &(mv, score) in &scored {
+        let plain = minimax(game, shape, genes, pos, mv, depth);
+        prop_assert!(
+            (score - plain).abs() < 1e-6,
+            "{:?}: {} vs {}",
+            mv,
+            score,
+            plain
+        );
+    }
+    let best = scored.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
+    prop_assert_eq!(scored[0].1, best);
+    let chosen = search(game, shape, genes, pos, depth).expect("a move");
+    let of_chosen = scored
+        .iter()
+        .find(|s| s.0 == chosen)
+        .expect("a legal move")
+        .1;
+    prop_assert_eq!(of_chosen, best);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
-    /// The search's pruning and its table of positions met before change
-    /// no score: every move's exact score equals plain minimax's, and the
-    /// move it plays is one of the best.
     #[test]
-    fn search_scores_equal_plain_minimax(
+    fn connect4_search_scores_equal_plain_minimax(
         seed in any::<u64>(),
         moves in proptest::collection::vec(0u8..7, 0..16),
     ) {
@@ -249,18 +283,33 @@ proptest! {
         let mut genes = fresh(&game, seed);
         game.learn(&mut genes, 40, Pcg64Mcg::seed_from_u64(seed));
         let pos = unfinished_after(&game, &moves);
-        let depth = 5;
-        let mut eval = Evaluator::<Connect4>::new(SMALL, &genes);
-        let scored = eval.searched(&game, &genes, &pos, depth, true);
-        for &(mv, score) in &scored {
-            let plain = minimax(&game, &genes, &pos, mv, depth);
-            prop_assert!((score - plain).abs() < 1e-6, "move {}: {} vs {}", mv, score, plain);
+        search_equals_minimax(&game, SMALL, &genes, &pos, 5)?;
+    }
+
+    /// Checkers too, whose positions carry their history (a table entry
+    /// is one position reached one way) and whose tuples read a square
+    /// twice (no mirror image).
+    #[test]
+    fn checkers_search_scores_equal_plain_minimax(
+        seed in any::<u64>(),
+        picks in proptest::collection::vec(any::<u8>(), 0..30),
+    ) {
+        let game = Checkers {
+            encoder: CheckersEncoder::NTuple(SMALL),
+        };
+        let mut genes = fresh(&game, seed);
+        game.learn(&mut genes, 20, Pcg64Mcg::seed_from_u64(seed));
+        let mut pos = game.start();
+        let mut moves = Vec::new();
+        for pick in picks {
+            game.legal_moves(&pos, &mut moves);
+            let next = game.play(&pos, moves[pick as usize % moves.len()]);
+            if game.outcome(&next).is_some() {
+                break;
+            }
+            pos = next;
         }
-        let best = scored.iter().map(|s| s.1).fold(f32::NEG_INFINITY, f32::max);
-        prop_assert_eq!(scored[0].1, best);
-        let chosen = search(&game, SMALL, &genes, &pos, depth).expect("a move");
-        let of_chosen = scored.iter().find(|s| s.0 == chosen).expect("a legal move").1;
-        prop_assert_eq!(of_chosen, best);
+        search_equals_minimax(&game, SMALL, &genes, &pos, 4)?;
     }
 }
 
