@@ -43,36 +43,35 @@ struct Child<P, M> {
     /// The tables' value, or the exact score of a finished game.
     score: f32,
     finished: bool,
-    /// The slots the move changed, with their new indices.
-    changes: Vec<(u16, u32)>,
+    /// Where the slots the move changed, with their new indices, lie in
+    /// its parent's [`ChildIndices`].
+    changes: std::ops::Range<usize>,
 }
 
+/// A position's moves, best first.
+type Kids<G> = Vec<Child<<G as Game>::Position, <G as Game>::Move>>;
+
 /// A searched position's slot indices, changed in place into each child's
-/// (and back), so that a child is not read from scratch.
+/// (and back), so that a child is not read from scratch; and the changes
+/// of all its children, back to back.
 struct ChildIndices {
     base: Vec<u32>,
     at: Vec<u32>,
+    changes: Vec<(u16, u32)>,
 }
 
 impl ChildIndices {
-    fn of(base: &[u32]) -> Self {
-        ChildIndices {
-            base: base.to_vec(),
-            at: base.to_vec(),
-        }
-    }
-
-    /// The indices after a move that made `changes`.
-    fn after(&mut self, changes: &[(u16, u32)]) -> &[u32] {
-        for &(slot, index) in changes {
+    /// The indices after `kid`'s move.
+    fn after<P, M>(&mut self, kid: &Child<P, M>) -> &[u32] {
+        for &(slot, index) in &self.changes[kid.changes.clone()] {
             self.at[slot as usize] = index;
         }
         &self.at
     }
 
     /// Back to the position's own indices.
-    fn undo(&mut self, changes: &[(u16, u32)]) {
-        for &(slot, _) in changes {
+    fn undo<P, M>(&mut self, kid: &Child<P, M>) {
+        for &(slot, _) in &self.changes[kid.changes.clone()] {
             self.at[slot as usize] = self.base[slot as usize];
         }
     }
@@ -107,7 +106,7 @@ impl<G: CellBoard> Evaluator<G> {
 
     /// Every legal move with its one-ply score for the side to move, best
     /// first (the order of the moves among equals); a win scores
-    /// `WIN + bonus`.
+    /// `WIN + bonus`; with the indices its children read.
     fn children(
         &mut self,
         game: &G,
@@ -115,24 +114,32 @@ impl<G: CellBoard> Evaluator<G> {
         pos: &G::Position,
         indices: Option<&[u32]>,
         bonus: f32,
-    ) -> Vec<Child<G::Position, G::Move>> {
+    ) -> (Kids<G>, ChildIndices) {
         let (sign, moves) = self.open(game, genes, pos, indices);
-        let mut kids: Vec<Child<G::Position, G::Move>> = moves
+        let mut changes = Vec::new();
+        let mut kids: Kids<G> = moves
             .iter()
             .map(|&mv| {
                 let after = self.afterstate(game, genes, pos, mv);
+                let from = changes.len();
+                changes.extend_from_slice(&self.changes);
                 Child {
                     mv,
                     pos: after.pos,
                     score: scored(sign * after.value, after.finished, bonus),
                     finished: after.finished,
-                    changes: self.changes.clone(),
+                    changes: from..changes.len(),
                 }
             })
             .collect();
         self.moves = moves;
         kids.sort_by(|a, b| b.score.total_cmp(&a.score));
-        kids
+        let indices = ChildIndices {
+            base: self.base.clone(),
+            at: self.base.clone(),
+            changes,
+        };
+        (kids, indices)
     }
 
     /// The best one-ply score of `pos` for the side to move (a position one
@@ -202,23 +209,22 @@ impl<G: CellBoard> Evaluator<G> {
         if depth <= 1 {
             return self.frontier(game, genes, pos, indices, beta);
         }
-        let kids = self.children(game, genes, pos, indices, depth as f32 * 0.01);
+        let (kids, mut child) = self.children(game, genes, pos, indices, depth as f32 * 0.01);
         let floor = alpha;
         let mut best = f32::NEG_INFINITY;
         let mut best_at = 0;
         let order = std::iter::once(first as usize)
             .filter(|&i| i < kids.len())
             .chain((0..kids.len()).filter(|&i| i != first as usize));
-        let mut child = ChildIndices::of(&self.base);
         for i in order {
             let kid = &kids[i];
             let score = if kid.finished {
                 kid.score
             } else {
-                let at = child.after(&kid.changes);
+                let at = child.after(kid);
                 let score =
                     -self.negamax(game, genes, &kid.pos, Some(at), depth - 1, (-beta, -alpha));
-                child.undo(&kid.changes);
+                child.undo(kid);
                 score
             };
             if score > best {
@@ -264,8 +270,7 @@ impl<G: CellBoard> Evaluator<G> {
         exact: bool,
     ) -> Vec<(G::Move, f32)> {
         self.table.clear();
-        let kids = self.children(game, genes, pos, None, depth as f32 * 0.01);
-        let mut child = ChildIndices::of(&self.base);
+        let (kids, mut child) = self.children(game, genes, pos, None, depth as f32 * 0.01);
         let mut alpha = f32::NEG_INFINITY;
         let mut scored: Vec<(G::Move, f32)> = Vec::with_capacity(kids.len());
         for kid in &kids {
@@ -273,10 +278,10 @@ impl<G: CellBoard> Evaluator<G> {
                 kid.score
             } else {
                 let floor = if exact { f32::NEG_INFINITY } else { alpha };
-                let at = child.after(&kid.changes);
+                let at = child.after(kid);
                 let window = (f32::NEG_INFINITY, -floor);
                 let score = -self.negamax(game, genes, &kid.pos, Some(at), depth - 1, window);
-                child.undo(&kid.changes);
+                child.undo(kid);
                 score
             };
             alpha = alpha.max(score);

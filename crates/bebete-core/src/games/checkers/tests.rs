@@ -4,6 +4,14 @@
 use super::*;
 use crate::games::walk::perft;
 
+/// The legal moves of `pos`, and each as the notation writes it.
+fn moves_of(game: &Checkers, pos: &CheckersPosition) -> (Vec<CheckersMove>, Vec<String>) {
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    let text = moves.iter().map(|&m| game.format_move(m)).collect();
+    (moves, text)
+}
+
 /// The published move-path counts from the start (perft), depths
 /// 1-10 (depth 10 is about a second optimised).
 #[test]
@@ -26,9 +34,7 @@ fn perft_matches_the_published_counts() {
 #[test]
 fn the_board_geometry_is_the_standard_one() {
     let game = Checkers::SUBGRID;
-    let mut moves = Vec::new();
-    game.legal_moves(&game.start(), &mut moves);
-    let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+    let (_, text) = moves_of(&game, &game.start());
     assert_eq!(
         text,
         ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
@@ -66,9 +72,7 @@ fn captures_are_compulsory_and_multi_jumps_complete() {
     // Black man on 15 faces White men on 19 and 27: the only move is
     // 15x24x31, which takes both and crowns on 31.
     let pos = game.parse_fen("B:W19,27:B15,1").unwrap();
-    let mut moves = Vec::new();
-    game.legal_moves(&pos, &mut moves);
-    let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+    let (moves, text) = moves_of(&game, &pos);
     assert_eq!(text, ["15x24x31"]);
     let after = game.play(&pos, moves[0]);
     assert_eq!(after.white, 0);
@@ -107,9 +111,7 @@ fn a_man_is_crowned_and_its_move_ends_there() {
     // Black man on 22 jumps 26 to land on 31, the crowning row; a
     // White man on 27 could be jumped next by a king, but not now.
     let pos = game.parse_fen("B:W26,27,K1:B22").unwrap();
-    let mut moves = Vec::new();
-    game.legal_moves(&pos, &mut moves);
-    let text: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+    let (moves, text) = moves_of(&game, &pos);
     assert_eq!(text, ["22x31"]);
     let after = game.play(&pos, moves[0]);
     assert_eq!(after.piece_char(30), 'B');
