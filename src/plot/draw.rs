@@ -20,13 +20,17 @@ pub(super) struct Curve {
 
 /// Colours that read on white (no yellow): a curve each for one run, a run
 /// each for several.
-const COLOURS: [RGBColor; 6] = [
+const COLOURS: [RGBColor; 10] = [
     RGBColor(200, 30, 50),
     RGBColor(30, 90, 200),
     RGBColor(80, 80, 80),
     RGBColor(220, 120, 0),
     RGBColor(30, 140, 60),
     RGBColor(140, 50, 170),
+    RGBColor(0, 160, 170),
+    RGBColor(140, 90, 40),
+    RGBColor(230, 90, 170),
+    RGBColor(150, 150, 20),
 ];
 
 /// Above this many points a curve is drawn binned: per bin a band from the
@@ -91,12 +95,24 @@ where
     root.present().map_err(err)
 }
 
-/// The game, the population, and how many runs or islands are drawn.
-fn title(runs: &[RunStats]) -> String {
+/// The game, the population (each one, when the runs differ in it), and
+/// how many runs or islands are drawn.
+pub(super) fn title(runs: &[RunStats]) -> String {
     let first = &runs[0];
-    let population = first.param("population");
+    let mut populations: Vec<String> = Vec::new();
+    for run in runs {
+        let population = run.param("population");
+        if !populations.contains(&population) {
+            populations.push(population);
+        }
+    }
+    let population = match populations.as_slice() {
+        [one] => format!("population {one}"),
+        [before @ .., last] => format!("populations {} and {last}", before.join(", ")),
+        [] => unreachable!("a plot draws one run at least"),
+    };
     format!(
-        "{}, population {}{}",
+        "{}, {}{}",
         first.param("game"),
         population,
         match runs.len() {

@@ -251,7 +251,7 @@ use draw::draw;
 
 #[cfg(test)]
 mod tests {
-    use super::draw::{bench_panel, binned, compact, fitness_panel};
+    use super::draw::{bench_panel, binned, compact, fitness_panel, title};
     use super::*;
 
     fn run_dir(dir: &Path, name: &str, seed: u64) -> PathBuf {
@@ -341,6 +341,24 @@ mod tests {
             "vs:random:10+rules:20+alphabeta:2:6".into(),
         );
         assert_eq!(labels(&[runs[0].clone(), c]), ["a", "c"]);
+    }
+
+    #[test]
+    fn the_title_names_each_population_when_the_runs_differ_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap();
+        let mut b = RunStats::load(&run_dir(dir.path(), "b", 2)).unwrap();
+        assert_eq!(
+            title(&[a.clone(), b.clone()]),
+            "tictactoe, population 100 (2 runs)"
+        );
+        b.params.insert("population".into(), 1.into());
+        let mut c = b.clone();
+        c.params.insert("population".into(), 16.into());
+        assert_eq!(
+            title(&[a, b, c]),
+            "tictactoe, populations 100, 1 and 16 (3 runs)"
+        );
     }
 
     #[test]
