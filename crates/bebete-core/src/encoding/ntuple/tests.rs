@@ -45,6 +45,14 @@ fn fresh<G: CellBoard + TableGame>(game: &G, seed: u64) -> Vec<u8> {
     genes
 }
 
+/// Fresh genes after `games` self-play games, both from `seed`: weights
+/// that differ from one another.
+fn learnt<G: CellBoard + TableGame>(game: &G, seed: u64, games: u32) -> Vec<u8> {
+    let mut genes = fresh(game, seed);
+    game.learn(&mut genes, games, Pcg64Mcg::seed_from_u64(seed));
+    genes
+}
+
 #[test]
 fn the_layout_is_tuples_then_settings() {
     let shape = Connect4Encoder::NTUPLE;
@@ -122,8 +130,7 @@ proptest! {
         moves in proptest::collection::vec(0u8..7, 0..20),
     ) {
         let game = c4(SMALL);
-        let mut genes = fresh(&game, seed);
-        game.learn(&mut genes, 30, Pcg64Mcg::seed_from_u64(seed));
+        let genes = learnt(&game, seed, 30);
         let pos = unfinished_after(&game, &moves);
         let mut eval = Evaluator::<Connect4>::new(SMALL, &genes);
         let mover = game.turn(&pos);
@@ -141,12 +148,12 @@ proptest! {
 fn learning_is_reproducible_and_changes_the_weights() {
     let game = c4(SMALL);
     let start = fresh(&game, 3);
-    let learnt = |seed| {
+    let trained = |seed| {
         let mut genes = start.clone();
         game.learn(&mut genes, 50, Pcg64Mcg::seed_from_u64(seed));
         genes
     };
-    let (a, b, c) = (learnt(1), learnt(1), learnt(2));
+    let (a, b, c) = (trained(1), trained(1), trained(2));
     assert_eq!(a, b);
     assert_ne!(a, c);
     assert_ne!(a, start);
@@ -166,8 +173,7 @@ fn a_winning_move_is_always_taken() {
 #[test]
 fn mutation_redraws_whole_tuples_and_keeps_the_genome_sound() {
     let game = c4(SMALL);
-    let mut genes = fresh(&game, 5);
-    game.learn(&mut genes, 20, Pcg64Mcg::seed_from_u64(5));
+    let mut genes = learnt(&game, 5, 20);
     let before = genes.clone();
     let mut rng = Pcg64Mcg::seed_from_u64(9);
     let redrawn = game
@@ -280,8 +286,7 @@ proptest! {
         moves in proptest::collection::vec(0u8..7, 0..16),
     ) {
         let game = c4(SMALL);
-        let mut genes = fresh(&game, seed);
-        game.learn(&mut genes, 40, Pcg64Mcg::seed_from_u64(seed));
+        let genes = learnt(&game, seed, 40);
         let pos = unfinished_after(&game, &moves);
         search_equals_minimax(&game, SMALL, &genes, &pos, 5)?;
     }
@@ -297,8 +302,7 @@ proptest! {
         let game = Checkers {
             encoder: CheckersEncoder::NTuple(SMALL),
         };
-        let mut genes = fresh(&game, seed);
-        game.learn(&mut genes, 20, Pcg64Mcg::seed_from_u64(seed));
+        let genes = learnt(&game, seed, 20);
         let mut pos = game.start();
         let mut moves = Vec::new();
         for pick in picks {

@@ -3,66 +3,36 @@
 use super::*;
 use crate::evolve::operators::{Fitness, Init, Mutation, MutationScope};
 
+/// The message `cfg` is refused with.
+fn refusal(cfg: &EvolveConfig) -> String {
+    cfg.validate().expect_err("a refused setting").to_string()
+}
+
 #[test]
 fn out_of_range_values_name_the_flag() {
     let mut cfg = EvolveConfig::method(GameSpec::TICTACTOE, 1);
     assert!(cfg.validate().is_ok());
     cfg.elite = 100;
-    assert!(
-        cfg.validate()
-            .unwrap_err()
-            .to_string()
-            .starts_with("--elite 100")
-    );
+    assert!(refusal(&cfg).starts_with("--elite 100"));
     cfg.elite = 10;
     cfg.parents = 11;
-    assert!(
-        cfg.validate()
-            .unwrap_err()
-            .to_string()
-            .contains("--parents")
-    );
+    assert!(refusal(&cfg).contains("--parents"));
     cfg.parents = 2;
     cfg.init = Init::Zero;
-    assert!(
-        cfg.validate()
-            .unwrap_err()
-            .to_string()
-            .starts_with("--init zero")
-    );
+    assert!(refusal(&cfg).starts_with("--init zero"));
     cfg.init = Init::Random;
     cfg.mutate = MutationScope::Used;
-    assert!(
-        cfg.validate()
-            .unwrap_err()
-            .to_string()
-            .starts_with("--mutate used")
-    );
+    assert!(refusal(&cfg).starts_with("--mutate used"));
     cfg.fitness = "round-robin+random:2".parse::<Fitness>().unwrap();
     assert!(cfg.validate().is_ok());
     cfg.mutate = MutationScope::All;
     cfg.fitness.sampled = 5;
-    assert!(
-        cfg.validate()
-            .unwrap_err()
-            .to_string()
-            .contains("--fitness")
-    );
+    assert!(refusal(&cfg).contains("--fitness"));
     cfg.fitness = "vs:sample:100".parse::<Fitness>().unwrap();
-    assert!(
-        cfg.validate()
-            .unwrap_err()
-            .to_string()
-            .contains("below the population")
-    );
+    assert!(refusal(&cfg).contains("below the population"));
     cfg.fitness = "vs:sample:99".parse::<Fitness>().unwrap();
     assert!(cfg.validate().is_ok());
     assert_eq!(crate::evolve::fitness::max_points(&cfg), 4 * 99);
     cfg.mutation = Mutation::fixed(1.5);
-    assert!(
-        cfg.validate()
-            .unwrap_err()
-            .to_string()
-            .contains("--mutation")
-    );
+    assert!(refusal(&cfg).contains("--mutation"));
 }
