@@ -295,6 +295,17 @@ fn value_genome(c: &mut Criterion) {
             }
         })
     });
+    // The bank's positions, each one decision: a run's fitness with
+    // `--fitness vs:bank` on a value genome.
+    let cfg = EvolveConfig::method(GameSpec::Connect4(game), 1);
+    let tutor = Tutor::for_run(&game, &cfg)
+        .expect("the built-in bank loads")
+        .expect("connect4 has a bank");
+    tutor.points(&game, &genes, BankMetric::Keep);
+    group.throughput(Throughput::Elements(tutor.train_len() as u64));
+    group.bench_function("bank fitness, one ply", |b| {
+        b.iter(|| tutor.points(&game, &genes, BankMetric::Keep))
+    });
     let few = &positions[..20];
     group.throughput(Throughput::Elements(few.len() as u64));
     group.bench_function("8-ply search", |b| {

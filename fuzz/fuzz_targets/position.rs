@@ -1,25 +1,37 @@
-//! Any text is a position of each game or an error naming a move; every
-//! position reached satisfies the rules' invariants (`check_moves`), and
-//! the moves before the one named in an error parse on their own.
+//! Any text is a position of every registered game or an error naming a
+//! move; every position reached satisfies the rules' invariants
+//! (`check_moves`), and the moves before the one named in an error parse
+//! on their own.
 #![no_main]
 
-use bebete_core::games::{
-    Connect4, Game, Matchsticks, MatchsticksRules, TakeRule, TicTacToe, check_moves,
-};
+use bebete_core::encoding::{TableGame, TableGameVisitor, visit_table_game};
+use bebete_core::games::{BuiltIn, GameSpec, check_moves};
 use libfuzzer_sys::fuzz_target;
 
-fn check<G: Game>(game: &G, text: &str) {
-    match game.parse_position(text) {
-        Ok(pos) => {
-            if let Err(broken) = check_moves(game, &pos) {
-                panic!("'{text}': {broken}");
+/// Reads the text as a position of one game.
+struct Check<'a>(&'a str);
+
+impl TableGameVisitor for Check<'_> {
+    type Output = ();
+
+    fn visit<G: TableGame + BuiltIn>(self, game: G) {
+        let text = self.0;
+        match game.parse_position(text) {
+            Ok(pos) => {
+                if let Err(broken) = check_moves(&game, &pos) {
+                    panic!("{}, '{text}': {broken}", game.spec());
+                }
             }
-        }
-        Err(e) => {
-            assert!(e.number >= 1, "'{text}': {e}");
-            let tokens = game.split_notation(text.trim());
-            let before = tokens[..e.number - 1].join(game.notation_separator());
-            assert!(game.parse_position(&before).is_ok(), "'{text}': {e}");
+            Err(e) => {
+                assert!(e.number >= 1, "'{text}': {e}");
+                let tokens = game.split_notation(text.trim());
+                // A board written otherwise than as moves (a checkers FEN)
+                // names its first fault as move 1.
+                if e.number > 1 {
+                    let before = tokens[..e.number - 1].join(game.notation_separator());
+                    assert!(game.parse_position(&before).is_ok(), "'{text}': {e}");
+                }
+            }
         }
     }
 }
@@ -28,14 +40,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    check(&TicTacToe::BASE3, text);
-    check(&Connect4::SUBGRID, text);
-    check(&Matchsticks::new(MatchsticksRules::default()), text);
-    check(
-        &Matchsticks::new(MatchsticksRules {
-            sticks: 100,
-            rule: TakeRule::Double,
-        }),
-        text,
-    );
+    for spec in GameSpec::registered() {
+        visit_table_game(spec, Check(text));
+    }
 });

@@ -11,6 +11,14 @@
 //!   every cross-site request that could change anything.
 //! - **Size**: a body announced (`Content-Length`) above the API's limit is
 //!   refused at once with 413, before a byte of it is read.
+//! - **Other sites' GETs**: a request the browser marks as cross-site
+//!   (`Sec-Fetch-Site: cross-site`) or sends with another site's `Referer`
+//!   is refused with 403 even without an `Origin`: a link or an image on
+//!   any page could otherwise start a file read or a plot.
+//! - **One of each**: a second `Host`, `Origin`, `Content-Type` or
+//!   `Referer` gets 400 (two proxies could each read a different one).
+//! - **Framing and sniffing**: every answer says `X-Frame-Options: DENY`,
+//!   `frame-ancestors 'none'` and `nosniff`.
 //! - **Content type**: a `POST` must say `application/json`; else 415. An
 //!   HTML form or a `no-cors` fetch cannot send that type to another site
 //!   without the browser asking first (and this server never says yes).
@@ -96,9 +104,76 @@ fn refuse(status: StatusCode, message: String) -> Response {
     ApiError { status, message }.into_response()
 }
 
-/// The middleware: Host, then Origin, then the content type of a POST.
+/// The headers a request may carry once only: two that disagree would let
+/// a proxy and this server read different requests (RFC 9110 wants 400).
+const SINGLE: [header::HeaderName; 4] = [
+    header::HOST,
+    header::ORIGIN,
+    header::CONTENT_TYPE,
+    header::REFERER,
+];
+
+/// Whether the browser says the request comes from another site: a
+/// `Sec-Fetch-Site: cross-site` or a `Referer` from another origin. A page
+/// elsewhere can make a browser send a GET without an `Origin` (a link, an
+/// image); such a GET could still start work (a run's stats read, a plot
+/// drawn), so it is refused like a cross-site POST.
+fn cross_site(headers: &header::HeaderMap, host: &str) -> Option<String> {
+    let fetch_site = headers
+        .get("sec-fetch-site")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if fetch_site.eq_ignore_ascii_case("cross-site") {
+        return Some("Sec-Fetch-Site: cross-site".to_string());
+    }
+    let referer = headers.get(header::REFERER)?;
+    let own = format!("http://{host}");
+    let text = referer.to_str().unwrap_or("(not text)");
+    let same = text
+        .strip_prefix(own.as_str())
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+    (!same).then(|| format!("Referer '{}'", echo(text)))
+}
+
+/// What every answer carries: the page may not be framed by another site
+/// (clickjacking), and a browser must not guess a type the server did not
+/// send.
+fn harden(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_FRAME_OPTIONS,
+        header::HeaderValue::from_static("DENY"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            header::HeaderValue::from_static("frame-ancestors 'none'"),
+        );
+    }
+    response
+}
+
+/// The middleware: Host, then Origin, then the content type of a POST;
+/// every answer hardened ([`harden`]).
 pub async fn check(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    harden(screen(&guard, request, next).await)
+}
+
+async fn screen(guard: &Guard, request: Request, next: Next) -> Response {
     let headers = request.headers();
+    if let Some(twice) = SINGLE
+        .iter()
+        .find(|name| headers.get_all(*name).iter().count() > 1)
+    {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!("the request names its {twice} header more than once"),
+        );
+    }
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
@@ -129,6 +204,12 @@ pub async fn check(State(guard): State<Arc<Guard>>, request: Request, next: Next
                 ),
             );
         }
+    }
+    if let Some(sign) = cross_site(headers, host) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            format!("requests from other sites are refused ({sign})"),
+        );
     }
     // A body announced larger than any the API takes is refused before it
     // is read.

@@ -68,6 +68,20 @@ impl Server {
         headers: &[&str],
         body: Option<&[u8]>,
     ) -> (u16, String) {
+        let (status, _, body) = self.exchange(method, path, host, headers, body);
+        (status, body)
+    }
+
+    /// [`Server::request_with`], with the answer's headers too (the status
+    /// line and the headers as sent, then the body).
+    pub fn exchange(
+        &self,
+        method: &str,
+        path: &str,
+        host: &str,
+        headers: &[&str],
+        body: Option<&[u8]>,
+    ) -> (u16, String, String) {
         let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
         for line in headers {
             head.push_str(line);
@@ -103,7 +117,7 @@ impl Server {
         } else {
             body.to_string()
         };
-        (status, body)
+        (status, headers.to_string(), body)
     }
 
     /// `GET path`.

@@ -22,6 +22,9 @@ const LAYERS: &[&[&str]] = &[
     &["players"],
     &["audit", "eval", "explain", "labelling", "dispatch"],
     &["evolve"],
+    // Test-only (`#[cfg(test)] mod hot_paths`): the engine's hot paths
+    // checked together, so above everything they run.
+    &["hot_paths"],
     // The binary crate, above the engine.
     &["plot", "play"],
     &["serve"],

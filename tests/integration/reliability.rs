@@ -261,17 +261,48 @@ proptest! {
         prop_assert!(Checkpoint::load(&cpath).is_err());
     }
 
-    /// Any text is a position or a clear error naming a move.
+    /// Any text is, in every registered game, a position that keeps the
+    /// rules' invariants or a clear error naming a move whose moves before
+    /// it parse on their own.
     #[test]
-    fn any_position_text_parses_or_is_refused(text in "[0-9,a-z ]{0,60}") {
-        use bebete_core::games::{Connect4, Game, Matchsticks, MatchsticksRules, TicTacToe};
-        for result in [
-            TicTacToe::BASE3.parse_position(&text).map(|_| ()),
-            Connect4::SUBGRID.parse_position(&text).map(|_| ()),
-            Matchsticks::new(MatchsticksRules::default()).parse_position(&text).map(|_| ()),
-        ] {
-            if let Err(e) = result {
-                prop_assert!(e.number >= 1 && !e.reason.to_string().is_empty());
+    fn any_position_text_parses_or_is_refused(text in "[0-9,a-z /:.\\-]{0,60}") {
+        use bebete_core::encoding::visit_table_game;
+        use bebete_core::games::GameSpec;
+        for spec in GameSpec::registered() {
+            let checked = visit_table_game(spec, PositionText(&text));
+            prop_assert!(checked.is_ok(), "{spec}, '{text}': {}", checked.unwrap_err());
+        }
+    }
+}
+
+/// Reads a text as a position of one game ([`any_position_text_parses_or_is_refused`]).
+struct PositionText<'a>(&'a str);
+
+impl bebete_core::encoding::TableGameVisitor for PositionText<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: bebete_core::encoding::TableGame + bebete_core::games::BuiltIn>(
+        self,
+        game: G,
+    ) -> Result<(), String> {
+        use bebete_core::games::check_moves;
+        match game.parse_position(self.0) {
+            Ok(pos) => check_moves(&game, &pos).map_err(|broken| broken.to_string()),
+            Err(e) if e.number == 0 || e.reason.to_string().is_empty() => {
+                Err(format!("an error that names no move: {e}"))
+            }
+            Err(e) => {
+                let tokens = game.split_notation(self.0.trim());
+                match tokens.get(..e.number - 1) {
+                    // A board written otherwise than as moves names its
+                    // first fault as move 1.
+                    _ if e.number == 1 => Ok(()),
+                    Some(before) => game
+                        .parse_position(&before.join(game.notation_separator()))
+                        .map(|_| ())
+                        .map_err(|again| format!("{e}, yet the moves before it: {again}")),
+                    None => Err(format!("{e}: the text has only {} moves", tokens.len())),
+                }
             }
         }
     }

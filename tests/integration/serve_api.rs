@@ -658,6 +658,57 @@ fn requests_from_other_sites_and_other_names_are_refused() {
     assert_eq!(server.get("/api/genomes").0, 200);
 }
 
+/// A header that must come once comes once; a GET that a page elsewhere
+/// made the browser send is refused; no answer may be framed by another
+/// site or have its type guessed.
+#[test]
+fn doubled_headers_cross_site_gets_and_framing_are_refused() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let host = server.addr.to_string();
+    let evil_host = "Host: evil.example".to_string();
+    let own_origin = format!("Origin: http://{host}");
+    let body = br#"{"opponent":"random","game":"ttt","first":"you"}"#;
+    for doubled in [
+        vec![evil_host.as_str()],
+        vec![own_origin.as_str(), "Origin: http://evil.example"],
+        vec!["Content-Type: application/json", "Content-Type: text/plain"],
+    ] {
+        let (status, reply) =
+            server.request_with("POST", "/api/games", &host, &doubled, Some(&body[..]));
+        assert_eq!(status, 400, "{doubled:?}: {reply}");
+        assert!(reply.contains("more than once"), "{reply}");
+    }
+    let own_referer = format!("Referer: http://{host}/");
+    let prefix_referer = format!("Referer: http://{host}.evil.example/");
+    for (headers, status) in [
+        (vec!["Sec-Fetch-Site: cross-site"], 403),
+        (vec!["Referer: http://evil.example/page"], 403),
+        (vec![prefix_referer.as_str()], 403),
+        (
+            vec!["Sec-Fetch-Site: same-origin", own_referer.as_str()],
+            200,
+        ),
+        (vec!["Sec-Fetch-Site: none"], 200),
+    ] {
+        for path in ["/api/runs", "/api/genomes", "/"] {
+            let (got, reply) = server.request_with("GET", path, &host, &headers, None);
+            assert_eq!(got, status, "{path} {headers:?}: {reply}");
+        }
+    }
+    for path in ["/", "/api/genomes", "/api/nothing"] {
+        let (_, head, _) = server.exchange("GET", path, &host, &[], None);
+        let head = head.to_ascii_lowercase();
+        for needed in [
+            "x-frame-options: deny",
+            "x-content-type-options: nosniff",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(head.contains(needed), "{path} lacks {needed}: {head}");
+        }
+    }
+}
+
 /// Files named by a request are measured before they are read: a large
 /// file is refused from its size, a foreign one from its first bytes, and
 /// the genome list reads headers only.

@@ -4,8 +4,11 @@
 //!
 //! A genome is a lookup table: the board is turned into a number
 //! ([`encoding`]), the number picks a gene, the gene says what to play. A
-//! population plays a round-robin, the best survive, and uniform crossover
-//! plus mutation breed the rest ([`evolve`]).
+//! second genome kind, the value genome ([`encoding::ntuple`]), is a table
+//! of weights over small tuples of cells that values positions and learns
+//! by self-play. A population is scored (a round-robin, fixed opponents or
+//! solved positions), the best survive, and uniform crossover plus
+//! mutation breed the rest ([`evolve`]).
 //!
 //! A game of your own plugs in through two traits: [`games::Game`] (the
 //! rules) and [`encoding::TableGame`] (how a gene table decides a move);
@@ -17,10 +20,10 @@
 //! its own (checked by `tests/integration/layers.rs`; see docs/architecture.md).
 //! 0. [`seed`] (derived seeds), [`store`] (framed files, atomic writes,
 //!    the directory lock) and [`budget`] (when a search must stop);
-//! 1. [`games`]: the rules of tic-tac-toe, matchsticks, Connect-Four and
-//!    peg solitaire, and the one walk over their positions;
-//! 2. [`solve`]: exact values of the small games; [`puzzle`]: exact results
-//!    of peg solitaire;
+//! 1. [`games`]: the rules of tic-tac-toe, matchsticks, Connect-Four,
+//!    checkers and peg solitaire, and the one walk over their positions;
+//! 2. [`solve`]: exact values of the small games (perft counts for
+//!    checkers); [`puzzle`]: exact results of peg solitaire;
 //! 3. [`encoding`]: board → gene index, gene → move; [`bank`]:
 //!    solver-labelled positions;
 //! 4. [`genome`]: the gene table and its file;
@@ -41,6 +44,8 @@ pub mod evolve;
 pub mod explain;
 pub mod games;
 pub mod genome;
+#[cfg(test)]
+mod hot_paths;
 pub mod labelling;
 pub mod players;
 pub mod puzzle;

@@ -26,6 +26,7 @@ use super::{Explanation, IllegalPolicy, TableGame};
 use crate::games::{Checkers, CheckersEncoder, CheckersMove, CheckersPosition, Game, NTuple, Side};
 use rand::{Rng, RngExt};
 use serde::Serialize;
+use std::cell::RefCell;
 
 /// Window placements: 5 row offsets × 5 column offsets.
 pub const CHECKERS_WINDOWS: usize = 25;
@@ -138,16 +139,27 @@ fn best_move(
     sums: &[[u32; 4]; 32],
     allowed: &dyn Fn(CheckersMove) -> bool,
 ) -> Option<CheckersMove> {
-    let mut moves = Vec::new();
-    game.legal_moves(pos, &mut moves);
-    let mut best: Option<(u32, CheckersMove)> = None;
-    for mv in moves.into_iter().filter(|&m| allowed(m)) {
-        let score = sums[mv.from as usize][mv.direction()];
-        if best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, mv));
-        }
+    // This thread's move list, kept between decisions: a decision in a
+    // tournament game allocates nothing (a fresh list only when the kept
+    // one is in use further up the stack).
+    thread_local! {
+        static MOVES: RefCell<Vec<CheckersMove>> = const { RefCell::new(Vec::new()) };
     }
-    best.map(|(_, mv)| mv)
+    let choose = |moves: &mut Vec<CheckersMove>| {
+        game.legal_moves(pos, moves);
+        let mut best: Option<(u32, CheckersMove)> = None;
+        for &mv in moves.iter().filter(|&&m| allowed(m)) {
+            let score = sums[mv.from as usize][mv.direction()];
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, mv));
+            }
+        }
+        best.map(|(_, mv)| mv)
+    };
+    MOVES.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut moves) => choose(&mut moves),
+        Err(_) => choose(&mut Vec::new()),
+    })
 }
 
 /// One window's vote, as `explain` shows it.
@@ -314,6 +326,8 @@ impl CellBoard for Checkers {
     fn value_shape(&self) -> Option<NTuple> {
         crate::games::Registered::value_genome(self)
     }
+
+    ntuple::evaluator_pool!(Checkers);
 }
 
 impl Checkers {

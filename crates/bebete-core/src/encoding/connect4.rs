@@ -473,6 +473,8 @@ impl CellBoard for Connect4 {
     fn value_shape(&self) -> Option<NTuple> {
         crate::games::Registered::value_genome(self)
     }
+
+    ntuple::evaluator_pool!(Connect4);
 }
 
 #[cfg(test)]

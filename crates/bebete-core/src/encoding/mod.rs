@@ -92,11 +92,29 @@ pub struct GeneLookup<M> {
     /// from the gene's number (tic-tac-toe: `cell 3`, the gene's cell
     /// carried back from the symmetric image).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub names: Option<String>,
+    pub names: Option<CellName>,
     /// The index is of the board's symmetric image (the smallest of its
     /// eight rotations and reflections), where the gene is read.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub symmetric: bool,
+}
+
+/// A board cell as a person counts them (from 1), written `cell N`: what
+/// a gene names. A number, not text, so that a decision that carries it
+/// allocates nothing; the words are made only when shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellName(pub u8);
+
+impl std::fmt::Display for CellName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cell {}", self.0)
+    }
+}
+
+impl Serialize for CellName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 impl<M> GeneLookup<M> {

@@ -7,7 +7,7 @@
 //! then cover all 4,520 unfinished boards.
 
 use super::ntuple::{self, CellBoard, Decision, NTuple, Values};
-use super::{GeneLookup, IllegalPolicy, TableGame, lookup_move};
+use super::{CellName, GeneLookup, IllegalPolicy, TableGame, lookup_move};
 use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
 use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
@@ -153,7 +153,7 @@ impl TicTacToe {
             repaired,
             // Gene g is cell g + 1 (mod 9) in the frame it is read in: said
             // in the board's own frame, the cells a person sees.
-            names: Some(format!("cell {}", here + 1)),
+            names: Some(CellName(here + 1)),
             symmetric: self.encoder == TicTacToeEncoder::Symmetric,
         }
     }
@@ -273,6 +273,8 @@ impl CellBoard for TicTacToe {
     fn value_shape(&self) -> Option<NTuple> {
         crate::games::Registered::value_genome(self)
     }
+
+    ntuple::evaluator_pool!(TicTacToe);
 }
 
 #[cfg(test)]

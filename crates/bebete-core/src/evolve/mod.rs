@@ -1,8 +1,13 @@
-//! The evolution loop: round-robin, selection, breeding, checkpoints.
+//! The evolution loop: fitness, self-play learning, selection, breeding,
+//! checkpoints.
 //!
-//! One generation: every ordered pair of genomes plays one game
-//! ([`tournament`]); the genomes are ranked by points (ties to the lower
-//! index); the best `elite` survive unchanged; the rest are children of
+//! One generation: value genomes that learn first play their self-play
+//! games, each learner with its own random stream ([`learn`]); every genome
+//! is then scored by the run's fitness ([`fitness`]: the method's
+//! round-robin of [`tournament`], a sample of it, games against fixed
+//! opponents, a bank of solved positions, or a sum of such terms); the
+//! genomes are ranked by fitness (ties to the lower index); the best
+//! `elite` survive unchanged; the rest are children of
 //! parents chosen from the elite (or by tournament selection), built by
 //! uniform crossover and geometric-gap mutation ([`breeding`]). Every random
 //! draw comes from a PCG seeded by (run seed, generation, child), so the run

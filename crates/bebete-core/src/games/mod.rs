@@ -1,5 +1,6 @@
-//! The rules of the games (three for two players, peg solitaire for one),
-//! behind one [`Game`] trait.
+//! The rules of the games (four for two players: tic-tac-toe, matchsticks,
+//! Connect-Four and checkers; peg solitaire for one), behind one [`Game`]
+//! trait.
 //!
 //! The trait is deliberately small — start, turn, legal moves, play, outcome and
 //! the position notation — so that every consumer (the evolution loop, the

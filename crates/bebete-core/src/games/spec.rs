@@ -4,6 +4,11 @@ use super::registry::{GameOptions, MethodSettings, Registered, registry};
 use super::{Checkers, Connect4, Matchsticks, NTuple, Solitaire, TicTacToe};
 use serde::{Deserialize, Serialize};
 
+// The order of this list is part of every file: a genome, checkpoint or
+// bank stores its game as the game's place here (postcard writes an enum
+// as its variant's index), and each game's encoders likewise. Append new
+// games at the end, never reorder or remove one; `stored_tags_are_pinned`
+// holds every registered variant's bytes.
 registry! {$
     TicTacToe(TicTacToe),
     Matchsticks(Matchsticks),
@@ -177,6 +182,55 @@ mod tests {
                 .from_options(&tuples)
                 .unwrap_err()
                 .contains("need --encoder ntuple")
+        );
+    }
+
+    /// Every registered game and encoder as files store it, pinned: the
+    /// tags are places in lists (the registry's, each game's encoders'),
+    /// so a reordered list would read old files as another game. Append
+    /// only: a new game or encoder adds its line here.
+    #[test]
+    fn stored_tags_are_pinned() {
+        const STORED: &[(&str, &[u8])] = &[
+            ("tictactoe", &[0, 0]),
+            ("tictactoe (symmetric encoder)", &[0, 1]),
+            ("tictactoe (value genome, 40×5 tuples)", &[0, 2, 40, 5]),
+            (
+                "matchsticks (subtract, 21 sticks, take 1-3, last stick loses)",
+                &[1, 21, 0, 3, 1, 0],
+            ),
+            (
+                "matchsticks (double, 30 sticks, up to twice the last take, last stick wins)",
+                &[1, 30, 1, 0],
+            ),
+            (
+                "matchsticks (double, 30 sticks, up to twice the last take, last stick wins; sticks encoder)",
+                &[1, 30, 1, 1],
+            ),
+            ("connect4", &[2, 0]),
+            ("connect4 (playable encoder)", &[2, 1]),
+            ("connect4 (mirror encoder)", &[2, 2]),
+            ("connect4 (value genome, 8×6 tuples)", &[2, 4, 8, 6]),
+            ("solitaire (5 rows, 15 holes, hole 1 empty)", &[3, 5, 1]),
+            ("solitaire (4 rows, 10 holes, hole 2 empty)", &[3, 4, 2]),
+            ("checkers", &[4, 0]),
+            ("checkers (value genome, 4×4 tuples)", &[4, 1, 4, 4]),
+        ];
+        let registered = GameSpec::registered();
+        for spec in &registered {
+            let name = spec.to_string();
+            let bytes = postcard::to_allocvec(spec).unwrap();
+            let pinned = STORED.iter().find(|(n, _)| *n == name);
+            assert_eq!(
+                pinned.map(|(_, b)| *b),
+                Some(bytes.as_slice()),
+                "{name}: a new variant appends its stored bytes to STORED; a changed one breaks every file"
+            );
+        }
+        assert_eq!(
+            registered.len(),
+            STORED.len(),
+            "a variant left the registry"
         );
     }
 

@@ -3,20 +3,23 @@
 //! position it leads to.
 //!
 //! A tuple is up to eight board cells drawn by a random walk (each cell next
-//! to the one before, none twice). Each cell is in one of four states —
-//! empty and not yet playable, empty and playable now, the first player's
-//! stone, the second player's — so a tuple reads one of 4^length states and
+//! to the one before, none twice). Each cell is in one of the game's cell
+//! states ([`CellBoard::STATES`]: four for the stone games — empty and not
+//! yet playable, empty and playable now, the first player's stone, the
+//! second player's; five for checkers — an empty square and the men and
+//! kings of both sides), so a tuple reads one of STATES^length states and
 //! its table holds one weight per state, twice: one table for positions left
 //! by the first player, one for those left by the second. A tuple and its
-//! left-right mirror image share the table (the mirrored cells are read too
-//! and both weights are added). The value of a position is
-//! `tanh(Σ weights)`, from the first player's side.
+//! mirror image share the table (the mirrored cells are read too and both
+//! weights are added; a board with no mirror symmetry, checkers, reads the
+//! tuple twice). The value of a position is `tanh(Σ weights)`, from the
+//! first player's side.
 //!
 //! The genome is still a byte table, laid out so that the engine's
 //! operators keep a tuple whole:
 //!
 //! ```text
-//! [tuple 0: 8 cell bytes | 2 × 4^length weights, i16 LE] … [tuple T−1] [8 parameter bytes]
+//! [tuple 0: 8 cell bytes | 2 × STATES^length weights, i16 LE] … [tuple T−1] [8 parameter bytes]
 //! ```
 //!
 //! Unused cell bytes hold [`NO_CELL`]. The parameter bytes are the genome's
@@ -115,7 +118,35 @@ pub trait CellBoard: Game {
     fn cell_name(cell: usize) -> String;
     /// The value genome's shape, when the game's encoder is `ntuple`.
     fn value_shape(&self) -> Option<NTuple>;
+    /// This thread's evaluators of the game, kept between decisions so
+    /// that a decision allocates nothing (see [`decide`]). A game names its
+    /// own thread-local with `evaluator_pool!(Game)`: a generic function
+    /// cannot hold a thread-local per type.
+    fn evaluator_pool() -> &'static std::thread::LocalKey<EvaluatorPool<Self>>;
 }
+
+/// A thread's evaluators of one game, the genome read most recently last
+/// ([`CellBoard::evaluator_pool`]).
+pub type EvaluatorPool<G> = RefCell<Vec<Evaluator<G>>>;
+
+/// Evaluators a thread keeps per game: a round-robin row plays one genome
+/// against each of the others in turn, so two are in use at a time.
+const POOL_SIZE: usize = 8;
+
+/// Writes [`CellBoard::evaluator_pool`] for the game `$game`.
+macro_rules! evaluator_pool {
+    ($game:ty) => {
+        fn evaluator_pool()
+        -> &'static std::thread::LocalKey<$crate::encoding::ntuple::EvaluatorPool<$game>> {
+            thread_local! {
+                static POOL: $crate::encoding::ntuple::EvaluatorPool<$game> =
+                    const { std::cell::RefCell::new(Vec::new()) };
+            }
+            &POOL
+        }
+    };
+}
+pub(crate) use evaluator_pool;
 
 /// The `TableGame` methods of a game whose genome may be a value genome,
 /// written once: each asks [`CellBoard::value_shape`] and hands the work
@@ -501,8 +532,7 @@ pub fn decide<G: CellBoard>(
     pos: &G::Position,
     allowed: Option<&dyn Fn(G::Move) -> bool>,
 ) -> Option<G::Move> {
-    let mut eval = Evaluator::<G>::new(shape, genes);
-    match allowed {
+    with_evaluator(shape, genes, |eval| match allowed {
         None => eval.best(game, genes, pos),
         Some(allowed) => eval
             .move_values(game, genes, pos)
@@ -513,7 +543,33 @@ pub fn decide<G: CellBoard>(
                 _ => Some((m, v)),
             })
             .map(|(m, _)| m),
-    }
+    })
+}
+
+/// Runs `work` with an evaluator of `genes` from this thread's pool (made
+/// and pooled when the genome's tuples are not there): after a genome's
+/// first decision on a thread, its decisions allocate nothing.
+fn with_evaluator<G: CellBoard, T>(
+    shape: NTuple,
+    genes: &[u8],
+    work: impl FnOnce(&mut Evaluator<G>) -> T,
+) -> T {
+    G::evaluator_pool().with(|pool| {
+        let Ok(mut pool) = pool.try_borrow_mut() else {
+            // Already in use further up this thread's stack: a fresh one.
+            return work(&mut Evaluator::new(shape, genes));
+        };
+        let mut eval = match pool.iter().position(|e| e.tuples.read_from(shape, genes)) {
+            Some(i) => pool.remove(i),
+            None => Evaluator::new(shape, genes),
+        };
+        let out = work(&mut eval);
+        if pool.len() == POOL_SIZE {
+            pool.remove(0);
+        }
+        pool.push(eval);
+        out
+    })
 }
 
 /// +1 for the first player, −1 for the second: values are from the first

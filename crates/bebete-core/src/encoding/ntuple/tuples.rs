@@ -11,6 +11,8 @@ pub struct Tuples {
     /// Cell states: the base of the table indices.
     base: u32,
     pub(super) cells: Vec<[u8; MAX_LENGTH as usize]>,
+    /// The genome's cell bytes as stored, tuple after tuple.
+    raw: Vec<u8>,
     mirrored: Vec<[u8; MAX_LENGTH as usize]>,
     /// Per cell: (slot, base^i) for each slot that reads it at place i; slot
     /// 2t is tuple t, 2t + 1 its mirror image.
@@ -28,8 +30,10 @@ impl Tuples {
         let mut mirrored = Vec::with_capacity(shape.tuples as usize);
         let mut readers = vec![Vec::new(); board];
         let mut tables = Vec::with_capacity(2 * shape.tuples as usize);
+        let mut raw = Vec::with_capacity(shape.tuples as usize * SHAPE_BYTES);
         for t in 0..shape.tuples as usize {
             let head = &genes[t * block..];
+            raw.extend_from_slice(&head[..SHAPE_BYTES]);
             let mut c = [0u8; MAX_LENGTH as usize];
             let mut m = [0u8; MAX_LENGTH as usize];
             for i in 0..len {
@@ -49,10 +53,24 @@ impl Tuples {
             shape,
             base: G::STATES,
             cells,
+            raw,
             mirrored,
             readers,
             tables,
         }
+    }
+
+    /// Whether these are the tuples of `genes` (same shape, same cell
+    /// bytes): compared in place, allocating nothing.
+    pub(super) fn read_from(&self, shape: NTuple, genes: &[u8]) -> bool {
+        if self.shape != shape {
+            return false;
+        }
+        let block = shape.block_in(self.base);
+        self.raw
+            .chunks_exact(SHAPE_BYTES)
+            .enumerate()
+            .all(|(t, cells)| genes.get(t * block..t * block + SHAPE_BYTES) == Some(cells))
     }
 
     /// The tuples of `genes`, from this thread's cache of the last few
