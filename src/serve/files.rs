@@ -6,7 +6,9 @@
 //! no backslash, nothing hidden) and its first part is `genomes` or `runs`;
 //! then the file's real path (symlinks resolved) must still lie inside the
 //! real `genomes/` or `runs/` directory, so a link pointing out is refused
-//! too.
+//! too, and it must be a file or a directory (a FIFO is refused). The files
+//! of a run (`run.toml`, `stats.csv`) are opened by [`open_plain`]: no link
+//! followed, no blocking open, a size limit each.
 
 use super::api::ApiError;
 use crate::evolve::stats::StatsTable;
@@ -27,6 +29,65 @@ const MAX_LISTED: usize = 500;
 /// The largest genome file the server reads (a Connect-Four value genome is
 /// 18 MB); a larger file named by a request is refused from its size.
 pub const MAX_GENOME_BYTES: u64 = 64_000_000;
+
+/// The largest `run.toml` the server reads (`evolve` writes about 2 KB).
+pub const MAX_RUN_TOML_BYTES: u64 = 256 * 1024;
+/// The largest `stats.csv` the server reads whole, for a run's page (about
+/// 100 bytes a generation: some 160,000 generations). The run list reads
+/// only its last line; `bebete plot` reads any size.
+pub const MAX_STATS_BYTES: u64 = 16_000_000;
+/// What the run list reads of a `stats.csv`: its tail, for the last row.
+const STATS_TAIL: u64 = 4096;
+
+/// Opens `path` the one way the server opens a file: never through a link
+/// (the last component; the directories above it were resolved by
+/// [`Project::resolve`]), never blocking (a FIFO is opened without waiting
+/// for a writer, then refused), and only a regular file of at most `limit`
+/// bytes. `name` is the path as the request wrote it, for the refusals.
+pub fn open_plain(path: &Path, name: &str, limit: u64) -> Result<std::fs::File, ApiError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return ApiError::forbidden(format!(
+                "'{}': a link; the server follows none inside genomes/ and runs/",
+                shown(name)
+            ));
+        }
+        match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                ApiError::not_found(format!("'{}': no such file", shown(name)))
+            }
+            _ => ApiError::forbidden(format!("'{}': {e}", shown(name))),
+        }
+    })?;
+    let meta = file
+        .metadata()
+        .map_err(|e| ApiError::forbidden(format!("'{}': {e}", shown(name))))?;
+    if !meta.is_file() {
+        return Err(ApiError::forbidden(format!(
+            "'{}': not a regular file",
+            shown(name)
+        )));
+    }
+    if meta.len() > limit {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "'{}': {} bytes, more than the server reads of such a file ({limit})",
+                shown(name),
+                meta.len()
+            ),
+        ));
+    }
+    Ok(file)
+}
 
 /// A name from a request as a refusal echoes it: at most 80 characters.
 fn shown(name: &str) -> String {
@@ -105,7 +166,12 @@ impl Project {
         if !real.starts_with(&inside) {
             return Err(refuse("it leads outside genomes/ and runs/"));
         }
-        Ok(real)
+        // A FIFO or a device would hang or never end a read: only files
+        // and directories are named.
+        match std::fs::metadata(&real) {
+            Ok(meta) if meta.is_file() || meta.is_dir() => Ok(real),
+            _ => Err(refuse("not a regular file")),
+        }
     }
 
     /// A genome named by a request: a `.genome` file, or a run directory
@@ -187,8 +253,7 @@ impl Project {
             .filter_map(|name| {
                 let dir = self.run(&name).ok()?;
                 let params = run_params(&dir);
-                let generations =
-                    StatsTable::read(&StatsTable::path_in(&dir)).map_or(0, |t| t.generations());
+                let generations = recorded_generations(&dir, &name);
                 Some(RunEntry {
                     game: params
                         .get("game")
@@ -204,12 +269,73 @@ impl Project {
     }
 }
 
-/// The parameters in a run's `run.toml` (empty when unreadable).
+/// The parameters in a run's `run.toml` (empty when unreadable, a link,
+/// not a regular file or over [`MAX_RUN_TOML_BYTES`]).
 pub fn run_params(dir: &Path) -> toml::Table {
-    std::fs::read_to_string(dir.join(run_files::RUN_TOML))
+    let name = run_files::RUN_TOML;
+    open_plain(&dir.join(name), name, MAX_RUN_TOML_BYTES)
         .ok()
+        .and_then(|file| std::io::read_to_string(file).ok())
         .and_then(|t| t.parse::<toml::Table>().ok())
         .unwrap_or_default()
+}
+
+/// A run's `stats.csv`, whole, as [`open_plain`] allows it (at most
+/// [`MAX_STATS_BYTES`]); `Ok(None)` when the run has none yet or it does
+/// not parse.
+pub fn run_stats(dir: &Path, run: &str) -> Result<Option<StatsTable>, ApiError> {
+    let path = StatsTable::path_in(dir);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(None);
+    }
+    let file = open_plain(
+        &path,
+        &format!("runs/{run}/{}", run_files::STATS_CSV),
+        MAX_STATS_BYTES,
+    )?;
+    Ok(StatsTable::from_reader(file).ok())
+}
+
+/// Refuses a run whose `run.toml` or `stats.csv` the server would not read
+/// ([`open_plain`] with their limits), before a reader that opens them
+/// itself (the plot) does.
+pub fn check_run_files(dir: &Path, run: &str) -> Result<(), ApiError> {
+    for (file, limit) in [
+        (run_files::RUN_TOML, MAX_RUN_TOML_BYTES),
+        (run_files::STATS_CSV, MAX_STATS_BYTES),
+    ] {
+        let path = dir.join(file);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            open_plain(&path, &format!("runs/{run}/{file}"), limit)?;
+        }
+    }
+    Ok(())
+}
+
+/// Generations a run has recorded, from the last line of its `stats.csv`
+/// alone (its first cell, the generation, plus one); 0 when there is none
+/// to read.
+fn recorded_generations(dir: &Path, run: &str) -> usize {
+    use std::io::{Read, Seek, SeekFrom};
+    let name = format!("runs/{run}/{}", run_files::STATS_CSV);
+    let Ok(mut file) = open_plain(&StatsTable::path_in(dir), &name, u64::MAX) else {
+        return 0;
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut tail = Vec::new();
+    if file
+        .seek(SeekFrom::Start(len.saturating_sub(STATS_TAIL)))
+        .is_err()
+        || file.take(STATS_TAIL).read_to_end(&mut tail).is_err()
+    {
+        return 0;
+    }
+    String::from_utf8_lossy(&tail)
+        .lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .and_then(|line| line.split(',').next()?.trim().parse::<f64>().ok())
+        .map_or(0, |g| g as usize + 1)
 }
 
 /// The plain names in `dir`, sorted, at most [`MAX_LISTED`].

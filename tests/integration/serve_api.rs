@@ -6,6 +6,7 @@
 use crate::common::server::{Server, project};
 use crate::common::{bebete, stdout_of};
 use serde_json::Value;
+use std::time::Duration;
 
 fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
@@ -707,6 +708,103 @@ fn doubled_headers_cross_site_gets_and_framing_are_refused() {
             assert!(head.contains(needed), "{path} lacks {needed}: {head}");
         }
     }
+}
+
+/// The files of a run are read as the server reads every file: a link
+/// inside a run is not followed, a FIFO hangs nobody, and a `stats.csv`
+/// over the limit is refused from its size while the run list, which reads
+/// its last line only, still answers.
+#[test]
+fn links_fifos_and_huge_files_inside_runs_are_refused() {
+    let dir = project(true);
+    let runs = dir.path().join("runs");
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.toml"), "game = \"outside\"\n").unwrap();
+    std::fs::write(
+        outside.path().join("secret.csv"),
+        "generation,best\n0,424242\n",
+    )
+    .unwrap();
+    let copy_of_tiny = |name: &str| {
+        let run = runs.join(name);
+        std::fs::create_dir(&run).unwrap();
+        for file in ["run.toml", "stats.csv", "best.genome"] {
+            std::fs::copy(runs.join("tiny").join(file), run.join(file)).unwrap();
+        }
+        run
+    };
+    let linked = copy_of_tiny("linked");
+    for (file, target) in [("run.toml", "secret.toml"), ("stats.csv", "secret.csv")] {
+        std::fs::remove_file(linked.join(file)).unwrap();
+        std::os::unix::fs::symlink(outside.path().join(target), linked.join(file)).unwrap();
+    }
+    let fifo = copy_of_tiny("fifo");
+    for file in ["stats.csv", "best.genome"] {
+        std::fs::remove_file(fifo.join(file)).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(fifo.join(file))
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+    let huge = copy_of_tiny("huge");
+    let mut stats = std::fs::read_to_string(huge.join("stats.csv")).unwrap();
+    let row = stats.lines().nth(1).unwrap().to_string();
+    let (_, rest) = row.split_once(',').unwrap();
+    let mut generation = stats.lines().count() - 1;
+    while stats.len() < 17_000_000 {
+        stats.push_str(&format!("{generation},{rest}\n"));
+        generation += 1;
+    }
+    std::fs::write(huge.join("stats.csv"), &stats).unwrap();
+
+    let server = Server::start(dir.path(), &[]);
+    let started = std::time::Instant::now();
+    let (status, list) = server.get("/api/runs");
+    assert_eq!(status, 200, "{list}");
+    assert!(!list.contains("outside"), "{list}");
+    let list = json(&list);
+    let entry = |name: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} not listed: {list}"))
+    };
+    assert_eq!(entry("huge")["generations"], generation);
+    assert_eq!(entry("tiny")["generations"], 4);
+    assert_eq!(entry("linked")["generations"], 0);
+
+    error_of(server.get("/api/runs/linked"), 403, "a link");
+    let (_, body) = server.get("/api/runs/linked/plot.svg");
+    assert!(!body.contains("424242"), "{body}");
+    error_of(server.get("/api/runs/fifo"), 403, "not a regular file");
+    error_of(
+        server.get("/api/runs/fifo/plot.svg"),
+        403,
+        "not a regular file",
+    );
+    error_of(
+        server.post("/api/explain", r#"{"genome":"runs/fifo/best.genome"}"#),
+        403,
+        "not a regular file",
+    );
+    let (status, genomes) = server.get("/api/genomes");
+    assert_eq!(status, 200);
+    assert!(!genomes.contains("runs/fifo"), "{genomes}");
+    assert!(genomes.contains("runs/tiny"), "{genomes}");
+    error_of(
+        server.get("/api/runs/huge"),
+        413,
+        "more than the server reads",
+    );
+    assert_eq!(server.get("/api/runs/tiny").0, 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 /// Files named by a request are measured before they are read: a large

@@ -177,12 +177,10 @@ struct RunReport {
 pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
     let dir = app.project.run(&name)?;
     let report = tokio::task::spawn_blocking(move || {
-        let table = crate::evolve::stats::StatsTable::read(
-            &crate::evolve::stats::StatsTable::path_in(&dir),
-        );
+        let table = super::files::run_stats(&dir, &name)?;
         let generations = table.as_ref().map_or(0, |t| t.generations());
         let (columns, rows) = table.map(|t| (t.columns, t.rows)).unwrap_or_default();
-        RunReport {
+        Ok::<_, ApiError>(RunReport {
             running: crate::store::RunLock::is_held(&dir),
             params: run_params(&dir),
             champion: dir
@@ -193,25 +191,31 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
             generations,
             columns,
             rows,
-        }
+        })
     })
     .await
-    .map_err(|e| ApiError::internal(e.to_string()))?;
+    .map_err(|e| ApiError::internal(e.to_string()))??;
     ok(&report)
 }
 
 /// `GET /api/runs/{name}/plot.svg`: the panels of `bebete plot`, as SVG.
 pub async fn run_plot(State(app): Shared, Path(name): Path<String>) -> Reply {
     let dir = app.project.run(&name)?;
-    let svg = tokio::task::spawn_blocking(move || crate::plot::render_svg(&[dir]))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?
-        .map_err(|e| match e {
-            crate::plot::PlotError::Run { reason, .. } => {
-                ApiError::conflict(format!("runs/{name}: {reason}"))
-            }
-            crate::plot::PlotError::Draw { reason, .. } => ApiError::internal(reason),
-        })?;
+    let run = name.clone();
+    let svg = tokio::task::spawn_blocking(move || {
+        // The files the plot reads pass the server's checks first (no
+        // link, no FIFO, within the limits).
+        super::files::check_run_files(&dir, &run)?;
+        Ok::<_, ApiError>(crate::plot::render_svg(&[dir]))
+    })
+    .await
+    .map_err(|e| ApiError::internal(e.to_string()))??
+    .map_err(|e| match e {
+        crate::plot::PlotError::Run { reason, .. } => {
+            ApiError::conflict(format!("runs/{name}: {reason}"))
+        }
+        crate::plot::PlotError::Draw { reason, .. } => ApiError::internal(reason),
+    })?;
     Ok((
         StatusCode::OK,
         [

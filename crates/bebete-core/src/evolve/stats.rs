@@ -224,7 +224,13 @@ impl StatsTable {
     /// Reads `path`.
     pub fn read(path: &Path) -> Result<StatsTable, StatsError> {
         let file = std::fs::File::open(path).map_err(StatsError::Unreadable)?;
-        let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
+        StatsTable::from_reader(file)
+    }
+
+    /// Reads a `stats.csv` from `source` (a file the caller opened and
+    /// bounded as it needs).
+    pub fn from_reader(source: impl std::io::Read) -> Result<StatsTable, StatsError> {
+        let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(source);
         let columns: Vec<String> = match reader.headers() {
             Ok(h) if h.is_empty() => return Err(StatsError::Empty),
             Ok(h) => h.iter().map(str::to_string).collect(),
