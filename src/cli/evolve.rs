@@ -57,7 +57,7 @@ Examples:
   bebete evolve --game c4 --population 1000 --fitness vs:sample:10+random:10 --init zero
   bebete evolve --game c4 --encoder mirror --fitness vs:hof:10+random:10+rules:20
   bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100
-  bebete evolve --game c4 --islands 4 --migrate-every 10 --migrants 2"
+  bebete evolve --game c4 --encoder subgrid --islands 4 --migrate-every 10 --migrants 2"
 )]
 pub struct EvolveArgs {
     #[command(flatten)]
@@ -210,6 +210,19 @@ pub fn thread_count(threads: Option<u16>) -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// The defaults that depend on the population follow a `--population` too
+/// small for them: an elite not given becomes a tenth of the population (at
+/// least 1), and parents not given at most the elite (with elite
+/// selection). Every run these settings allowed before is unchanged.
+fn follow_population(cfg: &mut EvolveConfig, elite_given: bool, parents_given: bool) {
+    if !elite_given && cfg.population > 1 && cfg.elite >= cfg.population {
+        cfg.elite = (cfg.population / 10).max(1);
+    }
+    if !parents_given && cfg.selection == Selection::Elite {
+        cfg.parents = cfg.parents.min(cfg.elite);
+    }
+}
+
 pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     // Without --fitness, the recommended settings; with it, the method's.
     let recommended = args.fitness.is_none();
@@ -263,6 +276,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.learn.guided = args.guided.unwrap_or(cfg.learn.guided);
     cfg.learn.local_search = args.local_search.unwrap_or(cfg.learn.local_search);
     cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
+    follow_population(&mut cfg, args.elite.is_some(), args.parents.is_some());
     let dir = args
         .run
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("{}-{seed}", game.kind())));

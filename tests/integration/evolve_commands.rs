@@ -854,3 +854,49 @@ fn unbeatable_in_a_game_lost_for_one_side_names_the_side() {
         "{out}"
     );
 }
+
+/// `--generations 0` is refused before anything is written; a population
+/// too small for the default elite takes an elite that fits instead of a
+/// refusal naming a flag the user never gave; an `--elite` given is still
+/// held to its range.
+#[test]
+fn flags_that_cannot_make_a_run_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = bebete(dir.path())
+        .args(["evolve", "--generations", "0", "--run", "runs/none"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("--generations 0: must be at least 1"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("runs").exists(),
+        "a refused run left files"
+    );
+
+    bebete(dir.path())
+        .args(["evolve", "--population", "2", "--generations", "2"])
+        .args(["--quiet", "--seed", "1", "--run", "runs/two"])
+        .assert()
+        .success();
+    let toml = std::fs::read_to_string(dir.path().join("runs/two/run.toml")).unwrap();
+    assert!(toml.contains("elite = 1"), "{toml}");
+    assert!(toml.contains("parents = 1"), "{toml}");
+
+    let refused = bebete(dir.path())
+        .args([
+            "evolve",
+            "--population",
+            "2",
+            "--elite",
+            "5",
+            "--run",
+            "runs/bad",
+        ])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(stderr.contains("--elite 5: must be 1-1"), "{stderr}");
+}

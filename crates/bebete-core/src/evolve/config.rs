@@ -318,6 +318,13 @@ impl EvolveConfig {
     /// Population, elite, parents, mutation, selection, checkpoints, the
     /// shell and the benchmark's games, each within its range.
     fn check_sizes(&self) -> Result<(), ConfigError> {
+        if self.generations == 0 {
+            return refuse(
+                "generations",
+                "0".into(),
+                "must be at least 1 (a run's champion comes from its first generation)".into(),
+            );
+        }
         if !(1..=100_000).contains(&self.population) {
             return refuse(
                 "population",
