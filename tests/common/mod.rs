@@ -29,6 +29,12 @@ pub fn stdout_of(cmd: &mut Command) -> String {
     String::from_utf8(out).expect("utf-8 output")
 }
 
+/// stderr of a command refused as bad input (exit status 2), as text.
+pub fn refusal_of(cmd: &mut Command) -> String {
+    let out = cmd.assert().code(2).get_output().stderr.clone();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// `stats.csv` of a run without its time columns (`tournament_s,breeding_s,io_s`,
 /// the 6th to 8th).
 pub fn stats_without_times(run: &Path) -> Vec<String> {

@@ -1,7 +1,7 @@
 //! `evolve` and `resume`: reproducible on any thread count, exact on resume,
 //! and robust to interruption.
 
-use crate::common::{bebete, run_toml_has, same_run, stats_without_times, stdout_of};
+use crate::common::{bebete, refusal_of, run_toml_has, same_run, stats_without_times, stdout_of};
 use std::path::Path;
 
 fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
@@ -192,14 +192,14 @@ fn the_recommended_settings_evolve_an_unbeatable_tictactoe_genome() {
         &[],
         &["--fitness", "round-robin", "--generations", "3"],
     );
-    let toml = std::fs::read_to_string(dir.path().join("runs/plain/run.toml")).unwrap();
-    for key in [
-        "encoder = \"base3\"",
-        "mutation = 0.001",
-        "fitness = \"round-robin\"",
-    ] {
-        assert!(toml.contains(key), "{key}:\n{toml}");
-    }
+    run_toml_has(
+        &dir.path().join("runs/plain"),
+        &[
+            "encoder = \"base3\"",
+            "mutation = 0.001",
+            "fitness = \"round-robin\"",
+        ],
+    );
 }
 
 #[test]
@@ -862,11 +862,7 @@ fn unbeatable_in_a_game_lost_for_one_side_names_the_side() {
 #[test]
 fn flags_that_cannot_make_a_run_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
-    let refused = bebete(dir.path())
-        .args(["evolve", "--generations", "0", "--run", "runs/none"])
-        .assert()
-        .code(2);
-    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    let stderr = refusal_of(bebete(dir.path()).args(["evolve", "--generations", "0"]));
     assert!(
         stderr.contains("--generations 0: must be at least 1"),
         "{stderr}"
@@ -881,22 +877,9 @@ fn flags_that_cannot_make_a_run_are_refused_before_any_work() {
         .args(["--quiet", "--seed", "1", "--run", "runs/two"])
         .assert()
         .success();
-    let toml = std::fs::read_to_string(dir.path().join("runs/two/run.toml")).unwrap();
-    assert!(toml.contains("elite = 1"), "{toml}");
-    assert!(toml.contains("parents = 1"), "{toml}");
+    run_toml_has(&dir.path().join("runs/two"), &["elite = 1", "parents = 1"]);
 
-    let refused = bebete(dir.path())
-        .args([
-            "evolve",
-            "--population",
-            "2",
-            "--elite",
-            "5",
-            "--run",
-            "runs/bad",
-        ])
-        .assert()
-        .code(2);
-    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    let stderr =
+        refusal_of(bebete(dir.path()).args(["evolve", "--population", "2", "--elite", "5"]));
     assert!(stderr.contains("--elite 5: must be 1-1"), "{stderr}");
 }

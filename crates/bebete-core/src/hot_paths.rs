@@ -9,7 +9,7 @@
 
 use crate::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
 use crate::evolve::tournament::genome_game;
-use crate::games::{BuiltIn, GameSpec};
+use crate::games::{BuiltIn, GameSpec, Side};
 use crate::genome::random_genes;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -88,7 +88,7 @@ impl TableGameVisitor for Allocates {
             if game.outcome(&pos).is_some() || positions.len() > 200 {
                 break;
             }
-            let genes = if game.turn(&pos) == crate::games::Side::First {
+            let genes = if game.turn(&pos) == Side::First {
                 &first
             } else {
                 &second

@@ -559,7 +559,10 @@ fn with_evaluator<G: CellBoard, T>(
             // Already in use further up this thread's stack: a fresh one.
             return work(&mut Evaluator::new(shape, genes));
         };
-        let mut eval = match pool.iter().position(|e| e.tuples.read_from(shape, genes)) {
+        let mut eval = match pool
+            .iter()
+            .position(|e| e.tuples.read_from::<G>(shape, genes))
+        {
             Some(i) => pool.remove(i),
             None => Evaluator::new(shape, genes),
         };

@@ -10,6 +10,8 @@ pub struct Tuples {
     pub(super) shape: NTuple,
     /// Cell states: the base of the table indices.
     base: u32,
+    /// The board's width and height, as the game reads it.
+    board: (usize, usize),
     pub(super) cells: Vec<[u8; MAX_LENGTH as usize]>,
     /// The genome's cell bytes as stored, tuple after tuple.
     raw: Vec<u8>,
@@ -52,6 +54,7 @@ impl Tuples {
         Tuples {
             shape,
             base: G::STATES,
+            board: (G::WIDTH, G::HEIGHT),
             cells,
             raw,
             mirrored,
@@ -60,10 +63,11 @@ impl Tuples {
         }
     }
 
-    /// Whether these are the tuples of `genes` (same shape, same cell
-    /// bytes): compared in place, allocating nothing.
-    pub(super) fn read_from(&self, shape: NTuple, genes: &[u8]) -> bool {
-        if self.shape != shape {
+    /// Whether these are the tuples of `genes` read for the game `G` (same
+    /// board, same shape, same cell bytes): compared in place, allocating
+    /// nothing.
+    pub(super) fn read_from<G: CellBoard>(&self, shape: NTuple, genes: &[u8]) -> bool {
+        if self.shape != shape || self.base != G::STATES || self.board != (G::WIDTH, G::HEIGHT) {
             return false;
         }
         let block = shape.block_in(self.base);
@@ -75,29 +79,22 @@ impl Tuples {
 
     /// The tuples of `genes`, from this thread's cache of the last few
     /// genomes read (a genome plays many moves in a row, and reading its
-    /// tuples costs more than a move), keyed by the cell bytes themselves.
+    /// tuples costs more than a move), matched by [`Tuples::read_from`].
     pub(super) fn cached<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Arc<Tuples> {
         thread_local! {
-            static CACHE: RefCell<Vec<(Vec<u8>, Arc<Tuples>)>> = const { RefCell::new(Vec::new()) };
-        }
-        let mut key = Vec::with_capacity(3 + shape.tuples as usize * SHAPE_BYTES);
-        key.extend([G::WIDTH as u8, G::HEIGHT as u8, G::STATES as u8]);
-        let block = shape.block_in(G::STATES);
-        for t in 0..shape.tuples as usize {
-            key.extend_from_slice(&genes[t * block..t * block + SHAPE_BYTES]);
+            static CACHE: RefCell<Vec<Arc<Tuples>>> = const { RefCell::new(Vec::new()) };
         }
         CACHE.with_borrow_mut(|cache| {
-            if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
-                let entry = cache.remove(i);
-                let tuples = entry.1.clone();
-                cache.push(entry);
+            if let Some(i) = cache.iter().position(|t| t.read_from::<G>(shape, genes)) {
+                let tuples = cache.remove(i);
+                cache.push(tuples.clone());
                 return tuples;
             }
             let tuples = Arc::new(Tuples::read::<G>(shape, genes));
             if cache.len() == 8 {
                 cache.remove(0);
             }
-            cache.push((key, tuples.clone()));
+            cache.push(tuples.clone());
             tuples
         })
     }
