@@ -288,7 +288,7 @@ pub async fn explain(State(app): Shared, bytes: Result<Bytes, BytesRejection>) -
 /// Any other path under `/api/`.
 pub async fn no_such_endpoint() -> ApiError {
     ApiError::not_found(
-        "no such endpoint; the API is listed in the README (GET /api/genomes, /api/runs, POST /api/games, …)",
+        "no such endpoint; the API is listed in docs/guide.md (GET /api/genomes, /api/runs, POST /api/games, …)",
     )
 }
 

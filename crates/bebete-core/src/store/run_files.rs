@@ -1,7 +1,7 @@
 //! The names of the files in a run directory, in one place: the engine
 //! writes them (`evolve::RunDir` builds its paths from these), and
 //! genome loading, the plots, terminal play and the server read them. They
-//! are a contract (README, "Run directory and files").
+//! are a contract (docs/formats.md, "Run directory and files").
 
 /// Every parameter of the run, the seed included.
 pub const RUN_TOML: &str = "run.toml";
