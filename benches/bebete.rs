@@ -413,8 +413,63 @@ fn checkers(c: &mut Criterion) {
     group.finish();
 }
 
+/// The exact Connect-Four search: the engine's own, which stops at the
+/// server's deadline and at a hang-up (`players/knowledge/connect4_search.rs`),
+/// against the `connect-four-ai` crate's, whose algorithm, table and book
+/// it uses. Each iteration scores every column of 6 positions 14 plies into
+/// random games, from an empty table.
+fn exact_solver(c: &mut Criterion) {
+    let game = Connect4::SUBGRID;
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let mut chosen = Vec::new();
+    while chosen.len() < 6 {
+        let mut pos = game.start();
+        let mut moves = String::new();
+        for _ in 0..14 {
+            let mut legal = Vec::new();
+            game.legal_moves(&pos, &mut legal);
+            if game.outcome(&pos).is_some() || legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.random_range(0..legal.len())];
+            moves.push_str(&game.format_move(mv));
+            pos = game.play(&pos, mv);
+        }
+        if moves.len() == 14 && game.outcome(&pos).is_none() {
+            chosen.push((pos, moves));
+        }
+    }
+    let mut group = c.benchmark_group("connect4 exact solver, 6 positions at 14 plies");
+    group.sample_size(10);
+    group.bench_function("the engine's stoppable search", |b| {
+        b.iter_batched(
+            bebete::players::knowledge::Connect4Solver::new,
+            |mut solver| {
+                for (pos, _) in &chosen {
+                    black_box(solver.scores(pos));
+                }
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.bench_function("connect-four-ai's own", |b| {
+        b.iter_batched(
+            connect_four_ai::Solver::new,
+            |mut solver| {
+                for (_, moves) in &chosen {
+                    let pos = connect_four_ai::Position::from_moves(moves).expect("legal moves");
+                    black_box(solver.get_all_move_scores(&pos));
+                }
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    exact_solver,
     checkers,
     value_genome,
     decisions,

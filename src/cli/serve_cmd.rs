@@ -29,13 +29,19 @@ pub struct ServeArgs {
     #[arg(long, default_value = ".")]
     pub dir: PathBuf,
     /// Most games held open at once, 1-10000; when full, a new game drops a
-    /// finished game, else one idle for --idle-minutes, else the oldest where
-    /// the person has not moved
+    /// finished game, else the game least recently moved (reading a game
+    /// does not count); a game whose bot is thinking is never dropped
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_games: u32,
-    /// Minutes after which an unused game may be dropped to make room, 1-1440
+    /// Minutes without a move after which a game is dropped, 1-1440
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1440))]
     pub idle_minutes: u64,
+    /// Megabytes of genomes held loaded at once, over every game and
+    /// explanation, 1-65536 (a Connect-Four value genome is 18 MB; games
+    /// naming the same file share one copy); a game that would need more is
+    /// refused until others end
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub genome_memory_mb: u64,
     /// Seconds a bot may think about one move, 1-600: a deeper search
     /// (alphabeta:D, mc:N, a genome's lookahead) that runs out plays the move
     /// of the deepest step it finished and says so. A move is stopped at once
@@ -60,6 +66,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         idle: std::time::Duration::from_secs(60 * args.idle_minutes),
         thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
         move_time: std::time::Duration::from_secs(args.move_seconds),
+        genome_memory: args.genome_memory_mb * 1_000_000,
         client_time: std::time::Duration::from_secs(args.client_seconds),
     };
     let dir = args.dir.clone();

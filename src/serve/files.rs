@@ -11,13 +11,18 @@
 //! followed, no blocking open, a size limit each.
 
 use super::api::ApiError;
+use super::sessions::lock;
 use crate::evolve::stats::StatsTable;
+use crate::games::GameSpec;
 use crate::genome::Genome;
 use crate::store::run_files;
 use crate::store::{FileError, RunLock};
 use axum::http::StatusCode;
 use serde::Serialize;
+use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, Weak};
 
 /// The two directories requests may read.
 const ROOTS: [&str; 2] = ["genomes", "runs"];
@@ -97,10 +102,113 @@ fn shown(name: &str) -> String {
     }
 }
 
-/// The project directory the server reads.
+/// The project directory the server reads, with the genomes loaded from it.
 #[derive(Clone, Debug)]
 pub struct Project {
     root: PathBuf,
+    loaded: Arc<Loaded>,
+}
+
+/// A genome as every game and explanation naming its file shares it: one
+/// copy of the genes however many games play it.
+#[derive(Clone, Debug)]
+pub struct SharedGenome {
+    pub game: GameSpec,
+    /// The genes (a `Vec` inside the `Arc`: once no game holds them, the
+    /// store's weak reference keeps a few bytes, not the genes).
+    pub genes: Arc<Vec<u8>>,
+    pub lookahead: u8,
+}
+
+/// What identifies a file's contents without reading them: a file replaced
+/// or rewritten (size, time or inode changed) is loaded again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    inode: u64,
+}
+
+impl Stamp {
+    fn of(meta: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            inode,
+        }
+    }
+}
+
+/// A loaded genome as the store keeps it: its genes weakly, so that they
+/// go when the last game playing them ends.
+#[derive(Debug)]
+struct Entry {
+    stamp: Stamp,
+    genes: Weak<Vec<u8>>,
+    game: GameSpec,
+    lookahead: u8,
+}
+
+impl Entry {
+    /// The genome, if `stamp` is still the file's and a game holds it.
+    fn shared(&self, stamp: Stamp) -> Option<SharedGenome> {
+        let genes = self.genes.upgrade().filter(|_| self.stamp == stamp)?;
+        Some(SharedGenome {
+            game: self.game,
+            genes,
+            lookahead: self.lookahead,
+        })
+    }
+}
+
+/// The genomes loaded, by real path.
+#[derive(Debug)]
+struct Loaded {
+    genomes: Mutex<HashMap<PathBuf, Entry>>,
+    /// Held while a genome is read: requests for a file being read wait
+    /// for that one copy instead of reading their own.
+    reading: Mutex<()>,
+    /// Most bytes of genes held at once (`serve --genome-memory-mb`).
+    budget: u64,
+}
+
+impl Loaded {
+    /// The genome loaded from `path` as it is now, if a game still holds it.
+    fn hit(&self, path: &Path, stamp: Stamp) -> Option<SharedGenome> {
+        lock(&self.genomes).get(path)?.shared(stamp)
+    }
+
+    /// Bytes of genes held by games now (entries no game holds are dropped).
+    fn held(&self) -> u64 {
+        let mut genomes = lock(&self.genomes);
+        genomes.retain(|_, entry| entry.genes.strong_count() > 0);
+        genomes
+            .values()
+            .filter_map(|entry| entry.genes.upgrade())
+            .map(|genes| genes.len() as u64)
+            .sum()
+    }
+
+    /// Keeps `genome`, read from `path` at `stamp`, for the next request.
+    fn keep(&self, path: PathBuf, stamp: Stamp, genome: Genome) -> SharedGenome {
+        let genes = Arc::new(genome.genes);
+        let entry = Entry {
+            stamp,
+            genes: Arc::downgrade(&genes),
+            game: genome.game,
+            lookahead: genome.lookahead,
+        };
+        lock(&self.genomes).insert(path, entry);
+        SharedGenome {
+            game: genome.game,
+            genes,
+            lookahead: genome.lookahead,
+        }
+    }
 }
 
 /// A genome file a request may name, for the menus.
@@ -128,9 +236,17 @@ pub struct RunEntry {
 }
 
 impl Project {
-    /// The project in `root` (the server's working directory).
-    pub fn new(root: impl Into<PathBuf>) -> Project {
-        Project { root: root.into() }
+    /// The project in `root` (the server's working directory), holding at
+    /// most `genome_memory` bytes of genes loaded at once.
+    pub fn new(root: impl Into<PathBuf>, genome_memory: u64) -> Project {
+        Project {
+            root: root.into(),
+            loaded: Arc::new(Loaded {
+                genomes: Mutex::default(),
+                reading: Mutex::default(),
+                budget: genome_memory,
+            }),
+        }
     }
 
     /// The real path of `name`, which must lie under `genomes/` or `runs/`
@@ -175,15 +291,15 @@ impl Project {
     }
 
     /// A genome named by a request: a `.genome` file, or a run directory
-    /// (its `best.genome`), loaded.
-    pub fn genome(&self, name: &str) -> Result<Genome, ApiError> {
+    /// (its `best.genome`). A file some game already plays, unchanged since,
+    /// is not read again: its genes are shared.
+    pub fn genome(&self, name: &str) -> Result<SharedGenome, ApiError> {
         let mut path = self.resolve(name)?;
         if path.is_dir() {
             path = self.resolve(&format!("{}/best.genome", name.trim_end_matches('/')))?;
         }
         let refuse = |e: FileError| ApiError::unprocessable(format!("'{name}': {}", e.problem));
-        // The size and the header first: a large file is refused, and a
-        // foreign one recognised, before anything large is read.
+        // The size first: a large file is refused before anything is read.
         let size = std::fs::metadata(&path)
             .map_err(|e| refuse(FileError::new(&path, e)))?
             .len();
@@ -197,8 +313,35 @@ impl Project {
                 ),
             ));
         }
-        Genome::peek(&path).map_err(refuse)?;
-        Genome::load(&path).map_err(refuse)
+        let mut file = open_plain(&path, name, MAX_GENOME_BYTES)?;
+        let meta = file
+            .metadata()
+            .map_err(|e| refuse(FileError::new(&path, e)))?;
+        let stamp = Stamp::of(&meta);
+        if let Some(shared) = self.loaded.hit(&path, stamp) {
+            return Ok(shared);
+        }
+        let _reading = lock(&self.loaded.reading);
+        if let Some(shared) = self.loaded.hit(&path, stamp) {
+            return Ok(shared);
+        }
+        let held = self.loaded.held();
+        if held + meta.len() > self.loaded.budget {
+            return Err(ApiError::unavailable(format!(
+                "the genomes in play hold {} MB and '{name}' needs {} MB more, past the server's {} MB for genomes (serve --genome-memory-mb): finish a game (DELETE /api/games/ID) or try again later",
+                held / 1_000_000,
+                meta.len().div_ceil(1_000_000),
+                self.loaded.budget / 1_000_000
+            )));
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        (&mut file)
+            .take(MAX_GENOME_BYTES)
+            .read_to_end(&mut bytes)
+            .map_err(|e| refuse(FileError::new(&path, e)))?;
+        let genome =
+            Genome::from_bytes(bytes).map_err(|problem| refuse(FileError::new(&path, problem)))?;
+        Ok(self.loaded.keep(path, stamp, genome))
     }
 
     /// A run directory named by a request: `runs/NAME`.
@@ -316,7 +459,7 @@ pub fn check_run_files(dir: &Path, run: &str) -> Result<(), ApiError> {
 /// alone (its first cell, the generation, plus one); 0 when there is none
 /// to read.
 fn recorded_generations(dir: &Path, run: &str) -> usize {
-    use std::io::{Read, Seek, SeekFrom};
+    use std::io::{Seek, SeekFrom};
     let name = format!("runs/{run}/{}", run_files::STATS_CSV);
     let Ok(mut file) = open_plain(&StatsTable::path_in(dir), &name, u64::MAX) else {
         return 0;

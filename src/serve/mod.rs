@@ -11,14 +11,18 @@
 //! page and, for a `POST`, carry JSON ([`guard`]);
 //! requests can name only files under `genomes/` and `runs/` ([`files`]);
 //! bodies are limited to [`BODY_LIMIT`] bytes; games live in a capped session
-//! store ([`sessions`]); a bot's thinking runs on the blocking pool, a few at
-//! a time ([`Config::thinkers`]), so a slow player never holds up the page.
+//! store ([`sessions`]); a genome file in play is loaded once, within a
+//! memory budget ([`files::Project::genome`]); a bot's thinking runs on a
+//! few threads of its own ([`thinkers`]), slow searches apart from quick
+//! bots, each step under the time for a move, so a slow player never holds
+//! up the page and no work outlives its client.
 
 pub mod api;
 pub mod files;
 pub mod guard;
 pub mod sessions;
 pub mod table;
+pub mod thinkers;
 
 use api::AppState;
 use axum::Router;
@@ -51,6 +55,8 @@ pub struct Config {
     pub thinkers: usize,
     /// The longest one move (or one explanation) may search.
     pub move_time: std::time::Duration,
+    /// Most bytes of genes held loaded at once ([`files::Project::genome`]).
+    pub genome_memory: u64,
     /// The longest a client may take to send a request's headers, or its
     /// body, and the longest a kept-alive connection may stay idle.
     pub client_time: std::time::Duration,
@@ -152,20 +158,31 @@ pub fn router(state: Arc<AppState>, bound: SocketAddr, client_time: std::time::D
 /// connection that long idle before its next request — after which the
 /// connection is closed; [`guard`] gives it as long for the body.
 pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    // Blocks of 1 MB and more (a genome's genes, a search table) are mapped
+    // apart and given back to the system when freed, rather than kept in
+    // the allocator's heaps for the next one: after the games end, resident
+    // memory returns near where it started.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter of glibc's allocator; it
+    // is called before the server starts any thread.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let bound = listener.local_addr()?;
         ready(bound);
         let state = Arc::new(AppState {
-            project: files::Project::new(config.root),
+            project: files::Project::new(config.root, config.genome_memory),
             sessions: sessions::Sessions::new(config.max_games, config.idle),
             thinking: tokio::sync::Semaphore::new(config.thinkers.max(1)),
+            thinkers: thinkers::Thinkers::new(config.thinkers)?,
             move_time: config.move_time,
         });
-        let app = router(state, bound, config.client_time);
+        let app = router(state.clone(), bound, config.client_time);
         let connections = GracefulShutdown::new();
         let mut stop = std::pin::pin!(stopped());
         loop {
@@ -191,13 +208,20 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
                 let _ = connection.await;
             });
         }
-        // At Ctrl-C or SIGTERM the server stops accepting and lets open
+        // At Ctrl-C or SIGTERM the server stops accepting, stops every
+        // bot's thinking (its request answers 503 at once) and lets open
         // requests finish, for at most SHUTDOWN_GRACE: a half-open
         // connection cannot keep it alive.
         drop(listener);
+        state.thinking.close();
+        state.sessions.cancel_all();
         let _ = tokio::time::timeout(SHUTDOWN_GRACE, connections.shutdown()).await;
-        Ok(())
-    })
+        Ok::<(), std::io::Error>(())
+    });
+    // Work still on the blocking pool (a search or a file read that has not
+    // yet seen its cancel) is not waited for: the process is ending.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    served
 }
 
 /// How long open requests may finish after Ctrl-C or SIGTERM.

@@ -1,10 +1,14 @@
 //! Games held between requests: one session per game table (a person against
 //! one bot, a series of games with the score kept), under an id the page
-//! keeps. The store holds at most [`Sessions::cap`] live sessions. When it
-//! is full, a new table makes room by dropping, in this order: a finished
-//! game, a game idle longer than the server's idle time, the oldest table
-//! where the person has not moved yet; only when every table is a game in
-//! play is a new one refused (rather than an old one lost).
+//! keeps. The store holds at most [`Sessions::cap`] live sessions.
+//!
+//! The policy, which a flood of new tables cannot lock: a table's age is
+//! the time since its last move (the person's, the bot's, or the table's
+//! opening); reading a table (`GET`) does not make it younger. A table not
+//! moved for the server's idle time is dropped. When the store is full, a
+//! new table makes room by dropping a finished game, else the table least
+//! recently moved; only a table whose bot is thinking is never dropped, so
+//! a new table is refused only when every table's bot is thinking.
 
 use super::api::ApiError;
 use super::table::{Bot, BotMove};
@@ -56,7 +60,8 @@ pub struct Session {
     pub seed: u64,
     /// Moves the person has made at this table.
     pub human_moves: u32,
-    touched: Instant,
+    /// The last move at this table (or its opening).
+    moved: Instant,
 }
 
 impl Session {
@@ -77,8 +82,18 @@ impl Session {
             cancel: None,
             seed,
             human_moves: 0,
-            touched: Instant::now(),
+            moved: Instant::now(),
         }
+    }
+
+    /// Records a move at this table now: the table is the youngest.
+    pub fn moved(&mut self) {
+        self.moved = Instant::now();
+    }
+
+    /// Whether the current game is over (and scored).
+    fn finished(&self) -> bool {
+        self.scored || self.forfeit
     }
 
     /// Whether the person moves first in the current game.
@@ -126,34 +141,31 @@ impl Sessions {
         self.cap
     }
 
-    /// Stores `session` under a new random id, dropping idle sessions when
-    /// the store is full; refuses when every session is in use.
+    /// Stores `session` under a new random id, making room as the module
+    /// says; refuses only when every table's bot is thinking.
     pub fn insert(&self, session: Session) -> Result<String, ApiError> {
         let mut map = lock(&self.map);
+        // Tables not moved for the idle time are gone.
+        map.retain(|_, s| {
+            let s = lock(s);
+            s.busy || s.moved.elapsed() < self.idle
+        });
         if map.len() >= self.cap {
-            // Finished games and idle tables first.
-            map.retain(|_, s| {
-                let s = lock(s);
-                s.busy || (!(s.scored || s.forfeit) && s.touched.elapsed() < self.idle)
-            });
-        }
-        if map.len() >= self.cap {
-            // Then the oldest table where nobody has played yet.
-            let unplayed = map
+            // A finished game first, else the table least recently moved.
+            let oldest = map
                 .iter()
                 .filter_map(|(id, s)| {
                     let s = lock(s);
-                    (s.human_moves == 0 && s.game_number == 1 && !s.busy)
-                        .then_some((s.touched, id.clone()))
+                    (!s.busy).then(|| (!s.finished(), s.moved, id.clone()))
                 })
                 .min();
-            if let Some((_, id)) = unplayed {
+            if let Some((_, _, id)) = oldest {
                 map.remove(&id);
             }
         }
         if map.len() >= self.cap {
             return Err(ApiError::unavailable(format!(
-                "{} games are in play, the most this server holds; finish one (DELETE /api/games/ID) or try again later",
+                "the bots of all {} games this server holds are thinking; try again in a few seconds",
                 self.cap
             )));
         }
@@ -167,13 +179,23 @@ impl Sessions {
         Ok(id)
     }
 
-    /// The session `id`, marked as used now.
+    /// The session `id` (reading it does not make it younger).
     pub fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
-        let session = lock(&self.map).get(id).cloned().ok_or_else(|| {
-            ApiError::not_found(format!("no game '{id}' (it ended or was never started)"))
-        })?;
-        lock(&session).touched = Instant::now();
-        Ok(session)
+        lock(&self.map).get(id).cloned().ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no game '{id}' (it ended, was never started, or was dropped to make room after a long time without a move)"
+            ))
+        })
+    }
+
+    /// Stops every bot's thinking (the server is shutting down): each
+    /// waiting request answers at once.
+    pub fn cancel_all(&self) {
+        for session in lock(&self.map).values() {
+            if let Some(flag) = &lock(session).cancel {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Forgets session `id`.

@@ -23,7 +23,7 @@ pub enum Bot {
     /// A genome, whose moves explain themselves.
     Genome {
         name: String,
-        genes: Arc<[u8]>,
+        genes: Arc<Vec<u8>>,
         lookahead: u8,
     },
     /// A fixed player: random, rules, mc:N, alphabeta:D or perfect.
@@ -144,23 +144,30 @@ impl Bot {
     /// The same bot searching less, weakest first and ending with itself:
     /// the server plays the strongest of these that finishes within its time
     /// for a move (alpha-beta and a value genome's search deepen a ply at a
-    /// time, Monte Carlo multiplies its playouts by 8). A quick bot of
-    /// `game` is its own only step: it always finishes.
+    /// time, Monte Carlo multiplies its playouts by 8, perfect play falls
+    /// back on the rules of thumb). A slow fixed player's first step is a
+    /// random move, and a genome's is its table alone: each takes
+    /// microseconds, so every step can run under the deadline and a move is
+    /// always ready. A quick bot of `game` is its own only step.
     fn ladder(&self, game: GameSpec) -> Vec<Bot> {
         if self.is_quick(game) {
             return vec![self.clone()];
         }
+        let random = Bot::Player(PlayerSpec::Random);
         match self {
-            Bot::Player(PlayerSpec::AlphaBeta(depth)) => (1..=*depth)
-                .map(|d| Bot::Player(PlayerSpec::AlphaBeta(d)))
+            Bot::Player(PlayerSpec::AlphaBeta(depth)) => std::iter::once(random)
+                .chain((1..=*depth).map(|d| Bot::Player(PlayerSpec::AlphaBeta(d))))
                 .collect(),
-            Bot::Player(PlayerSpec::MonteCarlo(playouts)) => {
-                let mut rungs: Vec<Bot> = std::iter::successors(Some(16u32), |n| Some(n * 8))
-                    .take_while(|n| n < playouts)
-                    .map(|n| Bot::Player(PlayerSpec::MonteCarlo(n)))
-                    .collect();
-                rungs.push(self.clone());
-                rungs
+            Bot::Player(PlayerSpec::MonteCarlo(playouts)) => std::iter::once(random)
+                .chain(
+                    std::iter::successors(Some(16u32), |n| Some(n * 8))
+                        .take_while(|n| n < playouts)
+                        .map(|n| Bot::Player(PlayerSpec::MonteCarlo(n))),
+                )
+                .chain([self.clone()])
+                .collect(),
+            Bot::Player(PlayerSpec::Perfect) => {
+                vec![random, Bot::Player(PlayerSpec::Rules), self.clone()]
             }
             Bot::Genome {
                 name,
@@ -173,7 +180,7 @@ impl Bot {
                     lookahead: l,
                 })
                 .collect(),
-            Bot::Player(_) => vec![self.clone()],
+            Bot::Player(_) => vec![random, self.clone()],
         }
     }
 
@@ -206,7 +213,8 @@ pub fn cancelled() -> ApiError {
 /// many playouts): callers run it off the request threads, under `budget`.
 /// The bot searches deeper a step at a time ([`Bot::ladder`]); when the
 /// budget's deadline passes, the last step that finished gives the move and
-/// the reason says how far it got. The first step always finishes unless
+/// the reason says how far it got. Every step runs under the deadline; the
+/// first takes microseconds (see [`Bot::ladder`]), so a move is ready unless
 /// the budget is cancelled, which gives no move at all.
 pub fn bot_move(
     spec: GameSpec,
@@ -225,12 +233,7 @@ pub fn bot_move(
             let rungs = bot.ladder(game.spec());
             let mut best = None;
             for (i, rung) in rungs.iter().enumerate() {
-                let limit = if i == 0 {
-                    budget.without_deadline()
-                } else {
-                    budget.clone()
-                };
-                match budget::within(&limit, || one_move(&game, &pos, moves, rung, seed)) {
+                match budget::within(budget, || one_move(&game, &pos, moves, rung, seed)) {
                     Some(answer) => best = Some(answer?),
                     None if budget.is_cancelled() => return Err(cancelled()),
                     None => {
@@ -315,4 +318,77 @@ pub fn explain(
         }
     }
     spec.visit(Why(genes, lookahead, moves))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{GameKind, GameOptions, TakeRuleName};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    fn spec(kind: GameKind, options: GameOptions) -> GameSpec {
+        kind.from_options(&options).unwrap()
+    }
+
+    /// The slowest replies: perfect Connect-Four after 65215516
+    /// then 7 (98.6 s before), and the first move of perfect matchsticks
+    /// with 255 sticks and the doubling rule (its solved table, about 2 s).
+    fn slow_perfect_moves() -> [(GameSpec, &'static str); 2] {
+        let nim = GameOptions {
+            sticks: Some(255),
+            rule: Some(TakeRuleName::Double),
+            ..GameOptions::default()
+        };
+        [
+            (
+                spec(GameKind::Connect4, GameOptions::default()),
+                "652155167",
+            ),
+            (spec(GameKind::Matchsticks, nim), ""),
+        ]
+    }
+
+    #[test]
+    fn perfect_play_answers_by_its_deadline_with_the_move_of_a_lesser_step() {
+        let perfect = Bot::Player(PlayerSpec::Perfect);
+        for (game, moves) in slow_perfect_moves() {
+            let started = Instant::now();
+            let budget = Budget::unlimited().until(started + Duration::from_millis(200));
+            let answer = bot_move(game, moves, &perfect, 1, &budget).unwrap();
+            let took = started.elapsed();
+            assert!(took < Duration::from_millis(700), "{game}: {took:?}");
+            assert!(answer.mv.is_some(), "{game}");
+            assert!(
+                answer.reason.starts_with("(perfect, out of time after ")
+                    && answer.reason.ends_with(": the move of rules, not perfect)"),
+                "{game}: {}",
+                answer.reason
+            );
+        }
+    }
+
+    #[test]
+    fn perfect_play_stops_when_its_client_leaves() {
+        let perfect = Bot::Player(PlayerSpec::Perfect);
+        for (game, moves) in slow_perfect_moves() {
+            let flag = Arc::new(AtomicBool::new(false));
+            let leaves = {
+                let flag = flag.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(100));
+                    flag.store(true, Ordering::Relaxed);
+                    Instant::now()
+                })
+            };
+            let budget = Budget::unlimited()
+                .until(Instant::now() + Duration::from_secs(600))
+                .cancelled_by(flag);
+            let answer = bot_move(game, moves, &perfect, 1, &budget);
+            let left = leaves.join().unwrap();
+            assert!(answer.is_err(), "{game}");
+            let after = left.elapsed();
+            assert!(after < Duration::from_millis(100), "{game}: {after:?}");
+        }
+    }
 }

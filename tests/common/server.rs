@@ -163,6 +163,23 @@ impl Server {
         ticks as f64 / 100.0
     }
 
+    /// The server's resident memory in MB (`VmRSS`, from `/proc`).
+    #[cfg(target_os = "linux")]
+    pub fn resident_mb(&self) -> f64 {
+        let pid = self
+            .child
+            .as_ref()
+            .expect("a server this handle started")
+            .id();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        let kb: f64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        kb / 1024.0
+    }
+
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         self.child

@@ -444,21 +444,38 @@ fn the_session_cap_keeps_games_in_play_and_a_slow_bot_blocks_nothing() {
         saw_thinking,
         "the bot's thinking was never seen from outside"
     );
-    // Full (2): a new table drops the oldest one where nobody has moved
-    // (a flood of new tables cannot push out a game in play)...
+    // Full (2): a new table drops the table least recently moved, and
+    // reading a table does not make it younger.
+    let slow = slow["id"].as_str().unwrap();
     let second = new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
     let second = second["id"].as_str().unwrap();
+    assert_eq!(server.get(&format!("/api/games/{slow}")).0, 200);
     let third = new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
     let third = third["id"].as_str().unwrap();
-    assert_eq!(server.get(&format!("/api/games/{second}")).0, 404);
-    // ... and only when every table is a game in play is one refused.
+    assert_eq!(server.get(&format!("/api/games/{slow}")).0, 404);
+    // A move makes a table the youngest: the next new table drops `second`.
     let (status, _) = server.post(&format!("/api/games/{third}/move"), r#"{"move":"5"}"#);
     assert_eq!(status, 200);
+    new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
     error_of(
-        server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#),
-        503,
-        "2 games are in play",
+        server.get(&format!("/api/games/{second}")),
+        404,
+        "dropped to make room",
     );
+    assert_eq!(server.get(&format!("/api/games/{third}")).0, 200);
+    // A move has one spelling: a sign or a leading zero is refused.
+    let game = new_game(&server, r#"{"opponent":"rules","game":"c4"}"#);
+    let id = game["id"].as_str().unwrap();
+    for mv in ["+4", "04"] {
+        error_of(
+            server.post(
+                &format!("/api/games/{id}/move"),
+                &format!(r#"{{"move":"{mv}"}}"#),
+            ),
+            422,
+            "is not a move: a column is a digit 1–7",
+        );
+    }
     // A spec written with a sign is not a number.
     error_of(
         server.post("/api/games", r#"{"opponent":"alphabeta:+5","game":"c4"}"#),

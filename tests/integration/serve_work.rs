@@ -219,3 +219,180 @@ fn stalled_and_idle_connections_are_closed() {
     let (status, body) = server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#);
     assert_eq!(status, 200, "{body}");
 }
+
+/// Perfect play with 255 matchsticks and the doubling rule solves a table
+/// of every position first (about 2 s of work a move): six hang-ups kept
+/// it running before. Now the work stops with the client.
+#[cfg(target_os = "linux")]
+#[test]
+fn perfect_play_stops_when_its_clients_hang_up() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--move-seconds", "600"]);
+    let request =
+        r#"{"opponent":"perfect","game":"nim","sticks":255,"rule":"double","first":"bot"}"#;
+    for _ in 0..4 {
+        post_and_hang_up(&server, "/api/games", request, Duration::from_millis(150));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let burnt = cpu_over(&server, Duration::from_secs(2));
+    assert!(
+        burnt < 0.5,
+        "{burnt:.2} CPU-seconds within 2 s of the clients leaving"
+    );
+}
+
+/// Perfect play answers within the server's time for a move: the solved
+/// table above takes longer than 1 s to build, so the move is the rules
+/// player's, and the reason says so.
+#[test]
+fn perfect_play_answers_within_the_servers_time() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--move-seconds", "1"]);
+    let started = Instant::now();
+    let (status, body) = server.post(
+        "/api/games",
+        r#"{"opponent":"perfect","game":"nim","sticks":255,"rule":"double","first":"bot"}"#,
+    );
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{body}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    let state = json(&body);
+    let reason = state["bot"]["reason"].as_str().unwrap();
+    assert!(
+        reason == "(perfect)"
+            || reason.starts_with("(perfect, out of time after ")
+                && reason.ends_with(": the move of rules, not perfect)"),
+        "{reason}"
+    );
+    assert_eq!(state["last"]["by"], "bot", "{state}");
+}
+
+/// SIGTERM while a bot thinks (a search of minutes, with no time limit to
+/// speak of): the process is gone within the grace period, its waiting
+/// request answered.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_server_while_a_bot_thinks() {
+    let dir = project(false);
+    let mut server = Server::start(dir.path(), &["--move-seconds", "600"]);
+    let (_, mover) = start_slow(&server);
+    let started = Instant::now();
+    server.terminate();
+    while server.alive() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "still running 5 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (status, _) = mover.join().unwrap();
+    assert_ne!(status, 200);
+}
+
+/// A flood of new games cannot lock the store: each new game drops the
+/// game least recently moved, however many come; only a game whose bot is
+/// thinking is never dropped, and only when every game's bot thinks is a
+/// new one refused.
+#[test]
+fn a_flood_of_new_games_cannot_lock_the_store() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &["--max-games", "3", "--move-seconds", "600"]);
+    let (thinking, mover) = start_slow(&server);
+    for _ in 0..12 {
+        let (status, body) = server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#);
+        assert_eq!(status, 200, "{body}");
+        let id = json(&body)["id"].as_str().unwrap().to_string();
+        let (status, body) = server.post(&format!("/api/games/{id}/move"), r#"{"move":"5"}"#);
+        assert_eq!(status, 200, "{body}");
+    }
+    let state = json(&server.get(&format!("/api/games/{thinking}")).1);
+    assert_eq!(state["thinking"], true, "{state}");
+    let (other, other_mover) = start_slow(&server);
+    let (third, third_mover) = start_slow(&server);
+    let (status, body) = server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#);
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("are thinking"), "{body}");
+    for (id, waiting) in [
+        (thinking, mover),
+        (other, other_mover),
+        (third, third_mover),
+    ] {
+        assert_eq!(
+            server
+                .request("DELETE", &format!("/api/games/{id}"), None)
+                .0,
+            200
+        );
+        assert_eq!(waiting.join().unwrap().0, 404);
+    }
+    let (status, body) = server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#);
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Every game naming a genome file shares one loaded copy: 32 games
+/// against the 18 MB Connect-Four value genome held 32 copies before. The
+/// genomes in play stay within `--genome-memory-mb`, their memory goes
+/// back when the games end, and a file changed on disk is read again.
+#[cfg(target_os = "linux")]
+#[test]
+fn games_share_one_copy_of_a_genome_within_a_memory_budget() {
+    let dir = project(false);
+    crate::common::copy_shipped_genomes(dir.path(), &["connect4.genome"]);
+    let genomes = dir.path().join("genomes");
+    std::fs::copy(
+        genomes.join("connect4.genome"),
+        genomes.join("other.genome"),
+    )
+    .unwrap();
+    let server = Server::start(dir.path(), &["--genome-memory-mb", "30"]);
+    let start = server.resident_mb();
+    let game = r#"{"opponent":"genomes/connect4.genome"}"#;
+    let ids: Vec<String> = (0..32)
+        .map(|_| {
+            let (status, body) = server.post("/api/games", game);
+            assert_eq!(status, 200, "{body}");
+            json(&body)["id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let playing = server.resident_mb();
+    assert!(
+        playing - start < 60.0,
+        "{start:.0} MB before, {playing:.0} MB with 32 games"
+    );
+    // A second 18 MB file would pass the 30 MB budget.
+    let (status, body) = server.post("/api/games", r#"{"opponent":"genomes/other.genome"}"#);
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("--genome-memory-mb"), "{body}");
+    for id in &ids {
+        assert_eq!(
+            server
+                .request("DELETE", &format!("/api/games/{id}"), None)
+                .0,
+            200
+        );
+    }
+    let ended = server.resident_mb();
+    assert!(
+        ended - start < 30.0,
+        "{start:.0} MB before, {ended:.0} MB after the games ended"
+    );
+    // Room again; and a file changed on disk is read again.
+    let (status, body) = server.post("/api/games", r#"{"opponent":"genomes/other.genome"}"#);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["game"], "connect4", "{body}");
+    let id = json(&body)["id"].as_str().unwrap().to_string();
+    std::fs::copy(
+        genomes.join("tictactoe.genome"),
+        genomes.join("other.genome"),
+    )
+    .unwrap();
+    let (status, body) = server.post("/api/games", r#"{"opponent":"genomes/other.genome"}"#);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["game"], "tictactoe", "{body}");
+    assert_eq!(
+        server
+            .request("DELETE", &format!("/api/games/{id}"), None)
+            .0,
+        200
+    );
+}

@@ -45,14 +45,6 @@ impl Budget {
         self
     }
 
-    /// The same budget without its deadline (cancellation only).
-    pub fn without_deadline(&self) -> Budget {
-        Budget {
-            deadline: None,
-            cancel: self.cancel.clone(),
-        }
-    }
-
     /// Whether the flag is set.
     pub fn is_cancelled(&self) -> bool {
         self.cancel
@@ -153,7 +145,6 @@ mod tests {
         assert!(!spent());
         assert!(budget.is_cancelled());
         assert_eq!(within(&budget, || 1), None, "a spent budget runs nothing");
-        assert_eq!(within(&budget.without_deadline(), || 1), None);
     }
 
     #[test]
@@ -172,8 +163,5 @@ mod tests {
             spent()
         });
         assert_eq!(outer, Some(false));
-        let flag = Arc::new(AtomicBool::new(false));
-        let not_yet = Budget::unlimited().until(Instant::now()).cancelled_by(flag);
-        assert_eq!(within(&not_yet.without_deadline(), || 2), Some(2));
     }
 }

@@ -123,6 +123,10 @@ impl<G: Game> Solver<G> {
         if let Some(&s) = self.scores.get(pos) {
             return s;
         }
+        if crate::budget::spent() {
+            // Cut short (see `crate::budget`): the caller drops the result.
+            return Score::DRAW;
+        }
         let score = match self.game.outcome(pos) {
             Some(Outcome::Draw) => Score::DRAW,
             Some(Outcome::Win(side)) if side == self.game.turn(pos) => Score::win_in(0),
@@ -137,7 +141,9 @@ impl<G: Game> Solver<G> {
                     .unwrap_or(Score::DRAW)
             }
         };
-        self.scores.insert(*pos, score);
+        if !crate::budget::spent() {
+            self.scores.insert(*pos, score);
+        }
         score
     }
 
@@ -163,7 +169,15 @@ impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
     /// When the game has more than [`DEFAULT_NODE_LIMIT`] positions
     /// (Connect-Four): use [`SolvedTable::try_build`] where that can happen.
     pub fn build<G: Game<Position = P>>(game: &G) -> Self {
-        Self::try_build(game, DEFAULT_NODE_LIMIT).expect("a game small enough to solve")
+        match Self::try_build(game, DEFAULT_NODE_LIMIT) {
+            Ok(table) => table,
+            // Cut short by this thread's budget (`crate::budget`): the
+            // caller's `within` drops whatever is made of it.
+            Err(WalkError::Stopped) => SolvedTable {
+                scores: Default::default(),
+            },
+            Err(e) => panic!("a game small enough to solve: {e}"),
+        }
     }
 
     /// Solves every reachable position of `game`, or says it has more

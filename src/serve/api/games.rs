@@ -233,7 +233,7 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
             }
             let bot = Bot::Genome {
                 name: request.opponent.clone(),
-                genes: genome.genes.into(),
+                genes: genome.genes,
                 lookahead: genome.lookahead,
             };
             (genome.game, bot)
@@ -296,6 +296,7 @@ pub async fn play_move(
         s.moves = moves;
         s.last = Some(("human", mv));
         s.human_moves += 1;
+        s.moved();
     }
     bot_answers(&app, &id, &session).await
 }
@@ -313,6 +314,7 @@ pub async fn next_game(State(app): Shared, Path(id): Path<String>) -> Reply {
             s.score.bot += 1;
         }
         s.next_game();
+        s.moved();
     }
     bot_answers(&app, &id, &session).await
 }
@@ -355,7 +357,8 @@ async fn play_bot_if_its_turn(
     let session = session.clone();
     let task = tokio::spawn(async move {
         let (spec, moves, bot, seed) = job;
-        let permit = if bot.is_quick(spec) {
+        let quick = bot.is_quick(spec);
+        let permit = if quick {
             None
         } else {
             tokio::select! {
@@ -370,11 +373,12 @@ async fn play_bot_if_its_turn(
                 let budget = Budget::unlimited()
                     .until(Instant::now() + app.move_time)
                     .cancelled_by(flag.clone());
-                tokio::task::spawn_blocking(move || {
-                    table::bot_move(spec, &moves, &bot, seed, &budget)
-                })
-                .await
-                .unwrap_or_else(|e| Err(ApiError::internal(format!("the bot failed: {e}"))))
+                app.thinkers
+                    .run(quick, move || {
+                        table::bot_move(spec, &moves, &bot, seed, &budget)
+                    })
+                    .await
+                    .and_then(|thought| thought)
             }
         };
         let mut s = lock(&session);
@@ -386,6 +390,7 @@ async fn play_bot_if_its_turn(
                 let (moves, mv) = table::extend(s.game, &s.moves, mv)?;
                 s.moves = moves;
                 s.last = Some(("bot", mv));
+                s.moved();
             }
             None => s.forfeit = true,
         }

@@ -33,6 +33,8 @@ pub struct AppState {
     /// quick bots ([`Bot::is_quick`]) and requests that need no bot never
     /// wait.
     pub thinking: Semaphore,
+    /// The threads bots and explanations think on.
+    pub thinkers: super::thinkers::Thinkers,
     /// The longest a bot's move or an explanation may search.
     pub move_time: Duration,
 }
@@ -140,22 +142,39 @@ fn body<T: for<'de> Deserialize<'de>>(bytes: Result<Bytes, BytesRejection>) -> R
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("request body: {e}")))
 }
 
+/// Runs `work` (file reads) on the blocking pool, under the server's time
+/// for a move and stopped when the request is dropped (its client left):
+/// the readers look at the budget as they go ([`budget::spent`]).
+async fn off_the_workers<T: Send + 'static>(
+    app: &AppState,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let _stop_if_dropped = CancelOnDrop(flag.clone());
+    let budget = Budget::unlimited()
+        .until(Instant::now() + app.move_time)
+        .cancelled_by(flag);
+    let seconds = app.move_time.as_secs_f64();
+    tokio::task::spawn_blocking(move || budget::within(&budget, work))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?
+        .ok_or_else(|| {
+            ApiError::unavailable(format!(
+                "reading the files took longer than the server's {seconds} s for a request (serve --move-seconds)"
+            ))
+        })?
+}
+
 /// `GET /api/genomes`: the genomes a game can be played against.
 pub async fn genomes(State(app): Shared) -> Reply {
     let project = app.project.clone();
-    let list = tokio::task::spawn_blocking(move || project.genomes())
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?;
-    ok(&list)
+    ok(&off_the_workers(&app, move || Ok(project.genomes())).await?)
 }
 
 /// `GET /api/runs`: the runs under `runs/`.
 pub async fn runs(State(app): Shared) -> Reply {
     let project = app.project.clone();
-    let list = tokio::task::spawn_blocking(move || project.runs())
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?;
-    ok(&list)
+    ok(&off_the_workers(&app, move || Ok(project.runs())).await?)
 }
 
 #[derive(Serialize)]
@@ -176,7 +195,7 @@ struct RunReport {
 /// `GET /api/runs/{name}`: a run's parameters and statistics.
 pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
     let dir = app.project.run(&name)?;
-    let report = tokio::task::spawn_blocking(move || {
+    let report = off_the_workers(&app, move || {
         let table = super::files::run_stats(&dir, &name)?;
         let generations = table.as_ref().map_or(0, |t| t.generations());
         let (columns, rows) = table.map(|t| (t.columns, t.rows)).unwrap_or_default();
@@ -193,8 +212,7 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
             rows,
         })
     })
-    .await
-    .map_err(|e| ApiError::internal(e.to_string()))??;
+    .await?;
     ok(&report)
 }
 
@@ -202,14 +220,13 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
 pub async fn run_plot(State(app): Shared, Path(name): Path<String>) -> Reply {
     let dir = app.project.run(&name)?;
     let run = name.clone();
-    let svg = tokio::task::spawn_blocking(move || {
+    let svg = off_the_workers(&app, move || {
         // The files the plot reads pass the server's checks first (no
         // link, no FIFO, within the limits).
         super::files::check_run_files(&dir, &run)?;
-        Ok::<_, ApiError>(crate::plot::render_svg(&[dir]))
+        Ok(crate::plot::render_svg(&[dir]))
     })
-    .await
-    .map_err(|e| ApiError::internal(e.to_string()))??
+    .await?
     .map_err(|e| match e {
         crate::plot::PlotError::Run { reason, .. } => {
             ApiError::conflict(format!("runs/{name}: {reason}"))
@@ -237,16 +254,12 @@ struct ExplainRequest {
 
 /// The genome file `name`, read on the blocking pool (a value genome is
 /// 18 MB: the async workers keep answering meanwhile).
-async fn load_genome(app: &Arc<AppState>, name: &str) -> Result<crate::genome::Genome, ApiError> {
+async fn load_genome(
+    app: &Arc<AppState>,
+    name: &str,
+) -> Result<super::files::SharedGenome, ApiError> {
     let (project, name) = (app.project.clone(), name.to_string());
-    tokio::task::spawn_blocking(move || project.genome(&name))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("reading a genome: {e}"),
-            )
-        })?
+    off_the_workers(app, move || project.genome(&name)).await
 }
 
 /// `POST /api/explain`: why a genome plays its move in a position; the
@@ -256,7 +269,8 @@ pub async fn explain(State(app): Shared, bytes: Result<Bytes, BytesRejection>) -
     let genome = load_genome(&app, &request.genome).await?;
     let flag = Arc::new(AtomicBool::new(false));
     let _stop_if_dropped = CancelOnDrop(flag.clone());
-    let _permit = if table::genome_is_quick(genome.game, genome.lookahead) {
+    let quick = table::genome_is_quick(genome.game, genome.lookahead);
+    let _permit = if quick {
         None
     } else {
         Some(app.thinking.acquire().await)
@@ -265,19 +279,20 @@ pub async fn explain(State(app): Shared, bytes: Result<Bytes, BytesRejection>) -
         .until(Instant::now() + app.move_time)
         .cancelled_by(flag);
     let seconds = app.move_time.as_secs_f64();
-    let report = tokio::task::spawn_blocking(move || {
-        budget::within(&budget, || {
-            table::explain(
-                genome.game,
-                &genome.genes,
-                genome.lookahead,
-                &request.position,
-            )
+    let report = app
+        .thinkers
+        .run(quick, move || {
+            budget::within(&budget, || {
+                table::explain(
+                    genome.game,
+                    &genome.genes,
+                    genome.lookahead,
+                    &request.position,
+                )
+            })
         })
-    })
-    .await
-    .map_err(|e| ApiError::internal(e.to_string()))?
-    .ok_or_else(|| {
+        .await?
+        .ok_or_else(|| {
         ApiError::unavailable(format!(
             "the explanation took longer than the server's {seconds} s for a move (serve --move-seconds)"
         ))

@@ -241,6 +241,11 @@ impl StatsTable {
         }
         let mut rows = Vec::new();
         for record in reader.records() {
+            if crate::budget::spent() {
+                // Cut short (the server's client left): the caller's
+                // `budget::within` drops this partial table.
+                break;
+            }
             let record = record.map_err(|e| StatsError::Malformed {
                 line: e.position().map_or(0, |p| p.line()),
                 error: e,

@@ -18,7 +18,7 @@
 
 use super::{
     BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, Outcome,
-    Registered, RunSettings, Side,
+    Registered, RunSettings, Side, plain_number,
 };
 
 /// Board width (columns).
@@ -348,8 +348,8 @@ impl Game for Connect4 {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
-        match text.parse::<u8>() {
-            Ok(n @ 1..=7) => Ok(n - 1),
+        match plain_number(text) {
+            Some(n @ 1..=7) => Ok(n as u8 - 1),
             _ => Err(MoveError::Syntax {
                 expected: "a column is a digit 1–7",
             }),

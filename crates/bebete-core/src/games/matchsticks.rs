@@ -11,7 +11,7 @@
 
 use super::{
     BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, Outcome, Registered,
-    RunSettings, Side,
+    RunSettings, Side, plain_number,
 };
 use serde::{Deserialize, Serialize};
 
@@ -324,8 +324,8 @@ impl Game for Matchsticks {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
-        match text.parse::<u8>() {
-            Ok(n) if n >= 1 => Ok(n),
+        match plain_number(text).and_then(|n| u8::try_from(n).ok()) {
+            Some(n) if n >= 1 => Ok(n),
             _ => Err(MoveError::Syntax {
                 expected: "a take is a whole number of sticks, at least 1",
             }),

@@ -110,6 +110,18 @@ pub enum MoveError {
     Illegal(String),
 }
 
+/// A move's number as the notation writes it: decimal digits only, with no
+/// sign and no leading zero (`4`, not `+4` or `04`), so that each move has
+/// one spelling.
+pub fn plain_number(text: &str) -> Option<u32> {
+    let digits = text.bytes().all(|b| b.is_ascii_digit());
+    let canonical = !text.starts_with('0') || text == "0";
+    if text.is_empty() || text.len() > 9 || !digits || !canonical {
+        return None;
+    }
+    text.parse().ok()
+}
+
 /// Why a move in a position-notation string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("move {number} ('{text}'): {reason}")]
@@ -240,5 +252,39 @@ pub trait Game: Clone + Send + Sync + 'static {
             .map(|&m| self.format_move(m))
             .collect::<Vec<_>>()
             .join(self.notation_separator())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_number_has_one_spelling() {
+        assert_eq!(plain_number("4"), Some(4));
+        assert_eq!(plain_number("0"), Some(0));
+        assert_eq!(plain_number("32"), Some(32));
+        for text in [
+            "+4",
+            "04",
+            "-4",
+            " 4",
+            "4 ",
+            "",
+            "4.0",
+            "٤",
+            "0x4",
+            "1234567890",
+        ] {
+            assert_eq!(plain_number(text), None, "{text:?}");
+        }
+        // Every game's moves: a sign or a leading zero is refused.
+        assert!(Connect4::SUBGRID.parse_move("+4").is_err());
+        assert!(Connect4::SUBGRID.parse_move("04").is_err());
+        assert!(TicTacToe::BASE3.parse_move("+5").is_err());
+        assert!(TicTacToe::BASE3.parse_move("05").is_err());
+        assert!(Checkers::SUBGRID.parse_move("+11-15").is_err());
+        assert!(Checkers::SUBGRID.parse_move("011-15").is_err());
+        assert!(Checkers::SUBGRID.parse_move("11-15").is_ok());
     }
 }

@@ -20,7 +20,7 @@
 
 use super::{
     BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, Outcome, Registered,
-    RunSettings, Side,
+    RunSettings, Side, plain_number,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -301,13 +301,13 @@ impl Game for Solitaire {
             .split_once('-')
             .ok_or(MoveError::Syntax { expected: EXPECTED })?;
         let hole = |t: &str| -> Result<u8, MoveError> {
-            match t.trim().parse::<u32>() {
-                Ok(n) if n >= 1 && n <= self.holes() => Ok((n - 1) as u8),
-                Ok(n) => Err(MoveError::Illegal(format!(
+            match plain_number(t.trim()) {
+                Some(n) if n >= 1 && n <= self.holes() => Ok((n - 1) as u8),
+                Some(n) => Err(MoveError::Illegal(format!(
                     "there is no hole {n} (holes 1-{})",
                     self.holes()
                 ))),
-                Err(_) => Err(MoveError::Syntax { expected: EXPECTED }),
+                None => Err(MoveError::Syntax { expected: EXPECTED }),
             }
         };
         let (from, to) = (hole(from)?, hole(to)?);

@@ -5,7 +5,7 @@
 
 use super::{
     BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, Outcome,
-    Registered, RunSettings, Side,
+    Registered, RunSettings, Side, plain_number,
 };
 
 /// The eight lines of three, as cell masks.
@@ -249,8 +249,8 @@ impl Game for TicTacToe {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
-        match text.parse::<u8>() {
-            Ok(n @ 1..=9) => Ok(n - 1),
+        match plain_number(text) {
+            Some(n @ 1..=9) => Ok(n as u8 - 1),
             _ => Err(MoveError::Syntax {
                 expected: "a cell is a digit 1–9 (row-major from the top left)",
             }),

@@ -22,15 +22,17 @@ pub enum WalkError {
     /// More distinct positions than the limit.
     #[error("more than {limit} positions: the game is too large to enumerate")]
     TooLarge { limit: usize },
-    /// The caller's `expand` asked to stop.
+    /// The caller's `expand` asked to stop, or this thread's budget
+    /// ([`crate::budget`]) ran out.
     #[error("the walk was stopped")]
     Stopped,
 }
 
 /// Visits each position reachable from `start` once, depth first. `expand`
 /// sees each new position and pushes the successors to follow onto `next`
-/// (all of them, some, or none); returning `Break` stops the walk. Returns
-/// the visited positions.
+/// (all of them, some, or none); returning `Break` stops the walk, and so
+/// does a spent budget ([`crate::budget`]: the server's time for a move).
+/// Returns the visited positions.
 pub fn walk<P, F>(start: P, limit: usize, mut expand: F) -> Result<HashSet<P>, WalkError>
 where
     P: Copy + Eq + Hash,
@@ -45,7 +47,7 @@ where
         if seen.len() > limit {
             return Err(WalkError::TooLarge { limit });
         }
-        if expand(&pos, &mut stack).is_break() {
+        if expand(&pos, &mut stack).is_break() || crate::budget::spent() {
             return Err(WalkError::Stopped);
         }
     }

@@ -100,8 +100,8 @@ pub(super) fn parse_move(text: &str) -> Result<CheckersMove, MoveError> {
     let capture = text.contains(['x', 'X', ':']);
     let squares: Vec<usize> = text
         .split(['-', 'x', 'X', ':'])
-        .map(|s| match s.trim().parse::<usize>() {
-            Ok(n) if (1..=32).contains(&n) => Ok(n - 1),
+        .map(|s| match crate::games::plain_number(s.trim()) {
+            Some(n @ 1..=32) => Ok(n as usize - 1),
             _ => Err(MoveError::Syntax { expected: EXPECTED }),
         })
         .collect::<Result<_, _>>()?;

@@ -84,9 +84,13 @@ impl Knowledge for Connect4 {
     }
 }
 
-/// Connect-Four solved exactly by the `connect-four-ai` crate (negamax with
-/// alpha-beta, a transposition table and an embedded opening book of depth
-/// 8). Its board uses the same bit layout as ours.
+/// Connect-Four solved exactly: Pascal Pons' negamax (alpha-beta with a
+/// null-window search on the score, a transposition table, moves ordered by
+/// the threats they make) over the board, table and opening book (depth 8)
+/// of the `connect-four-ai` crate, whose board uses our bit layout. The
+/// search is ours so that it looks at the thread's [`crate::budget`]: under
+/// the server's time for a move or a hang-up it stops within a millisecond,
+/// and it leaves nothing half-searched in its table.
 pub struct Connect4Solver {
     solver: connect_four_ai::Solver,
 }
@@ -118,9 +122,11 @@ impl Connect4Solver {
             .expect("a 42-cell board string is always well formed")
     }
 
-    /// The exact score of each column (positive: the mover wins).
+    /// The exact score of each column (positive: the mover wins). Under a
+    /// spent budget the scores are meaningless (the caller's
+    /// [`crate::budget::within`] drops them).
     pub fn scores(&mut self, pos: &Connect4Position) -> [Option<i8>; WIDTH as usize] {
-        self.solver.get_all_move_scores(&Self::convert(pos))
+        super::connect4_search::move_scores(&mut self.solver, &Self::convert(pos))
     }
 }
 

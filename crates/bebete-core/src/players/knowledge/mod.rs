@@ -7,6 +7,7 @@
 
 mod checkers;
 mod connect4;
+mod connect4_search;
 mod matchsticks;
 mod solitaire;
 mod tictactoe;
