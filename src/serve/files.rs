@@ -6,9 +6,10 @@
 //! no backslash, nothing hidden) and its first part is `genomes` or `runs`;
 //! then the file's real path (symlinks resolved) must still lie inside the
 //! real `genomes/` or `runs/` directory, so a link pointing out is refused
-//! too, and it must be a file or a directory (a FIFO is refused). The files
-//! of a run (`run.toml`, `stats.csv`) are opened by [`open_plain`]: no link
-//! followed, no blocking open, a size limit each.
+//! too, and it must be a file or a directory (a FIFO is refused). A genome
+//! and the files of a run (`run.toml`, `stats.csv`) are then opened by
+//! [`open_plain`]: no link at any component of the real path, no blocking
+//! open, a size limit each.
 
 use super::api::ApiError;
 use super::sessions::lock;
@@ -45,19 +46,14 @@ pub const MAX_STATS_BYTES: u64 = 16_000_000;
 const STATS_TAIL: u64 = 4096;
 
 /// Opens `path` the one way the server opens a file: never through a link
-/// (the last component; the directories above it were resolved by
-/// [`Project::resolve`]), never blocking (a FIFO is opened without waiting
-/// for a writer, then refused), and only a regular file of at most `limit`
-/// bytes. `name` is the path as the request wrote it, for the refusals.
+/// at any component (`path` is a real path from [`Project::resolve`]; on
+/// Linux `openat2` refuses a link anywhere in it, so a directory swapped
+/// for a link since is refused too; elsewhere the last component is opened
+/// `O_NOFOLLOW`), never blocking (a FIFO is opened without waiting for a
+/// writer, then refused), and only a regular file of at most `limit` bytes.
+/// `name` is the path as the request wrote it, for the refusals.
 pub fn open_plain(path: &Path, name: &str, limit: u64) -> Result<std::fs::File, ApiError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(|e| {
+    let file = open_no_links(path).map_err(|e| {
         #[cfg(unix)]
         if e.raw_os_error() == Some(libc::ELOOP) {
             return ApiError::forbidden(format!(
@@ -92,6 +88,68 @@ pub fn open_plain(path: &Path, name: &str, limit: u64) -> Result<std::fs::File, 
         ));
     }
     Ok(file)
+}
+
+/// Opens `path` for reading, non-blocking, through no link at any
+/// component: `openat2` with `RESOLVE_NO_SYMLINKS` (Linux 5.6 and later).
+#[cfg(target_os = "linux")]
+fn open_no_links(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    /// The kernel's `struct open_how`.
+    #[repr(C)]
+    struct OpenHow {
+        flags: u64,
+        mode: u64,
+        resolve: u64,
+    }
+    let how = OpenHow {
+        flags: (libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOFOLLOW) as u64,
+        mode: 0,
+        resolve: libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS,
+    };
+    // SAFETY: `c_path` is a NUL-terminated string and `how` a valid
+    // `open_how` of the size passed, both alive for the call; the returned
+    // descriptor, when not negative, is new and owned by the `File` alone.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_openat2,
+            libc::AT_FDCWD,
+            c_path.as_ptr(),
+            &how as *const OpenHow,
+            std::mem::size_of::<OpenHow>(),
+        )
+    };
+    if fd >= 0 {
+        // SAFETY: as above: a fresh descriptor that nothing else owns.
+        return Ok(unsafe { std::fs::File::from_raw_fd(fd as i32) });
+    }
+    let error = std::io::Error::last_os_error();
+    if error.raw_os_error() == Some(libc::ENOSYS) {
+        // A kernel without openat2: the last component at least.
+        return open_last_no_link(path);
+    }
+    Err(error)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_no_links(path: &Path) -> std::io::Result<std::fs::File> {
+    open_last_no_link(path)
+}
+
+/// Opens `path` for reading, non-blocking, not through a link at its last
+/// component (`O_NOFOLLOW`).
+fn open_last_no_link(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// A name from a request as a refusal echoes it: at most 80 characters.
@@ -493,4 +551,26 @@ fn listed(dir: &Path) -> Vec<String> {
     names.sort();
     names.truncate(MAX_LISTED);
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A link anywhere in the path is refused, not only at its end: a run
+    /// directory swapped for a link after the name was resolved cannot lead
+    /// a read elsewhere.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_link_at_any_component_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(real.join("outside")).unwrap();
+        std::fs::write(real.join("outside/run.toml"), "secret = 1\n").unwrap();
+        std::os::unix::fs::symlink(real.join("outside"), real.join("run")).unwrap();
+        assert!(open_plain(&real.join("outside/run.toml"), "outside/run.toml", 100).is_ok());
+        let refused = open_plain(&real.join("run/run.toml"), "runs/run/run.toml", 100).unwrap_err();
+        assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.message);
+        assert!(refused.message.contains("a link"), "{}", refused.message);
+    }
 }
