@@ -275,6 +275,79 @@ proptest! {
     }
 }
 
+/// Every registered game's genome and checkpoint files, damaged at their
+/// header, in their middle, at their last byte, and cut in half, are
+/// refused: the mutated-file property above, over the whole registry.
+#[test]
+fn damaged_files_of_every_registered_game_are_refused() {
+    use bebete_core::encoding::visit_table_game;
+    use bebete_core::games::GameSpec;
+    let dir = tempfile::tempdir().unwrap();
+    for spec in GameSpec::registered() {
+        let damaged = visit_table_game(spec, DamagedFiles(dir.path()));
+        assert!(damaged.is_ok(), "{spec}: {}", damaged.unwrap_err());
+    }
+}
+
+/// Writes a genome and a checkpoint of one game, damages each and loads
+/// it back ([`damaged_files_of_every_registered_game_are_refused`]).
+struct DamagedFiles<'a>(&'a std::path::Path);
+
+impl bebete_core::encoding::TableGameVisitor for DamagedFiles<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: bebete_core::encoding::TableGame + bebete_core::games::BuiltIn>(
+        self,
+        game: G,
+    ) -> Result<(), String> {
+        use bebete_core::evolve::checkpoint::Checkpoint;
+        use bebete_core::evolve::{EvolveConfig, Hall, Population};
+        use bebete_core::genome::Genome;
+        let spec = game.spec();
+        let genome = Genome::random(spec, 3);
+        let gpath = self.0.join("g.genome");
+        genome.save(&gpath).map_err(|e| e.to_string())?;
+        let mut config = EvolveConfig::method(spec, 1);
+        config.population = 1;
+        let population = Population::random(&game, 1, 1);
+        let hall = Hall::from_genes(population.genome(0), game.gene_count());
+        let ckpt = Checkpoint {
+            config,
+            generation: 0,
+            rows: Vec::new(),
+            population,
+            first_island: 0,
+            hall,
+        };
+        let cpath = self.0.join("c.ckpt");
+        ckpt.save(&cpath).map_err(|e| e.to_string())?;
+        for path in [&gpath, &cpath] {
+            let good = std::fs::read(path).unwrap();
+            let n = good.len();
+            for (edits, cut) in [
+                (vec![(3, 0x40)], None),
+                (vec![(n / 2, 0x01)], None),
+                (vec![(n - 1, 0x80)], None),
+                (vec![], Some(n / 2)),
+            ] {
+                std::fs::write(path, corrupt(&good, &edits, cut)).unwrap();
+                let refused = if path == &gpath {
+                    Genome::load(path).is_err()
+                } else {
+                    Checkpoint::load(path).is_err()
+                };
+                if !refused {
+                    return Err(format!(
+                        "{} damaged ({edits:?}, cut {cut:?}) was loaded",
+                        path.display()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Reads a text as a position of one game ([`any_position_text_parses_or_is_refused`]).
 struct PositionText<'a>(&'a str);
 

@@ -13,8 +13,8 @@
 //! A game of your own plugs in through two traits: [`games::Game`] (the
 //! rules) and [`encoding::TableGame`] (how a gene table decides a move);
 //! the tournament ([`evolve::tournament`]) and breeding
-//! ([`evolve::breeding`]) are generic over them. `examples/own_game.rs` at
-//! the repository root evolves a game this crate does not know.
+//! ([`evolve::breeding`]) are generic over them. This crate's
+//! `examples/own_game.rs` evolves a game it does not know.
 //!
 //! Module map, in layers: a module uses only modules of the layers before
 //! its own (checked by `tests/integration/layers.rs`; see docs/architecture.md).

@@ -11,7 +11,7 @@ use super::bench;
 use super::stats::{header, write_records};
 use super::{EvolveConfig, StatsRow};
 use crate::dispatch::abilities;
-use crate::games::{GameSpec, Matchsticks, TakeRule};
+use crate::games::TakeRuleName;
 use crate::store::run_files;
 use crate::store::{FileError, write_atomic};
 use serde::Serialize;
@@ -37,6 +37,11 @@ struct RunToml<'a> {
     max_take: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     last_loses: Option<bool>,
+    /// Solitaire's board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rows: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    empty: Option<u8>,
     /// The value genome's shape (`--encoder ntuple` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     tuples: Option<u16>,
@@ -124,31 +129,20 @@ impl RunDir {
 
     /// Writes `run.toml`.
     pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
-        let (rule, sticks, max_take, last_loses) = match cfg.game {
-            GameSpec::Matchsticks(Matchsticks { rules: r, .. }) => match r.rule {
-                TakeRule::Subtract {
-                    max_take,
-                    last_loses,
-                } => (
-                    Some("subtract"),
-                    Some(r.sticks),
-                    Some(max_take),
-                    Some(last_loses),
-                ),
-                TakeRule::Double => (Some("double"), Some(r.sticks), None, None),
-            },
-            _ => (None, None, None, None),
-        };
+        // The game's own options: what `--game` with them chooses again.
+        let options = cfg.game.options();
         let doc = RunToml {
             bebete_version: env!("CARGO_PKG_VERSION"),
             game: cfg.game.kind().name(),
             encoder: cfg.game.encoder_name(),
-            rule,
-            sticks,
-            max_take,
-            last_loses,
-            tuples: cfg.game.value_genome().map(|s| s.tuples),
-            tuple_length: cfg.game.value_genome().map(|s| s.length),
+            rule: options.rule.map(TakeRuleName::name),
+            sticks: options.sticks,
+            max_take: options.max_take,
+            last_loses: (options.last_loses || options.last_wins).then_some(options.last_loses),
+            rows: options.rows,
+            empty: options.empty,
+            tuples: options.tuples,
+            tuple_length: options.tuple_length,
             seed: cfg.seed,
             population: cfg.population,
             elite: cfg.elite,
@@ -213,5 +207,63 @@ impl RunDir {
             .map_err(|e| FileError::new(&path, e))?;
         let record = row.record(bench::columns(cfg).len(), cfg.islands.count > 1);
         write_records(&mut file, [record.as_slice()]).map_err(|e| FileError::new(&path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{GameOptions, GameSpec};
+
+    /// The game's options, read back from a `run.toml`.
+    fn options_in(doc: &toml::Table) -> GameOptions {
+        let text = |key: &str| doc.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        let small = |key: &str| {
+            doc.get(key)
+                .and_then(|v| v.as_integer())
+                .map(|n| u8::try_from(n).unwrap())
+        };
+        let last_loses = doc.get("last_loses").and_then(|v| v.as_bool());
+        GameOptions {
+            encoder: text("encoder"),
+            tuples: doc
+                .get("tuples")
+                .and_then(|v| v.as_integer())
+                .map(|n| u16::try_from(n).unwrap()),
+            tuple_length: small("tuple_length"),
+            rule: text("rule").map(|r| match r.as_str() {
+                "double" => TakeRuleName::Double,
+                _ => TakeRuleName::Subtract,
+            }),
+            sticks: small("sticks"),
+            max_take: small("max_take"),
+            last_loses: last_loses == Some(true),
+            last_wins: last_loses == Some(false),
+            rows: small("rows"),
+            empty: small("empty"),
+            ..GameOptions::default()
+        }
+    }
+
+    /// Every registered game's `run.toml` records all its rules: the game
+    /// and the options written there choose the same game again.
+    #[test]
+    fn run_toml_records_every_rule_of_every_game() {
+        let dir = tempfile::tempdir().unwrap();
+        for spec in GameSpec::registered() {
+            let run = RunDir::new(dir.path());
+            run.write_run_toml(&EvolveConfig::method(spec, 1), 1)
+                .unwrap();
+            let doc: toml::Table = std::fs::read_to_string(run.run_toml())
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert_eq!(doc["game"].as_str(), Some(spec.kind().name()), "{spec}");
+            assert_eq!(
+                spec.kind().from_options(&options_in(&doc)),
+                Ok(spec),
+                "{spec}: {doc}"
+            );
+        }
     }
 }

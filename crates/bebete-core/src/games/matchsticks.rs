@@ -97,6 +97,16 @@ pub enum TakeRuleName {
     Double,
 }
 
+impl TakeRuleName {
+    /// The name, as `--rule` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TakeRuleName::Subtract => "subtract",
+            TakeRuleName::Double => "double",
+        }
+    }
+}
+
 /// A matchsticks game with its rules and the encoder its genomes use
 /// (stored as the pair of them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -201,6 +211,22 @@ impl Registered for Matchsticks {
             rules: MatchsticksRules { sticks, rule },
             encoder,
         })
+    }
+
+    fn rule_options(&self, options: &mut GameOptions) {
+        options.sticks = Some(self.rules.sticks);
+        match self.rules.rule {
+            TakeRule::Subtract {
+                max_take,
+                last_loses,
+            } => {
+                options.rule = Some(TakeRuleName::Subtract);
+                options.max_take = Some(max_take);
+                options.last_loses = last_loses;
+                options.last_wins = !last_loses;
+            }
+            TakeRule::Double => options.rule = Some(TakeRuleName::Double),
+        }
     }
 
     fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {

@@ -126,6 +126,25 @@ pub trait Registered: Game + Copy + Into<GameSpec> {
     }
     /// The encoder's name, as `--encoder` takes it.
     fn encoder_name(&self) -> &'static str;
+    /// Sets in `options` the flags of this game's own rules (`--sticks`,
+    /// `--rows`, …) that choose it again; nothing for a game without rule
+    /// parameters. [`Registered::options`] adds the encoder's.
+    fn rule_options(&self, _options: &mut GameOptions) {}
+    /// The options that choose this game again: its encoder, its value
+    /// genome's shape and its own rules. `from_options` of them gives back
+    /// this game (a test holds it for every registered variant), and a
+    /// run's `run.toml` records them.
+    fn options(&self) -> GameOptions {
+        let shape = self.value_genome();
+        let mut options = GameOptions {
+            encoder: Some(self.encoder_name().to_string()),
+            tuples: shape.map(|s| s.tuples),
+            tuple_length: shape.map(|s| s.length),
+            ..GameOptions::default()
+        };
+        self.rule_options(&mut options);
+        options
+    }
     /// The game with its rules and encoder, in words (`connect4 (mirror
     /// encoder)`).
     fn describe(&self) -> String {

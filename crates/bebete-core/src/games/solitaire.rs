@@ -215,6 +215,11 @@ impl Registered for Solitaire {
         Ok(Solitaire::new(rules))
     }
 
+    fn rule_options(&self, options: &mut GameOptions) {
+        options.rows = Some(self.rules.rows);
+        options.empty = Some(self.rules.empty);
+    }
+
     fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {
         (options.rows.is_some() || options.empty.is_some()).then_some("--rows and --empty")
     }

@@ -108,6 +108,11 @@ impl GameSpec {
         with_game!(self, game => game.value_genome())
     }
 
+    /// The options that choose this game again ([`Registered::options`]).
+    pub fn options(&self) -> GameOptions {
+        with_game!(self, game => game.options())
+    }
+
     /// The name of the encoder (`base3`, `symmetric`, `state`, `sticks`,
     /// `subgrid`, …), as `--encoder` takes it.
     pub fn encoder_name(&self) -> &'static str {
@@ -143,6 +148,8 @@ mod tests {
             for spec in variants {
                 assert_eq!(spec.kind(), *kind, "{spec}");
                 assert!(spec.validate().is_ok(), "{spec}");
+                // Its options (what run.toml records) choose it again.
+                assert_eq!(kind.from_options(&spec.options()), Ok(spec), "{spec}");
             }
             let plain = kind.from_options(&GameOptions::default()).unwrap();
             assert_eq!(plain.kind(), *kind);
