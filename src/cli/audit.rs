@@ -257,7 +257,7 @@ fn solitaire(genome: &Genome, rules: SolitaireRules, args: &AuditArgs) -> anyhow
 }
 
 pub fn run(args: AuditArgs) -> anyhow::Result<ExitCode> {
-    let genome = Genome::load(&args.genome)?;
+    let genome = super::game_args::load_genome(&args.genome)?;
     if let GameSpec::Solitaire(Solitaire { rules }) = genome.game {
         let text = solitaire(&genome, rules, &args)?;
         std::io::stdout().write_all(text.as_bytes())?;

@@ -421,6 +421,17 @@ fn copy_champion(run: &RunDir, allowed: bool) -> anyhow::Result<Option<PathBuf>>
     if let Some(there) = &copy
         && !allowed
     {
+        // A run that reproduces the genome already there (a shipped
+        // genome's own command) says so rather than calling it another.
+        let same = std::fs::read(there)
+            .is_ok_and(|b| std::fs::read(run.best_genome()).is_ok_and(|c| b == c));
+        if same {
+            eprintln!(
+                "note: {} already holds this run's champion, byte for byte",
+                there.display()
+            );
+            return Ok(Some(there.clone()));
+        }
         eprintln!(
             "note: {} is another genome, not this run's champion: left as it is (the champion is {})",
             there.display(),

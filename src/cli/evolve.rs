@@ -87,8 +87,9 @@ pub struct EvolveArgs {
     /// Generations to run [default: per game]
     #[arg(long)]
     pub generations: Option<u64>,
-    /// Seed of every random draw [default: drawn, printed and stored]
-    #[arg(long)]
+    /// Seed of every random draw, a whole number 0-18446744073709551615
+    /// [default: drawn, printed and stored]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Run directory [default: runs/<game>-<seed>]
     #[arg(long)]
@@ -320,4 +321,11 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         threads: thread_count(args.threads),
         quiet: args.quiet,
     })
+}
+
+/// `--seed`: a whole number; a sign (`-1`) is named as such rather than
+/// taken for another flag.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .map_err(|_| format!("a seed is a whole number 0-{}, not '{text}'", u64::MAX))
 }

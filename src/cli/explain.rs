@@ -4,7 +4,6 @@ use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame, UnknownPolicy};
 use crate::explain::Explained;
-use crate::genome::Genome;
 use crate::players::Knowledge;
 use clap::Args;
 use std::io::Write;
@@ -64,7 +63,7 @@ impl GameVisitor for Explain<'_> {
 }
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    let genome = Genome::load(&args.genome)?;
+    let genome = super::game_args::load_genome(&args.genome)?;
     let text = genome.game.visit(Explain {
         genes: &genome.genes,
         lookahead: genome.lookahead,

@@ -4,6 +4,7 @@ use crate::games::{GameKind, GameOptions, GameSpec, TakeRuleName, UnknownGame};
 use crate::genome::Genome;
 use crate::players::{PlayerError, PlayerSpec};
 use clap::{Args, ValueEnum};
+use std::path::Path;
 
 /// `--game` and the matchsticks rule flags.
 #[derive(Args, Clone, Debug, Default)]
@@ -82,7 +83,7 @@ impl GameArgs {
     pub fn game_of(&self, player: &PlayerSpec) -> anyhow::Result<GameSpec> {
         match player {
             PlayerSpec::Genome(path) if path.exists() => {
-                let genome = Genome::load(path)?;
+                let genome = load_genome(path)?;
                 if let Some(kind) = self.game {
                     genome.expect_game(path, kind)?;
                 }
@@ -167,4 +168,54 @@ impl GameArgs {
             empty: self.empty,
         }
     }
+}
+
+/// A genome file, or a run directory's champion, loaded; the refusals of
+/// the usual mistakes say what to name instead: a folder of runs (name one
+/// of them) and a checkpoint (name its run).
+pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
+    let loaded = Genome::load(path);
+    let Err(error) = loaded else {
+        return loaded.map_err(Into::into);
+    };
+    if path.is_dir() {
+        let run = std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .find(|entry| {
+                entry
+                    .path()
+                    .join(crate::store::run_files::BEST_GENOME)
+                    .is_file()
+            });
+        if let Some(run) = run {
+            anyhow::bail!(
+                "{}: a folder of runs, not a run: name one of them, e.g. {}",
+                path.display(),
+                run.path().display()
+            );
+        }
+    }
+    let starts_as_checkpoint = std::fs::File::open(path)
+        .and_then(|mut f| {
+            let mut magic = [0u8; 8];
+            std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
+        })
+        .is_ok_and(|magic| magic == crate::evolve::checkpoint::CHECKPOINT_FORMAT.magic);
+    if starts_as_checkpoint {
+        let run = path
+            .parent()
+            .filter(|dir| dir.ends_with(crate::store::run_files::CHECKPOINTS))
+            .and_then(Path::parent)
+            .map_or_else(
+                || "its run directory".to_string(),
+                |run| run.display().to_string(),
+            );
+        anyhow::bail!(
+            "{}: a checkpoint, not a genome: name the run ({run}) for its champion, or continue the run with `bebete resume {run}`",
+            path.display()
+        );
+    }
+    Err(error.into())
 }

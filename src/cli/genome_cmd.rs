@@ -175,7 +175,7 @@ impl GameVisitor for Polish<'_> {
 
 fn polish(args: PolishArgs) -> anyhow::Result<ExitCode> {
     check_out(&args.out, args.force)?;
-    let mut genome = Genome::load(&args.file)?;
+    let mut genome = super::game_args::load_genome(&args.file)?;
     genome.game.visit(Polish {
         args: &args,
         genome: &mut genome,
@@ -187,7 +187,7 @@ fn polish(args: PolishArgs) -> anyhow::Result<ExitCode> {
 
 fn shell(args: ShellArgs) -> anyhow::Result<ExitCode> {
     check_out(&args.out, args.force)?;
-    let mut genome = Genome::load(&args.file)?;
+    let mut genome = super::game_args::load_genome(&args.file)?;
     let most = max_lookahead(genome.game);
     if args.lookahead > most {
         anyhow::bail!(
@@ -254,7 +254,7 @@ struct InfoJson<'a> {
 }
 
 fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
-    let genome = Genome::load(&args.file)?;
+    let genome = super::game_args::load_genome(&args.file)?;
     let p = &genome.provenance;
     let mut out = std::io::stdout().lock();
     if args.json {

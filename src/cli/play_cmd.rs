@@ -5,17 +5,15 @@ use super::{GameArgs, draw_seed};
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{GameKind, GameSpec};
-use crate::genome::Genome;
 use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};
 use crate::players::Knowledge;
 use crate::players::PlayerSpec;
 use crate::puzzle::SoloTable;
-use crate::store::run_files;
 use clap::{Args, ValueEnum};
 use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -187,15 +185,6 @@ fn terminal_out() -> Box<dyn Write> {
     }
 }
 
-/// The genome file behind a path: the file itself or a run's `best.genome`.
-fn genome_path(path: &Path) -> PathBuf {
-    if path.is_dir() {
-        path.join(run_files::BEST_GENOME)
-    } else {
-        path.to_path_buf()
-    }
-}
-
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let (spec, genes, opponent): (GameSpec, Option<GenomeBot>, Option<PlayerSpec>) = match (
         &args.genome,
@@ -212,7 +201,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         (given, None) => {
             let wanted = args.game.spec(GameKind::TicTacToe)?;
             let path = match given {
-                Some(p) => genome_path(p),
+                Some(p) => p.clone(),
                 None => {
                     let shipped =
                         PathBuf::from("genomes").join(format!("{}.genome", wanted.kind()));
@@ -225,7 +214,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
                     shipped
                 }
             };
-            let genome = Genome::load(&path)?;
+            let genome = super::game_args::load_genome(&path)?;
             // --game picks the game; its encoder and rules come from the
             // genome unless they were given explicitly.
             if args.game.game.is_some() {

@@ -84,6 +84,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             "  genomes/ and runs/ of {}; the API is under /api/; Ctrl-C stops",
             dir.canonicalize().unwrap_or(dir.clone()).display()
         );
+        if !dir.join("genomes").is_dir() && !dir.join("runs").is_dir() {
+            let _ = writeln!(
+                out,
+                "  note: there is no genomes/ or runs/ here, so the page offers the fixed players only; start it in your bebete directory, or name it with --dir"
+            );
+        }
         let _ = out.flush();
     })
     .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", args.host, args.port))?;

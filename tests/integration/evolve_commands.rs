@@ -820,6 +820,19 @@ fn a_runs_champion_copy_never_overwrites_another_genome() {
         std::fs::read(genomes.join("tictactoe.genome")).unwrap(),
         before
     );
+    // The shipped genome's own command reproduces it, and says so.
+    let fresh = tempfile::tempdir().unwrap();
+    crate::common::copy_shipped_genomes(fresh.path(), &["tictactoe.genome"]);
+    let assert = bebete(fresh.path())
+        .args(["evolve", "--seed", "1", "--run", "runs/tictactoe"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        err.contains("genomes/tictactoe.genome already holds this run's champion, byte for byte"),
+        "{err}"
+    );
+    assert!(!err.contains("another genome"), "{err}");
     // The run's own copy is its to refresh.
     bebete(dir.path())
         .args([

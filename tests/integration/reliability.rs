@@ -21,9 +21,31 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
     std::fs::write(dir.path().join("empty.genome"), "").unwrap();
     let nim = random_genome(dir.path(), "n.genome", &["--game", "nim", "--sticks", "30"]);
     std::fs::write(dir.path().join("file"), "a file, not a directory").unwrap();
+    // A folder of runs and a run's checkpoint, named where a genome goes
+    // (the only run there).
+    let run = dir.path().join("runs/r1");
+    std::fs::create_dir_all(run.join("checkpoints")).unwrap();
+    std::fs::copy(&ttt, run.join("best.genome")).unwrap();
+    std::fs::write(
+        run.join("checkpoints/gen-000003.ckpt"),
+        b"BEBETECK and more",
+    )
+    .unwrap();
     let t = ttt.to_str().unwrap();
     let n = nim.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
+        (
+            &["play", "runs"],
+            "runs: a folder of runs, not a run: name one of them, e.g. runs/r1",
+        ),
+        (
+            &["play", "runs/r1/checkpoints/gen-000003.ckpt"],
+            "a checkpoint, not a genome: name the run (runs/r1) for its champion",
+        ),
+        (
+            &["evolve", "--seed", "-1"],
+            "a seed is a whole number 0-18446744073709551615, not '-1'",
+        ),
         (&["evolve", "--population", "1"], "--population 1"),
         (&["evolve", "--population", "200000"], "--population"),
         (&["evolve", "--elite", "0"], "--elite 0"),
@@ -204,7 +226,11 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
     // No refused evolve left a run directory behind.
-    assert!(!dir.path().join("runs").exists());
+    let runs: Vec<_> = std::fs::read_dir(dir.path().join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(runs, ["r1"]);
 }
 
 fn corrupt(bytes: &[u8], edits: &[(usize, u8)], cut: Option<usize>) -> Vec<u8> {

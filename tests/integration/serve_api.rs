@@ -862,6 +862,28 @@ fn large_and_foreign_files_are_refused_before_they_are_read() {
     assert!(list.contains("connect4-subgrid.genome"), "{list}");
 }
 
+/// Started where there is nothing to serve, the server says so, and what
+/// to do, instead of showing empty lists.
+#[test]
+fn a_server_with_nothing_to_serve_says_so() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .args(["serve", "--port", "0", "--dir"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let said: Vec<String> = (0..3).map(|_| lines.next().unwrap().unwrap()).collect();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        said[2].contains("there is no genomes/ or runs/ here") && said[2].contains("--dir"),
+        "{said:?}"
+    );
+}
+
 /// SIGTERM stops the server within a few seconds even while a client holds
 /// a connection open halfway through its headers.
 #[cfg(unix)]

@@ -285,6 +285,7 @@ impl Game for Matchsticks {
     type Position = MatchsticksPosition;
     type Move = u8;
     const MOVE_PROMPT: &'static str = "sticks to take (q to quit): ";
+    const SIDE_NAMES: [&'static str; 2] = ["player 1", "player 2"];
 
     fn start(&self) -> MatchsticksPosition {
         let n = self.rules.sticks;
@@ -382,17 +383,42 @@ impl Game for Matchsticks {
 
     fn render(&self, pos: &MatchsticksPosition) -> String {
         let sticks = "|".repeat(pos.left as usize);
-        format!(
-            "{sticks} ({} stick{} left; take 1-{})\n",
-            pos.left,
-            if pos.left == 1 { "" } else { "s" },
-            pos.limit
-        )
+        let most = pos.limit.min(pos.left);
+        let take = match most {
+            0 => String::new(),
+            1 => "; take 1".to_string(),
+            _ => format!("; take 1-{most}"),
+        };
+        match pos.left {
+            0 => "(no sticks left)\n".to_string(),
+            1 => format!("{sticks} (1 stick left{take})\n"),
+            n => format!("{sticks} ({n} sticks left{take})\n"),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    /// The terminal's line says only the takes allowed: none once the
+    /// heap is empty, one stick as "take 1".
+    #[test]
+    fn the_heap_line_says_the_takes_allowed() {
+        use super::*;
+        let game = Matchsticks::new(MatchsticksRules::default());
+        let mut pos = game.start();
+        assert!(
+            game.render(&pos).ends_with("(21 sticks left; take 1-3)\n"),
+            "{}",
+            game.render(&pos)
+        );
+        while pos.left > 1 {
+            pos = game.play(&pos, 1);
+        }
+        assert_eq!(game.render(&pos), "| (1 stick left; take 1)\n");
+        pos = game.play(&pos, 1);
+        assert_eq!(game.render(&pos), "(no sticks left)\n");
+    }
+
     use super::*;
 
     #[test]
