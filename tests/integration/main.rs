@@ -8,6 +8,7 @@ mod common;
 
 mod bank_commands;
 mod checkers;
+mod docs;
 mod evolve_commands;
 mod genome_commands;
 mod invariants;
