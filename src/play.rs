@@ -187,7 +187,7 @@ pub fn play<G: TableGame + BuiltIn>(
                 "bebete wins"
             }
         };
-        writeln!(out, "{result} ({})", game.format_line(&line))?;
+        writeln!(out, "{result}; the moves: {}", game.format_line(&line))?;
         writeln!(out, "{}", score.line())?;
         scored(score);
     }

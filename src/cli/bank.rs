@@ -1,7 +1,6 @@
 //! `bebete bank`: build (or finish) a solver-labelled Connect-Four position
 //! bank, or describe one.
 
-use super::GameArgs;
 use super::evolve::thread_count;
 use crate::bank::{BankFile, BankSource, HELD_OUT_EVERY};
 use crate::games::GameKind;
@@ -36,8 +35,10 @@ fewer stones (per thread: about 0.5 positions/s at 8 stones, 4 at 12-13,
 Labelling saves the bank every few seconds; after an interruption (Ctrl-C,
 a kill) the same command continues where it stopped.")]
 pub struct BankArgs {
-    #[command(flatten)]
-    pub game: GameArgs,
+    /// The game: connect4 (c4), the one game a bank is built for (the
+    /// others are solved whole)
+    #[arg(long, short = 'g', value_parser = super::game_args::parse_game_kind, value_name = "GAME")]
+    pub game: Option<GameKind>,
     /// Positions to gather and label, 10-10000000
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
     pub positions: u64,
@@ -207,18 +208,15 @@ fn merge(list: &str, out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Building a bank: Connect-Four only, and no encoder.
+/// Building a bank: Connect-Four only.
 fn check_build_flags(args: &BankArgs) -> anyhow::Result<()> {
-    match args.game.game {
+    match args.game {
         Some(GameKind::Connect4) => {}
         Some(other) => bail!(
             "--game {}: a bank labels Connect-Four positions; tictactoe and matchsticks are solved whole (evolve --fitness vs:exhaustive)",
             other.name()
         ),
         None => bail!("--game: name the game, connect4 (the only game a bank is built for)"),
-    }
-    if args.game.encoder.is_some() {
-        bail!("--encoder: a bank holds positions, not genes; it serves every Connect-Four encoder");
     }
     Ok(())
 }

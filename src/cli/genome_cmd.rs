@@ -160,7 +160,9 @@ impl GameVisitor for Polish<'_> {
         let report = |pass: String, genes: &[u8], changed: Option<u32>| -> anyhow::Result<()> {
             let train = tutor.train_rate(&game, genes).share();
             let held = tutor.held_out_rate(&game, genes).share();
-            let changed = changed.map_or_else(String::new, |c| format!("  ({c} genes changed)"));
+            let changed = changed.map_or_else(String::new, |c| {
+                format!("  ({c} gene{} changed)", if c == 1 { "" } else { "s" })
+            });
             outln!("{pass:<8} train {train:.4}  held out {held:.4}{changed}");
             Ok(())
         };

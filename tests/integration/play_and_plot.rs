@@ -24,9 +24,9 @@ fn a_whole_game_can_be_piped_into_play() {
         "{out}"
     );
     assert!(out.contains("score: you"), "{out}");
-    let finished = out.matches("you win (").count()
-        + out.matches("bebete wins (").count()
-        + out.matches("a draw (").count();
+    let finished = out.matches("you win; the moves: ").count()
+        + out.matches("bebete wins; the moves: ").count()
+        + out.matches("a draw; the moves: ").count();
     assert!(finished >= 1, "{out}");
 }
 
