@@ -862,6 +862,33 @@ fn large_and_foreign_files_are_refused_before_they_are_read() {
     assert!(list.contains("connect4-subgrid.genome"), "{list}");
 }
 
+/// The next game asked for during an unfinished one: that game counts as
+/// won by the bot (as leaving the board would), as the guide says; asked
+/// before any move, it costs nothing.
+#[test]
+fn the_next_game_during_a_game_scores_it_for_the_bot() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let state = new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
+    let id = state["id"].as_str().unwrap();
+    let (status, body) = server.post(&format!("/api/games/{id}/next"), "");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["score"]["bot"], 0, "{body}");
+    // Game 2: the bot opened; the person moves, then leaves for game 3.
+    let state = json(&body);
+    let mv = state["legal"][0].as_str().unwrap();
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/move"),
+        &format!(r#"{{"move":"{mv}"}}"#),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server.post(&format!("/api/games/{id}/next"), "");
+    assert_eq!(status, 200, "{body}");
+    let state = json(&body);
+    assert_eq!(state["score"]["bot"], 1, "{state}");
+    assert_eq!(state["game_number"], 3, "{state}");
+}
+
 /// Started where there is nothing to serve, the server says so, and what
 /// to do, instead of showing empty lists.
 #[test]
