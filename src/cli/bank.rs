@@ -114,9 +114,40 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         bar
     };
 
+    // Ctrl-C, SIGTERM or SIGHUP stop the work at the next batch of games
+    // or block of positions; what is labelled by then is saved.
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
     let gathering = bar(plan.positions, "gathering {pos}/{len} positions {wide_bar}");
-    let gathered = pool.install(|| labelling::gather(&plan, |n| gathering.set_position(n)))?;
+    let gathered = pool.install(|| {
+        labelling::gather(&plan, |n| {
+            gathering.set_position(n);
+            !stop.load(Ordering::SeqCst)
+        })
+    })?;
     gathering.finish_and_clear();
+    if stop.load(Ordering::SeqCst) {
+        // Positions are gathered again from the seed on every run (they are
+        // checked against the bank's), so nothing labelled is lost here.
+        eprintln!(
+            "interrupted while gathering positions ({} of {} from {} games), before any was labelled: {}; run the same command to start again",
+            gathered.positions.len(),
+            plan.positions,
+            gathered.games,
+            if out.exists() {
+                format!("{} keeps what earlier runs labelled", out.display())
+            } else {
+                "nothing to save yet".to_string()
+            }
+        );
+        return Ok(ExitCode::from(130));
+    }
     if (gathered.positions.len() as u64) < plan.positions {
         eprintln!(
             "note: only {} distinct positions in {} games",
@@ -137,6 +168,7 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         threads,
         args.save_every,
         &labelling,
+        &stop,
     )?;
     labelling.finish_and_clear();
     bank.save(&out)?;
@@ -273,8 +305,8 @@ fn fresh_or_continued(
 }
 
 /// Labels the gathered positions not yet in `bank`, block by block on
-/// `threads` solvers, saving every `save_every` seconds, until done or a
-/// signal; returns the speed by stones.
+/// `threads` solvers, saving every `save_every` seconds, until done or
+/// `stop` (a signal); returns the speed by stones.
 fn label_all(
     bank: &mut BankFile,
     gathered: &labelling::Gathered,
@@ -282,15 +314,8 @@ fn label_all(
     threads: usize,
     save_every: f64,
     labelling: &ProgressBar,
+    stop: &AtomicBool,
 ) -> anyhow::Result<Speed> {
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        let _ = signal_hook::flag::register(signal, stop.clone());
-    }
     let total = bank.header.gathered;
     labelling.set_position(bank.header.labelled);
     labelling.reset_eta();

@@ -107,6 +107,47 @@ fn bad_requests_are_refused_in_one_line() {
     );
 }
 
+/// Ctrl-C while the positions are still being gathered (slow players, many
+/// positions): the command says where it stood and how to go on, rather
+/// than dying silently.
+#[cfg(unix)]
+#[test]
+fn an_interrupt_while_gathering_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "bank",
+        "--game",
+        "c4",
+        "--players",
+        "mc:200,rules",
+        "--positions",
+        "1000000",
+        "--min-stones",
+        "0",
+        "--threads",
+        "2",
+        "--out",
+        "mine.bank",
+    ];
+    let child = spawn(dir.path(), &args);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted while gathering positions (")
+            && err.contains("nothing to save yet; run the same command to start again"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_killed_build_continues_to_the_same_bank() {
     let dir = tempfile::tempdir().unwrap();

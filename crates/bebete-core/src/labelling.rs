@@ -98,8 +98,10 @@ fn one_game(
 }
 
 /// Gathers `plan.positions` distinct positions (mirror images counted
-/// once), every tenth game held out; `progress` gets the count so far.
-pub fn gather(plan: &Plan, mut progress: impl FnMut(u64)) -> Result<Gathered, PlayerError> {
+/// once), every tenth game held out; `progress` gets the count so far
+/// after each batch of games and says whether to go on (`false`: stop
+/// there, with fewer positions than asked).
+pub fn gather(plan: &Plan, mut progress: impl FnMut(u64) -> bool) -> Result<Gathered, PlayerError> {
     let game = Connect4::SUBGRID;
     // A genome plays with its own encoder; the others with any.
     let factories = plan
@@ -145,7 +147,9 @@ pub fn gather(plan: &Plan, mut progress: impl FnMut(u64)) -> Result<Gathered, Pl
         if (positions.len() as u64) < plan.positions {
             games += BATCH;
         }
-        progress(positions.len() as u64);
+        if !progress(positions.len() as u64) {
+            break;
+        }
     }
     Ok(Gathered { positions, games })
 }
@@ -282,8 +286,8 @@ mod tests {
 
     #[test]
     fn gathering_is_deterministic_distinct_and_split_by_game() {
-        let a = gather(&plan(400), |_| {}).unwrap();
-        let b = gather(&plan(400), |_| {}).unwrap();
+        let a = gather(&plan(400), |_| true).unwrap();
+        let b = gather(&plan(400), |_| true).unwrap();
         assert_eq!(a.positions, b.positions);
         assert_eq!(a.positions.len(), 400);
         let keys: std::collections::HashSet<u64> =
@@ -296,7 +300,7 @@ mod tests {
 
     #[test]
     fn labels_agree_with_the_solver_in_any_thread_count() {
-        let gathered = gather(&plan(24), |_| {}).unwrap();
+        let gathered = gather(&plan(24), |_| true).unwrap();
         let one = label(&gathered.positions, &mut solvers(1));
         let two = label(&gathered.positions, &mut solvers(2));
         let mut solver = Connect4Solver::new();
