@@ -104,10 +104,24 @@ impl Audit<'_> {
             anyhow::bail!("{}: no bank for this game", self.args.genome.display());
         };
         let genes = &self.genome.genes;
-        let (held, train) = (
-            tutor.held_out_rate(&game, genes),
-            tutor.train_rate(&game, genes),
+        // Each position is a search of the genome's lookahead: minutes for
+        // a deep one, so the two passes say what they do and how long.
+        let searching = match lookahead {
+            0 => "its table alone".to_string(),
+            d => format!("searching {d} plies at each"),
+        };
+        eprintln!("audit: the held-out positions of the bank {source}, the genome {searching}…");
+        let started = std::time::Instant::now();
+        let held = tutor.held_out_rate(&game, genes);
+        let pace = started.elapsed().as_secs_f64() / held.positions.max(1) as f64;
+        let train_positions = tutor.train_positions(&game);
+        eprintln!(
+            "audit: {} held-out positions in {:.1} s; now the {train_positions} training positions (about {:.0} s at that pace)…",
+            held.positions,
+            started.elapsed().as_secs_f64(),
+            pace * train_positions as f64
         );
+        let train = tutor.train_rate(&game, genes);
         let report = BankAuditJson {
             bank: source.to_string(),
             lookahead,

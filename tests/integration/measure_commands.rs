@@ -116,7 +116,21 @@ fn audit_reports_the_contract_keys_and_a_real_losing_line() {
     // shell only adds to that.
     let c4 = random_genome(dir.path(), "c.genome", &["--game", "c4"]);
     let rate = |genome: &std::path::Path| -> f64 {
-        let out = stdout_of(bebete(dir.path()).arg("audit").arg(genome).arg("--json"));
+        let done = bebete(dir.path())
+            .arg("audit")
+            .arg(genome)
+            .arg("--json")
+            .assert()
+            .success();
+        let out = String::from_utf8_lossy(&done.get_output().stdout).into_owned();
+        // The two passes say what they do on stderr (stdout stays JSON).
+        let err = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
+        assert!(
+            err.contains("audit: the held-out positions of the bank builtin")
+                && err.contains("3156 held-out positions in ")
+                && err.contains("training positions (about "),
+            "{err}"
+        );
         let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(doc["held_out"], 3156, "{out}");
         doc["optimal_rate"].as_f64().unwrap()

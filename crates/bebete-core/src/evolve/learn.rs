@@ -182,6 +182,12 @@ impl<G: TableGame + Knowledge> Tutor<G> {
         self.rate(game, genes, self.held_out(game))
     }
 
+    /// How many training positions [`Tutor::train_rate`] reads (prepared
+    /// now if they were not).
+    pub fn train_positions(&self, game: &G) -> usize {
+        self.train(game).len()
+    }
+
     /// The training positions where `genes` keep the value.
     pub fn train_rate(&self, game: &G, genes: &[u8]) -> Rate {
         self.rate(game, genes, self.train(game))
