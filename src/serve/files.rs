@@ -81,13 +81,22 @@ pub fn open_plain(path: &Path, name: &str, limit: u64) -> Result<std::fs::File, 
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
-                "'{}': {} bytes, more than the server reads of such a file ({limit})",
+                "'{}': {}, more than the server reads of such a file ({})",
                 shown(name),
-                meta.len()
+                in_words(meta.len()),
+                in_words(limit)
             ),
         ));
     }
     Ok(file)
+}
+
+/// A size as a refusal says it: whole MB from 1 MB up, else bytes.
+fn in_words(bytes: u64) -> String {
+    match bytes {
+        0..1_000_000 => format!("{bytes} bytes"),
+        _ => format!("{} MB", bytes / 1_000_000),
+    }
 }
 
 /// Opens `path` for reading, non-blocking, through no link at any
@@ -357,20 +366,7 @@ impl Project {
             path = self.resolve(&format!("{}/best.genome", name.trim_end_matches('/')))?;
         }
         let refuse = |e: FileError| ApiError::unprocessable(format!("'{name}': {}", e.problem));
-        // The size first: a large file is refused before anything is read.
-        let size = std::fs::metadata(&path)
-            .map_err(|e| refuse(FileError::new(&path, e)))?
-            .len();
-        if size > MAX_GENOME_BYTES {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!(
-                    "'{name}': {} MB, more than a genome the server reads ({} MB)",
-                    size / 1_000_000,
-                    MAX_GENOME_BYTES / 1_000_000
-                ),
-            ));
-        }
+        // Opened, checked and its size refused before anything is read.
         let mut file = open_plain(&path, name, MAX_GENOME_BYTES)?;
         let meta = file
             .metadata()

@@ -153,35 +153,38 @@ impl Bot {
         if self.is_quick(game) {
             return vec![self.clone()];
         }
-        let random = Bot::Player(PlayerSpec::Random);
-        match self {
-            Bot::Player(PlayerSpec::AlphaBeta(depth)) => std::iter::once(random)
-                .chain((1..=*depth).map(|d| Bot::Player(PlayerSpec::AlphaBeta(d))))
-                .collect(),
-            Bot::Player(PlayerSpec::MonteCarlo(playouts)) => std::iter::once(random)
-                .chain(
-                    std::iter::successors(Some(16u32), |n| Some(n * 8))
-                        .take_while(|n| n < playouts)
-                        .map(|n| Bot::Player(PlayerSpec::MonteCarlo(n))),
-                )
-                .chain([self.clone()])
-                .collect(),
-            Bot::Player(PlayerSpec::Perfect) => {
-                vec![random, Bot::Player(PlayerSpec::Rules), self.clone()]
-            }
+        let player = |spec| Bot::Player(spec);
+        let searches: Vec<Bot> = match self {
+            // A genome's first step, its table alone, is already quick.
             Bot::Genome {
                 name,
                 genes,
                 lookahead,
-            } => (0..=*lookahead)
-                .map(|l| Bot::Genome {
-                    name: name.clone(),
-                    genes: genes.clone(),
-                    lookahead: l,
-                })
+            } => {
+                return (0..=*lookahead)
+                    .map(|l| Bot::Genome {
+                        name: name.clone(),
+                        genes: genes.clone(),
+                        lookahead: l,
+                    })
+                    .collect();
+            }
+            Bot::Player(PlayerSpec::AlphaBeta(depth)) => (1..=*depth)
+                .map(|d| player(PlayerSpec::AlphaBeta(d)))
                 .collect(),
-            Bot::Player(_) => vec![random, self.clone()],
-        }
+            Bot::Player(PlayerSpec::MonteCarlo(playouts)) => {
+                std::iter::successors(Some(16u32), |n| Some(n * 8))
+                    .take_while(|n| n < playouts)
+                    .map(|n| player(PlayerSpec::MonteCarlo(n)))
+                    .chain([self.clone()])
+                    .collect()
+            }
+            Bot::Player(PlayerSpec::Perfect) => vec![player(PlayerSpec::Rules), self.clone()],
+            Bot::Player(_) => vec![self.clone()],
+        };
+        std::iter::once(player(PlayerSpec::Random))
+            .chain(searches)
+            .collect()
     }
 
     /// How deep (or how many playouts) this rung searches, as a reason says it.

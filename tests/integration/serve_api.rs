@@ -845,7 +845,7 @@ fn large_and_foreign_files_are_refused_before_they_are_read() {
                 r#"{"opponent":"runs/probe/checkpoints/big.ckpt","game":"c4"}"#,
             ),
             413,
-            "500 MB, more than a genome the server reads (64 MB)",
+            "500 MB, more than the server reads of such a file (64 MB)",
         );
     }
     error_of(

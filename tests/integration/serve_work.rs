@@ -13,6 +13,31 @@ fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
 }
 
+/// A new table from `request`, which the server must accept: its state.
+fn open(server: &Server, request: &str) -> Value {
+    let (status, body) = server.post("/api/games", request);
+    assert_eq!(status, 200, "{request}: {body}");
+    json(&body)
+}
+
+/// The id of a table's state.
+fn id_of(state: &Value) -> String {
+    state["id"].as_str().unwrap().to_string()
+}
+
+/// Deletes table `id`, which must exist.
+fn delete(server: &Server, id: &str) {
+    let (status, body) = server.request("DELETE", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Deletes a table [`start_slow`] started: its waiting move answers 404.
+fn delete_thinking(server: &Server, (id, mover): (String, std::thread::JoinHandle<(u16, String)>)) {
+    delete(server, &id);
+    let (status, body) = mover.join().unwrap();
+    assert_eq!(status, 404, "{body}");
+}
+
 /// A slow bot's first move: alpha-beta to 12 plies on an empty
 /// Connect-Four board takes tens of CPU-seconds on this kind of machine.
 const SLOW_GAME: &str = r#"{"opponent":"alphabeta:12","game":"c4","first":"bot"}"#;
@@ -40,12 +65,10 @@ fn post_and_hang_up(server: &Server, path: &str, body: &str, after: Duration) {
 /// move on the empty board (about 25 CPU-seconds), and the thread waiting
 /// for that move's answer.
 fn start_slow(server: &Server) -> (String, std::thread::JoinHandle<(u16, String)>) {
-    let (status, body) = server.post(
-        "/api/games",
+    let id = id_of(&open(
+        server,
         r#"{"opponent":"alphabeta:12","game":"c4","first":"human"}"#,
-    );
-    assert_eq!(status, 200, "{body}");
-    let id = json(&body)["id"].as_str().unwrap().to_string();
+    ));
     let addr = server.addr;
     // The next game swaps sides: the bot opens.
     let path = format!("/api/games/{id}/next");
@@ -120,9 +143,7 @@ fn deleting_a_game_stops_its_bots_move() {
 fn a_slow_bot_moves_within_the_servers_time_and_says_how_far_it_got() {
     let dir = project(false);
     let server = Server::start(dir.path(), &["--move-seconds", "1"]);
-    let (status, body) = server.post("/api/games", SLOW_GAME);
-    assert_eq!(status, 200, "{body}");
-    let state = json(&body);
+    let state = open(&server, SLOW_GAME);
     assert_eq!(state["moves"].as_str().unwrap().len(), 1, "{state}");
     let reason = state["bot"]["reason"].as_str().unwrap();
     assert!(
@@ -130,12 +151,7 @@ fn a_slow_bot_moves_within_the_servers_time_and_says_how_far_it_got() {
             && reason.contains(", not depth 12)"),
         "{reason}"
     );
-    let (status, body) = server.request(
-        "DELETE",
-        &format!("/api/games/{}", state["id"].as_str().unwrap()),
-        None,
-    );
-    assert_eq!(status, 200, "{body}");
+    delete(&server, &id_of(&state));
 }
 
 /// Two slow searches hold every thinker (two on the test machine); a quick
@@ -151,14 +167,11 @@ fn slow_bots_do_not_hold_up_quick_ones() {
         r#"{"opponent":"rules","game":"c4","first":"bot"}"#,
         r#"{"opponent":"genomes/connect4-subgrid.genome","first":"bot"}"#,
     ] {
-        let (status, body) = server.post("/api/games", request);
-        assert_eq!(status, 200, "{request}: {body}");
-        assert_eq!(json(&body)["moves"].as_str().unwrap().len(), 1, "{body}");
+        let state = open(&server, request);
+        assert_eq!(state["moves"].as_str().unwrap().len(), 1, "{state}");
     }
-    for (id, mover) in slow {
-        let (status, _) = server.request("DELETE", &format!("/api/games/{id}"), None);
-        assert_eq!(status, 200);
-        assert_eq!(mover.join().unwrap().0, 404);
+    for table in slow {
+        delete_thinking(&server, table);
     }
 }
 
@@ -297,36 +310,23 @@ fn sigterm_stops_the_server_while_a_bot_thinks() {
 fn a_flood_of_new_games_cannot_lock_the_store() {
     let dir = project(false);
     let server = Server::start(dir.path(), &["--max-games", "3", "--move-seconds", "600"]);
-    let (thinking, mover) = start_slow(&server);
+    const TTT: &str = r#"{"opponent":"rules","game":"ttt"}"#;
+    let first = start_slow(&server);
     for _ in 0..12 {
-        let (status, body) = server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#);
-        assert_eq!(status, 200, "{body}");
-        let id = json(&body)["id"].as_str().unwrap().to_string();
+        let id = id_of(&open(&server, TTT));
         let (status, body) = server.post(&format!("/api/games/{id}/move"), r#"{"move":"5"}"#);
         assert_eq!(status, 200, "{body}");
     }
-    let state = json(&server.get(&format!("/api/games/{thinking}")).1);
+    let state = json(&server.get(&format!("/api/games/{}", first.0)).1);
     assert_eq!(state["thinking"], true, "{state}");
-    let (other, other_mover) = start_slow(&server);
-    let (third, third_mover) = start_slow(&server);
-    let (status, body) = server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#);
+    let slow = [first, start_slow(&server), start_slow(&server)];
+    let (status, body) = server.post("/api/games", TTT);
     assert_eq!(status, 503, "{body}");
     assert!(body.contains("are thinking"), "{body}");
-    for (id, waiting) in [
-        (thinking, mover),
-        (other, other_mover),
-        (third, third_mover),
-    ] {
-        assert_eq!(
-            server
-                .request("DELETE", &format!("/api/games/{id}"), None)
-                .0,
-            200
-        );
-        assert_eq!(waiting.join().unwrap().0, 404);
+    for table in slow {
+        delete_thinking(&server, table);
     }
-    let (status, body) = server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#);
-    assert_eq!(status, 200, "{body}");
+    open(&server, TTT);
 }
 
 /// Every game naming a genome file shares one loaded copy: 32 games
@@ -347,29 +347,19 @@ fn games_share_one_copy_of_a_genome_within_a_memory_budget() {
     let server = Server::start(dir.path(), &["--genome-memory-mb", "30"]);
     let start = server.resident_mb();
     let game = r#"{"opponent":"genomes/connect4.genome"}"#;
-    let ids: Vec<String> = (0..32)
-        .map(|_| {
-            let (status, body) = server.post("/api/games", game);
-            assert_eq!(status, 200, "{body}");
-            json(&body)["id"].as_str().unwrap().to_string()
-        })
-        .collect();
+    let other = r#"{"opponent":"genomes/other.genome"}"#;
+    let ids: Vec<String> = (0..32).map(|_| id_of(&open(&server, game))).collect();
     let playing = server.resident_mb();
     assert!(
         playing - start < 60.0,
         "{start:.0} MB before, {playing:.0} MB with 32 games"
     );
     // A second 18 MB file would pass the 30 MB budget.
-    let (status, body) = server.post("/api/games", r#"{"opponent":"genomes/other.genome"}"#);
+    let (status, body) = server.post("/api/games", other);
     assert_eq!(status, 503, "{body}");
     assert!(body.contains("--genome-memory-mb"), "{body}");
     for id in &ids {
-        assert_eq!(
-            server
-                .request("DELETE", &format!("/api/games/{id}"), None)
-                .0,
-            200
-        );
+        delete(&server, id);
     }
     let ended = server.resident_mb();
     assert!(
@@ -377,22 +367,13 @@ fn games_share_one_copy_of_a_genome_within_a_memory_budget() {
         "{start:.0} MB before, {ended:.0} MB after the games ended"
     );
     // Room again; and a file changed on disk is read again.
-    let (status, body) = server.post("/api/games", r#"{"opponent":"genomes/other.genome"}"#);
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(json(&body)["game"], "connect4", "{body}");
-    let id = json(&body)["id"].as_str().unwrap().to_string();
+    let state = open(&server, other);
+    assert_eq!(state["game"], "connect4", "{state}");
     std::fs::copy(
         genomes.join("tictactoe.genome"),
         genomes.join("other.genome"),
     )
     .unwrap();
-    let (status, body) = server.post("/api/games", r#"{"opponent":"genomes/other.genome"}"#);
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(json(&body)["game"], "tictactoe", "{body}");
-    assert_eq!(
-        server
-            .request("DELETE", &format!("/api/games/{id}"), None)
-            .0,
-        200
-    );
+    assert_eq!(open(&server, other)["game"], "tictactoe");
+    delete(&server, &id_of(&state));
 }

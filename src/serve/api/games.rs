@@ -370,9 +370,7 @@ async fn play_bot_if_its_turn(
             Some(Err(_)) => Err(ApiError::unavailable("the server is shutting down")),
             _ if flag.load(Ordering::Relaxed) => Err(table::cancelled()),
             _ => {
-                let budget = Budget::unlimited()
-                    .until(Instant::now() + app.move_time)
-                    .cancelled_by(flag.clone());
+                let budget = app.budget(flag.clone());
                 app.thinkers
                     .run(quick, move || {
                         table::bot_move(spec, &moves, &bot, seed, &budget)

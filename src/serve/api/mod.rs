@@ -39,6 +39,16 @@ pub struct AppState {
     pub move_time: Duration,
 }
 
+impl AppState {
+    /// The budget of one request's work: the server's time for a move from
+    /// now, and `flag` (set when the request is dropped or its game deleted).
+    fn budget(&self, flag: Arc<AtomicBool>) -> Budget {
+        Budget::unlimited()
+            .until(Instant::now() + self.move_time)
+            .cancelled_by(flag)
+    }
+}
+
 /// Sets a think's cancel flag when dropped: a handler whose client hung up
 /// is dropped, and so stops the work it started.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -151,9 +161,7 @@ async fn off_the_workers<T: Send + 'static>(
 ) -> Result<T, ApiError> {
     let flag = Arc::new(AtomicBool::new(false));
     let _stop_if_dropped = CancelOnDrop(flag.clone());
-    let budget = Budget::unlimited()
-        .until(Instant::now() + app.move_time)
-        .cancelled_by(flag);
+    let budget = app.budget(flag);
     let seconds = app.move_time.as_secs_f64();
     tokio::task::spawn_blocking(move || budget::within(&budget, work))
         .await
@@ -275,9 +283,7 @@ pub async fn explain(State(app): Shared, bytes: Result<Bytes, BytesRejection>) -
     } else {
         Some(app.thinking.acquire().await)
     };
-    let budget = Budget::unlimited()
-        .until(Instant::now() + app.move_time)
-        .cancelled_by(flag);
+    let budget = app.budget(flag);
     let seconds = app.move_time.as_secs_f64();
     let report = app
         .thinkers
