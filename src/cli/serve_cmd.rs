@@ -43,8 +43,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     pub genome_memory_mb: u64,
     /// Seconds a bot may think about one move, 1-600: a deeper search
-    /// (alphabeta:D, mc:N, a genome's lookahead) that runs out plays the move
-    /// of the deepest step it finished and says so. A move is stopped at once
+    /// (alphabeta:D, mc:N, a genome's lookahead, perfect play) that runs out
+    /// plays the move of the deepest step it finished (perfect play: the
+    /// rules player's) and says so. A move is stopped at once
     /// when its game is deleted or its client leaves
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub move_seconds: u64,
