@@ -3,16 +3,14 @@
 
 use super::explain::parse_policy;
 use super::output::pretty_json;
-use crate::audit::{SoloAudit, audit, audit_solitaire};
+use crate::audit::audit;
 use crate::bank::BankSource;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::learn::Tutor;
 use crate::games::Side;
-use crate::games::{GameSpec, Solitaire, SolitaireRules};
 use crate::genome::Genome;
-use crate::players::Knowledge;
-use crate::puzzle::{MAX_POSITIONS, SoloTable};
+use crate::players::{Knowledge, Puzzle, PuzzleVisitor};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
@@ -226,54 +224,46 @@ impl GameVisitor for Audit<'_> {
     }
 }
 
-/// `audit` of a solitaire genome.
-fn solitaire(genome: &Genome, rules: SolitaireRules, args: &AuditArgs) -> anyhow::Result<String> {
-    if args.bank.is_some() {
-        anyhow::bail!(
-            "--bank: banks are Connect-Four's; solitaire is audited on every reachable position"
-        );
-    }
-    let game = Solitaire::new(rules);
-    let table = SoloTable::build(&game, MAX_POSITIONS)?;
-    let report = audit_solitaire(&game, &table, &genome.genes, args.illegal);
-    if args.json {
-        #[derive(Serialize)]
-        struct Json<'a> {
-            #[serde(flatten)]
-            report: &'a SoloAudit,
-            keep_rate: f64,
-            finish_rate: f64,
+/// `audit` of a puzzle's genome (a one-player game solved whole).
+struct AuditPuzzle<'a> {
+    genome: &'a Genome,
+    args: &'a AuditArgs,
+}
+
+impl PuzzleVisitor for AuditPuzzle<'_> {
+    type Output = anyhow::Result<String>;
+
+    fn visit<P: Puzzle>(self, game: &P) -> anyhow::Result<String> {
+        let (genome, args) = (self.genome, self.args);
+        if args.bank.is_some() {
+            anyhow::bail!(
+                "--bank: banks are Connect-Four's; {} is audited on every reachable position",
+                genome.game.kind()
+            );
         }
-        return pretty_json(&Json {
-            report: &report,
-            keep_rate: report.keep_rate(),
-            finish_rate: report.finish_rate(),
-        });
+        let report = game.audit(&genome.genes, args.illegal)?;
+        if args.json {
+            return pretty_json(&report);
+        }
+        Ok(format!(
+            "{} ({})\n{report}",
+            genome.game,
+            args.genome.display()
+        ))
     }
-    let start = match report.pegs_from_start {
-        Some(n) => format!("{n} peg{} left", if n == 1 { "" } else { "s" }),
-        None => "forfeits (an illegal gene under --illegal forfeit)".to_string(),
-    };
-    Ok(format!(
-        "{} ({})\n\
-         from the start  {start} (the board allows {})\n\
-         keeps the best  in {} of {} reachable positions ({:.1}%): its jump there can still end with the fewest pegs\n\
-         finishes best   from {} of them ({:.1}%): played on by the genome, the game ends with the fewest pegs still possible\n",
-        genome.game,
-        args.genome.display(),
-        report.best_pegs,
-        report.keeps_best,
-        report.positions,
-        100.0 * report.keep_rate(),
-        report.finishes_best,
-        100.0 * report.finish_rate(),
-    ))
 }
 
 pub fn run(args: AuditArgs) -> anyhow::Result<ExitCode> {
     let genome = super::game_args::load_genome(&args.genome)?;
-    if let GameSpec::Solitaire(Solitaire { rules }) = genome.game {
-        let text = solitaire(&genome, rules, &args)?;
+    if abilities(genome.game).players == 1 {
+        let text = visit_puzzle(
+            genome.game,
+            AuditPuzzle {
+                genome: &genome,
+                args: &args,
+            },
+        )
+        .map_err(|e| anyhow::anyhow!("{} is a one-player game, but {e}", genome.game))??;
         std::io::stdout().write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }

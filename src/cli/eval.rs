@@ -105,9 +105,10 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let opponents = PlayerSpec::parse_list(&args.against)?;
     let spec = args.game.game_of(&player)?;
     let player_shown = player.clone();
-    if spec.kind() == crate::games::GameKind::Solitaire {
+    if crate::dispatch::abilities(spec).players == 1 {
         anyhow::bail!(
-            "eval scores against opponents, and solitaire is a one-player game: `bebete audit GENOME` gives the pegs it leaves and how it plays from every position"
+            "eval scores against opponents, and {} is a one-player game: `bebete audit GENOME` gives what it leaves and how it plays from every position",
+            spec.kind()
         );
     }
     let pool = rayon::ThreadPoolBuilder::new()

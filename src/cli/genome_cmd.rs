@@ -10,13 +10,12 @@ use crate::encoding::shell::max_lookahead;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::learn::Tutor;
 
-use crate::games::{GameKind, GameSpec, Matchsticks, Solitaire, TakeRule};
+use crate::games::GameKind;
 use crate::genome::Genome;
 use crate::players::Knowledge;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -225,25 +224,6 @@ fn random(args: RandomArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The rules of a game as JSON (`null` for games without parameters).
-pub fn rules_json(spec: &GameSpec) -> serde_json::Value {
-    match spec {
-        GameSpec::Matchsticks(Matchsticks { rules, .. }) => match rules.rule {
-            TakeRule::Subtract {
-                max_take,
-                last_loses,
-            } => {
-                json!({"rule": "subtract", "sticks": rules.sticks, "max_take": max_take, "last_loses": last_loses})
-            }
-            TakeRule::Double => json!({"rule": "double", "sticks": rules.sticks}),
-        },
-        GameSpec::Solitaire(Solitaire { rules }) => {
-            json!({"rows": rules.rows, "empty": rules.empty})
-        }
-        _ => serde_json::Value::Null,
-    }
-}
-
 /// `genome info --json`.
 #[derive(Serialize)]
 struct InfoJson<'a> {
@@ -263,7 +243,7 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
         let report = InfoJson {
             file: &args.file,
             game: genome.game.kind().name(),
-            rules: rules_json(&genome.game),
+            rules: genome.game.rules_json(),
             genes: genome.genes.len(),
             lookahead: genome.lookahead,
             provenance: p,

@@ -6,9 +6,8 @@ use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{GameKind, GameSpec};
 use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};
-use crate::players::Knowledge;
 use crate::players::PlayerSpec;
-use crate::puzzle::SoloTable;
+use crate::players::{Knowledge, Puzzle, PuzzleVisitor};
 use clap::{Args, ValueEnum};
 use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -132,14 +131,9 @@ impl GameVisitor for Session<'_> {
             }
             let stdin = std::io::stdin();
             let mut out = terminal_out();
-            // The fewest pegs that can be left, when the puzzle is small
-            // enough to solve at once (5 rows: 2^15 positions).
-            let best = match game.spec() {
-                GameSpec::Solitaire(solitaire) => SoloTable::build(&solitaire, 1 << 20)
-                    .ok()
-                    .map(|t| u32::from(t.start().best)),
-                _ => None,
-            };
+            // The fewest pieces that can be left, when the puzzle is small
+            // enough to solve at once.
+            let best = game.visit_puzzle(BestFromStart).ok().flatten();
             play_solo(
                 &game,
                 &mut bot,
@@ -243,4 +237,15 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         opponent,
         args: &args,
     })
+}
+
+/// A puzzle's best result from the start ([`Puzzle::best_from_start`]).
+struct BestFromStart;
+
+impl PuzzleVisitor for BestFromStart {
+    type Output = Option<u32>;
+
+    fn visit<P: Puzzle>(self, puzzle: &P) -> Option<u32> {
+        puzzle.best_from_start()
+    }
 }

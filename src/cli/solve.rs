@@ -4,11 +4,11 @@
 
 use super::GameArgs;
 use super::output::pretty_json;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
 use crate::encoding::TableGame;
-use crate::games::{BuiltIn, Game, GameKind, GameSpec, Solitaire, SolitaireRules};
-use crate::players::Knowledge;
-use crate::puzzle::{MAX_POSITIONS, SoloReport, SoloTable};
+use crate::games::GameKind;
+use crate::players::{Knowledge, Puzzle, PuzzleVisitor};
+use crate::puzzle::PuzzleError;
 use crate::solve::SolvedTable;
 use crate::solve::{Score, Value};
 use clap::Args;
@@ -248,7 +248,7 @@ impl GameVisitor for Survey {
         if self.json {
             return pretty_json(&SurveyReport {
                 game: game.spec().kind().name(),
-                rules: super::genome_cmd::rules_json(&game.spec()),
+                rules: game.spec().rules_json(),
                 positions,
                 terminal,
                 won,
@@ -271,109 +271,58 @@ impl GameVisitor for Survey {
     }
 }
 
-/// `solve --game solitaire --position P --json`: each jump and the fewest
-/// pegs it can still end with.
-#[derive(Serialize)]
-struct JumpReport {
-    #[serde(rename = "move")]
-    mv: String,
-    best_pegs: u8,
-    one_peg_sequences: String,
-    best: bool,
+/// `solve` of a puzzle (a one-player game solved whole): the figures of
+/// the whole puzzle, or the moves of a position.
+struct SolvePuzzle<'a> {
+    position: Option<&'a str>,
+    json: bool,
 }
 
-/// `solve --game solitaire`: the whole board, or the jumps of a position.
-fn solitaire(rules: SolitaireRules, position: Option<&str>, json: bool) -> anyhow::Result<String> {
-    let game = Solitaire::new(rules);
-    let pos = match position {
-        Some(text) => game
-            .parse_position(text)
-            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?,
-        None => game.start(),
-    };
-    let table = SoloTable::build(&game, MAX_POSITIONS)?;
-    let Some(text) = position else {
-        let report = table.report(&game);
-        if json {
-            #[derive(Serialize)]
-            struct Whole<'a> {
-                game: &'static str,
-                rules: serde_json::Value,
-                #[serde(flatten)]
-                report: &'a SoloReport,
+impl PuzzleVisitor for SolvePuzzle<'_> {
+    type Output = anyhow::Result<String>;
+
+    fn visit<P: Puzzle>(self, game: &P) -> anyhow::Result<String> {
+        let Some(text) = self.position else {
+            let survey = game.survey()?;
+            if self.json {
+                #[derive(Serialize)]
+                struct Whole<'a, S: Serialize> {
+                    game: &'static str,
+                    rules: serde_json::Value,
+                    #[serde(flatten)]
+                    survey: &'a S,
+                }
+                return pretty_json(&Whole {
+                    game: game.spec().kind().name(),
+                    rules: game.spec().rules_json(),
+                    survey: &survey,
+                });
             }
-            return pretty_json(&Whole {
-                game: "solitaire",
-                rules: super::genome_cmd::rules_json(&game.spec()),
-                report: &report,
+            return Ok(format!("{}\n{survey}", game.spec()));
+        };
+        let pos = game
+            .parse_position(text)
+            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
+        let moves = game.moves(&pos).map_err(|e| match e {
+            PuzzleError::Over(_) => anyhow::anyhow!("position '{text}': {e}"),
+            PuzzleError::TooLarge(_) => anyhow::Error::new(e),
+        })?;
+        if self.json {
+            #[derive(Serialize)]
+            struct Moves<'a, M: Serialize> {
+                game: &'static str,
+                position: &'a str,
+                #[serde(flatten)]
+                moves: &'a M,
+            }
+            return pretty_json(&Moves {
+                game: game.spec().kind().name(),
+                position: text,
+                moves: &moves,
             });
         }
-        return Ok(format!(
-            "{}\n\
-             positions   {} reachable from the start, {} of them ends (no jump left)\n\
-             best        {} peg{} left\n\
-             one peg     {} jump sequences end with one peg; one peg can still be reached from {} positions\n\
-             best count  still reachable from {} positions\n\
-             random      a genome of random genes leaves one peg with probability {:.4}\n",
-            game.spec(),
-            report.positions,
-            report.ends,
-            report.best_pegs,
-            if report.best_pegs == 1 { "" } else { "s" },
-            report.one_peg_sequences,
-            report.one_peg_positions,
-            report.best_positions,
-            report.random_genome_one_peg,
-        ));
-    };
-    let mut moves = Vec::new();
-    game.legal_moves(&pos, &mut moves);
-    if moves.is_empty() {
-        anyhow::bail!("position '{text}': the game is over (no jump left)");
+        Ok(format!("{} after '{text}'\n{moves}", game.spec()))
     }
-    let entry = |m: u8| table.get(&game.play(&pos, m)).expect("reachable");
-    let best = moves.iter().map(|&m| entry(m).best).min().unwrap_or(0);
-    let jumps: Vec<JumpReport> = moves
-        .iter()
-        .map(|&m| JumpReport {
-            mv: game.format_move(m),
-            best_pegs: entry(m).best,
-            one_peg_sequences: entry(m).one_peg_ways.to_string(),
-            best: entry(m).best == best,
-        })
-        .collect();
-    if json {
-        #[derive(Serialize)]
-        struct Jumps<'a> {
-            game: &'static str,
-            position: &'a str,
-            best_pegs: u8,
-            moves: Vec<JumpReport>,
-        }
-        return pretty_json(&Jumps {
-            game: "solitaire",
-            position: text,
-            best_pegs: best,
-            moves: jumps,
-        });
-    }
-    let mut out = format!("{} after '{text}'\n", game.spec());
-    out.push_str(&game.render(&pos));
-    out.push_str(&format!(
-        "best        {best} peg{} left\n",
-        if best == 1 { "" } else { "s" }
-    ));
-    for j in &jumps {
-        let mark = if j.best { "  best" } else { "" };
-        out.push_str(&format!(
-            "  {:>5}  ends with {} peg{} at best; {} sequences to one peg{mark}\n",
-            j.mv,
-            j.best_pegs,
-            if j.best_pegs == 1 { "" } else { "s" },
-            j.one_peg_sequences
-        ));
-    }
-    Ok(out)
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
@@ -388,8 +337,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         std::io::stdout().write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let GameSpec::Solitaire(Solitaire { rules }) = spec {
-        let text = solitaire(rules, args.position.as_deref(), args.json)?;
+    if abilities(spec).players == 1 {
+        let text = visit_puzzle(
+            spec,
+            SolvePuzzle {
+                position: args.position.as_deref(),
+                json: args.json,
+            },
+        )
+        .map_err(|e| anyhow::anyhow!("{spec} is a one-player game, but {e}"))??;
         std::io::stdout().write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -10,8 +10,7 @@
 
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::walk::{DEFAULT_NODE_LIMIT, push_successors, walk};
-use crate::games::{Game, Outcome, Side, Solitaire, SolitairePosition};
-use crate::puzzle::SoloTable;
+use crate::games::{Outcome, Side};
 use crate::solve::SolvedTable;
 use crate::solve::Value;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -205,91 +204,6 @@ pub fn audit_with<G: TableGame>(
         losing_lines_second: lines[1],
         example,
     }
-}
-
-/// The audit of a peg-solitaire genome: what it leaves from the start, and
-/// how it plays from every position reachable from there.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct SoloAudit {
-    /// Pegs its game from the start leaves (`None`: it forfeits).
-    pub pegs_from_start: Option<u32>,
-    /// The fewest pegs the board allows.
-    pub best_pegs: u8,
-    /// Reachable unfinished positions.
-    pub positions: u64,
-    /// Of those, where its move keeps the best achievable count.
-    pub keeps_best: u64,
-    /// Of those, where playing on with it ends with the best count still
-    /// achievable there.
-    pub finishes_best: u64,
-}
-
-impl SoloAudit {
-    /// The share of positions whose move keeps the best count.
-    pub fn keep_rate(&self) -> f64 {
-        self.keeps_best as f64 / self.positions.max(1) as f64
-    }
-
-    /// The share of positions from which it still finishes with the best count.
-    pub fn finish_rate(&self) -> f64 {
-        self.finishes_best as f64 / self.positions.max(1) as f64
-    }
-}
-
-/// Audits `genes` on `table`, the solved board of `game`.
-pub fn audit_solitaire(
-    game: &Solitaire,
-    table: &SoloTable,
-    genes: &[u8],
-    policy: IllegalPolicy,
-) -> SoloAudit {
-    // Where the genome's game from each position ends (None: a forfeit).
-    let mut ends: HashMap<u32, Option<u32>> = HashMap::default();
-    fn end(
-        game: &Solitaire,
-        genes: &[u8],
-        policy: IllegalPolicy,
-        pos: SolitairePosition,
-        ends: &mut HashMap<u32, Option<u32>>,
-    ) -> Option<u32> {
-        if let Some(&e) = ends.get(&pos.pegs) {
-            return e;
-        }
-        let e = if game.outcome(&pos).is_some() {
-            Some(pos.pegs_left())
-        } else {
-            match game.decide(genes, &pos, policy) {
-                Some(m) if game.is_legal(&pos, m) => {
-                    end(game, genes, policy, game.play(&pos, m), ends)
-                }
-                _ => None,
-            }
-        };
-        ends.insert(pos.pegs, e);
-        e
-    }
-    let mut report = SoloAudit {
-        pegs_from_start: end(game, genes, policy, game.start(), &mut ends),
-        best_pegs: table.start().best,
-        positions: 0,
-        keeps_best: 0,
-        finishes_best: 0,
-    };
-    for (pos, entry) in table.iter() {
-        if game.outcome(&pos).is_some() {
-            continue;
-        }
-        report.positions += 1;
-        let keeps = game
-            .decide(genes, &pos, policy)
-            .filter(|&m| game.is_legal(&pos, m))
-            .and_then(|m| table.get(&game.play(&pos, m)))
-            .is_some_and(|next| next.best == entry.best);
-        report.keeps_best += u64::from(keeps);
-        let finishes = end(game, genes, policy, pos, &mut ends) == Some(entry.best.into());
-        report.finishes_best += u64::from(finishes);
-    }
-    report
 }
 
 #[cfg(test)]

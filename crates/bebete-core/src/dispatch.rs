@@ -10,7 +10,7 @@
 
 use crate::encoding::TableGame;
 use crate::games::{GameSpec, with_game};
-use crate::players::Knowledge;
+use crate::players::{Knowledge, NotAPuzzle, PuzzleVisitor};
 
 /// Something to do with a concrete game type; see [`Dispatch::visit`].
 pub trait GameVisitor {
@@ -27,6 +27,12 @@ impl Dispatch for GameSpec {
     fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
         with_game!(self, game => visitor.visit(game))
     }
+}
+
+/// Runs a [`PuzzleVisitor`] with the game of `spec`, when it is a puzzle
+/// ([`Knowledge::visit_puzzle`]).
+pub fn visit_puzzle<V: PuzzleVisitor>(spec: GameSpec, visitor: V) -> Result<V::Output, NotAPuzzle> {
+    with_game!(spec, game => game.visit_puzzle(visitor))
 }
 
 /// What a game can do, read off its traits' associated constants: for the
@@ -49,6 +55,12 @@ pub struct Abilities {
     /// The genome is a value genome that learns by self-play
     /// ([`TableGame::learns`]): `--self-play`, a population of one.
     pub learns: bool,
+    /// `Some(the boards that are)` when every reachable position cannot
+    /// be read in memory ([`Knowledge::too_large_to_read`]).
+    pub too_large_to_read: Option<&'static str>,
+    /// Pieces on the board at the start ([`crate::games::Game::pieces_left`]):
+    /// what a one-player game can remove.
+    pub start_pieces: u32,
 }
 
 impl Abilities {
@@ -61,6 +73,8 @@ impl Abilities {
             default_openings: G::DEFAULT_OPENINGS,
             banked: G::BANKED,
             players: G::PLAYERS,
+            too_large_to_read: game.too_large_to_read(),
+            start_pieces: game.pieces_left(&game.start()),
         }
     }
 }
@@ -77,4 +91,36 @@ impl GameVisitor for AbilitiesOf {
 /// The abilities of the game `spec` names.
 pub fn abilities(spec: GameSpec) -> Abilities {
     spec.visit(AbilitiesOf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::Puzzle;
+
+    /// The moves of a puzzle's start, counted through the ability.
+    struct StartMoves;
+
+    impl PuzzleVisitor for StartMoves {
+        type Output = usize;
+        fn visit<P: Puzzle>(self, puzzle: &P) -> usize {
+            let mut moves = Vec::new();
+            puzzle.legal_moves(&puzzle.start(), &mut moves);
+            moves.len()
+        }
+    }
+
+    /// Every registered one-player game is a puzzle (the command line's
+    /// one-player path needs it), and no two-player game claims to be one.
+    #[test]
+    fn one_player_games_and_only_they_are_puzzles() {
+        for spec in GameSpec::registered() {
+            let puzzle = visit_puzzle(spec, StartMoves);
+            if abilities(spec).players == 1 {
+                assert!(puzzle.is_ok_and(|n| n > 0), "{spec}");
+            } else {
+                assert_eq!(puzzle, Err(NotAPuzzle), "{spec}");
+            }
+        }
+    }
 }

@@ -71,11 +71,12 @@ fn banked(cfg: &EvolveConfig) -> bool {
 /// and, on boards small enough to read whole, the share of positions where
 /// its move keeps the best achievable count).
 fn solo_columns(cfg: &EvolveConfig) -> Vec<String> {
-    if abilities(cfg.game).players != 1 || cfg.bench.every == 0 {
+    let abilities = abilities(cfg.game);
+    if abilities.players != 1 || cfg.bench.every == 0 {
         return Vec::new();
     }
     let mut cols = vec![Column::Pegs.name()];
-    if !matches!(cfg.game, crate::games::GameSpec::Solitaire(s) if s.rules.rows > 6) {
+    if abilities.too_large_to_read.is_none() {
         cols.push(Column::OptimalRate.name());
     }
     cols

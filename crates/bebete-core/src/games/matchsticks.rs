@@ -229,6 +229,19 @@ impl Registered for Matchsticks {
         }
     }
 
+    fn rules_json(&self) -> serde_json::Value {
+        let sticks = self.rules.sticks;
+        match self.rules.rule {
+            TakeRule::Subtract {
+                max_take,
+                last_loses,
+            } => serde_json::json!({
+                "rule": "subtract", "sticks": sticks, "max_take": max_take, "last_loses": last_loses
+            }),
+            TakeRule::Double => serde_json::json!({"rule": "double", "sticks": sticks}),
+        }
+    }
+
     fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {
         let given = options.rule.is_some()
             || options.sticks.is_some()

@@ -33,9 +33,9 @@ pub struct GameOptions {
     pub last_loses: bool,
     /// Matchsticks: `--last-wins`.
     pub last_wins: bool,
-    /// Solitaire: `--rows`.
+    /// Peg solitaire: `--rows`.
     pub rows: Option<u8>,
-    /// Solitaire: `--empty`.
+    /// Peg solitaire: `--empty`.
     pub empty: Option<u8>,
 }
 
@@ -130,6 +130,11 @@ pub trait Registered: Game + Copy + Into<GameSpec> {
     /// `--rows`, …) that choose it again; nothing for a game without rule
     /// parameters. [`Registered::options`] adds the encoder's.
     fn rule_options(&self, _options: &mut GameOptions) {}
+    /// The rule parameters as `genome info --json` and `solve --json`
+    /// show them; `null` for a game without any.
+    fn rules_json(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
     /// The options that choose this game again: its encoder, its value
     /// genome's shape and its own rules. `from_options` of them gives back
     /// this game (a test holds it for every registered variant), and a

@@ -220,6 +220,10 @@ impl Registered for Solitaire {
         options.empty = Some(self.rules.empty);
     }
 
+    fn rules_json(&self) -> serde_json::Value {
+        serde_json::json!({"rows": self.rules.rows, "empty": self.rules.empty})
+    }
+
     fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {
         (options.rows.is_some() || options.empty.is_some()).then_some("--rows and --empty")
     }

@@ -108,6 +108,11 @@ impl GameSpec {
         with_game!(self, game => game.value_genome())
     }
 
+    /// The rule parameters as JSON ([`Registered::rules_json`]).
+    pub fn rules_json(&self) -> serde_json::Value {
+        with_game!(self, game => game.rules_json())
+    }
+
     /// The options that choose this game again ([`Registered::options`]).
     pub fn options(&self) -> GameOptions {
         with_game!(self, game => game.options())

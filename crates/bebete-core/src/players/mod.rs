@@ -17,7 +17,7 @@ mod rules;
 
 pub use alphabeta::AlphaBetaPlayer;
 pub use genome_player::{GenomePlayer, RecordingPlayer};
-pub use knowledge::{ExactSolver, Knowledge, TableSolver};
+pub use knowledge::{ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, TableSolver};
 pub use montecarlo::MonteCarloPlayer;
 pub use perfect::PerfectPlayer;
 pub use random::RandomPlayer;

@@ -9,7 +9,6 @@ use super::{Evaluation, Round, RunTables, Term};
 use crate::dispatch::Abilities;
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::evolve::{ConfigError, EvolveConfig};
-use crate::games::GameSpec;
 use crate::players::Knowledge;
 use crate::solve::{SolvedTable, Value};
 use rayon::prelude::*;
@@ -39,11 +38,11 @@ pub fn check(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError
             "exhaustive needs an exact audit: tictactoe, matchsticks or solitaire",
         );
     }
-    if matches!(cfg.game, GameSpec::Solitaire(s) if s.rules.rows > 6) {
+    if let Some(boards) = abilities.too_large_to_read {
         return err(
             "fitness",
             cfg.fitness.to_string(),
-            "exhaustive reads every reachable position: solitaire boards of up to 6 rows",
+            &format!("exhaustive reads every reachable position: {boards}"),
         );
     }
     Ok(())

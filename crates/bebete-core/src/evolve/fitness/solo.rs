@@ -15,10 +15,10 @@
 //! keeps the best achievable count of pieces, read from the exact solver.
 
 use super::{Evaluation, ExhaustiveScores, Round, Term};
+use crate::dispatch::abilities;
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::EvolveConfig;
-use crate::games::GameSpec;
 use crate::games::walk::reachable;
 use crate::players::Knowledge;
 use rayon::prelude::*;
@@ -31,10 +31,11 @@ pub fn build<G: TableGame + Knowledge>(cfg: &EvolveConfig) -> Option<Box<dyn Ter
 /// 1,000 a piece removed (all but one at best) and the tie-break below
 /// 1,000.
 pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    match cfg.game {
-        GameSpec::Solitaire(rules) if cfg.fitness.solo => 1000 * u64::from(rules.holes() - 2) + 999,
-        _ => 0,
+    if !cfg.fitness.solo {
+        return 0;
     }
+    let pieces = abilities(cfg.game).start_pieces;
+    1000 * u64::from(pieces.saturating_sub(1)) + 999
 }
 
 struct Solo;
@@ -141,7 +142,7 @@ pub fn exhaustive_scores<G: TableGame + Knowledge>(
 mod tests {
     use super::*;
     use crate::games::{Game, Solitaire};
-    use crate::puzzle::{MAX_POSITIONS as SOLVE_LIMIT, SoloTable};
+    use crate::puzzle::solitaire::{MAX_POSITIONS as SOLVE_LIMIT, SoloTable};
 
     #[test]
     fn a_perfect_table_leaves_one_peg_and_keeps_the_best_everywhere() {

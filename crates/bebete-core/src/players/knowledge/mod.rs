@@ -15,7 +15,9 @@ mod tictactoe;
 pub use connect4::Connect4Solver;
 
 use crate::bank::{Bank, BankSource};
+use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{BuiltIn, Game};
+use crate::puzzle::PuzzleError;
 use crate::solve::{Score, SolvedTable, Solver, Value};
 use crate::store::FileError;
 use std::sync::Arc;
@@ -81,7 +83,51 @@ pub trait Knowledge: BuiltIn {
     fn bank(&self, _source: &BankSource) -> Result<Option<GameBank<Self>>, FileError> {
         Ok(None)
     }
+    /// `Some(the boards that are)` when this board has too many reachable
+    /// positions to read them all (the exhaustive fitness, the benchmark's
+    /// optimal-move rate); `None` for a board that can be read whole.
+    fn too_large_to_read(&self) -> Option<&'static str> {
+        None
+    }
+    /// Runs `visitor` with this game as a [`Puzzle`], when it is one (a
+    /// one-player game solved whole); games that are not refuse with
+    /// [`NotAPuzzle`].
+    fn visit_puzzle<V: PuzzleVisitor>(&self, _visitor: V) -> Result<V::Output, NotAPuzzle> {
+        Err(NotAPuzzle)
+    }
 }
+
+/// A one-player game solved whole: what `solve`, `audit` and `play` ask of
+/// it. Each answer is the game's own type, shown as text (`Display`) or as
+/// JSON (`Serialize`), so the command line needs no word of the game.
+pub trait Puzzle: Knowledge + TableGame {
+    /// The figures of the whole puzzle (`solve`).
+    type Survey: serde::Serialize + std::fmt::Display;
+    /// The moves of one position and what each can still reach (`solve
+    /// --position`).
+    type Moves: serde::Serialize + std::fmt::Display;
+    /// How a genome plays the puzzle (`audit`).
+    type Audit: serde::Serialize + std::fmt::Display;
+
+    fn survey(&self) -> Result<Self::Survey, PuzzleError>;
+    fn moves(&self, pos: &Self::Position) -> Result<Self::Moves, PuzzleError>;
+    fn audit(&self, genes: &[u8], policy: IllegalPolicy) -> Result<Self::Audit, PuzzleError>;
+    /// The best result from the start (the fewest pieces left), when the
+    /// puzzle is small enough to solve at once.
+    fn best_from_start(&self) -> Option<u32>;
+}
+
+/// Something to do with a puzzle; see [`Knowledge::visit_puzzle`].
+pub trait PuzzleVisitor {
+    type Output;
+    fn visit<P: Puzzle>(self, puzzle: &P) -> Self::Output;
+}
+
+/// The game is not a puzzle: it has no exact solution of every position
+/// for one player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("it is not a one-player game solved whole (a puzzle)")]
+pub struct NotAPuzzle;
 
 /// Reads move values from a shared [`SolvedTable`]; positions outside it
 /// (none, in play from the start) fall back to a private solver.

@@ -1,10 +1,15 @@
 //! What the player of peg solitaire knows: the fewest pegs each jump can
-//! still end with.
+//! still end with, and the puzzle solved whole.
 
-use super::{ExactSolver, Knowledge, score_moves};
-use crate::games::{Solitaire, SolitairePosition};
-use crate::puzzle::{MAX_POSITIONS, SoloTable};
+use super::{ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, score_moves};
+use crate::encoding::{IllegalPolicy, TableGame};
+use crate::games::{Game, Solitaire, SolitairePosition};
+use crate::puzzle::PuzzleError;
+use crate::puzzle::solitaire::{
+    MAX_POSITIONS, SoloAudit, SoloMoves, SoloReport, SoloTable, too_large,
+};
 use crate::solve::Score;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// Peg solitaire: one player, so no preferences, threats or opponents; its
@@ -34,6 +39,14 @@ impl Knowledge for Solitaire {
     fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>> {
         Box::new(SoloSolver(oracle.clone()))
     }
+
+    fn too_large_to_read(&self) -> Option<&'static str> {
+        too_large(self).then_some("solitaire boards of up to 6 rows")
+    }
+
+    fn visit_puzzle<V: PuzzleVisitor>(&self, visitor: V) -> Result<V::Output, NotAPuzzle> {
+        Ok(visitor.visit(self))
+    }
 }
 
 /// Scores a jump by the fewest pegs it can still end with: fewer is higher.
@@ -49,4 +62,85 @@ impl ExactSolver<Solitaire> for SoloSolver {
             Score::raw(-best)
         })
     }
+}
+
+impl Puzzle for Solitaire {
+    type Survey = SoloReport;
+    type Moves = SoloMoves;
+    type Audit = SoloAudit;
+
+    fn survey(&self) -> Result<SoloReport, PuzzleError> {
+        Ok(SoloTable::build(self, MAX_POSITIONS)?.report(self))
+    }
+
+    fn moves(&self, pos: &SolitairePosition) -> Result<SoloMoves, PuzzleError> {
+        let table = SoloTable::build(self, MAX_POSITIONS)?;
+        if !self.has_jump(pos.pegs) {
+            return Err(PuzzleError::Over("no jump left"));
+        }
+        Ok(SoloMoves::new(self, &table, pos))
+    }
+
+    fn audit(&self, genes: &[u8], policy: IllegalPolicy) -> Result<SoloAudit, PuzzleError> {
+        let table = SoloTable::build(self, MAX_POSITIONS)?;
+        Ok(audit(self, &table, genes, policy))
+    }
+
+    fn best_from_start(&self) -> Option<u32> {
+        // 5 rows: 2^15 positions, solved at once.
+        SoloTable::build(self, 1 << 20)
+            .ok()
+            .map(|t| u32::from(t.start().best))
+    }
+}
+
+/// Audits `genes` on `table`, the solved board of `game`.
+fn audit(game: &Solitaire, table: &SoloTable, genes: &[u8], policy: IllegalPolicy) -> SoloAudit {
+    // Where the genome's game from each position ends (None: a forfeit).
+    let mut ends: FxHashMap<u32, Option<u32>> = FxHashMap::default();
+    fn end(
+        game: &Solitaire,
+        genes: &[u8],
+        policy: IllegalPolicy,
+        pos: SolitairePosition,
+        ends: &mut FxHashMap<u32, Option<u32>>,
+    ) -> Option<u32> {
+        if let Some(&e) = ends.get(&pos.pegs) {
+            return e;
+        }
+        let e = if game.outcome(&pos).is_some() {
+            Some(pos.pegs_left())
+        } else {
+            match game.decide(genes, &pos, policy) {
+                Some(m) if game.is_legal(&pos, m) => {
+                    end(game, genes, policy, game.play(&pos, m), ends)
+                }
+                _ => None,
+            }
+        };
+        ends.insert(pos.pegs, e);
+        e
+    }
+    let mut report = SoloAudit {
+        pegs_from_start: end(game, genes, policy, game.start(), &mut ends),
+        best_pegs: table.start().best,
+        positions: 0,
+        keeps_best: 0,
+        finishes_best: 0,
+    };
+    for (pos, entry) in table.iter() {
+        if game.outcome(&pos).is_some() {
+            continue;
+        }
+        report.positions += 1;
+        let keeps = game
+            .decide(genes, &pos, policy)
+            .filter(|&m| game.is_legal(&pos, m))
+            .and_then(|m| table.get(&game.play(&pos, m)))
+            .is_some_and(|next| next.best == entry.best);
+        report.keeps_best += u64::from(keeps);
+        let finishes = end(game, genes, policy, pos, &mut ends) == Some(entry.best.into());
+        report.finishes_best += u64::from(finishes);
+    }
+    report
 }

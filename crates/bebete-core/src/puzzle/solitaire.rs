@@ -1,6 +1,6 @@
-//! Exact results of one-player games (puzzles: peg solitaire): for every position
-//! reachable from the start, the fewest pegs it can still end with and the
-//! number of jump sequences from it that end with one peg.
+//! Peg solitaire solved: for every position reachable from the start, the
+//! fewest pegs it can still end with and the number of jump sequences from
+//! it that end with one peg.
 //!
 //! One memoised walk backwards from the ends of games (a position's best is
 //! the best of its children; its one-peg sequences are theirs summed). The
@@ -8,6 +8,7 @@
 //! forward sweep, jump by jump, that counts the ways to reach each position,
 //! and a backward search by reversed jumps from the one-peg ends.
 
+use super::TooLarge;
 use crate::games::{Game, Solitaire, SolitairePosition};
 use rustc_hash::FxHashMap;
 
@@ -35,13 +36,20 @@ pub struct SoloTable {
     start: u32,
 }
 
-/// The board has more reachable positions than the limit.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "more than {limit} positions are reachable on this board: too many to solve in memory (boards of up to 6 rows are solved)"
-)]
-pub struct TooLarge {
-    pub limit: usize,
+/// The boards solved, in words, for [`TooLarge`].
+pub const SOLVED_BOARDS: &str = "boards of up to 6 rows are solved";
+
+/// Whether `game`'s board is too large to solve (more rows than
+/// [`MAX_SOLVED_ROWS`]).
+pub fn too_large(game: &Solitaire) -> bool {
+    game.rules.rows > MAX_SOLVED_ROWS
+}
+
+fn too_large_error(limit: usize) -> TooLarge {
+    TooLarge {
+        limit,
+        solved: SOLVED_BOARDS,
+    }
 }
 
 /// The figures of `bebete solve --game solitaire`.
@@ -75,8 +83,8 @@ impl SoloTable {
     /// Solves every position reachable from `game`'s start, giving up past
     /// `limit` positions.
     pub fn build(game: &Solitaire, limit: usize) -> Result<SoloTable, TooLarge> {
-        if game.rules.rows > MAX_SOLVED_ROWS {
-            return Err(TooLarge { limit });
+        if too_large(game) {
+            return Err(too_large_error(limit));
         }
         let start = game.start().pegs;
         let mut entries = FxHashMap::default();
@@ -136,6 +144,172 @@ impl SoloTable {
     }
 }
 
+/// `s` after a count other than one: `peg`/`pegs`.
+fn plural(n: impl Into<u128>) -> &'static str {
+    if n.into() == 1 { "" } else { "s" }
+}
+
+/// The lines of `bebete solve --game solitaire` under the board's name.
+impl std::fmt::Display for SoloReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "positions   {} reachable from the start, {} of them ends (no jump left)\n\
+             best        {} peg{} left\n\
+             one peg     {} jump sequences end with one peg; one peg can still be reached from {} positions\n\
+             best count  still reachable from {} positions\n\
+             random      a genome of random genes leaves one peg with probability {:.4}\n",
+            self.positions,
+            self.ends,
+            self.best_pegs,
+            plural(self.best_pegs),
+            self.one_peg_sequences,
+            self.one_peg_positions,
+            self.best_positions,
+            self.random_genome_one_peg,
+        )
+    }
+}
+
+/// One jump of a position and the fewest pegs it can still end with.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct JumpReport {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub best_pegs: u8,
+    /// A string in JSON, as [`SoloReport::one_peg_sequences`].
+    #[serde(serialize_with = "as_text")]
+    pub one_peg_sequences: u128,
+    /// Among the jumps that end with the fewest pegs.
+    pub best: bool,
+}
+
+/// The jumps of one position (`solve --game solitaire --position P`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SoloMoves {
+    /// The board drawn (text only).
+    #[serde(skip)]
+    pub board: String,
+    /// The fewest pegs the position can still end with.
+    pub best_pegs: u8,
+    pub moves: Vec<JumpReport>,
+}
+
+impl SoloMoves {
+    /// The jumps of the unfinished `pos`, from the solved `table`.
+    pub fn new(game: &Solitaire, table: &SoloTable, pos: &SolitairePosition) -> SoloMoves {
+        let mut jumps = Vec::new();
+        game.legal_moves(pos, &mut jumps);
+        let entry = |m: u8| table.get(&game.play(pos, m)).expect("reachable");
+        let best = jumps.iter().map(|&m| entry(m).best).min().unwrap_or(0);
+        SoloMoves {
+            board: game.render(pos),
+            best_pegs: best,
+            moves: jumps
+                .iter()
+                .map(|&m| JumpReport {
+                    mv: game.format_move(m),
+                    best_pegs: entry(m).best,
+                    one_peg_sequences: entry(m).one_peg_ways,
+                    best: entry(m).best == best,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The board, the best count, and each jump with what it can still reach.
+impl std::fmt::Display for SoloMoves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.board)?;
+        writeln!(
+            f,
+            "best        {} peg{} left",
+            self.best_pegs,
+            plural(self.best_pegs)
+        )?;
+        for j in &self.moves {
+            let mark = if j.best { "  best" } else { "" };
+            writeln!(
+                f,
+                "  {:>5}  ends with {} peg{} at best; {} sequences to one peg{mark}",
+                j.mv,
+                j.best_pegs,
+                plural(j.best_pegs),
+                j.one_peg_sequences
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The audit of a peg-solitaire genome: what it leaves from the start, and
+/// how it plays from every position reachable from there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SoloAudit {
+    /// Pegs its game from the start leaves (`None`: it forfeits).
+    pub pegs_from_start: Option<u32>,
+    /// The fewest pegs the board allows.
+    pub best_pegs: u8,
+    /// Reachable unfinished positions.
+    pub positions: u64,
+    /// Of those, where its move keeps the best achievable count.
+    pub keeps_best: u64,
+    /// Of those, where playing on with it ends with the best count still
+    /// achievable there.
+    pub finishes_best: u64,
+}
+
+impl SoloAudit {
+    /// The share of positions whose move keeps the best count.
+    pub fn keep_rate(&self) -> f64 {
+        self.keeps_best as f64 / self.positions.max(1) as f64
+    }
+
+    /// The share of positions from which it still finishes with the best count.
+    pub fn finish_rate(&self) -> f64 {
+        self.finishes_best as f64 / self.positions.max(1) as f64
+    }
+}
+
+/// The counts and both rates, as `audit --json` shows them.
+impl serde::Serialize for SoloAudit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("SoloAudit", 7)?;
+        s.serialize_field("pegs_from_start", &self.pegs_from_start)?;
+        s.serialize_field("best_pegs", &self.best_pegs)?;
+        s.serialize_field("positions", &self.positions)?;
+        s.serialize_field("keeps_best", &self.keeps_best)?;
+        s.serialize_field("finishes_best", &self.finishes_best)?;
+        s.serialize_field("keep_rate", &self.keep_rate())?;
+        s.serialize_field("finish_rate", &self.finish_rate())?;
+        s.end()
+    }
+}
+
+/// The lines of `audit` under the genome's name.
+impl std::fmt::Display for SoloAudit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let start = match self.pegs_from_start {
+            Some(n) => format!("{n} peg{} left", plural(n)),
+            None => "forfeits (an illegal gene under --illegal forfeit)".to_string(),
+        };
+        write!(
+            f,
+            "from the start  {start} (the board allows {})\n\
+             keeps the best  in {} of {} reachable positions ({:.1}%): its jump there can still end with the fewest pegs\n\
+             finishes best   from {} of them ({:.1}%): played on by the genome, the game ends with the fewest pegs still possible\n",
+            self.best_pegs,
+            self.keeps_best,
+            self.positions,
+            100.0 * self.keep_rate(),
+            self.finishes_best,
+            100.0 * self.finish_rate(),
+        )
+    }
+}
+
 /// The chance that a random gene table leaves one peg from `pegs`: each
 /// position reads its own gene once, so the chance is the mean, over the
 /// gene values, of the chance after the jump the value leads to.
@@ -174,7 +348,7 @@ fn solve(
         return Ok(e);
     }
     if entries.len() >= limit {
-        return Err(TooLarge { limit });
+        return Err(too_large_error(limit));
     }
     let mut entry = SoloEntry {
         best: u8::MAX,
@@ -332,6 +506,6 @@ mod tests {
     #[test]
     fn a_limit_is_refused_not_exceeded() {
         let err = SoloTable::build(&Solitaire::FIVE_ROWS, 100).err().unwrap();
-        assert_eq!(err, TooLarge { limit: 100 });
+        assert_eq!(err, too_large_error(100));
     }
 }
