@@ -8,6 +8,7 @@ use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
 use crate::evolve::exchange;
+use crate::evolve::run_toml_text;
 use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, Prepared, RunEnd};
 use crate::players::Knowledge;
 use crate::plot::render;
@@ -40,6 +41,9 @@ pub enum Origin {
         checkpoint: Checkpoint,
         more: Option<u64>,
     },
+    /// A new run checked and built as `Fresh` is (players, files, bank),
+    /// then only described: `evolve --dry-run`.
+    Planned { cfg: EvolveConfig },
 }
 
 /// How to resume this run: under the same launcher with as many processes
@@ -220,6 +224,12 @@ impl Drive {
                 until,
                 lock,
             } => (evolution, until, lock),
+            Begun::Planned(cfg) => {
+                outln!("{}", super::evolve::plan_line("would evolve", &cfg, &run));
+                outln!("dry run: every setting checked, nothing run or written; its run.toml:\n");
+                outln!("{}", run_toml_text(&cfg, threads).trim_end());
+                return Ok(ExitCode::SUCCESS);
+            }
             Begun::Finished { reason } => {
                 if root {
                     outln!(
@@ -311,6 +321,8 @@ enum Begun<G: TableGame + Knowledge> {
     /// A resumed run that had met its stopping rule, asked for no more
     /// generations: nothing to do, nothing written.
     Finished { reason: String },
+    /// A dry run's configuration, checked.
+    Planned(Box<EvolveConfig>),
 }
 
 /// A fresh run checked, built, its directory claimed and started; or a
@@ -336,6 +348,10 @@ fn begin<G: TableGame + Knowledge>(
                 until,
                 lock,
             }
+        }
+        Origin::Planned { cfg } => {
+            let prepared = Prepared::new(game, cfg)?;
+            Begun::Planned(Box::new(prepared.config().clone()))
         }
         Origin::Resumed {
             mut checkpoint,

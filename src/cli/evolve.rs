@@ -57,7 +57,8 @@ Examples:
   bebete evolve --game c4 --population 1000 --fitness vs:sample:10+random:10 --init zero
   bebete evolve --game c4 --encoder mirror --fitness vs:hof:10+random:10+rules:20
   bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100
-  bebete evolve --game c4 --encoder subgrid --islands 4 --migrate-every 10 --migrants 2"
+  bebete evolve --game c4 --encoder subgrid --islands 4 --migrate-every 10 --migrants 2
+  bebete evolve --game checkers --dry-run           check the settings, print the plan"
 )]
 pub struct EvolveArgs {
     #[command(flatten)]
@@ -190,11 +191,17 @@ pub struct EvolveArgs {
     pub migrate_every: u64,
     /// With --islands: genomes sent per migration (an island's best; they
     /// replace the receiving island's last children), 1 to elite
-    #[arg(long, value_name = "M", default_value_t = 2)]
-    pub migrants: usize,
+    /// [default: 2, or the elite when it is smaller]
+    #[arg(long, value_name = "M")]
+    pub migrants: Option<usize>,
     /// No progress bar and no summary
     #[arg(long, short)]
     pub quiet: bool,
+    /// Check every setting (the game, the players, the files, the bank)
+    /// and print what would run and the run.toml it would write; run
+    /// nothing and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// A count flag: a whole number, else a message with its range (the range
@@ -272,16 +279,31 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.islands = Islands {
         count: args.islands,
         every: args.migrate_every,
-        migrants: args.migrants,
+        migrants: args.migrants.unwrap_or(2),
     };
     cfg.learn.guided = args.guided.unwrap_or(cfg.learn.guided);
     cfg.learn.local_search = args.local_search.unwrap_or(cfg.learn.local_search);
     cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
     follow_population(&mut cfg, args.elite.is_some(), args.parents.is_some());
+    if args.migrants.is_none() {
+        // A default follows the elite it may not exceed (a value genome's
+        // elite is 1).
+        cfg.islands.migrants = cfg.islands.migrants.min(cfg.elite);
+    }
     let dir = args
         .run
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("{}-{seed}", game.kind())));
     let run = RunDir::new(dir);
+    if args.dry_run {
+        refuse_a_run_in(&run)?;
+        return game.visit(Drive {
+            origin: Origin::Planned { cfg },
+            run,
+            lock: None,
+            threads: thread_count(args.threads),
+            quiet: args.quiet,
+        });
+    }
     // Once the configuration is checked and built: the lock first (a run
     // in progress is named as such, not as one to resume). Under MPI the
     // first process takes the lock and checks the directory; the others
@@ -291,25 +313,11 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         Box::new(move |cfg: &EvolveConfig| {
             let root = exchange::is_first_process();
             let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
-            if root && run.run_toml().exists() {
-                anyhow::bail!(
-                    "{} already holds a run: continue it with `bebete resume {}`, or choose another --run",
-                    run.root().display(),
-                    run.root().display()
-                );
+            if root {
+                refuse_a_run_in(&run)?;
             }
             if !quiet && root {
-                let population = match cfg.islands.count {
-                    1 => format!("population {}", cfg.population),
-                    n => format!("{n} islands of population {}", cfg.population),
-                };
-                outln!(
-                    "evolving {}: {population}, {} generations, seed {}, run {}",
-                    cfg.game,
-                    cfg.generations,
-                    cfg.seed,
-                    run.root().display()
-                );
+                outln!("{}", plan_line("evolving", cfg, &run));
             }
             Ok(lock)
         })
@@ -321,6 +329,35 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         threads: thread_count(args.threads),
         quiet: args.quiet,
     })
+}
+
+/// A new run's directory must not hold a run already.
+fn refuse_a_run_in(run: &RunDir) -> anyhow::Result<()> {
+    if run.run_toml().exists() {
+        anyhow::bail!(
+            "{} already holds a run: continue it with `bebete resume {}`, or choose another --run",
+            run.root().display(),
+            run.root().display()
+        );
+    }
+    Ok(())
+}
+
+/// `evolving GAME: population P, N generations, seed S, run DIR`, the
+/// first line of a run (`verb` is `evolving`, or `would evolve` for a dry
+/// run).
+pub fn plan_line(verb: &str, cfg: &EvolveConfig, run: &RunDir) -> String {
+    let population = match cfg.islands.count {
+        1 => format!("population {}", cfg.population),
+        n => format!("{n} islands of population {}", cfg.population),
+    };
+    format!(
+        "{verb} {}: {population}, {} generations, seed {}, run {}",
+        cfg.game,
+        cfg.generations,
+        cfg.seed,
+        run.root().display()
+    )
 }
 
 /// `--seed`: a whole number; a sign (`-1`) is named as such rather than

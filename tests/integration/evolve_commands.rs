@@ -896,3 +896,59 @@ fn flags_that_cannot_make_a_run_are_refused_before_any_work() {
         refusal_of(bebete(dir.path()).args(["evolve", "--population", "2", "--elite", "5"]));
     assert!(stderr.contains("--elite 5: must be 1-1"), "{stderr}");
 }
+
+/// `--dry-run` checks the settings as a run does, prints the plan and the
+/// run.toml, and writes nothing; a refused setting is refused the same.
+#[test]
+fn a_dry_run_checks_and_prints_the_plan_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--game",
+        "c4",
+        "--islands",
+        "2",
+        "--seed",
+        "3",
+        "--dry-run",
+    ]));
+    assert!(
+        out.starts_with("would evolve connect4 (value genome, 70×8 tuples): 2 islands of population 2, 60 generations, seed 3, run runs/connect4-3\n"),
+        "{out}"
+    );
+    // The migrants' default follows the value genome's elite of 1.
+    for line in [
+        "seed = 3",
+        "islands = 2",
+        "migrants = 1",
+        "self_play = 25000",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line} missing:\n{out}");
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "a dry run wrote"
+    );
+    let refused = refusal_of(bebete(dir.path()).args([
+        "evolve",
+        "--game",
+        "c4",
+        "--islands",
+        "2",
+        "--migrants",
+        "2",
+        "--dry-run",
+    ]));
+    assert!(refused.contains("--migrants 2: must be 1-1"), "{refused}");
+    let refused = refusal_of(bebete(dir.path()).args([
+        "evolve",
+        "--game",
+        "c4",
+        "--fitness",
+        "vs:genomes/none.genome:10",
+        "--dry-run",
+    ]));
+    assert!(refused.contains("none.genome"), "{refused}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

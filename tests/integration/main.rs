@@ -21,6 +21,7 @@ mod reliability;
 mod serve_api;
 #[cfg(feature = "serve")]
 mod serve_work;
+mod shown_commands;
 mod soak;
 mod solitaire;
 mod value_genome;

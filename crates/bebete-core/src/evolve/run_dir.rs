@@ -37,7 +37,7 @@ struct RunToml<'a> {
     max_take: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     last_loses: Option<bool>,
-    /// Solitaire's board.
+    /// Peg solitaire's board.
     #[serde(skip_serializing_if = "Option::is_none")]
     rows: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -127,59 +127,9 @@ impl RunDir {
         self.root.join(run_files::BEST_GENOME)
     }
 
-    /// Writes `run.toml`.
+    /// Writes `run.toml` ([`run_toml_text`]).
     pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
-        // The game's own options: what `--game` with them chooses again.
-        let options = cfg.game.options();
-        let doc = RunToml {
-            bebete_version: env!("CARGO_PKG_VERSION"),
-            game: cfg.game.kind().name(),
-            encoder: cfg.game.encoder_name(),
-            rule: options.rule.map(TakeRuleName::name),
-            sticks: options.sticks,
-            max_take: options.max_take,
-            last_loses: (options.last_loses || options.last_wins).then_some(options.last_loses),
-            rows: options.rows,
-            empty: options.empty,
-            tuples: options.tuples,
-            tuple_length: options.tuple_length,
-            seed: cfg.seed,
-            population: cfg.population,
-            elite: cfg.elite,
-            parents: cfg.parents,
-            mutation: if cfg.mutation.low >= cfg.mutation.high {
-                toml::Value::Float(cfg.mutation.low)
-            } else {
-                toml::Value::String(cfg.mutation.to_string())
-            },
-            generations: cfg.generations,
-            selection: cfg.selection.to_string(),
-            illegal: cfg.illegal.name(),
-            checkpoint_every: cfg.checkpoint_every,
-            keep: cfg.keep,
-            threads,
-            fitness: cfg.fitness.to_string(),
-            mutate: cfg.mutate.to_string(),
-            init: cfg.init.to_string(),
-            crossover: cfg.crossover.to_string(),
-            bench_every: cfg.bench.every,
-            bench_against: cfg.bench.against.iter().map(|s| s.to_string()).collect(),
-            bench_games: cfg.bench.games,
-            target: cfg.stop.target.as_ref().map(|t| t.to_string()),
-            patience: cfg.stop.patience,
-            lookahead: cfg.lookahead,
-            bank: abilities(cfg.game)
-                .banked
-                .then(|| cfg.learn.bank.to_string()),
-            guided: cfg.learn.guided,
-            local_search: cfg.learn.local_search,
-            self_play: cfg.self_play,
-            islands: (cfg.islands.count > 1).then_some(cfg.islands.count),
-            migrate_every: (cfg.islands.count > 1).then_some(cfg.islands.every),
-            migrants: (cfg.islands.count > 1).then_some(cfg.islands.migrants),
-        };
-        let text = toml::to_string(&doc).expect("run.toml fields are plain values");
-        write_atomic(&self.run_toml(), text.as_bytes())
+        write_atomic(&self.run_toml(), run_toml_text(cfg, threads).as_bytes())
     }
 
     /// Rewrites `stats.csv` with exactly `rows`.
@@ -208,6 +158,61 @@ impl RunDir {
         let record = row.record(bench::columns(cfg).len(), cfg.islands.count > 1);
         write_records(&mut file, [record.as_slice()]).map_err(|e| FileError::new(&path, e))
     }
+}
+
+/// The text of `run.toml`: every setting of the run, the game's rules
+/// included (`evolve --dry-run` prints it).
+pub fn run_toml_text(cfg: &EvolveConfig, threads: usize) -> String {
+    // The game's own options: what `--game` with them chooses again.
+    let options = cfg.game.options();
+    let doc = RunToml {
+        bebete_version: env!("CARGO_PKG_VERSION"),
+        game: cfg.game.kind().name(),
+        encoder: cfg.game.encoder_name(),
+        rule: options.rule.map(TakeRuleName::name),
+        sticks: options.sticks,
+        max_take: options.max_take,
+        last_loses: (options.last_loses || options.last_wins).then_some(options.last_loses),
+        rows: options.rows,
+        empty: options.empty,
+        tuples: options.tuples,
+        tuple_length: options.tuple_length,
+        seed: cfg.seed,
+        population: cfg.population,
+        elite: cfg.elite,
+        parents: cfg.parents,
+        mutation: if cfg.mutation.low >= cfg.mutation.high {
+            toml::Value::Float(cfg.mutation.low)
+        } else {
+            toml::Value::String(cfg.mutation.to_string())
+        },
+        generations: cfg.generations,
+        selection: cfg.selection.to_string(),
+        illegal: cfg.illegal.name(),
+        checkpoint_every: cfg.checkpoint_every,
+        keep: cfg.keep,
+        threads,
+        fitness: cfg.fitness.to_string(),
+        mutate: cfg.mutate.to_string(),
+        init: cfg.init.to_string(),
+        crossover: cfg.crossover.to_string(),
+        bench_every: cfg.bench.every,
+        bench_against: cfg.bench.against.iter().map(|s| s.to_string()).collect(),
+        bench_games: cfg.bench.games,
+        target: cfg.stop.target.as_ref().map(|t| t.to_string()),
+        patience: cfg.stop.patience,
+        lookahead: cfg.lookahead,
+        bank: abilities(cfg.game)
+            .banked
+            .then(|| cfg.learn.bank.to_string()),
+        guided: cfg.learn.guided,
+        local_search: cfg.learn.local_search,
+        self_play: cfg.self_play,
+        islands: (cfg.islands.count > 1).then_some(cfg.islands.count),
+        migrate_every: (cfg.islands.count > 1).then_some(cfg.islands.every),
+        migrants: (cfg.islands.count > 1).then_some(cfg.islands.migrants),
+    };
+    toml::to_string(&doc).expect("run.toml fields are plain values")
 }
 
 #[cfg(test)]

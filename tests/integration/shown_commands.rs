@@ -1,0 +1,459 @@
+//! Every command the README and the docs show is run by the tests, so the
+//! docs cannot drift from the program:
+//! - every `bebete` command of a `sh` or `console` block parses as the
+//!   command line reads it (flags, values, ranges);
+//! - every `evolve` shown runs with `--dry-run`, which checks every setting
+//!   (game, players, files, bank) as a real run does and writes nothing;
+//! - every `console` block whose commands run in seconds is run as written,
+//!   in a scratch directory holding the shipped genomes, and prints what the
+//!   page shows. Times and speeds are compared as `#`; a line `…` stands
+//!   for any number of lines.
+//!
+//! A shown command that is none of these (a server, a long run, another
+//! program) must be listed in [`NOT_RUN`] with the reason, so a new one
+//! cannot slip by unchecked.
+
+use super::common::{bebete, copy_shipped_genomes};
+use clap::Parser;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A command shown on a page.
+#[derive(Debug)]
+struct Shown {
+    page: String,
+    line: usize,
+    /// The command as written, continuation lines joined, comment removed.
+    text: String,
+    /// In a `console` block: the output shown under it.
+    output: Option<Vec<String>>,
+}
+
+/// The pages whose commands are checked.
+fn pages() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md"), root.join("genomes/README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    pages
+}
+
+/// `text` without a trailing `# comment` (a `#` after a space, outside
+/// quotes).
+fn without_comment(text: &str) -> &str {
+    let mut quote = None;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match (quote, b) {
+            (None, b'\'' | b'"') => quote = Some(b),
+            (Some(q), _) if q == b => quote = None,
+            (None, b'#') if i > 0 && bytes[i - 1] == b' ' => return text[..i].trim_end(),
+            _ => {}
+        }
+    }
+    text.trim_end()
+}
+
+/// Every command of the `sh` and `console` blocks of every page.
+fn shown_commands() -> Vec<Shown> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut shown = Vec::new();
+    for path in pages() {
+        let page = path.strip_prefix(root).unwrap().display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut i = 0;
+        while i < lines.len() {
+            let fence = lines[i].trim_start();
+            let console = fence == "```console";
+            if !(console || matches!(fence, "```sh" | "```bash" | "```shell")) {
+                i += 1;
+                continue;
+            }
+            i += 1;
+            while i < lines.len() && !lines[i].trim_start().starts_with("```") {
+                let line = lines[i];
+                let start = i + 1;
+                let command = if console {
+                    line.strip_prefix("$ ")
+                } else {
+                    Some(line).filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+                };
+                i += 1;
+                let Some(first) = command else { continue };
+                let mut text = without_comment(first).to_string();
+                while text.ends_with('\\') && i < lines.len() {
+                    text.pop();
+                    text.push_str(without_comment(lines[i].trim_start()));
+                    i += 1;
+                }
+                let output = console.then(|| {
+                    let mut out = Vec::new();
+                    while i < lines.len()
+                        && !lines[i].starts_with("$ ")
+                        && !lines[i].trim_start().starts_with("```")
+                    {
+                        out.push(lines[i].to_string());
+                        i += 1;
+                    }
+                    out
+                });
+                shown.push(Shown {
+                    page: page.clone(),
+                    line: start,
+                    text,
+                    output,
+                });
+            }
+            i += 1;
+        }
+    }
+    shown
+}
+
+/// The words of a shell command (single and double quotes; no expansion).
+fn words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    let mut started = false;
+    for c in text.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                started = true;
+            }
+            (Some(q), _) if q == c => quote = None,
+            (None, c) if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            _ => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+/// The arguments a shown command gives bebete (after `bebete`, `cargo run
+/// --release --`, `target/release/bebete`, `mpirun -n N …`, or a pipe into
+/// one of those); `None` for another program.
+fn bebete_args(text: &str) -> Option<Vec<String>> {
+    let command = text.rsplit('|').next().unwrap().trim();
+    let words = words(command);
+    let mut rest: &[String] = &words;
+    if rest.first().is_some_and(|w| w == "mpirun") {
+        rest = &rest[3..];
+    }
+    match rest.first().map(String::as_str) {
+        Some("bebete" | "target/release/bebete") => Some(rest[1..].to_vec()),
+        Some("cargo")
+            if rest
+                .get(1..4)
+                .is_some_and(|w| w == ["run", "--release", "--"]) =>
+        {
+            Some(rest[4..].to_vec())
+        }
+        _ => None,
+    }
+}
+
+/// Shown commands the tests do not run, with the reason: each is written
+/// here as it is shown. (Their `bebete` ones still must parse.)
+const NOT_RUN: &[(&str, &str)] = &[
+    ("cargo test", "the tests themselves"),
+    ("cargo test --features mpi --test mpi", "CI runs it"),
+    ("cargo test --features browser --test browser", "CI runs it"),
+    ("cargo build --release --features mpi", "CI builds it"),
+    ("cargo bench --bench bebete", "minutes of benchmarks"),
+    ("cargo bench --bench bebete -- decision", "a benchmark"),
+    ("cargo install cargo-fuzz", "a tool from the network"),
+    (
+        "cargo run --release --example own_game",
+        "the example's own tests run it",
+    ),
+    (
+        "bebete serve",
+        "a server: tests/integration/serve_api.rs speaks to one",
+    ),
+    ("curl", "the server's API: tests/integration/serve_api.rs"),
+    ("RUSTC_BOOTSTRAP=1 cargo fuzz", "fuzzing runs for minutes"),
+    ("cp", "copies a file another shown command wrote"),
+];
+
+/// Console commands whose output is not compared here because they take
+/// long (seconds measured with the release build on the 2-core machine);
+/// they still must parse, and their output was copied from a real run.
+const SLOW: &[(&str, &str)] = &[
+    (
+        "bebete eval genomes/connect4.genome",
+        "a 9-ply search: 90-110 s",
+    ),
+    (
+        "bebete eval genomes/checkers.genome",
+        "a 6-ply search: over 30 s",
+    ),
+    (
+        "bebete eval genomes/d4.genome",
+        "a 4-ply search, 1,000 games: over 30 s",
+    ),
+    (
+        "bebete eval genomes/connect4-subgrid.genome",
+        "a 5-ply shell: 15-30 s",
+    ),
+    (
+        "bebete audit genomes/connect4-subgrid.genome",
+        "30,000 positions in a 5-ply shell: 27 s",
+    ),
+    ("bebete eval genomes/connect4-pure.genome", "6-10 s"),
+    ("bebete eval genomes/checkers-ntuple.genome", "3 s"),
+];
+
+fn not_run(text: &str) -> Option<&'static str> {
+    NOT_RUN
+        .iter()
+        .chain(SLOW)
+        .find(|(shown, _)| text == *shown || text.starts_with(&format!("{shown} ")))
+        .map(|&(_, why)| why)
+}
+
+#[test]
+fn every_shown_command_is_bebete_or_listed() {
+    let shown = shown_commands();
+    assert!(shown.len() > 50, "only {} commands found", shown.len());
+    for s in &shown {
+        assert!(
+            bebete_args(&s.text).is_some() || not_run(&s.text).is_some(),
+            "{}:{}: `{}` is neither bebete nor listed in NOT_RUN",
+            s.page,
+            s.line,
+            s.text
+        );
+    }
+}
+
+#[test]
+fn every_shown_bebete_command_parses() {
+    for s in shown_commands() {
+        let Some(args) = bebete_args(&s.text) else {
+            continue;
+        };
+        let parsed = bebete::cli::Cli::try_parse_from(std::iter::once("bebete".into()).chain(args));
+        if let Err(e) = parsed {
+            panic!("{}:{}: `{}` does not parse:\n{e}", s.page, s.line, s.text);
+        }
+    }
+}
+
+/// A scratch directory holding the shipped genomes, as a checkout does.
+fn checkout_like() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("genomes"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".genome"))
+            .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    copy_shipped_genomes(dir.path(), &names);
+    let banks = Path::new(env!("CARGO_MANIFEST_DIR")).join("banks");
+    std::fs::create_dir_all(dir.path().join("banks")).unwrap();
+    for entry in std::fs::read_dir(banks).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(
+            &path,
+            dir.path().join("banks").join(path.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+#[test]
+fn every_shown_evolve_passes_its_dry_run() {
+    let dir = checkout_like();
+    let mut checked = 0;
+    for s in shown_commands() {
+        let Some(args) = bebete_args(&s.text) else {
+            continue;
+        };
+        if args.first().map(String::as_str) != Some("evolve") {
+            continue;
+        }
+        let out = bebete(dir.path())
+            .args(&args)
+            .arg("--dry-run")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.starts_with("would evolve "),
+            "{}:{}: `{}` fails its dry run:\n{}{}",
+            s.page,
+            s.line,
+            s.text,
+            stdout,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 15, "{checked} evolve commands");
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "a dry run wrote something: {left:?}");
+}
+
+/// `line` with every time and speed (`0.1 s`, `3764 games/s`) as `#`.
+fn without_times(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        let number = !w.is_empty()
+            && w.trim_start_matches('(')
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '.');
+        let unit = next == "s"
+            || next.starts_with("s)")
+            || next.starts_with("s,")
+            || next.starts_with("games/s");
+        if number && unit {
+            out.push(if w.starts_with('(') { "(#" } else { "#" });
+        } else {
+            out.push(w);
+        }
+    }
+    out.join(" ")
+}
+
+/// Whether the printed line `actual` is the shown line `shown`: times
+/// aside, trailing spaces aside, and a `…` in a shown line standing for
+/// any text there.
+fn same_line(shown: &str, actual: &str) -> bool {
+    let (shown, actual) = (
+        without_times(shown.trim_end()),
+        without_times(actual.trim_end()),
+    );
+    let mut parts = shown.split('…');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = actual.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    if parts.is_empty() {
+        return rest.is_empty();
+    }
+    for (i, part) in parts.iter().enumerate() {
+        if i + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Whether `actual` is `shown`, line by line ([`same_line`]), where a shown
+/// line `…` alone stands for any number of lines.
+fn matches(shown: &[String], actual: &[String]) -> bool {
+    match shown.split_first() {
+        None => actual.is_empty(),
+        Some((first, rest)) if first.trim() == "…" => {
+            (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
+        }
+        Some((first, rest)) => actual
+            .split_first()
+            .is_some_and(|(a, more)| same_line(first, a) && matches(rest, more)),
+    }
+}
+
+#[test]
+fn every_shown_console_output_is_what_the_command_prints() {
+    let dir = checkout_like();
+    let bin = dir.path().join(".bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin!("bebete"), bin.join("bebete"))
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (mut ran, mut drifted) = (0, Vec::new());
+    for s in shown_commands() {
+        let Some(shown) = &s.output else { continue };
+        if not_run(&s.text).is_some() {
+            continue;
+        }
+        let text = s.text.replace("cargo run --release -- ", "bebete ");
+        // What a terminal shows: both streams. A page may also show stdout
+        // alone (progress on stderr left out).
+        let run = |redirect: &str| {
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg(format!("{text} {redirect}"))
+                .current_dir(dir.path())
+                .env("PATH", &path)
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let printed = run("2>&1");
+        let lines = |t: &str| t.lines().map(str::to_string).collect::<Vec<_>>();
+        // Run again only when the page leaves stderr out.
+        let stdout_only = || matches(shown, &lines(&run("2>/dev/null")));
+        if !matches(shown, &lines(&printed)) && !stdout_only() {
+            drifted.push(format!(
+                "{}:{}: `{}` printed\n{printed}\nwhere the page shows\n{}\n",
+                s.page,
+                s.line,
+                s.text,
+                shown.join("\n")
+            ));
+        }
+        ran += 1;
+    }
+    assert!(drifted.is_empty(), "{}", drifted.join("\n"));
+    assert!(ran >= 10, "{ran} console commands run");
+}
+
+#[test]
+fn times_are_elided_and_ellipses_skip_lines() {
+    assert_eq!(
+        without_times("for generations 0-2 in 0.1 s (300 games, 3764 games/s)"),
+        "for generations 0-2 in # s (300 games, # games/s)"
+    );
+    let lines = |t: &str| t.lines().map(str::to_string).collect::<Vec<_>>();
+    assert!(matches(&lines("a\n…\nd"), &lines("a\nb\nc\nd")));
+    assert!(matches(&lines("a\n…\nd"), &lines("a\nd")));
+    assert!(!matches(&lines("a\n…\nd"), &lines("a\nb")));
+    assert!(!matches(&lines("a\nb"), &lines("a\nc")));
+    assert!(same_line("    8   845931   …", "    8   845931   0.08"));
+    assert!(same_line("a … c …", "a b c d"));
+    assert!(!same_line("a … c", "a b d"));
+    assert!(same_line(" X | 2 | 3", " X | 2 | 3 "));
+    assert_eq!(
+        words(r#"solve --position "B:W18, 24" 'x y'"#),
+        ["solve", "--position", "B:W18, 24", "x y"]
+    );
+    assert_eq!(
+        without_comment("bebete play   # tic-tac-toe"),
+        "bebete play"
+    );
+}
