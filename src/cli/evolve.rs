@@ -12,7 +12,7 @@ use crate::evolve::{
     Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, MutationScope, Selection, Target,
 };
 
-use crate::games::GameKind;
+use crate::games::{GameKind, GameOptions, GameSpec};
 use crate::players::PlayerSpec;
 use crate::store::RunLock;
 use anyhow::Context;
@@ -21,34 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
-#[command(
-    after_help = "Defaults (population 100, elite 10, 2 parents, elite selection):
-  tictactoe    recommended: --encoder symmetric --fitness vs:exhaustive
-               --mutation 0.0005..0.02 --target unbeatable --generations 5000
-  matchsticks  recommended: --fitness vs:exhaustive --mutation 0.002..0.2
-               --target unbeatable --generations 5000 (--encoder sticks with --rule double)
-  connect4     recommended: --encoder ntuple, the value genome (below); the text's
-               sub-grid genome with --encoder mirror: --fitness
-               vs:random:10+rules:20+alphabeta:2:6 --init zero --mutation 0.002
-               --generations 3000 --bench-every 100
-  solitaire    recommended: --fitness solo --mutation 0.0005..0.05 --target pegs:1
-               --generations 2000 (one game per genome; no opponents, no round-robin)
-  checkers     recommended: --encoder ntuple, the value genome (below); the text's
-               sub-grid genome with --encoder subgrid: --fitness vs:random:10+rules:20
-               --init zero --mutation 0.002 --generations 300 --bench-every 25
-  value genomes (--encoder ntuple: tictactoe, connect4, checkers) learn by self-play:
-    tictactoe  --population 8 --elite 2 --self-play 300 --mutation 0.05
-               --fitness vs:exhaustive --target unbeatable --generations 500
-    connect4   --population 2 --elite 1 --parents 1 --self-play 25000
-               --mutation 0.01 --fitness vs:bank --generations 60 --bench-every 5
-    checkers   --population 2 --elite 1 --parents 1 --self-play 5000
-               --mutation 0.01 --fitness vs:alphabeta:2:20 --generations 200 --bench-every 10
-Giving --fitness selects the method's defaults instead (base3/state/subgrid
-encoders, random initial genes, no bank operators, one mutation rate:
-tictactoe 0.001, matchsticks 0.05, connect4 0.002, solitaire 0.001, checkers 0.002;
-generations 1000, 200, 300, 500, 200); any flag given explicitly wins.
-
-Examples:
+#[command(after_help = "Examples:
   bebete evolve                                   an unbeatable tic-tac-toe genome
   bebete evolve --fitness round-robin             the plain method, for comparison
   bebete evolve --game c4 --seed 1 --run runs/c4-first
@@ -58,34 +31,34 @@ Examples:
   bebete evolve --game c4 --encoder mirror --fitness vs:hof:10+random:10+rules:20
   bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100
   bebete evolve --game c4 --encoder subgrid --islands 4 --migrate-every 10 --migrants 2
-  bebete evolve --game checkers --dry-run           check the settings, print the plan"
-)]
+  bebete evolve --game checkers --dry-run           check the settings, print the plan")]
 pub struct EvolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Genomes per generation, 2-100000 (1 for plain self-play learning)
-    /// [default: 100; value genomes 8, connect4's 2]
+    /// [default: per game, listed below]
     #[arg(long, allow_negative_numbers = true,
           value_parser = |t: &str| count(t, "1-100000"))]
     pub population: Option<usize>,
-    /// Genomes that survive unchanged, 1 to population-1 [default: 10;
-    /// value genomes 2, connect4's 1]
+    /// Genomes that survive unchanged, 1 to population-1 [default: per
+    /// game, listed below]
     #[arg(long, allow_negative_numbers = true,
           value_parser = |t: &str| count(t, "1 to population-1"))]
     pub elite: Option<usize>,
-    /// Parents per child, 1 to elite [default: 2; connect4 value genomes 1]
+    /// Parents per child, 1 to elite [default: per game, listed below]
     #[arg(long, allow_negative_numbers = true,
           value_parser = |t: &str| count(t, "1 to elite"))]
     pub parents: Option<usize>,
     /// Per-gene probability of being redrawn in a child, 0-1, or a range
-    /// LO..HI from which each child draws its own rate [default: per game]
+    /// LO..HI from which each child draws its own rate [default: per game,
+    /// listed below]
     #[arg(long, value_parser = str::parse::<Mutation>)]
     pub mutation: Option<Mutation>,
     /// Genes mutation may redraw: all, or used (only those some genome read
     /// in this generation's games against the --fitness opponents)
     #[arg(long, value_parser = str::parse::<MutationScope>, default_value = "all")]
     pub mutate: MutationScope,
-    /// Generations to run [default: per game]
+    /// Generations to run [default: per game, listed below]
     #[arg(long)]
     pub generations: Option<u64>,
     /// Seed of every random draw, a whole number 0-18446744073709551615
@@ -95,7 +68,8 @@ pub struct EvolveArgs {
     /// Run directory [default: runs/<game>-<seed>]
     #[arg(long)]
     pub run: Option<PathBuf>,
-    /// Write a checkpoint every K generations (and at the end) [default: per game]
+    /// Write a checkpoint every K generations (and at the end) [default: per
+    /// game, listed below]
     #[arg(long)]
     pub checkpoint_every: Option<u64>,
     /// Checkpoints kept on disk
@@ -120,8 +94,7 @@ pub struct EvolveArgs {
     /// the solved game), bank (connect4: the share of the bank's training
     /// positions where the move keeps the solver's value) or bank-score
     /// (the same, each move scored between the worst and the best move)
-    /// [default: vs:exhaustive for tictactoe and matchsticks,
-    /// vs:random:10+rules:20+alphabeta:2:6 for connect4]
+    /// [default: per game, listed below]
     #[arg(long, value_parser = str::parse::<Fitness>)]
     pub fitness: Option<Fitness>,
     /// Crossover: uniform (each gene from a random parent) or block:B (each
@@ -130,10 +103,11 @@ pub struct EvolveArgs {
     pub crossover: Crossover,
     /// Genes of generation 0: random, or zero (connect4: every vote has
     /// weight 0, so genomes start by playing the centre-first tie order)
-    /// [default: zero for connect4's recommended settings, else random]
+    /// [default: random; zero where listed below]
     #[arg(long, value_parser = str::parse::<Init>)]
     pub init: Option<Init>,
-    /// Measure the champion every K generations, 0 = never [default: 10; 25 for connect4]
+    /// Measure the champion every K generations, 0 = never [default: per
+    /// game, listed below]
     #[arg(long)]
     pub bench_every: Option<u64>,
     /// Benchmark opponents (columns vs_SPEC in stats.csv), comma separated
@@ -329,6 +303,80 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         threads: thread_count(args.threads),
         quiet: args.quiet,
     })
+}
+
+/// The defaults `evolve --help` lists after its examples, one game and
+/// encoder a line: built from the very settings a run starts from
+/// ([`EvolveConfig::recommended`] and each game's method settings), so the
+/// help cannot drift from what runs.
+pub fn defaults_by_game() -> String {
+    let mut out = String::from(
+        "Defaults per game and encoder: the recommended settings, used when --fitness is not given\n\
+         (any flag given wins; the first encoder of a game is its default):\n",
+    );
+    for &kind in GameKind::ALL {
+        for spec in recommended_specs(kind) {
+            let cfg = EvolveConfig::recommended(spec, 0);
+            out.push_str(&format!(
+                "  --game {kind} --encoder {}\n      {}\n",
+                spec.encoder_name(),
+                settings_as_flags(&cfg)
+            ));
+        }
+    }
+    out.push_str("Giving --fitness selects the method's settings instead (the first encoder listed for the\nmethod, random initial genes, no bank operators, one mutation rate):\n");
+    for &kind in GameKind::ALL {
+        let m = kind.method();
+        out.push_str(&format!(
+            "  --game {kind}  --mutation {} --generations {} --checkpoint-every {} --bench-every {}\n",
+            m.mutation, m.generations, m.checkpoint_every, m.bench_every
+        ));
+    }
+    out
+}
+
+/// Each encoder of `kind` under the recommended settings, its default
+/// first: what `evolve --game KIND [--encoder E]` runs.
+pub fn recommended_specs(kind: GameKind) -> Vec<GameSpec> {
+    let with = |encoder: Option<&str>| {
+        kind.from_options(&GameOptions {
+            encoder: encoder.map(str::to_string),
+            recommended: true,
+            ..GameOptions::default()
+        })
+    };
+    let mut specs: Vec<GameSpec> = with(None).into_iter().collect();
+    for variant in kind.variants() {
+        let name = variant.encoder_name();
+        if specs.iter().all(|s| s.encoder_name() != name) {
+            specs.extend(with(Some(name)));
+        }
+    }
+    specs
+}
+
+/// The settings of `cfg` that differ between games, as the flags that set
+/// them.
+fn settings_as_flags(cfg: &EvolveConfig) -> String {
+    let mut flags = format!(
+        "--population {} --elite {} --parents {} --mutation {} --fitness {}",
+        cfg.population, cfg.elite, cfg.parents, cfg.mutation, cfg.fitness
+    );
+    if cfg.init == Init::Zero {
+        flags.push_str(" --init zero");
+    }
+    if cfg.self_play > 0 {
+        flags.push_str(&format!(" --self-play {}", cfg.self_play));
+    }
+    flags.push_str(&format!(" --generations {}", cfg.generations));
+    if let Some(target) = &cfg.stop.target {
+        flags.push_str(&format!(" --target {target}"));
+    }
+    flags.push_str(&format!(
+        " --bench-every {} --checkpoint-every {}",
+        cfg.bench.every, cfg.checkpoint_every
+    ));
+    flags
 }
 
 /// A new run's directory must not hold a run already.

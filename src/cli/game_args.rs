@@ -6,6 +6,41 @@ use crate::players::{PlayerError, PlayerSpec};
 use clap::{Args, ValueEnum};
 use std::path::Path;
 
+/// `--encoder`'s long help: each game's encoders, its default and the one
+/// `evolve`'s recommended settings use, read from the registry.
+pub fn encoder_help() -> String {
+    let mut text = String::from(
+        "How positions become gene indices, per game (the default first; `ntuple` is the value \
+         genome: tuples of cells, a weight per state, learning by self-play, shaped by --tuples \
+         and --tuple-length):",
+    );
+    for &kind in GameKind::ALL {
+        let of = |recommended| {
+            kind.from_options(&GameOptions {
+                recommended,
+                ..GameOptions::default()
+            })
+            .map(|spec| spec.encoder_name())
+            .unwrap_or_default()
+        };
+        let (default, recommended) = (of(false), of(true));
+        let mut names = vec![default];
+        for variant in kind.variants() {
+            if !names.contains(&variant.encoder_name()) {
+                names.push(variant.encoder_name());
+            }
+        }
+        let evolve = if recommended == default {
+            String::new()
+        } else {
+            format!(" (evolve's recommended settings: {recommended})")
+        };
+        text.push_str(&format!("\n  {kind}: {}{evolve}", names.join(", ")));
+    }
+    text.push_str("\nWith a genome file it must match the genome's own.");
+    text
+}
+
 /// `--game` and the matchsticks rule flags.
 #[derive(Args, Clone, Debug, Default)]
 pub struct GameArgs {
@@ -13,15 +48,9 @@ pub struct GameArgs {
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
     pub game: Option<GameKind>,
 
-    /// How positions become gene indices: tictactoe base3 or symmetric
-    /// (the 8 rotations/reflections share a gene); matchsticks state or
-    /// sticks (sticks left only); connect4 subgrid, playable, mirror or
-    /// playable-mirror; tictactoe and connect4 also ntuple (the value
-    /// genome: tuples of cells, a weight per state, learning by self-play;
-    /// see --tuples, --tuple-length). Defaults: base3, state, subgrid; evolve's
-    /// recommended settings use symmetric, ntuple for connect4 (and sticks
-    /// with --rule double).
-    /// With a genome file it must match the genome's own
+    /// How positions become gene indices (each game's encoders are listed
+    /// in full --help, from the registry). With a genome file it must match
+    /// the genome's own
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
 

@@ -96,6 +96,40 @@ pub enum Command {
 
 /// Runs a parsed command line; the exit code on success (`move` exits 1 when
 /// some input line failed).
+/// Parses the process's arguments, with `evolve --help` listing each
+/// game's defaults from the settings a run uses
+/// ([`evolve::defaults_by_game`]). Exits on `--help`, `--version` and a
+/// flag clap refuses, as `Cli::parse` does.
+pub fn parse() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = with_encoder_help(Cli::command(), &game_args::encoder_help());
+    let command = command.mut_subcommand("evolve", |evolve| {
+        let examples = evolve
+            .get_after_help()
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        evolve.after_help(format!("{examples}\n\n{}", evolve::defaults_by_game()))
+    });
+    let matches = command.get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// `cmd` and its subcommands with `--encoder`'s long help set to `help`.
+fn with_encoder_help(cmd: clap::Command, help: &str) -> clap::Command {
+    let cmd = if cmd.get_arguments().any(|a| a.get_id() == "encoder") {
+        cmd.mut_arg("encoder", |arg| arg.long_help(help.to_string()))
+    } else {
+        cmd
+    };
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    names.iter().fold(cmd, |cmd, name| {
+        cmd.mut_subcommand(name, |sub| with_encoder_help(sub, help))
+    })
+}
+
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Evolve(args) => evolve::run(*args),

@@ -251,8 +251,9 @@ fn evolve_help_names_every_game() {
     let help = stdout_of(bebete(dir.path()).args(["evolve", "--help"]));
     for kind in bebete::games::GameKind::ALL {
         assert!(
-            help.lines()
-                .any(|l| l.trim_start().starts_with(kind.name())),
+            help.lines().any(|l| l
+                .trim_start()
+                .starts_with(&format!("--game {} ", kind.name()))),
             "{kind} missing from evolve --help:\n{help}"
         );
     }

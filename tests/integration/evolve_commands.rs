@@ -952,3 +952,47 @@ fn a_dry_run_checks_and_prints_the_plan_and_writes_nothing() {
     assert!(refused.contains("none.genome"), "{refused}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// `evolve --help` lists each game's defaults from the settings a run
+/// uses: every row of its table is what a default run of that game and
+/// encoder records in its run.toml (read from a dry run).
+#[test]
+fn evolve_help_lists_the_defaults_a_default_run_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = stdout_of(bebete(dir.path()).args(["evolve", "--help"]));
+    let table = &help[help
+        .find("Defaults per game and encoder")
+        .expect("the defaults table")..];
+    let lines: Vec<&str> = table.lines().collect();
+    let mut rows = 0;
+    for pair in lines.windows(2) {
+        let game: Vec<&str> = pair[0].split_whitespace().collect();
+        let flags: Vec<&str> = pair[1].split_whitespace().collect();
+        if game.first() != Some(&"--game") || flags.first() != Some(&"--population") {
+            continue;
+        }
+        let out = stdout_of(bebete(dir.path()).arg("evolve").args(&game).args([
+            "--seed",
+            "1",
+            "--dry-run",
+        ]));
+        let recorded: std::collections::HashMap<&str, &str> = out
+            .lines()
+            .filter_map(|l| l.split_once(" = "))
+            .map(|(k, v)| (k, v.trim_matches('"')))
+            .collect();
+        for flag in flags.chunks(2) {
+            let key = flag[0].trim_start_matches("--").replace('-', "_");
+            assert_eq!(
+                recorded.get(key.as_str()),
+                Some(&flag[1]),
+                "{}: --help says {} {}; run.toml:\n{out}",
+                pair[0].trim(),
+                flag[0],
+                flag[1]
+            );
+        }
+        rows += 1;
+    }
+    assert!(rows >= 5, "{rows} rows in:\n{table}");
+}

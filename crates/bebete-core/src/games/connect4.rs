@@ -213,6 +213,7 @@ impl Registered for Connect4 {
             Connect4Encoder::Subgrid,
             Connect4Encoder::Playable,
             Connect4Encoder::Mirror,
+            Connect4Encoder::PlayableMirror,
             Connect4Encoder::NTuple(NTuple {
                 tuples: 8,
                 length: 6,

@@ -222,6 +222,7 @@ mod tests {
             ("connect4", &[2, 0]),
             ("connect4 (playable encoder)", &[2, 1]),
             ("connect4 (mirror encoder)", &[2, 2]),
+            ("connect4 (playable-mirror encoder)", &[2, 3]),
             ("connect4 (value genome, 8×6 tuples)", &[2, 4, 8, 6]),
             ("solitaire (5 rows, 15 holes, hole 1 empty)", &[3, 5, 1]),
             ("solitaire (4 rows, 10 holes, hole 2 empty)", &[3, 4, 2]),
