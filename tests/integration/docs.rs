@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// The README, the genomes' page and everything under docs/.
-fn pages() -> Vec<PathBuf> {
+pub(super) fn pages() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut pages = vec![root.join("README.md"), root.join("genomes/README.md")];
     let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))

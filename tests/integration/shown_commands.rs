@@ -14,8 +14,9 @@
 //! cannot slip by unchecked.
 
 use super::common::{bebete, copy_shipped_genomes};
+use super::docs::pages;
 use clap::Parser;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// A command shown on a page.
@@ -27,20 +28,6 @@ struct Shown {
     text: String,
     /// In a `console` block: the output shown under it.
     output: Option<Vec<String>>,
-}
-
-/// The pages whose commands are checked.
-fn pages() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages = vec![root.join("README.md"), root.join("genomes/README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
-    docs.sort();
-    pages.extend(docs);
-    pages
 }
 
 /// `text` without a trailing `# comment` (a `#` after a space, outside
