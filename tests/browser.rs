@@ -200,6 +200,13 @@ async fn whole_games_are_played_by_clicking() {
     // cell never wins.
     client.set_window_size(1280, 900).await.unwrap();
     client.goto(&server.url("/")).await.unwrap();
+    // The page opens on a game ready to play: Connect-Four against a
+    // shipped genome (this project has no connect4.genome: the first one
+    // listed), the visitor to move.
+    assert_eq!(settled(&client).await, "your-turn");
+    let against = text(&client, "against").await;
+    assert!(against.starts_with("against genomes/connect4"), "{against}");
+    screenshot(&client, "opened.png").await;
     choose(&client, "game", "tictactoe").await;
     // The default opponent is the command line's: genomes/<game>.genome.
     let usual = value(&client, "opponent").await;
@@ -338,6 +345,49 @@ async fn whole_games_are_played_by_clicking() {
     assert_eq!(usual.as_deref(), Some("genomes/checkers.genome"));
     choose(&client, "first", "human").await;
     click(&client, "start").await;
+    settled(&client).await;
+    // Clicks that start no move are refused with the reason.
+    for (square, reason) in [
+        (21, "Square 21 holds a white piece: you play black."),
+        (
+            16,
+            "Square 16 is empty: click one of your pieces that can move.",
+        ),
+        (1, "The piece on 1 has no move."),
+    ] {
+        client
+            .find(Locator::Css(&format!(
+                "#board rect.target[data-square=\"{square}\"]"
+            )))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        assert_eq!(text(&client, "message").await, reason);
+    }
+    // A chosen piece sent where it cannot go: the server says why.
+    for square in [9, 18] {
+        client
+            .find(Locator::Css(&format!(
+                "#board rect.target[data-square=\"{square}\"]"
+            )))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+    }
+    let start = Instant::now();
+    loop {
+        let message = text(&client, "message").await;
+        if message.contains("9x18") {
+            break;
+        }
+        assert!(start.elapsed() < WAIT, "no reason for 9x18: {message:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    screenshot(&client, "checkers-refused.png").await;
     let client_ref = &client;
     let result = play_out(&client, 400, async move |n| {
         if n == 0 {
@@ -380,7 +430,10 @@ async fn whole_games_are_played_by_clicking() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let state = text(&client, "run-state").await;
-    assert!(state.contains("4 generations recorded"), "{state}");
+    assert_eq!(
+        state, "finished after generation 3: its plan of 4 generations is done",
+        "{state}"
+    );
     screenshot(&client, "run.png").await;
     click(&client, "run-play").await;
     let start = Instant::now();

@@ -9,7 +9,9 @@ use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
 use crate::evolve::exchange;
 use crate::evolve::run_toml_text;
-use crate::evolve::{Evolution, EvolveConfig, GenerationReport, Observer, Prepared, RunEnd};
+use crate::evolve::{
+    Evolution, EvolveConfig, GenerationReport, Observer, Prepared, RunEnd, RunEnded,
+};
 use crate::players::Knowledge;
 use crate::plot::render;
 use crate::store::RunLock;
@@ -263,6 +265,10 @@ impl Drive {
             plot: default_plot(run.root()),
             plotted: None,
         };
+        if root {
+            // Running (again): no longer ended.
+            run.clear_ended()?;
+        }
         let end = evolution.run(until, &stop.flag, &mut observer)?;
         let (bar, games, learned, plot) = (
             observer.bar,
@@ -278,6 +284,15 @@ impl Drive {
                 RunEnd::Stopped => ExitCode::from(130),
                 _ => ExitCode::SUCCESS,
             });
+        }
+        let reason = match &end {
+            RunEnd::Reached(reason) => Some(reason.clone()),
+            RunEnd::Finished => Some(format!("its plan of {until} generations is done")),
+            RunEnd::Stopped => None,
+        };
+        if let Some(reason) = reason {
+            let generation = evolution.generation().saturating_sub(1);
+            run.write_ended(&RunEnded { generation, reason })?;
         }
         let plotted = match render(&[run.root().to_path_buf()], &plot) {
             Ok(()) => Some(plot),

@@ -477,6 +477,16 @@ pub fn run_params(dir: &Path) -> toml::Table {
         .unwrap_or_default()
 }
 
+/// How a run ended (`ended.toml`, as [`open_plain`] allows it), `None`
+/// while it runs or was stopped, or for a run written before the file.
+pub fn run_ended(dir: &Path) -> Option<crate::evolve::RunEnded> {
+    let name = run_files::ENDED_TOML;
+    open_plain(&dir.join(name), name, MAX_RUN_TOML_BYTES)
+        .ok()
+        .and_then(|file| std::io::read_to_string(file).ok())
+        .and_then(|t| toml::from_str(&t).ok())
+}
+
 /// A run's `stats.csv`, whole, as [`open_plain`] allows it (at most
 /// [`MAX_STATS_BYTES`]); `Ok(None)` when the run has none yet or it does
 /// not parse.

@@ -645,6 +645,12 @@ fn resume_adds_generations_without_shrinking_the_plan_and_hints_only_what_works(
         .success();
     let toml = || std::fs::read_to_string(dir.path().join("runs/p/run.toml")).unwrap();
     assert!(toml().contains("generations = 35"), "{}", toml());
+    // How it ended is recorded, and recorded again after each resume.
+    let ended = || std::fs::read_to_string(dir.path().join("runs/p/ended.toml")).unwrap();
+    assert_eq!(
+        ended(),
+        "generation = 34\nreason = \"its plan of 35 generations is done\"\n"
+    );
     // Short of the plan (back at generation 20, as after a crash, whose
     // checkpoint planned 30), the plan does not shrink to 25: a plain
     // resume then finishes it.
@@ -666,6 +672,13 @@ fn resume_adds_generations_without_shrinking_the_plan_and_hints_only_what_works(
     let out = stdout_of(bebete(dir.path()).args(["evolve", "--seed", "1", "--run", "runs/t"]));
     assert!(out.contains("target reached"), "{out}");
     assert!(!out.contains("continue"), "{out}");
+    let ended = std::fs::read_to_string(dir.path().join("runs/t/ended.toml")).unwrap();
+    assert!(
+        ended.starts_with(
+            "generation = 313\nreason = \"target reached: the champion of generation 313 keeps"
+        ),
+        "{ended}"
+    );
 }
 
 #[test]

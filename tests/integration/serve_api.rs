@@ -193,6 +193,12 @@ fn matchsticks_with_its_rules_and_the_run_pages() {
     assert_eq!(runs[0]["running"], false);
     let run = json(&server.get("/api/runs/tiny").1);
     assert_eq!(run["params"]["seed"], 3);
+    // It finished its plan: the page says so, and when.
+    assert_eq!(run["ended"]["generation"], 3, "{run}");
+    assert_eq!(
+        run["ended"]["reason"], "its plan of 4 generations is done",
+        "{run}"
+    );
     assert_eq!(run["columns"][0], "generation");
     assert_eq!(run["rows"].as_array().unwrap().len(), 4);
     let (status, svg) = server.get("/api/runs/tiny/plot.svg");

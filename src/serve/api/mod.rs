@@ -198,6 +198,9 @@ struct RunReport {
     rows: Vec<Vec<Option<f64>>>,
     /// The champion, to play against.
     champion: Option<String>,
+    /// How the run ended (its last generation and why); `null` while it
+    /// runs, when it was interrupted, or for a run older than the record.
+    ended: Option<crate::evolve::RunEnded>,
 }
 
 /// `GET /api/runs/{name}`: a run's parameters and statistics.
@@ -210,6 +213,7 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
         Ok::<_, ApiError>(RunReport {
             running: crate::store::RunLock::is_held(&dir),
             params: run_params(&dir),
+            ended: super::files::run_ended(&dir),
             champion: dir
                 .join(run_files::BEST_GENOME)
                 .is_file()

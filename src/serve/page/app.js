@@ -74,6 +74,9 @@ async function showPlay() {
   const chosen = genomes.find((g) => g.name === wanted);
   if (chosen) $("game").value = chosen.game;
   fillOpponents(chosen ? chosen.name : null);
+  // A board ready to play at once: the first game against the chosen
+  // opponent (the shipped genome of the game, as `bebete play`).
+  if (!current && $("opponent").value) startGame();
 }
 
 function fillOpponents(select) {
@@ -125,7 +128,10 @@ function opponentSpec() {
 }
 
 async function startGame(event) {
-  event.preventDefault();
+  if (event) event.preventDefault();
+  // A new game waits for the request in flight (the one the page opened
+  // with, say) instead of being dropped.
+  while (busy) await new Promise((done) => setTimeout(done, 20));
   const opponent = opponentSpec();
   const body = { opponent, first: $("first").value };
   if (!isGenome(opponent)) {
@@ -380,11 +386,40 @@ function ckClick(state, square) {
   }
   if (fits.length > 0) {
     ckPath = path;
+  } else if (legal.some(([, sq]) => sq[0] === square)) {
+    // Another of the player's pieces that can move: start again from it.
+    ckPath = [square];
+  } else if (ckPath.length > 0) {
+    // Not a way on for the chosen piece: the server says why (the move is
+    // refused and the board stays as it is).
+    const from = ckPath[ckPath.length - 1];
+    const jump = Math.abs(ckRow(square) - ckRow(from)) === 2;
+    const move = [...ckPath, square].join(jump || ckPath.length > 1 ? "x" : "-");
+    ckPath = [];
+    return play(move);
   } else {
-    // Not a continuation: start again from this square if it can move.
-    ckPath = legal.some(([, sq]) => sq[0] === square) ? [square] : [];
+    showMessage(ckWhyNot(state, square, legal.map(([m]) => m)));
+    return;
   }
+  showMessage("");
   render(state);
+}
+
+// The row of a square (0 at the top), as drawn.
+function ckRow(square) {
+  return Math.floor((square - 1) / 4);
+}
+
+// Why a first click on `square` starts no move.
+function ckWhyNot(state, square, legal) {
+  const piece = state.board.squares[square - 1];
+  const mine = state.human === "X" ? "b" : "w";
+  if (piece === ".") return `Square ${square} is empty: click one of your pieces that can move.`;
+  if (piece.toLowerCase() !== mine) {
+    return `Square ${square} holds a ${mine === "b" ? "white" : "black"} piece: you play ${mine === "b" ? "black" : "white"}.`;
+  }
+  if (legal.every((m) => m.includes("x"))) return `A capture is compulsory: ${legal.join(", ")}.`;
+  return `The piece on ${square} has no move.`;
 }
 
 function drawCheckers(box, state) {
@@ -620,9 +655,12 @@ async function showRun(name) {
     $("run-plot").hidden = false;
     const generations = run.generations;
     const planned = run.params.generations;
-    $("run-state").textContent = (run.running ? "running: " : "") +
-      `${generations} generation${generations === 1 ? "" : "s"} recorded` +
-      (planned ? ` of ${planned} planned` : "") + (run.running ? " (refreshing every 3 s)" : "");
+    const recorded = `${generations} generation${generations === 1 ? "" : "s"} recorded`;
+    $("run-state").textContent = run.running
+      ? `running: ${recorded}` + (planned ? ` of ${planned} planned` : "") + " (refreshing every 3 s)"
+      : run.ended
+        ? `finished after generation ${run.ended.generation}: ${run.ended.reason}`
+        : `${recorded}` + (planned ? ` of ${planned} planned` : "") + " (not running; `bebete resume` continues a run stopped before its end)";
     $("run-state").className = run.running ? "running" : "";
     $("run-play").hidden = !run.champion;
     if (generations !== shown && generations > 0) {

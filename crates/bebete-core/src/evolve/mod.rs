@@ -38,5 +38,5 @@ pub use operators::{
     BankMetric, Crossover, Fitness, Init, Mutation, MutationScope, OperatorError, Selection, Target,
 };
 pub use population::Population;
-pub use run_dir::{RunDir, run_toml_text};
+pub use run_dir::{RunDir, RunEnded, run_toml_text};
 pub use stats::StatsRow;

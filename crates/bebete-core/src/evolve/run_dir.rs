@@ -127,6 +127,22 @@ impl RunDir {
         self.root.join(run_files::BEST_GENOME)
     }
 
+    /// Records how the run ended (`ended.toml`), for those who read the
+    /// directory later (the server's run page).
+    pub fn write_ended(&self, ended: &RunEnded) -> Result<(), FileError> {
+        let text = toml::to_string(ended).expect("plain fields");
+        write_atomic(&self.root.join(run_files::ENDED_TOML), text.as_bytes())
+    }
+
+    /// Forgets how the run ended: it is running again (a resume).
+    pub fn clear_ended(&self) -> Result<(), FileError> {
+        let path = self.root.join(run_files::ENDED_TOML);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(FileError::new(&path, e)),
+            _ => Ok(()),
+        }
+    }
+
     /// Writes `run.toml` ([`run_toml_text`]).
     pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
         write_atomic(&self.run_toml(), run_toml_text(cfg, threads).as_bytes())
@@ -158,6 +174,15 @@ impl RunDir {
         let record = row.record(bench::columns(cfg).len(), cfg.islands.count > 1);
         write_records(&mut file, [record.as_slice()]).map_err(|e| FileError::new(&path, e))
     }
+}
+
+/// How a run ended, as `ended.toml` records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct RunEnded {
+    /// The last generation run.
+    pub generation: u64,
+    /// Why it ended, in words: its plan done, or the stopping rule met.
+    pub reason: String,
 }
 
 /// The text of `run.toml`: every setting of the run, the game's rules

@@ -12,5 +12,8 @@ pub const CHECKPOINTS: &str = "checkpoints";
 /// The current champion; a run directory named where a genome is expected
 /// stands for it.
 pub const BEST_GENOME: &str = "best.genome";
+/// How the run ended, once it has: the last generation and why
+/// (`evolve::RunEnded`); removed when a resume runs more generations.
+pub const ENDED_TOML: &str = "ended.toml";
 /// The one-writer lock of the directory ([`super::RunLock`]).
 pub const LOCK: &str = "lock";
