@@ -5,8 +5,8 @@
 
 use bebete::encoding::{GeneUsage, IllegalPolicy, SubgridEncoder, TableGame};
 use bebete::evolve::checkpoint::Checkpoint;
-use bebete::evolve::learn::Tutor;
 use bebete::evolve::tournament::{genome_game, round_robin};
+use bebete::evolve::tutor::Tutor;
 use bebete::evolve::{BankMetric, EvolveConfig, Hall, Population, breeding};
 use bebete::games::{Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, TicTacToe};
 use bebete::genome::random_genes;

@@ -7,7 +7,7 @@ use crate::audit::audit;
 use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::evolve::learn::Tutor;
+use crate::evolve::tutor::Tutor;
 use crate::games::Side;
 use crate::genome::Genome;
 use crate::players::{Knowledge, Puzzle, PuzzleVisitor};

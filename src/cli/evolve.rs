@@ -248,15 +248,15 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.stop.patience = args.patience;
     cfg.lookahead = args.lookahead;
     if let Some(bank) = &args.bank {
-        cfg.learn.bank = BankSource::parse(bank);
+        cfg.tutor.bank = BankSource::parse(bank);
     }
     cfg.islands = Islands {
         count: args.islands,
         every: args.migrate_every,
         migrants: args.migrants.unwrap_or(2),
     };
-    cfg.learn.guided = args.guided.unwrap_or(cfg.learn.guided);
-    cfg.learn.local_search = args.local_search.unwrap_or(cfg.learn.local_search);
+    cfg.tutor.guided = args.guided.unwrap_or(cfg.tutor.guided);
+    cfg.tutor.local_search = args.local_search.unwrap_or(cfg.tutor.local_search);
     cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
     follow_population(&mut cfg, args.elite.is_some(), args.parents.is_some());
     if args.migrants.is_none() {

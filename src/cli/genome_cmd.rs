@@ -8,7 +8,7 @@ use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::shell::max_lookahead;
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::evolve::learn::Tutor;
+use crate::evolve::tutor::Tutor;
 
 use crate::games::GameKind;
 use crate::genome::Genome;

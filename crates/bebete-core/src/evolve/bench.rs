@@ -7,8 +7,8 @@
 //! seed, generation, stream), so benchmarks are as reproducible as the run.
 
 use super::fitness::{RunTables, solo};
-use super::learn::Tutor;
 use super::stats::Column;
+use super::tutor::Tutor;
 use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
 use crate::dispatch::abilities;

@@ -6,7 +6,7 @@
 //! jumps from one mutated gene to the next with geometric gaps, so its cost
 //! is proportional to the number of mutations, not to the genome length.
 
-use super::learn::Tutor;
+use super::tutor::Tutor;
 use super::{Crossover, EvolveConfig, Mutation, Population, Selection};
 use crate::encoding::TableGame;
 use crate::players::Knowledge;
@@ -284,10 +284,10 @@ pub fn breed<G: TableGame + Knowledge>(
         next,
         |k, child, rng| {
             if let Some(tutor) = tutor {
-                if cfg.learn.guided > 0 {
-                    tutor.guide(game, child, cfg.learn.guided, rng);
+                if cfg.tutor.guided > 0 {
+                    tutor.guide(game, child, cfg.tutor.guided, rng);
                 }
-                if k - cfg.elite < cfg.learn.local_search as usize {
+                if k - cfg.elite < cfg.tutor.local_search as usize {
                     tutor.polish(game, child);
                 }
             }

@@ -43,14 +43,19 @@ pub struct EvolveConfig {
     pub bench: BenchConfig,
     /// When the run may stop before its planned generations.
     pub stop: StopRule,
-    /// Plies of the tactical shell every genome plays in, in fitness games,
-    /// benchmarks and as the champion (0: pure genomes).
+    /// How far every genome looks ahead, in plies, in fitness games,
+    /// benchmarks and as the champion (0: it plays its table alone). One
+    /// concept, read by each genome kind its own way: a vote table plays
+    /// inside a tactical shell of that depth (`encoding::shell`), a value
+    /// genome searches that deep by alpha-beta over its own values
+    /// (`encoding::ntuple`).
     #[serde(default)]
     pub lookahead: u8,
     /// Learning from the bank (Connect-Four): its source and the guided
-    /// operators.
-    #[serde(default)]
-    pub learn: Learn,
+    /// operators (`--self-play` is the other learning, by the genomes
+    /// themselves). Stored as `learn`, its name before.
+    #[serde(default, rename = "learn")]
+    pub tutor: Tutoring,
     /// The island model: how many populations, and how genomes migrate
     /// between them.
     #[serde(default)]
@@ -83,9 +88,9 @@ impl Default for Islands {
 }
 
 /// The bank a run learns from and is measured on, and the operators that
-/// use it (see [`super::learn`]).
+/// use it (see [`super::tutor`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Learn {
+pub struct Tutoring {
     /// `--bank`: the built-in bank unless a file is named.
     pub bank: BankSource,
     /// `--guided N`: training positions fixed per child (0: off).
@@ -95,7 +100,7 @@ pub struct Learn {
     pub local_search: u32,
 }
 
-impl Learn {
+impl Tutoring {
     /// Whether anything reads the training positions (the fitness term
     /// aside).
     pub fn operators(&self) -> bool {
@@ -229,7 +234,7 @@ impl EvolveConfig {
             },
             stop: StopRule::default(),
             lookahead: 0,
-            learn: Learn::default(),
+            tutor: Tutoring::default(),
             islands: Islands::default(),
             self_play: 0,
         }
@@ -454,13 +459,13 @@ impl EvolveConfig {
         // The bank's operators rewrite genes the bank reads: refused, with
         // `why`, where there are none.
         let no_bank_operators = |why: &str| {
-            if self.learn.guided > 0 {
-                return refuse("guided", self.learn.guided.to_string(), why.into());
+            if self.tutor.guided > 0 {
+                return refuse("guided", self.tutor.guided.to_string(), why.into());
             }
-            if self.learn.local_search > 0 {
+            if self.tutor.local_search > 0 {
                 return refuse(
                     "local-search",
-                    self.learn.local_search.to_string(),
+                    self.tutor.local_search.to_string(),
                     why.into(),
                 );
             }
@@ -489,21 +494,21 @@ impl EvolveConfig {
         if !abilities.banked {
             let needs_bank = super::fitness::bank::NEEDS_BANK;
             no_bank_operators(needs_bank)?;
-            if self.learn.bank != BankSource::Builtin {
-                return refuse("bank", self.learn.bank.to_string(), needs_bank.into());
+            if self.tutor.bank != BankSource::Builtin {
+                return refuse("bank", self.tutor.bank.to_string(), needs_bank.into());
             }
         }
-        if self.learn.guided > 10_000 {
+        if self.tutor.guided > 10_000 {
             return refuse(
                 "guided",
-                self.learn.guided.to_string(),
+                self.tutor.guided.to_string(),
                 "must be 0-10000 positions per child".into(),
             );
         }
-        if self.learn.local_search as usize > self.population - self.elite {
+        if self.tutor.local_search as usize > self.population - self.elite {
             return refuse(
                 "local-search",
-                self.learn.local_search.to_string(),
+                self.tutor.local_search.to_string(),
                 format!(
                     "must be 0-{} (the children of a generation: population minus elite)",
                     self.population - self.elite

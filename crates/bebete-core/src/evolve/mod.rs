@@ -23,15 +23,15 @@ mod evolution;
 pub mod exchange;
 pub mod fitness;
 pub mod hall;
-pub mod learn;
 pub mod operators;
 pub mod population;
 mod prepare;
 mod run_dir;
 pub mod stats;
 pub mod tournament;
+pub mod tutor;
 
-pub use config::{BenchConfig, ConfigError, EvolveConfig, Islands, Learn, StopRule};
+pub use config::{BenchConfig, ConfigError, EvolveConfig, Islands, StopRule, Tutoring};
 pub use evolution::{Evolution, EvolveError, GenerationReport, Observer, Prepared, RunEnd};
 pub use hall::Hall;
 pub use operators::{

@@ -172,7 +172,7 @@ pub struct Fitness {
     #[serde(default)]
     pub hall: u32,
     /// Score the genome on the training positions of the run's bank
-    /// (Connect-Four; see [`super::learn`]).
+    /// (Connect-Four; see [`super::tutor`]).
     #[serde(default)]
     pub bank: Option<BankMetric>,
     /// One-player games: each genome plays the game once from the start

@@ -229,9 +229,9 @@ pub fn run_toml_text(cfg: &EvolveConfig, threads: usize) -> String {
         lookahead: cfg.lookahead,
         bank: abilities(cfg.game)
             .banked
-            .then(|| cfg.learn.bank.to_string()),
-        guided: cfg.learn.guided,
-        local_search: cfg.learn.local_search,
+            .then(|| cfg.tutor.bank.to_string()),
+        guided: cfg.tutor.guided,
+        local_search: cfg.tutor.local_search,
         self_play: cfg.self_play,
         islands: (cfg.islands.count > 1).then_some(cfg.islands.count),
         migrate_every: (cfg.islands.count > 1).then_some(cfg.islands.every),

@@ -12,8 +12,8 @@
 use super::Header;
 use crate::encoding::IllegalPolicy;
 use crate::evolve::{
-    BankMetric, BenchConfig, Crossover, EvolveConfig, Fitness, Init, Islands, Learn, Mutation,
-    MutationScope, Selection, StatsRow, StopRule,
+    BankMetric, BenchConfig, Crossover, EvolveConfig, Fitness, Init, Islands, Mutation,
+    MutationScope, Selection, StatsRow, StopRule, Tutoring,
 };
 use crate::games::GameSpec;
 use crate::players::PlayerSpec;
@@ -95,7 +95,7 @@ impl ConfigV2 {
             bench: self.bench,
             stop: self.stop,
             lookahead: extra.lookahead,
-            learn: extra.learn,
+            tutor: extra.learn,
             islands: extra.islands,
             // Formats 1–5 predate value genomes.
             self_play: 0,
@@ -109,7 +109,7 @@ struct Extra {
     lookahead: u8,
     bank_fitness: Option<BankMetric>,
     solo_fitness: bool,
-    learn: Learn,
+    learn: Tutoring,
     islands: Islands,
 }
 
@@ -175,7 +175,7 @@ struct HeaderV4 {
     hall: u64,
     lookahead: u8,
     bank_fitness: Option<BankMetric>,
-    learn: Learn,
+    learn: Tutoring,
     islands: Islands,
     first_island: u32,
     held_islands: u32,

@@ -314,9 +314,9 @@ pub(super) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (mut cfg, pop) = small_connect4_run();
         cfg.fitness = "round-robin+bank-score".parse().unwrap();
-        cfg.learn.guided = 7;
-        cfg.learn.local_search = 1;
-        cfg.learn.bank = crate::bank::BankSource::File("my.bank".into());
+        cfg.tutor.guided = 7;
+        cfg.tutor.local_search = 1;
+        cfg.tutor.bank = crate::bank::BankSource::File("my.bank".into());
         cfg.islands.migrants = 1;
         cfg.mutation = "0.0013..0.07".parse().unwrap();
         let path = dir.path().join("gen-000000.ckpt");

@@ -18,10 +18,10 @@ use super::bench::{self, Bench};
 use super::checkpoint::{self, Checkpoint};
 use super::exchange::Exchange;
 use super::fitness::{Evaluation, FitnessTerms};
-use super::learn::Tutor;
 pub use super::prepare::{EvolveError, Prepared};
 use super::stats::diversity;
 use super::tournament::rank;
+use super::tutor::Tutor;
 use super::{EvolveConfig, Hall, Population, StatsRow, Target, breeding};
 use crate::encoding::TableGame;
 use crate::genome::{Genome, Provenance};
@@ -269,7 +269,7 @@ impl<G: TableGame + Knowledge> Evolution<G> {
             bench,
             tables,
         } = prepared;
-        let tutor = tables.tutor.clone().filter(|_| cfg.learn.operators());
+        let tutor = tables.tutor.clone().filter(|_| cfg.tutor.operators());
         let islands = populations
             .into_iter()
             .enumerate()

@@ -1,12 +1,12 @@
 //! `bank`, `bank-score` (Connect-Four): the share of the bank's training
 //! positions where the genome's move keeps the solver's value, or each move
 //! scored between the worst and the best move, ×1,000,000
-//! ([`crate::evolve::learn`]).
+//! ([`crate::evolve::tutor`]).
 
 use super::{Evaluation, Round, RunTables, Term};
 use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
-use crate::evolve::learn::Tutor;
+use crate::evolve::tutor::Tutor;
 use crate::evolve::{BankMetric, ConfigError, EvolveConfig};
 use crate::players::Knowledge;
 use rayon::prelude::*;

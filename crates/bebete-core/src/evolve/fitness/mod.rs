@@ -14,7 +14,7 @@
 //! - [`exhaustive`]: the share of every position of a solved game where the
 //!   genome's move keeps the game's value (×1,000,000);
 //! - [`bank`]: the same on the training positions of a solver-labelled bank
-//!   (Connect-Four; [`super::learn`]);
+//!   (Connect-Four; [`super::tutor`]);
 //! - [`solo`] (one-player games): one game per genome, points for the
 //!   pieces it removes.
 //!
@@ -35,7 +35,7 @@ pub mod versus;
 
 pub use exhaustive::ExhaustiveScores;
 
-use super::learn::Tutor;
+use super::tutor::Tutor;
 use super::{ConfigError, EvolveConfig, Hall, MutationScope, Population};
 use crate::dispatch::Abilities;
 use crate::encoding::shell::GenomeRules;
