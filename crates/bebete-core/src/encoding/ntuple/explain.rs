@@ -118,9 +118,17 @@ impl<M: Copy> Explanation<M> for Values<M> {
             .iter()
             .find(|(m, _)| *m == self.played)
             .map_or(0.0, |(_, v)| *v);
+        // What the number means, said where it is shown (`play`, the page).
+        let meaning = if best > 1.0 {
+            "above +1: a forced win"
+        } else if best < -1.0 {
+            "below -1: a forced loss"
+        } else {
+            "from -1 lost to +1 won"
+        };
         match self.depth {
-            1 => format!("(value {best:+.2})"),
-            d => format!("(score {best:+.2} after {d} plies)"),
+            1 => format!("(value {best:+.2}, {meaning})"),
+            d => format!("(score {best:+.2} after {d} plies, {meaning})"),
         }
     }
 
