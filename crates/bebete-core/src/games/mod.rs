@@ -13,6 +13,7 @@
 mod checkers;
 mod connect4;
 mod matchsticks;
+mod othello;
 mod registry;
 mod solitaire;
 mod spec;
@@ -34,6 +35,11 @@ pub use connect4::{
 };
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule, TakeRuleName,
+};
+/// Othello's rules (not yet a registered game: no genome kind or players).
+pub use othello::{
+    Othello, OthelloPosition, PASS as OTHELLO_PASS, flips as othello_flips,
+    moves_of as othello_moves, perft_bitboards as othello_perft,
 };
 pub use registry::{GameOptions, MethodSettings, Registered, RunSettings};
 pub use solitaire::{
