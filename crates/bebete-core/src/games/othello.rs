@@ -13,9 +13,11 @@
 //! Squares are written `a1`–`h8`: columns a–h from the left, rows 1–8 from
 //! the top (Black's first moves are d3, c4, f5 and e6). A position is the
 //! moves from the start, with or without separators (`f5 d6 c3`,
-//! `f5d6c3`). Bit `8 × row + column` of a board is its square, `a1` = bit 0.
+//! `f5d6c3`), or a board: 64 squares `X`, `O` or `.` from the top left
+//! (`/` between rows allowed) and the side to move. Bit `8 × row + column`
+//! of a board is its square, `a1` = bit 0.
 
-use super::{BoardView, Game, MoveError, Outcome, Side};
+use super::{BoardView, Game, MoveError, NotationError, Outcome, Side};
 
 /// The move of a side that cannot put a disc anywhere.
 pub const PASS: u8 = 64;
@@ -283,6 +285,25 @@ impl Game for Othello {
         tokens
     }
 
+    /// The moves from the start, or a board: 64 squares `X` (black), `O`
+    /// (white) or `.`, rows from the top (`/` or spaces between rows
+    /// allowed), then the side to move, `X` or `O` (`...OX.../... X`).
+    fn parse_position(&self, text: &str) -> Result<OthelloPosition, NotationError> {
+        let text = text.trim();
+        let squares = text
+            .chars()
+            .filter(|c| matches!(c, 'X' | 'O' | '.'))
+            .count();
+        if squares < 60 {
+            return self.parse_moves(text);
+        }
+        parse_board(text).map_err(|reason| NotationError {
+            number: 1,
+            text: text.to_string(),
+            reason: MoveError::Illegal(reason),
+        })
+    }
+
     fn why_illegal(&self, pos: &OthelloPosition, mv: u8) -> String {
         if mv >= PASS {
             let some: Vec<String> = (0..64u8)
@@ -348,6 +369,40 @@ impl Game for Othello {
         ));
         out
     }
+}
+
+/// A board written as 64 squares and the side to move
+/// ([`Othello::parse_position`](Game::parse_position)).
+fn parse_board(text: &str) -> Result<OthelloPosition, String> {
+    const FORM: &str = "a board is 64 squares X (black), O (white) or . (empty), rows from the top, then the side to move X or O";
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    let side = match fields.pop() {
+        Some("X") => Side::First,
+        Some("O") => Side::Second,
+        _ => return Err(format!("{FORM}: it must end with the side to move, X or O")),
+    };
+    let mut pos = OthelloPosition {
+        black: 0,
+        white: 0,
+        to_move: side,
+    };
+    let mut square = 0u32;
+    for c in fields.concat().chars().filter(|&c| c != '/') {
+        if square >= 64 {
+            return Err(format!("{FORM}: more than 64 squares"));
+        }
+        match c {
+            'X' => pos.black |= 1 << square,
+            'O' => pos.white |= 1 << square,
+            '.' => {}
+            other => return Err(format!("{FORM}: '{other}' is not a square")),
+        }
+        square += 1;
+    }
+    if square < 64 {
+        return Err(format!("{FORM}: only {square} squares"));
+    }
+    Ok(pos)
 }
 
 /// `X` a black disc, `O` a white one, `.` empty.
@@ -525,6 +580,34 @@ mod tests {
             }
         }
         assert_eq!(ends, 200, "every game ends within 130 plies");
+    }
+
+    #[test]
+    fn a_board_string_is_a_position_and_its_faults_are_named() {
+        let game = Othello;
+        let start = "......../......../......../...OX.../...XO.../......../......../........ X";
+        assert_eq!(game.parse_position(start).unwrap(), game.start());
+        let flat = start.replace('/', "");
+        assert_eq!(game.parse_position(&flat).unwrap(), game.start());
+        let white = start.replace(" X", " O");
+        assert_eq!(
+            game.turn(&game.parse_position(&white).unwrap()),
+            Side::Second
+        );
+        let no_side = game.parse_position(&start.replace(" X", "")).unwrap_err();
+        assert!(
+            no_side.to_string().contains("the side to move, X or O"),
+            "{no_side}"
+        );
+        let short = game
+            .parse_position(&start.replacen("........", ".......", 1))
+            .unwrap_err();
+        assert!(short.to_string().contains("only 63 squares"), "{short}");
+        let bad = game
+            .parse_position(&start.replacen('.', "b", 1))
+            .unwrap_err();
+        assert!(bad.to_string().contains("'b' is not a square"), "{bad}");
+        assert_eq!(bad.number, 1);
     }
 
     #[test]
