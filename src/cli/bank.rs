@@ -18,11 +18,11 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  bebete bank --game c4 --positions 2000 --seed 1 --out my.bank
+  bebete bank --game c4 --positions 2000 --seed 1 --out banks/my.bank
   bebete bank --game c4 --positions 30000 --seed 1 --out banks/connect4.bank
   bebete bank --info banks/connect4.bank
-  bebete bank --game c4 --players genomes/connect4.genome,rules,mc:200 --positions 5000 --out mine.bank
-  bebete bank --merge builtin,mine.bank --out both.bank
+  bebete bank --game c4 --players genomes/connect4.genome,rules,mc:200 --positions 5000 --out banks/mine.bank
+  bebete bank --merge builtin,banks/mine.bank --out banks/both.bank
 
 Positions come from games between the --players (two drawn per game, a
 random opening of 0-4 plies, and in some games a share of random moves);

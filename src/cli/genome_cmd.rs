@@ -25,7 +25,7 @@ pub enum GenomeCommand {
     /// Write a genome of uniformly random genes
     #[command(after_help = "Examples:
   bebete genome random --game ttt --seed 7 --out genomes/random-ttt.genome
-  bebete genome random --game nim --rule double --sticks 50 --seed 1 --out nim.genome")]
+  bebete genome random --game nim --rule double --sticks 50 --seed 1 --out genomes/nim.genome")]
     Random(RandomArgs),
     /// Show a genome file's game, rules, size and provenance
     #[command(after_help = "Example:
@@ -33,8 +33,8 @@ pub enum GenomeCommand {
     Info(InfoArgs),
     /// Copy a genome with a tactical shell of D plies (0 removes it)
     #[command(after_help = "Examples:
-  bebete genome shell genomes/connect4-pure.genome --lookahead 4 --out c4-shelled.genome
-  bebete explain c4-shelled.genome --position 4453
+  bebete genome shell genomes/connect4-pure.genome --lookahead 4 --out genomes/c4-shelled.genome
+  bebete explain genomes/c4-shelled.genome --position 4453
 
 The shell plays a win at once, never leaves the opponent a win at once, and
 from D = 2 takes wins and avoids losses that a D-ply search proves; the
@@ -42,8 +42,8 @@ genes choose among the moves left. play, eval, move and explain use it.")]
     Shell(ShellArgs),
     /// Fit a Connect-Four genome to the bank by local search (a Lamarckian step)
     #[command(after_help = "Examples:
-  bebete genome polish genomes/connect4-pure.genome --passes 3 --out c4-polished.genome
-  bebete genome polish runs/c4-first --bank my.bank --passes 1 --out c4-fit.genome
+  bebete genome polish genomes/connect4-pure.genome --passes 3 --out genomes/c4-polished.genome
+  bebete genome polish runs/c4-first --bank banks/my.bank --passes 1 --out genomes/c4-fit.genome
 
 Each pass sets every gene the bank's training positions read to the column
 and weight (of 4 × 8 candidates) that keeps the solver's value in the most

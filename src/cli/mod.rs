@@ -48,7 +48,7 @@ use std::process::ExitCode;
   bebete genome random --game ttt --seed 7 --out genomes/random.genome
   bebete explain genomes/random.genome --position 519
   bebete move genomes/random.genome --position 519
-  bebete bank --game c4 --positions 2000 --seed 1 --out my.bank
+  bebete bank --game c4 --positions 2000 --seed 1 --out banks/my.bank
   bebete serve                       play and watch in the browser")]
 pub struct Cli {
     #[command(subcommand)]
@@ -66,11 +66,11 @@ pub enum Command {
     #[command(
         subcommand,
         after_help = "Examples:
-  bebete genome random --game c4 --seed 7 --out my-c4.genome
+  bebete genome random --game c4 --seed 7 --out genomes/my-c4.genome
   bebete genome info genomes/connect4.genome
   bebete genome info runs/tictactoe-1 --json      (a run directory: its best.genome)
-  bebete genome shell genomes/connect4-pure.genome --lookahead 3 --out c4-d3.genome
-  bebete genome polish genomes/connect4-pure.genome --passes 2 --out c4-fit.genome"
+  bebete genome shell genomes/connect4-pure.genome --lookahead 3 --out genomes/c4-d3.genome
+  bebete genome polish genomes/connect4-pure.genome --passes 2 --out genomes/c4-fit.genome"
     )]
     Genome(genome_cmd::GenomeCommand),
     /// Show why a genome plays what it plays in a position

@@ -4,6 +4,8 @@
 //!   command line reads it (flags, values, ranges);
 //! - every `evolve` shown runs with `--dry-run`, which checks every setting
 //!   (game, players, files, bank) as a real run does and writes nothing;
+//! - every `--help` example parses and writes under genomes/, banks/,
+//!   plots/ or runs/;
 //! - every `console` block whose commands run in seconds is run as written,
 //!   in a scratch directory holding the shipped genomes, and prints what the
 //!   page shows. Times and speeds are compared as `#`; a line `…` stands
@@ -443,4 +445,48 @@ fn times_are_elided_and_ellipses_skip_lines() {
         without_comment("bebete play   # tic-tac-toe"),
         "bebete play"
     );
+}
+
+/// The examples of every `--help` (the lines `  bebete …` after
+/// `Examples:`) parse too, and write under genomes/, banks/ or runs/, not
+/// at the top of a checkout.
+#[test]
+fn every_help_example_parses() {
+    use clap::CommandFactory;
+    fn examples(cmd: &clap::Command, out: &mut Vec<String>) {
+        if let Some(after) = cmd.get_after_help() {
+            for line in after.to_string().lines() {
+                if let Some(example) = line.strip_prefix("  bebete ") {
+                    // An example may be followed by what it does, after two
+                    // spaces or more.
+                    let command = example.split("  ").next().unwrap_or_default();
+                    out.push(command.trim().to_string());
+                }
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            examples(sub, out);
+        }
+    }
+    let mut found = Vec::new();
+    examples(&bebete::cli::Cli::command(), &mut found);
+    assert!(found.len() > 40, "{} examples", found.len());
+    for example in found {
+        let args = words(&example);
+        let parsed = bebete::cli::Cli::try_parse_from(
+            std::iter::once("bebete".to_string()).chain(args.iter().cloned()),
+        );
+        if let Err(e) = parsed {
+            panic!("`bebete {example}` does not parse:\n{e}");
+        }
+        if let Some(at) = args.iter().position(|a| a == "--out") {
+            let out = &args[at + 1];
+            assert!(
+                ["genomes/", "banks/", "plots/", "runs/"]
+                    .iter()
+                    .any(|d| out.starts_with(d)),
+                "`bebete {example}` writes {out} at the top of the checkout"
+            );
+        }
+    }
 }
