@@ -134,6 +134,19 @@ async fn click(client: &Client, id: &str) {
     element.click().await.unwrap();
 }
 
+/// Clicks a checkers square of the board.
+async fn click_square(client: &Client, square: u32) {
+    client
+        .find(Locator::Css(&format!(
+            "#board rect.target[data-square=\"{square}\"]"
+        )))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
 async fn text(client: &Client, id: &str) -> String {
     client
         .find(Locator::Id(id))
@@ -355,28 +368,12 @@ async fn whole_games_are_played_by_clicking() {
         ),
         (1, "The piece on 1 has no move."),
     ] {
-        client
-            .find(Locator::Css(&format!(
-                "#board rect.target[data-square=\"{square}\"]"
-            )))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click_square(&client, square).await;
         assert_eq!(text(&client, "message").await, reason);
     }
     // A chosen piece sent where it cannot go: the server says why.
     for square in [9, 18] {
-        client
-            .find(Locator::Css(&format!(
-                "#board rect.target[data-square=\"{square}\"]"
-            )))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click_square(&client, square).await;
     }
     let start = Instant::now();
     loop {

@@ -50,6 +50,10 @@ pub struct EvalArgs {
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,
+    /// Check the player and every opponent (files read, specs built) and
+    /// print the table's first line; play nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 struct Evaluate<'a> {
@@ -71,7 +75,9 @@ impl GameVisitor for Evaluate<'_> {
         let mut tallies = Vec::new();
         for (i, spec) in self.opponents.iter().enumerate() {
             let opponent = spec.factory(&game, self.args.illegal)?;
-            tallies.push(play_match(&game, &player, &opponent, i as u64, cfg));
+            if !self.args.dry_run {
+                tallies.push(play_match(&game, &player, &opponent, i as u64, cfg));
+            }
         }
         Ok(tallies)
     }
@@ -122,18 +128,28 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             args: &args,
         })
     })?;
-    let text = if args.json {
+    let shell = match &player_shown {
+        PlayerSpec::Genome(path) => crate::genome::Genome::peek(path)
+            .map_or(String::new(), |(_, lookahead)| {
+                super::lookahead_note(spec, lookahead)
+            }),
+        _ => String::new(),
+    };
+    let player_named = format!("{}{shell}", args.player);
+    let text = if args.dry_run {
+        // An odd count is rounded up, as the match plays it.
+        let games = args.games + args.games % 2;
+        let mut text = table(&player_named, &spec, games, &[]);
+        text.truncate(text.find('\n').map_or(text.len(), |n| n + 1));
+        text + &format!(
+            "dry run: the player and {} checked; nothing played\n",
+            args.against
+        )
+    } else if args.json {
         serde_json::to_string_pretty(&tallies)? + "\n"
     } else {
-        let shell = match &player_shown {
-            PlayerSpec::Genome(path) => crate::genome::Genome::peek(path)
-                .map_or(String::new(), |(_, lookahead)| {
-                    super::lookahead_note(spec, lookahead)
-                }),
-            _ => String::new(),
-        };
         table(
-            &format!("{}{shell}", args.player),
+            &player_named,
             &spec,
             tallies.first().map_or(0, |t| t.games),
             &tallies,

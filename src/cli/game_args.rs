@@ -119,9 +119,7 @@ impl GameArgs {
                 self.check_encoder(path, &genome)?;
                 Ok(genome.game)
             }
-            PlayerSpec::Genome(path) => {
-                Err(PlayerError::Unknown(path.display().to_string()).into())
-            }
+            PlayerSpec::Genome(path) => Err(PlayerError::missing(path).into()),
             other => {
                 if self.game.is_none() {
                     anyhow::bail!(

@@ -1,6 +1,6 @@
 //! `solve`, `eval` and `audit` as a user runs them, with their JSON contracts.
 
-use crate::common::{bebete, random_genome, stdout_of};
+use crate::common::{bebete, copy_shipped_genomes, random_genome, refusal_of, stdout_of};
 use serde_json::Value;
 
 fn json(cmd: &mut assert_cmd::Command) -> Value {
@@ -200,4 +200,38 @@ fn solve_scores_every_move_of_a_connect4_position() {
         .success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     assert!(text.contains("8  win in 1 ply  best"), "{text}");
+}
+
+/// `eval --dry-run` builds the player and every opponent and prints the
+/// table's first line, playing nothing; a genome path with no file is
+/// named as a missing file, not as an unknown player.
+#[test]
+fn eval_dry_run_checks_the_players_and_plays_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_shipped_genomes(dir.path(), &["tictactoe.genome"]);
+    let out = stdout_of(bebete(dir.path()).args([
+        "eval",
+        "genomes/tictactoe.genome",
+        "--against",
+        "random,perfect",
+        "--games",
+        "7",
+        "--dry-run",
+    ]));
+    assert_eq!(
+        out,
+        "genomes/tictactoe.genome (tictactoe (symmetric encoder)), 8 games per opponent, sides alternating\n\
+         dry run: the player and random,perfect checked; nothing played\n"
+    );
+    let refused = refusal_of(bebete(dir.path()).args([
+        "eval",
+        "genomes/tictactoe.genome",
+        "--against",
+        "random,genomes/gone.genome",
+        "--dry-run",
+    ]));
+    assert!(
+        refused.contains("player 'genomes/gone.genome': no such genome file"),
+        "{refused}"
+    );
 }

@@ -85,6 +85,19 @@ pub enum PlayerSpec {
     Genome(PathBuf),
 }
 
+impl PlayerError {
+    /// A genome path with no file: said as a missing file when the name
+    /// reads as one, else as an unknown player.
+    pub fn missing(path: &std::path::Path) -> PlayerError {
+        let name = path.display().to_string();
+        if name.contains('/') || name.ends_with(".genome") {
+            PlayerError::NoGenomeFile(name)
+        } else {
+            PlayerError::Unknown(name)
+        }
+    }
+}
+
 /// A player specification that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerError {
@@ -92,6 +105,10 @@ pub enum PlayerError {
         "unknown player '{0}': expected random, rules, mc:N, alphabeta:D, perfect or the path of a genome file"
     )]
     Unknown(String),
+    /// A name that reads as a file (a `/` or `.genome` in it) but no file
+    /// is there.
+    #[error("player '{0}': no such genome file")]
+    NoGenomeFile(String),
     #[error("player '{spec}': {reason}")]
     OutOfRange { spec: String, reason: String },
     #[error(
@@ -175,7 +192,7 @@ impl PlayerSpec {
         }
         let genes = match self {
             PlayerSpec::Genome(path) if !path.exists() => {
-                return Err(PlayerError::Unknown(path.display().to_string()));
+                return Err(PlayerError::missing(path));
             }
             PlayerSpec::Genome(path) => {
                 let genome = Genome::load(path)?;
