@@ -71,9 +71,19 @@ pub struct BankArgs {
     /// No progress bar
     #[arg(long, short)]
     pub quiet: bool,
+    /// Check the players (genome files read) and --out (a complete bank,
+    /// or an unfinished one made with other settings, is refused), print
+    /// what would be built; gather, label and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
+    if args.dry_run && (args.info.is_some() || args.merge.is_some()) {
+        bail!(
+            "--dry-run plans a bank to build; --info and --merge only read banks, in seconds: run them as they are"
+        );
+    }
     if let Some(path) = &args.info {
         show_info(path)?;
         return Ok(ExitCode::SUCCESS);
@@ -99,6 +109,35 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         min_stones: args.min_stones,
         players: PlayerSpec::parse_list(&args.players).context("--players")?,
     };
+    if args.dry_run {
+        labelling::players(&plan).context("--players")?;
+        let continues = match BankFile::load(&out) {
+            Ok(old) => {
+                refuse_to_continue(
+                    &out,
+                    &old,
+                    &labelling::new_bank(&plan, &Default::default()),
+                    None,
+                )?;
+                format!(
+                    "continues the unfinished bank there ({} of {} positions labelled)",
+                    old.header.labelled, old.header.gathered
+                )
+            }
+            Err(_) if !out.exists() => "a new file".to_string(),
+            Err(e) => return Err(e.into()),
+        };
+        outln!(
+            "would gather {} positions of at least {} stones from games between {} (seed {}) and label them with the exact solver into {}: {continues}",
+            plan.positions,
+            plan.min_stones,
+            args.players,
+            plan.seed,
+            out.display()
+        );
+        outln!("dry run: the players and --out checked; nothing gathered, labelled or written");
+        return Ok(ExitCode::SUCCESS);
+    }
     let threads = thread_count(args.threads);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -253,6 +292,46 @@ fn check_build_flags(args: &BankArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses to label into `old`, the bank at `out`, when it is complete or
+/// was made with settings other than `fresh`'s (and, once they are
+/// gathered, other positions than `gathered`).
+fn refuse_to_continue(
+    out: &Path,
+    old: &BankFile,
+    fresh: &BankFile,
+    gathered: Option<&labelling::Gathered>,
+) -> anyhow::Result<()> {
+    if old.header.complete() && old.header.labelled > 0 {
+        bail!(
+            "{}: already a complete bank of {} positions; choose another --out, or remove it",
+            out.display(),
+            old.header.labelled
+        )
+    }
+    let (a, b) = (&old.header, &fresh.header);
+    let same_settings = (a.seed, a.wanted, a.min_stones, &a.players)
+        == (b.seed, b.wanted, b.min_stones, &b.players);
+    let same_positions = gathered.is_none_or(|gathered| {
+        a.gathered == b.gathered
+            && old
+                .entries
+                .iter()
+                .zip(&gathered.positions)
+                .all(|(e, (p, _))| e.pos == *p)
+    });
+    if !(same_settings && same_positions) {
+        bail!(
+            "{}: an unfinished bank made with other settings (seed {}, {} positions, min-stones {}, players {}); give those to continue it, or choose another --out",
+            out.display(),
+            a.seed,
+            a.wanted,
+            a.min_stones,
+            a.players.join(",")
+        );
+    }
+    Ok(())
+}
+
 /// The bank to label into: an unfinished one at `out` made with the same
 /// settings (continued), else a fresh one; a complete bank, or one made
 /// otherwise, is refused.
@@ -263,34 +342,8 @@ fn fresh_or_continued(
 ) -> anyhow::Result<BankFile> {
     let fresh = labelling::new_bank(plan, gathered);
     Ok(match BankFile::load(out) {
-        Ok(old) if old.header.complete() && old.header.labelled > 0 => {
-            bail!(
-                "{}: already a complete bank of {} positions; choose another --out, or remove it",
-                out.display(),
-                old.header.labelled
-            )
-        }
         Ok(old) => {
-            let same = |a: &crate::bank::BankHeader, b: &crate::bank::BankHeader| {
-                (a.seed, a.wanted, a.min_stones, &a.players, a.gathered)
-                    == (b.seed, b.wanted, b.min_stones, &b.players, b.gathered)
-            };
-            let matches = same(&old.header, &fresh.header)
-                && old
-                    .entries
-                    .iter()
-                    .zip(&gathered.positions)
-                    .all(|(e, (p, _))| e.pos == *p);
-            if !matches {
-                bail!(
-                    "{}: an unfinished bank made with other settings (seed {}, {} positions, min-stones {}, players {}); give those to continue it, or choose another --out",
-                    out.display(),
-                    old.header.seed,
-                    old.header.wanted,
-                    old.header.min_stones,
-                    old.header.players.join(",")
-                );
-            }
+            refuse_to_continue(out, &old, &fresh, Some(gathered))?;
             eprintln!(
                 "continuing {}: {} of {} positions labelled",
                 out.display(),

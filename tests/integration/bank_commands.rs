@@ -1,7 +1,7 @@
 //! `bebete bank`: building, describing, refusing, and finishing a bank
 //! after a kill.
 
-use crate::common::{bebete, spawn, stdout_of, wait_until};
+use crate::common::{bebete, refusal_of, spawn, stdout_of, wait_until};
 use bebete_core::bank::BankFile;
 use predicates::str::contains;
 
@@ -239,4 +239,62 @@ fn banks_merge_genomes_gather_and_polish_fits_a_genome() {
         .assert()
         .failure()
         .stderr(contains("only Connect-Four genomes learn from a bank"));
+}
+
+/// `bank --dry-run` checks the players and --out and writes nothing: a
+/// new file is planned, a complete bank refused as a real run refuses it.
+#[test]
+fn bank_dry_run_checks_players_and_out_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "bank",
+        "--game",
+        "c4",
+        "--players",
+        "random,rules",
+        "--positions",
+        "500",
+        "--seed",
+        "4",
+        "--out",
+        "banks/new.bank",
+        "--dry-run",
+    ]));
+    assert_eq!(
+        out,
+        "would gather 500 positions of at least 12 stones from games between random,rules (seed 4) and label them with the exact solver into banks/new.bank: a new file\n\
+         dry run: the players and --out checked; nothing gathered, labelled or written\n"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("banks/connect4.bank");
+    let refused = refusal_of(
+        bebete(dir.path())
+            .args(["bank", "--game", "c4", "--dry-run", "--out"])
+            .arg(&shipped),
+    );
+    assert!(refused.contains("already a complete bank"), "{refused}");
+    let refused = refusal_of(bebete(dir.path()).args([
+        "bank",
+        "--game",
+        "c4",
+        "--players",
+        "mc:0",
+        "--out",
+        "b.bank",
+        "--dry-run",
+    ]));
+    assert!(refused.contains("mc:0"), "{refused}");
+    let refused = refusal_of(bebete(dir.path()).args([
+        "bank",
+        "--merge",
+        "builtin",
+        "--out",
+        "b.bank",
+        "--dry-run",
+    ]));
+    assert!(
+        refused.contains("--dry-run plans a bank to build"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

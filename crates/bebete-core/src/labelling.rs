@@ -50,6 +50,7 @@ pub const DEFAULT_PLAYERS: &str = "random,rules,alphabeta:1,alphabeta:2,alphabet
 
 /// Positions gathered for a bank, in the order they were met, and the
 /// games played.
+#[derive(Default)]
 pub struct Gathered {
     /// Each position and whether it is held out.
     pub positions: Vec<(Connect4Position, bool)>,
@@ -97,15 +98,11 @@ fn one_game(
     out
 }
 
-/// Gathers `plan.positions` distinct positions (mirror images counted
-/// once), every tenth game held out; `progress` gets the count so far
-/// after each batch of games and says whether to go on (`false`: stop
-/// there, with fewer positions than asked).
-pub fn gather(plan: &Plan, mut progress: impl FnMut(u64) -> bool) -> Result<Gathered, PlayerError> {
+/// The plan's players, each built once (genome files read and checked): a
+/// genome plays with its own encoder, the others with any.
+pub fn players(plan: &Plan) -> Result<Vec<(Connect4, PlayerFactory<Connect4>)>, PlayerError> {
     let game = Connect4::SUBGRID;
-    // A genome plays with its own encoder; the others with any.
-    let factories = plan
-        .players
+    plan.players
         .iter()
         .map(|spec| {
             let own = match spec {
@@ -117,7 +114,16 @@ pub fn gather(plan: &Plan, mut progress: impl FnMut(u64) -> bool) -> Result<Gath
             };
             Ok((own, spec.factory(&own, IllegalPolicy::default())?))
         })
-        .collect::<Result<Vec<_>, PlayerError>>()?;
+        .collect()
+}
+
+/// Gathers `plan.positions` distinct positions (mirror images counted
+/// once), every tenth game held out; `progress` gets the count so far
+/// after each batch of games and says whether to go on (`false`: stop
+/// there, with fewer positions than asked).
+pub fn gather(plan: &Plan, mut progress: impl FnMut(u64) -> bool) -> Result<Gathered, PlayerError> {
+    let game = Connect4::SUBGRID;
+    let factories = players(plan)?;
     let mut index: HashMap<u64, usize> = HashMap::default();
     let mut positions: Vec<(Connect4Position, bool)> = Vec::new();
     let mut games = 0;
