@@ -194,14 +194,27 @@ pub fn thread_count(threads: Option<u16>) -> usize {
 
 /// The defaults that depend on the population follow a `--population` too
 /// small for them: an elite not given becomes a tenth of the population (at
-/// least 1), and parents not given at most the elite (with elite
-/// selection). Every run these settings allowed before is unchanged.
-fn follow_population(cfg: &mut EvolveConfig, elite_given: bool, parents_given: bool) {
-    if !elite_given && cfg.population > 1 && cfg.elite >= cfg.population {
+/// least 1), parents not given at most the elite (with elite selection),
+/// and migrants not given at most the elite. Every run these settings
+/// allowed before is unchanged.
+/// Which of those flags were given: elite, parents, migrants.
+struct Given {
+    elite: bool,
+    parents: bool,
+    migrants: bool,
+}
+
+fn follow_population(cfg: &mut EvolveConfig, given: Given) {
+    if !given.elite && cfg.population > 1 && cfg.elite >= cfg.population {
         cfg.elite = (cfg.population / 10).max(1);
     }
-    if !parents_given && cfg.selection == Selection::Elite {
+    if !given.parents && cfg.selection == Selection::Elite {
         cfg.parents = cfg.parents.min(cfg.elite);
+    }
+    // Migrants are an island's best: at most its elite (a value genome's
+    // is 1).
+    if !given.migrants {
+        cfg.islands.migrants = cfg.islands.migrants.min(cfg.elite);
     }
 }
 
@@ -253,17 +266,17 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.islands = Islands {
         count: args.islands,
         every: args.migrate_every,
-        migrants: args.migrants.unwrap_or(2),
+        migrants: args.migrants.unwrap_or(Islands::default().migrants),
     };
     cfg.tutor.guided = args.guided.unwrap_or(cfg.tutor.guided);
     cfg.tutor.local_search = args.local_search.unwrap_or(cfg.tutor.local_search);
     cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
-    follow_population(&mut cfg, args.elite.is_some(), args.parents.is_some());
-    if args.migrants.is_none() {
-        // A default follows the elite it may not exceed (a value genome's
-        // elite is 1).
-        cfg.islands.migrants = cfg.islands.migrants.min(cfg.elite);
-    }
+    let given = Given {
+        elite: args.elite.is_some(),
+        parents: args.parents.is_some(),
+        migrants: args.migrants.is_some(),
+    };
+    follow_population(&mut cfg, given);
     let dir = args
         .run
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("{}-{seed}", game.kind())));
@@ -338,21 +351,17 @@ pub fn defaults_by_game() -> String {
 /// Each encoder of `kind` under the recommended settings, its default
 /// first: what `evolve --game KIND [--encoder E]` runs.
 pub fn recommended_specs(kind: GameKind) -> Vec<GameSpec> {
-    let with = |encoder: Option<&str>| {
-        kind.from_options(&GameOptions {
-            encoder: encoder.map(str::to_string),
-            recommended: true,
-            ..GameOptions::default()
+    kind.encoders(true)
+        .into_iter()
+        .filter_map(|name| {
+            kind.from_options(&GameOptions {
+                encoder: Some(name.to_string()),
+                recommended: true,
+                ..GameOptions::default()
+            })
+            .ok()
         })
-    };
-    let mut specs: Vec<GameSpec> = with(None).into_iter().collect();
-    for variant in kind.variants() {
-        let name = variant.encoder_name();
-        if specs.iter().all(|s| s.encoder_name() != name) {
-            specs.extend(with(Some(name)));
-        }
-    }
-    specs
+        .collect()
 }
 
 /// The settings of `cfg` that differ between games, as the flags that set

@@ -15,22 +15,9 @@ pub fn encoder_help() -> String {
          and --tuple-length):",
     );
     for &kind in GameKind::ALL {
-        let of = |recommended| {
-            kind.from_options(&GameOptions {
-                recommended,
-                ..GameOptions::default()
-            })
-            .map(|spec| spec.encoder_name())
-            .unwrap_or_default()
-        };
-        let (default, recommended) = (of(false), of(true));
-        let mut names = vec![default];
-        for variant in kind.variants() {
-            if !names.contains(&variant.encoder_name()) {
-                names.push(variant.encoder_name());
-            }
-        }
-        let evolve = if recommended == default {
+        let names = kind.encoders(false);
+        let recommended = kind.encoders(true)[0];
+        let evolve = if recommended == names[0] {
             String::new()
         } else {
             format!(" (evolve's recommended settings: {recommended})")

@@ -20,6 +20,23 @@ registry! {$
 }
 
 impl GameKind {
+    /// The game's encoders, as `--encoder` names them: its default first
+    /// (or, with `recommended`, the one `evolve`'s recommended settings
+    /// use), then the others in the order of its registered variants.
+    pub fn encoders(self, recommended: bool) -> Vec<&'static str> {
+        let default = self.from_options(&GameOptions {
+            recommended,
+            ..GameOptions::default()
+        });
+        let mut names: Vec<&'static str> = default.iter().map(GameSpec::encoder_name).collect();
+        for variant in self.variants() {
+            if !names.contains(&variant.encoder_name()) {
+                names.push(variant.encoder_name());
+            }
+        }
+        names
+    }
+
     /// Reads a game name or alias (`tictactoe`/`ttt`, `matchsticks`/`nim`,
     /// `connect4`/`c4`, `solitaire`/`peg`), in any case.
     pub fn parse(text: &str) -> Option<GameKind> {

@@ -12,12 +12,13 @@ pub mod solitaire;
 /// The board has more reachable positions than a solver keeps in memory.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "more than {limit} positions are reachable on this board: too many to solve in memory ({solved})"
+    "more than {limit} positions are reachable on this board: too many to solve in memory ({solved} are solved)"
 )]
 pub struct TooLarge {
     /// The most positions the solver keeps.
     pub limit: usize,
-    /// The boards it does solve, in words (`boards of up to 6 rows are solved`).
+    /// The boards it does solve, in words (`solitaire boards of up to 6
+    /// rows`).
     pub solved: &'static str,
 }
 

@@ -36,8 +36,9 @@ pub struct SoloTable {
     start: u32,
 }
 
-/// The boards solved, in words, for [`TooLarge`].
-pub const SOLVED_BOARDS: &str = "boards of up to 6 rows are solved";
+/// The boards solved ([`MAX_SOLVED_ROWS`]), in words: for [`TooLarge`] and
+/// for the refusals of what reads every position.
+pub const SOLVED_BOARDS: &str = "solitaire boards of up to 6 rows";
 
 /// Whether `game`'s board is too large to solve (more rows than
 /// [`MAX_SOLVED_ROWS`]).
@@ -501,6 +502,16 @@ mod tests {
         // The standard error is 0.0008: four of them either side.
         assert!((sampled - exact).abs() < 0.0033, "{sampled} vs {exact}");
         assert!((exact - 0.0138).abs() < 0.0001, "{exact}");
+    }
+
+    #[test]
+    fn the_limit_in_words_is_the_limit() {
+        assert!(SOLVED_BOARDS.contains(&format!("up to {MAX_SOLVED_ROWS} rows")));
+        let seven = Solitaire::new(SolitaireRules {
+            rows: MAX_SOLVED_ROWS + 1,
+            empty: 1,
+        });
+        assert!(too_large(&seven) && !too_large(&Solitaire::FIVE_ROWS));
     }
 
     #[test]

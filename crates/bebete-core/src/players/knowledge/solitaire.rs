@@ -6,7 +6,7 @@ use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{Game, Solitaire, SolitairePosition};
 use crate::puzzle::PuzzleError;
 use crate::puzzle::solitaire::{
-    MAX_POSITIONS, SoloAudit, SoloMoves, SoloReport, SoloTable, too_large,
+    MAX_POSITIONS, SOLVED_BOARDS, SoloAudit, SoloMoves, SoloReport, SoloTable, too_large,
 };
 use crate::solve::Score;
 use rustc_hash::FxHashMap;
@@ -41,7 +41,7 @@ impl Knowledge for Solitaire {
     }
 
     fn too_large_to_read(&self) -> Option<&'static str> {
-        too_large(self).then_some("solitaire boards of up to 6 rows")
+        too_large(self).then_some(SOLVED_BOARDS)
     }
 
     fn visit_puzzle<V: PuzzleVisitor>(&self, visitor: V) -> Result<V::Output, NotAPuzzle> {
