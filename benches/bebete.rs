@@ -467,10 +467,43 @@ fn exact_solver(c: &mut Criterion) {
     group.finish();
 }
 
+/// Othello: perft on bitboards, and the straight-pair value genome's
+/// self-play learning on one thread and on two (one learner a thread, as a
+/// generation learns).
+fn othello(c: &mut Criterion) {
+    use bebete::games::Othello;
+    let game = Othello::STRAIGHT;
+    let mut group = c.benchmark_group("othello");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(3_005_288));
+    group.bench_function("perft 9 from the start (3,005,288 leaves)", |b| {
+        b.iter(|| game.perft(&game.start(), black_box(9)))
+    });
+    group.finish();
+    let genes = trained(&game);
+    let mut group = c.benchmark_group("value genome (othello, 32×2 straight)");
+    bench_learning(&mut group, &game, &genes);
+    group.throughput(Throughput::Elements(200));
+    group.bench_function("2 learners × 100 self-play games, 2 threads", |b| {
+        b.iter_batched_ref(
+            || (genes.to_vec(), genes.to_vec()),
+            |(a, b)| {
+                std::thread::scope(|scope| {
+                    scope.spawn(|| game.learn(a, 100, Pcg64Mcg::seed_from_u64(3)));
+                    game.learn(b, 100, Pcg64Mcg::seed_from_u64(4));
+                })
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     exact_solver,
     checkers,
+    othello,
     value_genome,
     decisions,
     gene_usage,

@@ -411,6 +411,45 @@ async fn whole_games_are_played_by_clicking() {
     assert!(line.starts_with("moves: "), "{line}");
     screenshot(&client, "checkers-end.png").await;
 
+    // Othello against the shipped genome searching 6 plies: the legal
+    // squares are dotted, a square is a click, a pass a button.
+    choose(&client, "game", "othello").await;
+    let usual = value(&client, "opponent").await;
+    assert_eq!(usual.as_deref(), Some("genomes/othello.genome"));
+    let wpc = client
+        .find_all(Locator::Css("#opponent option[value=\"wpc\"]"))
+        .await
+        .unwrap();
+    assert_eq!(wpc.len(), 1, "the weighted piece counter is offered");
+    choose(&client, "first", "human").await;
+    click(&client, "start").await;
+    settled(&client).await;
+    let dots = client
+        .find_all(Locator::Css("circle.ot-legal"))
+        .await
+        .unwrap();
+    assert_eq!(dots.len(), 4, "d3, c4, f5 and e6 are dotted");
+    let client_ref = &client;
+    let result = play_out(&client, 70, async move |n| {
+        if n == 3 {
+            settled(client_ref).await;
+            let why = text(client_ref, "why-body").await;
+            assert!(why.contains("searched 6 plies"), "{why}");
+            screenshot(client_ref, "othello.png").await;
+        }
+    })
+    .await;
+    assert!(
+        ["bebete wins", "a draw", "you win"].contains(&result.as_str()),
+        "{result:?}"
+    );
+    let count = text(&client, "board").await;
+    assert!(
+        count.contains("black ") && count.contains(" · white "),
+        "{count}"
+    );
+    screenshot(&client, "othello-end.png").await;
+
     // A run's page: its curves and parameters, and a button to play its
     // champion.
     client.goto(&server.url("/runs/tiny")).await.unwrap();

@@ -128,7 +128,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             args: &args,
         })
     })?;
-    let shell = match &player_shown {
+    let shell = match player_shown.plain() {
         PlayerSpec::Genome(path) => crate::genome::Genome::peek(path)
             .map_or(String::new(), |(_, lookahead)| {
                 super::lookahead_note(spec, lookahead)

@@ -12,7 +12,8 @@ pub fn encoder_help() -> String {
     let mut text = String::from(
         "How positions become gene indices, per game (the default first; `ntuple` is the value \
          genome: tuples of cells, a weight per state, learning by self-play, shaped by --tuples \
-         and --tuple-length):",
+         and --tuple-length; othello's `straight` is a value genome of every straight line of \
+         --tuple-length squares):",
     );
     for &kind in GameKind::ALL {
         let names = kind.encoders(false);
@@ -31,7 +32,7 @@ pub fn encoder_help() -> String {
 /// `--game` and the matchsticks rule flags.
 #[derive(Args, Clone, Debug, Default)]
 pub struct GameArgs {
-    /// The game: tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg) or checkers (draughts)
+    /// The game: tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg), checkers (draughts) or othello (reversi)
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
     pub game: Option<GameKind>,
 
@@ -41,11 +42,11 @@ pub struct GameArgs {
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
 
-    /// Value genome (--encoder ntuple): tuples per genome, 1-1000 [default: connect4 70, tictactoe 40]
+    /// Value genome (--encoder ntuple): tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 64, othello 12; othello's straight encoder has one tuple per class of lines]
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000), value_name = "N")]
     pub tuples: Option<u16>,
 
-    /// Value genome (--encoder ntuple): cells per tuple, 2-8 [default: connect4 8, tictactoe 5]
+    /// Value genome (--encoder ntuple or straight): cells per tuple, 2-8 [default: tictactoe 5, connect4 8, checkers 6, othello 6, othello straight 3]
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8), value_name = "L")]
     pub tuple_length: Option<u8>,
 
@@ -97,7 +98,7 @@ impl GameArgs {
     /// when given), else the one `--game` names (required then). The one
     /// answer for `move`, `eval` and `play`.
     pub fn game_of(&self, player: &PlayerSpec) -> anyhow::Result<GameSpec> {
-        match player {
+        match player.plain() {
             PlayerSpec::Genome(path) if path.exists() => {
                 let genome = load_genome(path)?;
                 if let Some(kind) = self.game {

@@ -26,6 +26,7 @@ use std::process::ExitCode;
   bebete solve --game peg --position 4-1,6-4
   bebete solve --game checkers --perft 8
   bebete solve --game checkers --perft 6 --position \"B:W18,24,27,K28:B12,16,20,K22\"
+  bebete solve --game othello --perft 11
 
 With --position, the exact score of every legal move there: for tictactoe
 and matchsticks the plies to the end with best play; for connect4 the
@@ -34,8 +35,9 @@ nearer 0 is later). Early Connect-Four positions take the solver seconds.
 
 With --perft D, the number of move sequences of 1, 2, ..., D plies from the
 start (or from --position) instead: the count engine writers compare their
-move generators against (checkers from the start: 7, 49, 302, 1469, ...).
-Checkers has no exact solver, so --perft is what solve does for it.")]
+move generators against (checkers from the start: 7, 49, 302, 1469, ...;
+Othello: 4, 12, 56, 244, ..., a pass counted as a ply). Checkers and Othello
+have no exact solver, so --perft is what solve does for them.")]
 pub struct SolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -88,7 +90,7 @@ impl GameVisitor for Perft {
         );
         for depth in 1..=self.depth {
             let clock = std::time::Instant::now();
-            let sequences = crate::games::walk::perft(&game, &pos, depth);
+            let sequences = game.perft(&pos, depth);
             let seconds = clock.elapsed().as_secs_f64();
             out.push_str(&format!("{depth:>5} {sequences:>13} {seconds:>9.2}\n"));
             counts.push(PerftRow {

@@ -224,6 +224,7 @@ pub fn project(with_run: bool) -> tempfile::TempDir {
             "matchsticks.genome",
             "solitaire.genome",
             "checkers.genome",
+            "othello.genome",
         ],
     );
     if with_run {

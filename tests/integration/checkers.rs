@@ -89,7 +89,7 @@ fn a_checkers_run_is_exact_on_any_thread_count_and_across_a_resume() {
 /// Runs `args` (an evolve command writing `runs/r`, without
 /// --generations) for 2·half generations on 1 and on 2 threads, and for
 /// half then a resume of half more on 2 threads: all three end the same.
-fn exact_on_threads_and_resume(args: &[&str], half: u32) {
+pub(crate) fn exact_on_threads_and_resume(args: &[&str], half: u32) {
     let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
     let (whole, half) = ((2 * half).to_string(), half.to_string());
     for (dir, threads, generations) in [

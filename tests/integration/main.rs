@@ -15,6 +15,7 @@ mod invariants;
 mod islands;
 mod layers;
 mod measure_commands;
+mod othello;
 mod play_and_plot;
 mod reliability;
 #[cfg(feature = "serve")]

@@ -212,6 +212,10 @@ const SLOW: &[(&str, &str)] = &[
     ),
     ("bebete eval genomes/connect4-pure.genome", "6-10 s"),
     ("bebete eval genomes/checkers-ntuple.genome", "3 s"),
+    (
+        "bebete eval genomes/othello.genome",
+        "a 6-ply search, 800 games: about 60 s",
+    ),
 ];
 
 fn not_run(text: &str) -> Option<&'static str> {

@@ -211,7 +211,15 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
     let (spec, bot) = match player {
         PlayerSpec::Genome(_) if !request.opponent.contains(['/', '\\']) => {
             return Err(ApiError::unprocessable(format!(
-                "unknown player '{}': expected random, rules, mc:N, alphabeta:D, perfect or a genome under genomes/ or runs/",
+                "unknown player '{}': expected random, rules, wpc, mc:N, alphabeta:D, perfect or a genome under genomes/ or runs/",
+                request.opponent
+            )));
+        }
+        // A genome is read only through the checks above, which keep it
+        // under genomes/ or runs/.
+        PlayerSpec::Noisy(inner, _) if matches!(*inner, PlayerSpec::Genome(_)) => {
+            return Err(ApiError::unprocessable(format!(
+                "'{}': a genome plays here without a random-move rate",
                 request.opponent
             )));
         }

@@ -94,10 +94,15 @@ function fillOpponents(select) {
     : g.rules.includes("value genome") ? ` (searches ${g.lookahead} plies)` : ` (shell, lookahead ${g.lookahead})`);
   group("Genomes", shipped.map((g) => [g.name, describe(g)]));
   group("Run champions", champions.map((g) => [g.name, describe(g)]));
-  // Checkers has no exact solver, and its rules player has rules of its own.
-  group("Fixed players", game === "checkers"
-    ? PLAYERS.filter(([v]) => v !== "perfect").map(([v, t]) => v === "rules" ? [v, "rules (take the most, crown, leave nothing to take)"] : [v, t])
-    : PLAYERS);
+  // Checkers and Othello have no exact solver, and their rules players
+  // have rules of their own; Othello has the papers' weighted piece counter.
+  const fixed = {
+    checkers: PLAYERS.filter(([v]) => v !== "perfect").map(([v, t]) => v === "rules" ? [v, "rules (take the most, crown, leave nothing to take)"] : [v, t]),
+    othello: [["wpc", "wpc (the weighted piece counter, one ply)"]].concat(PLAYERS
+      .filter(([v]) => v !== "perfect")
+      .map(([v, t]) => v === "rules" ? [v, "rules (corners first, never next to one)"] : [v, t])),
+  };
+  group("Fixed players", fixed[game] || PLAYERS);
   // The command line's default (`bebete play`): the shipped genomes/<game>.genome.
   const usual = `genomes/${game}.genome`;
   if (!select && shipped.some((g) => g.name === usual)) select = usual;
@@ -201,7 +206,7 @@ function sideName(state) {
   const order = state.human === "X" ? "first" : "second";
   if (state.game === "connect4") return `${state.human === "X" ? "red" : "yellow"}, ${order}`;
   if (state.game === "tictactoe") return `${state.human}, ${order}`;
-  if (state.game === "checkers") return `${state.human === "X" ? "black" : "white"}, ${order}`;
+  if (state.game === "checkers" || state.game === "othello") return `${state.human === "X" ? "black" : "white"}, ${order}`;
   return order;
 }
 
@@ -215,6 +220,7 @@ function drawBoard(state) {
   $("votes-toggle").hidden = true;
   if (state.board.kind === "heap") return drawHeap(box, state);
   if (state.board.kind === "draughts") return drawCheckers(box, state);
+  if (state.game === "othello") return drawOthello(box, state);
   if (state.game === "connect4") return drawConnect4(box, state);
   return drawTicTacToe(box, state);
 }
@@ -464,6 +470,55 @@ function drawCheckers(box, state) {
   }
 }
 
+// ---------------------------------------------------------------- othello
+
+// Squares a1-h8: columns a-h from the left, rows 1-8 from the top; cell k
+// of the board is column k % 8, row k / 8.
+const OT = { cell: 50, margin: 22 };
+
+function otName(k) {
+  return "abcdefgh"[k % 8] + String(Math.floor(k / 8) + 1);
+}
+
+function drawOthello(box, state) {
+  const { cell, margin } = OT;
+  const size = margin + 8 * cell;
+  const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, class: "othello" }, box);
+  const cells = state.board.cells;
+  const mine = state.your_turn && state.result === null;
+  const legal = new Set(mine ? state.legal : []);
+  const last = state.last ? state.last.move : null;
+  for (let i = 0; i < 8; i++) {
+    el("text", { x: margin + i * cell + cell / 2, y: margin - 7, class: "ot-label" }, svg).textContent = "abcdefgh"[i];
+    el("text", { x: margin / 2, y: margin + i * cell + cell / 2 + 5, class: "ot-label" }, svg).textContent = String(i + 1);
+  }
+  el("rect", { x: margin, y: margin, width: 8 * cell, height: 8 * cell, class: "ot-board" }, svg);
+  for (let k = 0; k < 64; k++) {
+    const x = margin + (k % 8) * cell;
+    const y = margin + Math.floor(k / 8) * cell;
+    const name = otName(k);
+    el("rect", { x, y, width: cell, height: cell, class: name === last ? "ot-square last" : "ot-square" }, svg);
+    const disc = cells[k];
+    if (disc !== ".") {
+      el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell / 2 - 5, class: disc === "X" ? "ot-black" : "ot-white" }, svg);
+    } else if (legal.has(name)) {
+      el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: 6, class: "ot-legal" }, svg);
+    }
+    const target = el("rect", { x, y, width: cell, height: cell, class: "target", "data-move": name, "data-legal": legal.has(name) }, svg);
+    target.addEventListener("click", () => {
+      if (!mine) return;
+      if (legal.has("pass")) return showMessage("You have no move: press Pass.");
+      play(name);
+    });
+  }
+  const count = (c) => [...cells].filter((d) => d === c).length;
+  const foot = html("p", { class: "ot-count" }, `black ${count("X")} · white ${count("O")}`, box);
+  if (legal.has("pass")) {
+    const pass = html("button", { type: "button", id: "pass", "data-legal": "true" }, "Pass (no move)", foot);
+    pass.addEventListener("click", () => play("pass"));
+  }
+}
+
 // The sub-grid genome's ballot: 25 windows, each voting for a move from
 // one of its squares; the legal moves' scores.
 function explainBallot(body, e, bot) {
@@ -568,7 +623,7 @@ function explainVotes(body, e, bot) {
 // A value genome: each legal move's value (or search score) as a bar, and
 // the tuples that weighed most in the position it chose.
 function explainValues(body, e, bot, state) {
-  const what = state.game === "tictactoe" ? "cell" : state.game === "checkers" ? "move" : "column";
+  const what = { tictactoe: "cell", checkers: "move", othello: "square", connect4: "column" }[state.game] || "move";
   const searched = e.depth > 1;
   html("p", {}, searched
     ? `bebete played ${what} ${bot.move}. It searched ${e.depth} plies ahead (alpha-beta) and valued each leaf with its tuples; above +1 is a forced win, below −1 a forced loss.`

@@ -9,6 +9,7 @@ mod checkers;
 mod connect4;
 mod matchsticks;
 pub mod ntuple;
+mod othello;
 pub mod shell;
 mod solitaire;
 mod tictactoe;

@@ -1,6 +1,6 @@
-//! The rules of the games (four for two players: tic-tac-toe, matchsticks,
-//! Connect-Four and checkers; peg solitaire for one), behind one [`Game`]
-//! trait.
+//! The rules of the games (five for two players: tic-tac-toe, matchsticks,
+//! Connect-Four, checkers and Othello; peg solitaire for one), behind one
+//! [`Game`] trait.
 //!
 //! The trait is deliberately small — start, turn, legal moves, play, outcome and
 //! the position notation — so that every consumer (the evolution loop, the
@@ -36,10 +36,10 @@ pub use connect4::{
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule, TakeRuleName,
 };
-/// Othello's rules (not yet a registered game: no genome kind or players).
 pub use othello::{
-    Othello, OthelloPosition, PASS as OTHELLO_PASS, flips as othello_flips,
-    moves_of as othello_moves, perft_bitboards as othello_perft,
+    Othello, OthelloEncoder, OthelloPosition, PASS as OTHELLO_PASS, flips as othello_flips,
+    moves_of as othello_moves, perft_bitboards as othello_perft, straight_tuples,
+    symmetric_square as othello_symmetric_square,
 };
 pub use registry::{GameOptions, MethodSettings, Registered, RunSettings};
 pub use solitaire::{
@@ -197,6 +197,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// The board as data, for drawing it elsewhere (the browser).
     fn view(&self, pos: &Self::Position) -> BoardView;
+    /// Move sequences of exactly `depth` plies from `pos`: the perft count
+    /// ([`walk::perft`]); a game with a faster count of its own (Othello's
+    /// bitboards) gives it.
+    fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
+        walk::perft(self, pos, depth)
+    }
     /// Why `mv` is illegal in the unfinished position `pos`, in words.
     fn why_illegal(&self, _pos: &Self::Position, mv: Self::Move) -> String {
         format!("{} is not a legal move here", self.format_move(mv))

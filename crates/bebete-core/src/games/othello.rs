@@ -17,14 +17,146 @@
 //! (`/` between rows allowed) and the side to move. Bit `8 × row + column`
 //! of a board is its square, `a1` = bit 0.
 
-use super::{BoardView, Game, MoveError, NotationError, Outcome, Side};
+use super::{
+    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, NotationError,
+    Outcome, Registered, RunSettings, Side,
+};
+use serde::{Deserialize, Serialize};
 
 /// The move of a side that cannot put a disc anywhere.
 pub const PASS: u8 = 64;
+/// Squares on the board.
+pub const SQUARES: usize = 64;
 
-/// Othello on the standard board (no rule parameters).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Othello;
+/// Othello on the standard board (no rule parameters), with the genome
+/// kind that plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Othello {
+    pub encoder: OthelloEncoder,
+}
+
+/// How a genome reads an Othello board: both are value genomes (see
+/// `encoding::ntuple`), their tuples read in the board's 8 symmetries.
+/// Stored by variant index: append only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OthelloEncoder {
+    /// `ntuple`: tuples drawn as random walks ("snakes"), redrawn by
+    /// mutation.
+    NTuple(NTuple),
+    /// `straight`: every straight line of `length` squares (along a row, a
+    /// column or a diagonal), one tuple per class under the symmetries;
+    /// fixed, so that evolution and learning change only the weights.
+    Straight(NTuple),
+}
+
+impl OthelloEncoder {
+    /// Random snakes' shape by default: 12 tuples of 6 squares.
+    pub const NTUPLE: NTuple = NTuple {
+        tuples: 12,
+        length: 6,
+    };
+    /// Straight tuples' length by default: pairs, as Jaśkowski found
+    /// enough (32 tuples, 288 weights a table).
+    pub const STRAIGHT_LENGTH: u8 = 2;
+
+    /// The name `--encoder` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            OthelloEncoder::NTuple(_) => "ntuple",
+            OthelloEncoder::Straight(_) => "straight",
+        }
+    }
+
+    /// The value genome's shape.
+    pub fn shape(self) -> NTuple {
+        match self {
+            OthelloEncoder::NTuple(shape) | OthelloEncoder::Straight(shape) => shape,
+        }
+    }
+}
+
+impl Othello {
+    /// The value genome of straight pairs.
+    pub const STRAIGHT: Othello = Othello {
+        encoder: OthelloEncoder::Straight(NTuple {
+            tuples: straight_count(OthelloEncoder::STRAIGHT_LENGTH),
+            length: OthelloEncoder::STRAIGHT_LENGTH,
+        }),
+    };
+    /// The value genome of random snakes.
+    pub const NTUPLE: Othello = Othello {
+        encoder: OthelloEncoder::NTuple(OthelloEncoder::NTUPLE),
+    };
+}
+
+/// The image of square `square` under symmetry `s` of the square board
+/// (0 the identity; 1–3 the mirrors and the half turn; 4–7 the same after
+/// exchanging rows and columns).
+pub const fn symmetric_square(s: usize, square: usize) -> usize {
+    let (mut row, mut col) = (square / 8, square % 8);
+    if s & 4 != 0 {
+        (row, col) = (col, row);
+    }
+    if s & 1 != 0 {
+        col = 7 - col;
+    }
+    if s & 2 != 0 {
+        row = 7 - row;
+    }
+    row * 8 + col
+}
+
+/// Straight lines of `length` squares, one per class of lines that the
+/// board's symmetries map onto each other: the tuples of the `straight`
+/// encoder. Each is its squares in order along the line.
+pub fn straight_tuples(length: u8) -> Vec<Vec<u8>> {
+    let length = length as i32;
+    let mut classes: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    // East, south, south-east, south-west.
+    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for start in 0..64i32 {
+            let (r0, c0) = (start / 8, start % 8);
+            let (r1, c1) = (r0 + dr * (length - 1), c0 + dc * (length - 1));
+            if !(0..8).contains(&r1) || !(0..8).contains(&c1) {
+                continue;
+            }
+            let line: Vec<u8> = (0..length)
+                .map(|i| ((r0 + dr * i) * 8 + c0 + dc * i) as u8)
+                .collect();
+            let key = (0..8)
+                .map(|s| {
+                    let mut image: Vec<u8> = line
+                        .iter()
+                        .map(|&q| symmetric_square(s, q as usize) as u8)
+                        .collect();
+                    image.sort_unstable();
+                    image
+                })
+                .min()
+                .expect("eight images");
+            if !classes.iter().any(|(k, _)| *k == key) {
+                classes.push((key, line));
+            }
+        }
+    }
+    classes.into_iter().map(|(_, line)| line).collect()
+}
+
+/// How many tuples [`straight_tuples`] gives, computed at compile time
+/// for the encoder's constants (lengths 2–8).
+pub const fn straight_count(length: u8) -> u16 {
+    // Counted once by `straight_tuples` and pinned by a test.
+    match length {
+        2 => 32,
+        3 => 24,
+        4 => 21,
+        5 => 14,
+        6 => 12,
+        7 => 6,
+        8 => 5,
+        _ => 0,
+    }
+}
 
 /// The discs of each side and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -304,6 +436,11 @@ impl Game for Othello {
         })
     }
 
+    /// Counted on bitboards, a pass a ply ([`perft_bitboards`]).
+    fn perft(&self, pos: &OthelloPosition, depth: u32) -> u64 {
+        perft_bitboards(pos, depth)
+    }
+
     fn why_illegal(&self, pos: &OthelloPosition, mv: u8) -> String {
         if mv >= PASS {
             let some: Vec<String> = (0..64u8)
@@ -417,6 +554,102 @@ fn cell(pos: &OthelloPosition, square: u8) -> char {
     }
 }
 
+impl Registered for Othello {
+    const NAME: &'static str = "othello";
+    const ALIASES: &'static [&'static str] = &["reversi"];
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.01,
+        generations: 100,
+        checkpoint_every: 10,
+        bench_every: 10,
+    };
+
+    fn variants() -> Vec<Othello> {
+        vec![Othello::STRAIGHT, Othello::NTUPLE]
+    }
+
+    fn from_options(options: &GameOptions) -> Result<Othello, String> {
+        const NAMES: [&str; 2] = ["straight", "ntuple"];
+        let encoder = match options.encoder.as_deref().unwrap_or(NAMES[0]) {
+            "ntuple" => {
+                OthelloEncoder::NTuple(options.value_shape(OthelloEncoder::NTUPLE, SQUARES)?)
+            }
+            "straight" => {
+                let length = options
+                    .tuple_length
+                    .unwrap_or(OthelloEncoder::STRAIGHT_LENGTH);
+                let tuples = straight_count(length);
+                if tuples == 0 {
+                    return Err(format!(
+                        "--tuple-length {length}: straight tuples are 2 to 8 squares long"
+                    ));
+                }
+                if let Some(given) = options.tuples.filter(|&t| t != tuples) {
+                    return Err(format!(
+                        "--tuples {given}: the straight encoder has every straight line of {length} squares, {tuples} tuples (leave --tuples out, or use --encoder ntuple)"
+                    ));
+                }
+                OthelloEncoder::Straight(NTuple { tuples, length })
+            }
+            _ => return Err(options.unknown_encoder(Self::NAME, &NAMES, NAMES[0])),
+        };
+        Ok(Othello { encoder })
+    }
+
+    fn encoder_name(&self) -> &'static str {
+        self.encoder.name()
+    }
+
+    fn describe(&self) -> String {
+        match self.encoder {
+            OthelloEncoder::NTuple(shape) => {
+                format!("othello (value genome, {shape} snake tuples)")
+            }
+            OthelloEncoder::Straight(shape) => {
+                format!("othello (value genome, {shape} straight tuples)")
+            }
+        }
+    }
+
+    fn validate(&self) -> Result<(), InvalidRules> {
+        let shape = self.encoder.shape();
+        shape.check(SQUARES).map_err(InvalidRules)?;
+        match self.encoder {
+            OthelloEncoder::Straight(s) if s.tuples != straight_count(s.length) => {
+                Err(InvalidRules(format!(
+                    "{} straight tuples of {} squares: there are {}",
+                    s.tuples,
+                    s.length,
+                    straight_count(s.length)
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn value_genome(&self) -> Option<NTuple> {
+        Some(self.encoder.shape())
+    }
+
+    /// A small population learning by self-play between generations,
+    /// selected by games against the weighted piece counter
+    /// (docs/experiments.md).
+    fn recommended(&self) -> RunSettings {
+        RunSettings {
+            population: Some(4),
+            elite: Some(2),
+            parents: Some(2),
+            mutation: Some("0.01"),
+            self_play: Some(2_000),
+            fitness: Some("vs:wpc@0.1:100"),
+            generations: Some(500),
+            checkpoint_every: Some(25),
+            bench_every: Some(25),
+            ..RunSettings::default()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -425,7 +658,7 @@ mod tests {
 
     #[test]
     fn the_start_and_blacks_four_first_moves() {
-        let game = Othello;
+        let game = Othello::STRAIGHT;
         let start = game.start();
         let view = game.view(&start);
         let BoardView::Grid { cells, .. } = view else {
@@ -445,7 +678,7 @@ mod tests {
     /// ply; none occurs before ply 9).
     #[test]
     fn perft_matches_the_published_counts_to_depth_8() {
-        let game = Othello;
+        let game = Othello::STRAIGHT;
         let counts = [4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216];
         for (depth, &count) in (1..).zip(counts.iter()) {
             assert_eq!(perft(&game, &game.start(), depth), count, "depth {depth}");
@@ -457,7 +690,7 @@ mod tests {
     /// allowed for.
     #[test]
     fn the_bitboard_perft_agrees_and_reaches_depth_10() {
-        let game = Othello;
+        let game = Othello::STRAIGHT;
         let start = game.start();
         for depth in 1..=8 {
             assert_eq!(perft_bitboards(&start, depth), perft(&game, &start, depth));
@@ -506,7 +739,7 @@ mod tests {
 
     #[test]
     fn a_move_flips_every_line_it_closes() {
-        let game = Othello;
+        let game = Othello::STRAIGHT;
         let pos = game.parse_position("f5").unwrap();
         // f5 closes the line e5 (white) against d5: e5 turns black.
         assert_eq!(pos.black.count_ones(), 4);
@@ -529,7 +762,7 @@ mod tests {
 
     #[test]
     fn a_side_without_a_move_passes_and_the_game_ends_when_neither_can_move() {
-        let game = Othello;
+        let game = Othello::STRAIGHT;
         // Black on a1 and a2, White on b1, White to move: White closes no
         // line, while Black's c1 would close a1-b1.
         let pos = OthelloPosition {
@@ -562,7 +795,7 @@ mod tests {
     #[test]
     fn random_games_keep_the_rules_invariants() {
         use rand::{RngExt, SeedableRng};
-        let game = Othello;
+        let game = Othello::STRAIGHT;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
         let mut moves = Vec::new();
         let mut ends = 0;
@@ -584,7 +817,7 @@ mod tests {
 
     #[test]
     fn a_board_string_is_a_position_and_its_faults_are_named() {
-        let game = Othello;
+        let game = Othello::STRAIGHT;
         let start = "......../......../......../...OX.../...XO.../......../......../........ X";
         assert_eq!(game.parse_position(start).unwrap(), game.start());
         let flat = start.replace('/', "");
@@ -612,7 +845,7 @@ mod tests {
 
     #[test]
     fn the_board_is_drawn_with_its_legal_squares() {
-        let game = Othello;
+        let game = Othello::STRAIGHT;
         let text = game.render(&game.start());
         assert_eq!(
             text,
@@ -626,5 +859,107 @@ mod tests {
              7  . . . . . . . .\n\
              8  . . . . . . . .\n   X (black) 2, O (white) 2; * a legal square\n"
         );
+    }
+
+    #[test]
+    fn the_eight_symmetries_are_the_squares_group() {
+        let images: Vec<Vec<usize>> = (0..8)
+            .map(|s| (0..64).map(|q| symmetric_square(s, q)).collect())
+            .collect();
+        for image in &images {
+            let mut sorted = image.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..64).collect::<Vec<_>>(), "a permutation");
+        }
+        let mut distinct = images.clone();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 8);
+        // a1 goes to every corner; d4 to the four centre squares.
+        let a1: std::collections::BTreeSet<usize> = images.iter().map(|i| i[0]).collect();
+        assert_eq!(a1, [0, 7, 56, 63].into());
+        // The start is symmetric under the half turn.
+        let game = Othello::STRAIGHT;
+        let start = game.start();
+        let turned = |discs: u64| {
+            (0..64).fold(0u64, |m, q| {
+                m | (((discs >> q) & 1) << symmetric_square(3, q))
+            })
+        };
+        assert_eq!(turned(start.black), start.black);
+        assert_eq!(turned(start.white), start.white);
+    }
+
+    #[test]
+    fn straight_tuples_are_one_line_per_class() {
+        for length in 2..=8u8 {
+            let lines = straight_tuples(length);
+            assert_eq!(
+                lines.len(),
+                straight_count(length) as usize,
+                "length {length}"
+            );
+            for line in &lines {
+                assert_eq!(line.len(), length as usize);
+                // Consecutive squares one step apart along one direction.
+                let step = line[1] as i32 - line[0] as i32;
+                assert!([1, 8, 9, 7].contains(&step), "{line:?}");
+                assert!(line.windows(2).all(|w| w[1] as i32 - w[0] as i32 == step));
+            }
+        }
+        // Jaśkowski's network of every straight pair: 288 weights, 9 per
+        // tuple (here twice, one table for each side that left the board).
+        assert_eq!(straight_count(2) as usize * 9, 288);
+        assert_eq!(straight_count(1), 0);
+        assert_eq!(straight_count(9), 0);
+    }
+
+    #[test]
+    fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
+        let options = |encoder: &str, tuples: Option<u16>, length: Option<u8>| GameOptions {
+            encoder: Some(encoder.to_string()),
+            tuples,
+            tuple_length: length,
+            ..GameOptions::default()
+        };
+        assert_eq!(
+            Othello::from_options(&GameOptions::default()),
+            Ok(Othello::STRAIGHT)
+        );
+        let four = Othello::from_options(&options("straight", None, Some(4))).unwrap();
+        assert_eq!(
+            four.encoder.shape(),
+            NTuple {
+                tuples: 21,
+                length: 4
+            }
+        );
+        let err = Othello::from_options(&options("straight", Some(5), None)).unwrap_err();
+        assert!(
+            err.starts_with(
+                "--tuples 5: the straight encoder has every straight line of 2 squares, 32 tuples"
+            ),
+            "{err}"
+        );
+        let snakes = Othello::from_options(&options("ntuple", Some(20), Some(5))).unwrap();
+        assert_eq!(
+            snakes.encoder,
+            OthelloEncoder::NTuple(NTuple {
+                tuples: 20,
+                length: 5
+            })
+        );
+        let err = Othello::from_options(&options("subgrid", None, None)).unwrap_err();
+        assert!(
+            err.contains("othello encoders are straight and ntuple"),
+            "{err}"
+        );
+        // A stored straight genome whose count is not the lines' is refused.
+        let wrong = Othello {
+            encoder: OthelloEncoder::Straight(NTuple {
+                tuples: 5,
+                length: 2,
+            }),
+        };
+        assert!(wrong.validate().is_err());
     }
 }

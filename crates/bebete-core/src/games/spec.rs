@@ -1,7 +1,7 @@
 //! The built-in games, registered once; a game named as data.
 
 use super::registry::{GameOptions, MethodSettings, Registered, registry};
-use super::{Checkers, Connect4, Matchsticks, NTuple, Solitaire, TicTacToe};
+use super::{Checkers, Connect4, Matchsticks, NTuple, Othello, Solitaire, TicTacToe};
 use serde::{Deserialize, Serialize};
 
 // The order of this list is part of every file: a genome, checkpoint or
@@ -17,6 +17,8 @@ registry! {$
     Solitaire(Solitaire),
     /// English checkers on the 32 dark squares.
     Checkers(Checkers),
+    /// Othello (reversi) on 8×8; value genomes only.
+    Othello(Othello),
 }
 
 impl GameKind {
@@ -64,7 +66,8 @@ pub struct InvalidRules(pub String);
 #[error("unknown game: expected {}", known_games())]
 pub struct UnknownGame;
 
-/// `tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg) or checkers (draughts)`.
+/// `tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg),
+/// checkers (draughts) or othello (reversi)`.
 fn known_games() -> String {
     let names: Vec<String> = GameKind::ALL
         .iter()
@@ -184,7 +187,7 @@ mod tests {
         assert!(GameSpec::registered().len() >= GameKind::ALL.len());
         assert_eq!(
             UnknownGame.to_string(),
-            "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg) or checkers (draughts)"
+            "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg), checkers (draughts) or othello (reversi)"
         );
         assert_eq!(GameKind::parse("C4"), Some(GameKind::Connect4));
         assert_eq!(GameKind::parse("chess"), None);
@@ -245,6 +248,11 @@ mod tests {
             ("solitaire (4 rows, 10 holes, hole 2 empty)", &[3, 4, 2]),
             ("checkers", &[4, 0]),
             ("checkers (value genome, 4×4 tuples)", &[4, 1, 4, 4]),
+            (
+                "othello (value genome, 32×2 straight tuples)",
+                &[5, 1, 32, 2],
+            ),
+            ("othello (value genome, 12×6 snake tuples)", &[5, 0, 12, 6]),
         ];
         let registered = GameSpec::registered();
         for spec in &registered {

@@ -38,7 +38,9 @@ fn negamax<G: Knowledge>(
 ) -> i32 {
     match game.outcome(pos) {
         Some(Outcome::Draw) => return 0,
-        // The side that just moved won: the side to move has lost.
+        // Usually the side that just moved won; not always (Othello counts
+        // discs, and a matchsticks game may be lost by its last take).
+        Some(Outcome::Win(side)) if side == game.turn(pos) => return WIN - ply,
         Some(Outcome::Win(_)) => return -(WIN - ply),
         None => {}
     }

@@ -1,7 +1,8 @@
 //! Players: anything that picks a move in a position.
 //!
 //! Genomes are players, and so are the fixed opponents used to measure them:
-//! `random`, `rules`, `mc:N`, `alphabeta:D` and `perfect`. A [`PlayerSpec`]
+//! `random`, `rules`, `wpc`, `mc:N`, `alphabeta:D` and `perfect`, and any
+//! of them with random moves at a rate ε (`wpc@0.1`). A [`PlayerSpec`]
 //! is the textual form used on the command line; [`PlayerSpec::factory`]
 //! checks it against a game once (loading a genome file, say) and the
 //! [`PlayerFactory`] then makes as many independent, seeded players as the
@@ -9,6 +10,7 @@
 
 mod alphabeta;
 mod genome_player;
+mod greedy;
 pub mod knowledge;
 mod montecarlo;
 mod perfect;
@@ -17,6 +19,7 @@ mod rules;
 
 pub use alphabeta::AlphaBetaPlayer;
 pub use genome_player::{GenomePlayer, RecordingPlayer};
+pub use greedy::{GreedyPlayer, NoisyPlayer};
 pub use knowledge::{ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, TableSolver};
 pub use montecarlo::MonteCarloPlayer;
 pub use perfect::PerfectPlayer;
@@ -81,8 +84,15 @@ pub enum PlayerSpec {
     AlphaBeta(u32),
     /// Exact play.
     Perfect,
+    /// `wpc`: one ply, the move after which the game's weighted piece
+    /// counter is best (Othello's standard heuristic player).
+    Wpc,
     /// A genome file.
     Genome(PathBuf),
+    /// `PLAYER@ε`: the player, but a uniformly random legal move instead
+    /// with probability ε (in thousandths: 100 is 0.1), as the Othello
+    /// papers' benchmark plays both sides.
+    Noisy(Box<PlayerSpec>, u16),
 }
 
 impl PlayerError {
@@ -102,7 +112,7 @@ impl PlayerError {
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerError {
     #[error(
-        "unknown player '{0}': expected random, rules, mc:N, alphabeta:D, perfect or the path of a genome file"
+        "unknown player '{0}': expected random, rules, wpc, mc:N, alphabeta:D, perfect or the path of a genome file (any of them with @ε for random moves at rate ε: wpc@0.1)"
     )]
     Unknown(String),
     /// A name that reads as a file (a `/` or `.genome` in it) but no file
@@ -119,8 +129,33 @@ pub enum PlayerError {
         "player 'perfect': {0} has no exact solver; alphabeta:D searches D plies with a material count"
     )]
     NoSolver(&'static str),
+    #[error(
+        "player 'wpc': {0} has no weighted piece counter (othello's heuristic player); try rules or alphabeta:D"
+    )]
+    NoWeightedPieces(&'static str),
     #[error(transparent)]
     File(#[from] FileError),
+}
+
+/// Reads ε of `PLAYER@ε`: 0 to 1, in thousandths.
+fn parse_rate(spec: &str, text: &str) -> Result<u16, PlayerError> {
+    let out_of_range = || PlayerError::OutOfRange {
+        spec: spec.to_string(),
+        reason:
+            "the random-move rate after @ must be a number 0-1 with at most three decimals (0.1)"
+                .to_string(),
+    };
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let rate: f64 = text
+        .parse()
+        .ok()
+        .filter(|_| digits)
+        .ok_or_else(out_of_range)?;
+    let thousandths = (rate * 1000.0).round();
+    if !(0.0..=1000.0).contains(&thousandths) || (thousandths - rate * 1000.0).abs() > 1e-6 {
+        return Err(out_of_range());
+    }
+    Ok(thousandths as u16)
 }
 
 fn parse_count(spec: &str, text: &str, most: u32, what: &str) -> Result<u32, PlayerError> {
@@ -140,6 +175,16 @@ impl PlayerSpec {
     /// whether the path names a genome file is checked when the player is
     /// built ([`PlayerSpec::factory`]).
     pub fn parse(text: &str) -> Result<PlayerSpec, PlayerError> {
+        if let Some((player, rate)) = text.rsplit_once('@') {
+            let rate = parse_rate(text, rate)?;
+            return match PlayerSpec::parse(player)? {
+                PlayerSpec::Noisy(..) => Err(PlayerError::OutOfRange {
+                    spec: text.to_string(),
+                    reason: "one random-move rate per player".to_string(),
+                }),
+                inner => Ok(PlayerSpec::Noisy(Box::new(inner), rate)),
+            };
+        }
         match text.split_once(':') {
             Some(("mc", n)) => Ok(PlayerSpec::MonteCarlo(parse_count(
                 text,
@@ -157,9 +202,18 @@ impl PlayerSpec {
                 "random" => Ok(PlayerSpec::Random),
                 "rules" => Ok(PlayerSpec::Rules),
                 "perfect" => Ok(PlayerSpec::Perfect),
+                "wpc" => Ok(PlayerSpec::Wpc),
                 "" => Err(PlayerError::Unknown(String::new())),
                 path => Ok(PlayerSpec::Genome(path.into())),
             },
+        }
+    }
+
+    /// The player without its random-move rate (`wpc` for `wpc@0.1`).
+    pub fn plain(&self) -> &PlayerSpec {
+        match self {
+            PlayerSpec::Noisy(inner, _) => inner,
+            spec => spec,
         }
     }
 
@@ -177,9 +231,19 @@ impl PlayerSpec {
         game: &G,
         policy: IllegalPolicy,
     ) -> Result<PlayerFactory<G>, PlayerError> {
+        if let PlayerSpec::Noisy(inner, rate) = self {
+            return Ok(PlayerFactory {
+                spec: self.clone(),
+                rate: *rate,
+                ..inner.factory(game, policy)?
+            });
+        }
         let needs_opponent = matches!(
             self,
-            PlayerSpec::Rules | PlayerSpec::MonteCarlo(_) | PlayerSpec::AlphaBeta(_)
+            PlayerSpec::Rules
+                | PlayerSpec::MonteCarlo(_)
+                | PlayerSpec::AlphaBeta(_)
+                | PlayerSpec::Wpc
         );
         if G::PLAYERS == 1 && needs_opponent {
             return Err(PlayerError::TwoPlayerOnly(
@@ -189,6 +253,9 @@ impl PlayerSpec {
         }
         if *self == PlayerSpec::Perfect && !G::EXACT {
             return Err(PlayerError::NoSolver(game.spec().kind().name()));
+        }
+        if *self == PlayerSpec::Wpc && !G::WEIGHTED_PIECES {
+            return Err(PlayerError::NoWeightedPieces(game.spec().kind().name()));
         }
         let genes = match self {
             PlayerSpec::Genome(path) if !path.exists() => {
@@ -213,6 +280,7 @@ impl PlayerSpec {
             genes,
             oracle,
             policy,
+            rate: 0,
         })
     }
 
@@ -258,7 +326,9 @@ impl std::fmt::Display for PlayerSpec {
             PlayerSpec::MonteCarlo(n) => write!(f, "mc:{n}"),
             PlayerSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             PlayerSpec::Perfect => f.write_str("perfect"),
+            PlayerSpec::Wpc => f.write_str("wpc"),
             PlayerSpec::Genome(path) => write!(f, "{}", path.display()),
+            PlayerSpec::Noisy(inner, rate) => write!(f, "{inner}@{}", *rate as f64 / 1000.0),
         }
     }
 }
@@ -271,6 +341,8 @@ pub struct PlayerFactory<G: Knowledge> {
     genes: Option<(Arc<[u8]>, u8)>,
     oracle: Option<Arc<G::Oracle>>,
     policy: IllegalPolicy,
+    /// `@ε`'s random-move rate, in thousandths (0: none).
+    rate: u16,
 }
 
 impl<G: Knowledge> Clone for PlayerFactory<G> {
@@ -280,6 +352,7 @@ impl<G: Knowledge> Clone for PlayerFactory<G> {
             genes: self.genes.clone(),
             oracle: self.oracle.clone(),
             policy: self.policy,
+            rate: self.rate,
         }
     }
 }
@@ -292,11 +365,21 @@ impl<G: TableGame + Knowledge> PlayerFactory<G> {
 
     /// A fresh player seeded with `seed`.
     pub fn make(&self, game: &G, seed: u64) -> Box<dyn Player<G>> {
-        match (&self.spec, &self.genes) {
+        let player = self.make_plain(game, seed);
+        if self.rate == 0 {
+            return player;
+        }
+        Box::new(NoisyPlayer::new(player, self.rate as f64 / 1000.0, seed))
+    }
+
+    /// The player without its random moves.
+    fn make_plain(&self, game: &G, seed: u64) -> Box<dyn Player<G>> {
+        match (self.spec.plain(), &self.genes) {
             (PlayerSpec::Random, _) => Box::new(RandomPlayer::new(seed)),
             (PlayerSpec::Rules, _) => Box::new(RulesPlayer::new(seed)),
             (PlayerSpec::MonteCarlo(n), _) => Box::new(MonteCarloPlayer::new(*n, seed)),
             (PlayerSpec::AlphaBeta(d), _) => Box::new(AlphaBetaPlayer::new(*d, seed)),
+            (PlayerSpec::Wpc, _) => Box::new(GreedyPlayer::new(seed)),
             (PlayerSpec::Perfect, _) => {
                 let oracle = self.oracle.clone().unwrap_or_else(|| game.exact_oracle());
                 Box::new(PerfectPlayer::new(game, &oracle, seed))
@@ -307,6 +390,7 @@ impl<G: TableGame + Knowledge> PlayerFactory<G> {
             (PlayerSpec::Genome(_), None) => {
                 unreachable!("a genome factory always holds its genes")
             }
+            (PlayerSpec::Noisy(..), _) => unreachable!("one random-move rate per player"),
         }
     }
 }

@@ -290,3 +290,95 @@ fn a_lost_perfect_player_resists_at_connect4() {
         assert!([2, 5, 6].contains(&col), "column {}", col + 1);
     }
 }
+
+/// Misère matchsticks ends with a win for the side to move (its opponent
+/// took the last stick): alphabeta scores such an end as a win for it, not
+/// a loss, and so plays the winning take where one ply sees the end.
+#[test]
+fn alphabeta_reads_a_finished_game_won_by_the_side_to_move() {
+    let game = Matchsticks::new(MatchsticksRules {
+        sticks: 2,
+        rule: TakeRule::Subtract {
+            max_take: 3,
+            last_loses: true,
+        },
+    });
+    // Two sticks: take one (the opponent must take the last and loses),
+    // never both.
+    for seed in 0..10 {
+        let mut player = spec("alphabeta:2")
+            .build(&game, seed, IllegalPolicy::Repair)
+            .unwrap();
+        assert_eq!(player.choose(&game, &game.start()), Some(1));
+    }
+}
+
+#[test]
+fn wpc_and_random_move_rates_parse_and_play() {
+    use crate::games::Othello;
+    assert_eq!(spec("wpc"), PlayerSpec::Wpc);
+    let noisy = spec("wpc@0.1");
+    assert_eq!(noisy, PlayerSpec::Noisy(Box::new(PlayerSpec::Wpc), 100));
+    assert_eq!(noisy.to_string(), "wpc@0.1");
+    assert_eq!(noisy.plain(), &PlayerSpec::Wpc);
+    assert_eq!(spec("alphabeta:4@0.05").to_string(), "alphabeta:4@0.05");
+    assert_eq!(
+        spec("genomes/o.genome@1"),
+        PlayerSpec::Noisy(
+            Box::new(PlayerSpec::Genome("genomes/o.genome".into())),
+            1000
+        )
+    );
+    for bad in [
+        "wpc@",
+        "wpc@1.5",
+        "wpc@-0.1",
+        "wpc@0.0001",
+        "wpc@x",
+        "wpc@0.1@0.1",
+    ] {
+        let err = PlayerSpec::parse(bad).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("player '{bad}'")), "{err}");
+    }
+    // Only a game whose heuristic is a weighted piece counter has wpc.
+    let err = spec("wpc")
+        .factory(&TicTacToe::BASE3, IllegalPolicy::Repair)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("tictactoe has no weighted piece counter"),
+        "{err}"
+    );
+    // wpc beats random at Othello; with every move random (@1) it is
+    // random, and loses half its games to random.
+    let game = Othello::STRAIGHT;
+    let won = |r: &[(Side, Outcome)]| r.iter().filter(|(s, o)| *o == Outcome::Win(*s)).count();
+    assert!(won(&results(&game, "wpc", "random", 40)) >= 30);
+    let all_random = won(&results(&game, "wpc@1", "random", 40));
+    assert!((8..=32).contains(&all_random), "{all_random}");
+    // The same seed plays the same game.
+    let again = |seed| {
+        let mut a = spec("wpc@0.1")
+            .build(&game, seed, IllegalPolicy::Repair)
+            .unwrap();
+        let mut b = spec("wpc@0.1")
+            .build(&game, seed + 1, IllegalPolicy::Repair)
+            .unwrap();
+        let mut pos = game.start();
+        let mut line = Vec::new();
+        while game.outcome(&pos).is_none() {
+            let player = if game.turn(&pos) == Side::First {
+                &mut a
+            } else {
+                &mut b
+            };
+            let mv = player.choose(&game, &pos).unwrap();
+            line.push(mv);
+            pos = game.play(&pos, mv);
+        }
+        line
+    };
+    assert_eq!(again(5), again(5));
+    assert_ne!(again(5), again(6));
+}

@@ -29,7 +29,8 @@ pub struct Values<M = u8> {
 pub struct TupleWeight {
     pub tuple: usize,
     pub cells: Vec<String>,
-    /// Its weight plus its mirror image's, from the mover's side.
+    /// Its weight summed over its images (the board's symmetries), from
+    /// the mover's side.
     pub weight: f32,
 }
 
@@ -170,6 +171,12 @@ impl<M: Copy> Explanation<M> for Values<M> {
 pub enum Decision<L, M = u8> {
     Table(L),
     Values(Values<M>),
+}
+
+impl<L, M> From<Values<M>> for Decision<L, M> {
+    fn from(values: Values<M>) -> Self {
+        Decision::Values(values)
+    }
 }
 
 impl<L, M> Decision<L, M> {

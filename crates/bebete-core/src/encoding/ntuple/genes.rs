@@ -21,7 +21,18 @@ pub fn fill_random<G: CellBoard, R: Rng + ?Sized>(shape: NTuple, genes: &mut [u8
         write_shape::<G>(shape, genes, t, &cells);
     }
     let p = genes.len() - PARAM_BYTES;
-    genes[p..p + 3].copy_from_slice(&DEFAULT_CODES);
+    genes[p..p + 3].copy_from_slice(&fresh_codes::<G>());
+}
+
+/// A fresh genome of the given tuples (a systematic placement): their
+/// cells, zero weights, the default learning settings.
+pub fn fill_given<G: CellBoard>(shape: NTuple, genes: &mut [u8], tuples: &[Vec<u8>]) {
+    genes.fill(0);
+    for (t, cells) in tuples.iter().take(shape.tuples as usize).enumerate() {
+        write_shape::<G>(shape, genes, t, cells);
+    }
+    let p = genes.len() - PARAM_BYTES;
+    genes[p..p + 3].copy_from_slice(&fresh_codes::<G>());
 }
 
 pub(super) fn cell_set(cells: &[u8]) -> u64 {
@@ -90,17 +101,19 @@ pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
     None
 }
 
-/// The value genome's mutation: each tuple with probability `rate` gets a
-/// new random-walk shape and empty tables; the learning settings drift
-/// (each code by −8..=8 with probability 1/2). Returns the tuples redrawn.
+/// The value genome's mutation: with `redraw`, each tuple with
+/// probability `rate` gets a new random-walk shape and empty tables; the
+/// learning settings drift (each code by −8..=8 with probability 1/2).
+/// Returns the tuples redrawn.
 pub fn mutate<G: CellBoard, R: Rng + ?Sized>(
     shape: NTuple,
     genes: &mut [u8],
     rate: f64,
+    redraw: bool,
     rng: &mut R,
 ) -> usize {
     let mut redrawn = 0;
-    for t in 0..shape.tuples as usize {
+    for t in (0..shape.tuples as usize).filter(|_| redraw) {
         if rng.random::<f64>() < rate {
             let cells = random_walk::<G, R>(shape.length, rng);
             write_shape::<G>(shape, genes, t, &cells);

@@ -4,15 +4,17 @@
 //!
 //! A tuple is up to eight board cells drawn by a random walk (each cell next
 //! to the one before, none twice). Each cell is in one of the game's cell
-//! states ([`CellBoard::STATES`]: four for the stone games — empty and not
-//! yet playable, empty and playable now, the first player's stone, the
-//! second player's; five for checkers — an empty square and the men and
-//! kings of both sides), so a tuple reads one of STATES^length states and
+//! states ([`CellBoard::STATES`]: four for tic-tac-toe and Connect-Four —
+//! empty and not yet playable, empty and playable now, the first player's
+//! stone, the second player's; five for checkers — an empty square and the
+//! men and kings of both sides; three for Othello — empty, black, white), so a tuple reads one of STATES^length states and
 //! its table holds one weight per state, twice: one table for positions left
 //! by the first player, one for those left by the second. A tuple and its
-//! mirror image share the table (the mirrored cells are read too and both
-//! weights are added; a board with no mirror symmetry, checkers, reads the
-//! tuple twice). The value of a position is `tanh(Σ weights)`, from the
+//! images under the board's symmetries share the table (every image's
+//! cells are read and the weights added: the tuple and its left-right
+//! mirror for the stone games; checkers, with no such symmetry, reads the
+//! tuple twice; Othello's square board reads it in all 8 of its
+//! symmetries). The value of a position is `tanh(Σ weights)`, from the
 //! first player's side.
 //!
 //! The genome is still a byte table, laid out so that the engine's
@@ -45,7 +47,7 @@ mod learn;
 mod search;
 mod tuples;
 pub use explain::{Decision, TupleWeight, Values};
-pub use genes::{fill_random, mutate, problem};
+pub use genes::{fill_given, fill_random, mutate, problem};
 pub use learn::Learner;
 pub use search::search;
 pub use tuples::Tuples;
@@ -78,10 +80,28 @@ pub trait CellBoard: Game {
     /// States a cell can be in (4: tic-tac-toe and Connect-Four; 5:
     /// checkers' empty square and the men and kings of both sides).
     const STATES: u32 = 4;
+    /// A fresh genome's learning-rate code: α = 10^(−4 + code/64) at the
+    /// start of the schedule (102: 0.004; Othello's 48: 0.00056, measured
+    /// in docs/experiments.md). Evolution drifts it from there.
+    const ALPHA_CODE: u8 = DEFAULT_CODES[0];
     /// Each cell's state, 0..STATES: for the stone games 0 empty and not
     /// yet playable, 1 empty and playable, 2 the first player's stone, 3
     /// the second player's.
     fn cell_states(&self, pos: &Self::Position, states: &mut [u8]);
+    /// The images a tuple is read in, itself included: the board's
+    /// symmetries under which the rules do not change, sharing one table
+    /// (2: the tuple and its left-right mirror image; Othello's square
+    /// board has 8).
+    const SYMMETRIES: usize = 2;
+    /// The cell image `symmetry` (0..SYMMETRIES; 0 is the identity) reads
+    /// for `cell`. By default image 1 is the left-right mirror
+    /// ([`CellBoard::mirror_cell`]).
+    fn symmetric_cell(symmetry: usize, cell: usize) -> usize {
+        match symmetry {
+            0 => cell,
+            _ => Self::mirror_cell(cell),
+        }
+    }
     /// The cell a tuple's mirror image reads for `cell` (left-right for
     /// the stone games, whose rules are symmetric so; a board without
     /// such a symmetry returns `cell`, and a tuple is then read twice).
@@ -118,6 +138,12 @@ pub trait CellBoard: Game {
     fn cell_name(cell: usize) -> String;
     /// The value genome's shape, when the game's encoder is `ntuple`.
     fn value_shape(&self) -> Option<NTuple>;
+    /// Whether the genome's tuples are fixed (placed systematically, not
+    /// drawn): mutation then leaves them, and only the weights and the
+    /// learning settings change.
+    fn fixed_tuples(&self) -> bool {
+        false
+    }
     /// This thread's evaluators of the game, kept between decisions so
     /// that a decision allocates nothing (see [`decide`]). A game names its
     /// own thread-local with `evaluator_pool!(Game)`: a generic function
@@ -165,8 +191,10 @@ macro_rules! value_genome_methods {
             rate: f64,
             rng: &mut R,
         ) -> Option<usize> {
-            self.value_shape()
-                .map(|s| $crate::encoding::ntuple::mutate::<Self, R>(s, genes, rate, rng))
+            self.value_shape().map(|s| {
+                let redraw = !$crate::encoding::ntuple::CellBoard::fixed_tuples(self);
+                $crate::encoding::ntuple::mutate::<Self, R>(s, genes, rate, redraw, rng)
+            })
         }
 
         fn learns(&self) -> bool {
@@ -195,11 +223,8 @@ macro_rules! value_genome_methods {
             pos: &Self::Position,
             depth: u8,
         ) -> Option<Self::Reason> {
-            self.value_shape().map(|s| {
-                $crate::encoding::ntuple::Decision::Values($crate::encoding::ntuple::Values::of(
-                    self, s, genes, pos, depth,
-                ))
-            })
+            self.value_shape()
+                .map(|s| $crate::encoding::ntuple::Values::of(self, s, genes, pos, depth).into())
         }
 
         fn genes_problem(&self, genes: &[u8]) -> Option<String> {
@@ -222,9 +247,15 @@ pub struct Params {
     pub games: u32,
 }
 
-/// Parameter codes of a fresh genome: α 0.004, λ 0.5, ε 0.1 (the settings
-/// measured in the prototype).
+/// Parameter codes of a fresh genome: α 0.004 (the game's
+/// [`CellBoard::ALPHA_CODE`]), λ 0.5, ε 0.1 (the settings measured in the
+/// prototype).
 const DEFAULT_CODES: [u8; 3] = [102, 128, 100];
+
+/// The parameter codes a fresh genome of `G` starts with.
+pub(crate) fn fresh_codes<G: CellBoard>() -> [u8; 3] {
+    [G::ALPHA_CODE, DEFAULT_CODES[1], DEFAULT_CODES[2]]
+}
 
 fn alpha_of(code: u8) -> f32 {
     10f32.powf(-4.0 + code as f32 / 64.0)
@@ -301,7 +332,7 @@ struct Afterstate<P> {
 impl<G: CellBoard> Evaluator<G> {
     pub fn new(shape: NTuple, genes: &[u8]) -> Self {
         let cells = G::WIDTH * G::HEIGHT;
-        let slots = 2 * shape.tuples as usize;
+        let slots = G::SYMMETRIES * shape.tuples as usize;
         Evaluator {
             tuples: Tuples::cached::<G>(shape, genes),
             states: vec![0; cells],
@@ -494,7 +525,7 @@ impl<G: CellBoard> Evaluator<G> {
     }
 
     /// The tuples that weigh most in the position `pos` left by `mover`:
-    /// (tuple, its weight plus its mirror's, in sum units), largest
+    /// (tuple, its weight summed over its images, in sum units), largest
     /// magnitude first, `count` of them.
     pub fn heaviest(
         &mut self,
@@ -507,7 +538,7 @@ impl<G: CellBoard> Evaluator<G> {
         self.load(game, genes, pos, mover);
         let mut parts: Vec<(usize, f32)> = self
             .base_weights
-            .chunks(2)
+            .chunks(G::SYMMETRIES)
             .enumerate()
             .map(|(t, pair)| (t, pair.iter().sum::<i32>() as f32 / SCALE))
             .collect();

@@ -1,10 +1,11 @@
-//! A genome's tuples as the evaluator reads them: cells, mirror cells,
-//! table offsets, and which slots read each cell.
+//! A genome's tuples as the evaluator reads them: cells, their images
+//! under the board's symmetries, table offsets, and which slots read each
+//! cell.
 
 use super::*;
 
-/// The tuples of a genome, read once: each tuple's cells and mirrored
-/// cells, where its tables start, and for each cell the tuple slots that
+/// The tuples of a genome, read once: each tuple's cells and their
+/// symmetric images, where its tables start, and for each cell the tuple slots that
 /// read it (so that a move updates only the indices it changes).
 pub struct Tuples {
     pub(super) shape: NTuple,
@@ -15,9 +16,10 @@ pub struct Tuples {
     pub(super) cells: Vec<[u8; MAX_LENGTH as usize]>,
     /// The genome's cell bytes as stored, tuple after tuple.
     raw: Vec<u8>,
-    mirrored: Vec<[u8; MAX_LENGTH as usize]>,
-    /// Per cell: (slot, base^i) for each slot that reads it at place i; slot
-    /// 2t is tuple t, 2t + 1 its mirror image.
+    /// Per slot: the cells it reads. Slot `S·t + s` is tuple t's image
+    /// under symmetry s ([`CellBoard::symmetric_cell`]; S images a tuple).
+    images: Vec<[u8; MAX_LENGTH as usize]>,
+    /// Per cell: (slot, base^i) for each slot that reads it at place i.
     pub(super) readers: Vec<Vec<(u16, u32)>>,
     /// Per slot: the byte offset of its tuple's first table.
     pub(super) tables: Vec<u32>,
@@ -28,28 +30,31 @@ impl Tuples {
         let len = shape.length as usize;
         let block = shape.block_in(G::STATES);
         let board = G::WIDTH * G::HEIGHT;
+        let images_per_tuple = G::SYMMETRIES;
         let mut cells = Vec::with_capacity(shape.tuples as usize);
-        let mut mirrored = Vec::with_capacity(shape.tuples as usize);
+        let mut images = Vec::with_capacity(images_per_tuple * shape.tuples as usize);
         let mut readers = vec![Vec::new(); board];
-        let mut tables = Vec::with_capacity(2 * shape.tuples as usize);
+        let mut tables = Vec::with_capacity(images_per_tuple * shape.tuples as usize);
         let mut raw = Vec::with_capacity(shape.tuples as usize * SHAPE_BYTES);
         for t in 0..shape.tuples as usize {
             let head = &genes[t * block..];
             raw.extend_from_slice(&head[..SHAPE_BYTES]);
             let mut c = [0u8; MAX_LENGTH as usize];
-            let mut m = [0u8; MAX_LENGTH as usize];
             for i in 0..len {
-                let cell = (head[i] as usize).min(board - 1);
-                c[i] = cell as u8;
-                m[i] = G::mirror_cell(cell) as u8;
-                let place = G::STATES.pow(i as u32);
-                readers[c[i] as usize].push(((2 * t) as u16, place));
-                readers[m[i] as usize].push(((2 * t + 1) as u16, place));
+                c[i] = (head[i] as usize).min(board - 1) as u8;
             }
             cells.push(c);
-            mirrored.push(m);
             let table = (t * block + SHAPE_BYTES) as u32;
-            tables.extend([table, table]);
+            for s in 0..images_per_tuple {
+                let slot = (images_per_tuple * t + s) as u16;
+                let mut image = [0u8; MAX_LENGTH as usize];
+                for i in 0..len {
+                    image[i] = G::symmetric_cell(s, c[i] as usize) as u8;
+                    readers[image[i] as usize].push((slot, G::STATES.pow(i as u32)));
+                }
+                images.push(image);
+                tables.push(table);
+            }
         }
         Tuples {
             shape,
@@ -57,7 +62,7 @@ impl Tuples {
             board: (G::WIDTH, G::HEIGHT),
             cells,
             raw,
-            mirrored,
+            images,
             readers,
             tables,
         }
@@ -103,14 +108,11 @@ impl Tuples {
     pub(super) fn indices(&self, states: &[u8], out: &mut Vec<u32>) {
         out.clear();
         let len = self.shape.length as usize;
-        for (cells, mirrored) in self.cells.iter().zip(&self.mirrored) {
-            let (mut a, mut b) = (0u32, 0u32);
-            for i in (0..len).rev() {
-                a = a * self.base + states[cells[i] as usize] as u32;
-                b = b * self.base + states[mirrored[i] as usize] as u32;
-            }
-            out.extend([a, b]);
-        }
+        out.extend(self.images.iter().map(|cells| {
+            cells[..len].iter().rev().fold(0u32, |index, &c| {
+                index * self.base + states[c as usize] as u32
+            })
+        }));
     }
 
     /// The byte offset where the tables of `mover` (the side that left the

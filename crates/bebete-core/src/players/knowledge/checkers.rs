@@ -1,7 +1,7 @@
 //! What the fixed opponents know of checkers: a material count and three
 //! rules of thumb. There is no exact solver.
 
-use super::{ExactSolver, Knowledge};
+use super::{ExactSolver, Knowledge, NoSolver};
 use crate::games::{Checkers, CheckersMove, CheckersPosition, Game};
 use std::sync::Arc;
 
@@ -78,19 +78,6 @@ impl Knowledge for Checkers {
     /// factory refuses `perfect` for checkers. It scores no move.
     fn exact_solver(&self, _oracle: &Arc<()>) -> Box<dyn ExactSolver<Self>> {
         Box::new(NoSolver)
-    }
-}
-
-/// The solver checkers does not have: it knows no move's score.
-struct NoSolver;
-
-impl ExactSolver<Checkers> for NoSolver {
-    fn move_scores(
-        &mut self,
-        _game: &Checkers,
-        _pos: &CheckersPosition,
-    ) -> Vec<(CheckersMove, crate::solve::Score)> {
-        Vec::new()
     }
 }
 

@@ -9,10 +9,12 @@ mod checkers;
 mod connect4;
 mod connect4_search;
 mod matchsticks;
+mod othello;
 mod solitaire;
 mod tictactoe;
 
 pub use connect4::Connect4Solver;
+pub use othello::WPC;
 
 use crate::bank::{Bank, BankSource};
 use crate::encoding::{IllegalPolicy, TableGame};
@@ -57,6 +59,9 @@ pub trait Knowledge: BuiltIn {
     /// Whether the game has an exact solver (the `perfect` player, exact
     /// scores in `eval`); checkers has none.
     const EXACT: bool = true;
+    /// Whether [`Knowledge::heuristic`] is a weighted piece counter (the
+    /// `wpc` player: Othello's standard heuristic player).
+    const WEIGHTED_PIECES: bool = false;
 
     /// Moves in preference order, in classes of equal preference (the `rules`
     /// player); empty when no move is preferred.
@@ -128,6 +133,17 @@ pub trait PuzzleVisitor {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("it is not a one-player game solved whole (a puzzle)")]
 pub struct NotAPuzzle;
+
+/// The solver of a game that has none ([`Knowledge::EXACT`] false: the
+/// players' factory refuses `perfect` for it, so this is never asked): it
+/// scores no move.
+pub(crate) struct NoSolver;
+
+impl<G: Game> ExactSolver<G> for NoSolver {
+    fn move_scores(&mut self, _game: &G, _pos: &G::Position) -> Vec<(G::Move, Score)> {
+        Vec::new()
+    }
+}
 
 /// Reads move values from a shared [`SolvedTable`]; positions outside it
 /// (none, in play from the start) fall back to a private solver.

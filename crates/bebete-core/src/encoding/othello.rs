@@ -1,0 +1,198 @@
+//! Othello's genomes: value genomes only, read over the board's 64 squares
+//! in its 8 symmetries.
+//!
+//! A square is empty, black or white (three cell states); cell `c` is the
+//! square of bit `c` (`a1` = 0, rows from the top). The `ntuple` encoder
+//! draws its tuples as random walks; `straight` places one tuple on every
+//! class of straight lines of a length, as Jaśkowski's systematic networks
+//! do, and keeps them fixed.
+//!
+//! The text's vote-table genome is not offered: a 4×4 window of three
+//! states has 3^16 = 43,046,721 states, a 43 MB genome whose genes are
+//! almost never met twice (docs/experiments.md measures how few window
+//! states a thousand games revisit).
+
+use super::ntuple::{self, CellBoard, Values};
+use super::{IllegalPolicy, TableGame};
+use crate::games::{
+    Game, NTuple, Othello, OthelloEncoder, OthelloPosition, othello_symmetric_square,
+    straight_tuples,
+};
+use rand::{Rng, RngExt};
+
+impl TableGame for Othello {
+    type Reason = Values<u8>;
+
+    fn gene_count(&self) -> usize {
+        self.encoder.shape().gene_count_in(Self::STATES)
+    }
+
+    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
+        rng.random()
+    }
+
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
+        match self.encoder {
+            OthelloEncoder::NTuple(shape) => ntuple::fill_random::<Self, R>(shape, genes, rng),
+            OthelloEncoder::Straight(shape) => {
+                ntuple::fill_given::<Self>(shape, genes, &straight_tuples(shape.length))
+            }
+        }
+    }
+
+    ntuple::value_genome_methods!();
+
+    fn decide(&self, genes: &[u8], pos: &OthelloPosition, _policy: IllegalPolicy) -> Option<u8> {
+        ntuple::decide(self, self.encoder.shape(), genes, pos, None)
+    }
+
+    fn decide_among(
+        &self,
+        genes: &[u8],
+        pos: &OthelloPosition,
+        _policy: IllegalPolicy,
+        allowed: &dyn Fn(u8) -> bool,
+    ) -> Option<u8> {
+        ntuple::decide(self, self.encoder.shape(), genes, pos, Some(allowed))
+    }
+
+    fn explain(&self, genes: &[u8], pos: &OthelloPosition, _policy: IllegalPolicy) -> Values<u8> {
+        Values::of(self, self.encoder.shape(), genes, pos, 1)
+    }
+}
+
+/// Cell states: empty, a black disc, a white disc.
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+
+impl CellBoard for Othello {
+    const WIDTH: usize = 8;
+    const HEIGHT: usize = 8;
+    /// Long: exploration stays near 0.1 (a deterministic self-play
+    /// replays the same few games).
+    const HORIZON: u32 = 2_000_000;
+    const STATES: u32 = 3;
+    const SYMMETRIES: usize = 8;
+    /// α 0.0003: TD self-play from the other games' 0.004 scored 0.51
+    /// against `wpc` after 50,000 games and swung widely after; from
+    /// 0.0003 it held 0.63–0.66 (docs/experiments.md).
+    const ALPHA_CODE: u8 = 32;
+
+    fn cell_states(&self, pos: &OthelloPosition, states: &mut [u8]) {
+        for (cell, state) in states.iter_mut().enumerate() {
+            let bit = 1u64 << cell;
+            *state = if pos.black & bit != 0 {
+                BLACK
+            } else if pos.white & bit != 0 {
+                WHITE
+            } else {
+                EMPTY
+            };
+        }
+    }
+
+    fn symmetric_cell(symmetry: usize, cell: usize) -> usize {
+        othello_symmetric_square(symmetry, cell)
+    }
+
+    /// The squares a move changes: the disc put down and the discs it
+    /// flips (none for a pass).
+    fn changed_cells(
+        &self,
+        pos: &OthelloPosition,
+        _states: &[u8],
+        next: &OthelloPosition,
+        _scratch: &mut [u8],
+        out: &mut Vec<(usize, u8)>,
+    ) {
+        out.clear();
+        let (mut black, mut white) = (pos.black ^ next.black, pos.white ^ next.white);
+        // A flipped disc changes in both masks; its new state is its
+        // colour in `next`.
+        while black != 0 {
+            let cell = black.trailing_zeros() as usize;
+            let state = if next.black & (1 << cell) != 0 {
+                BLACK
+            } else {
+                WHITE
+            };
+            out.push((cell, state));
+            white &= !(1 << cell);
+            black &= black - 1;
+        }
+        while white != 0 {
+            let cell = white.trailing_zeros() as usize;
+            out.push((cell, WHITE));
+            white &= white - 1;
+        }
+    }
+
+    fn cell_name(cell: usize) -> String {
+        Othello::NTUPLE.format_move(cell as u8)
+    }
+
+    fn value_shape(&self) -> Option<NTuple> {
+        Some(self.encoder.shape())
+    }
+
+    fn fixed_tuples(&self) -> bool {
+        matches!(self.encoder, OthelloEncoder::Straight(_))
+    }
+
+    ntuple::evaluator_pool!(Othello);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn changed_cells_are_the_disc_put_down_and_the_flipped() {
+        let game = Othello::STRAIGHT;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+        let (mut states, mut next_states, mut scratch) = ([0u8; 64], [0u8; 64], [0u8; 64]);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        let mut pos = game.start();
+        for _ in 0..200 {
+            if game.outcome(&pos).is_some() {
+                pos = game.start();
+            }
+            game.legal_moves(&pos, &mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            let next = game.play(&pos, mv);
+            game.cell_states(&pos, &mut states);
+            game.cell_states(&next, &mut next_states);
+            game.changed_cells(&pos, &states, &next, &mut scratch, &mut out);
+            let mut expected: Vec<(usize, u8)> = (0..64)
+                .filter(|&c| states[c] != next_states[c])
+                .map(|c| (c, next_states[c]))
+                .collect();
+            out.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(out, expected);
+            pos = next;
+        }
+    }
+
+    #[test]
+    fn straight_genomes_keep_their_tuples_through_mutation() {
+        let game = Othello::STRAIGHT;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+        let mut genes = vec![0u8; game.gene_count()];
+        game.fill_random(&mut genes, &mut rng);
+        assert_eq!(game.genes_problem(&genes), None);
+        let before = genes.clone();
+        assert_eq!(game.mutate_own(&mut genes, 1.0, &mut rng), Some(0));
+        let params = genes.len() - 8;
+        assert_eq!(genes[..params], before[..params]);
+        // Snakes are redrawn.
+        let snakes = Othello::NTUPLE;
+        let mut genes = vec![0u8; snakes.gene_count()];
+        snakes.fill_random(&mut genes, &mut rng);
+        assert_eq!(snakes.mutate_own(&mut genes, 1.0, &mut rng), Some(12));
+        assert_eq!(snakes.genes_problem(&genes), None);
+    }
+}

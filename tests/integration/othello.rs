@@ -1,0 +1,165 @@
+//! Othello from the command line: perft, the value genomes learning by
+//! self-play inside an exact run, the `wpc` player and random-move rates,
+//! and every command that plays or explains a genome.
+
+use crate::checkers::exact_on_threads_and_resume;
+use crate::common::{bebete, stdout_of};
+
+/// `solve --perft` prints the published counts (a pass is a ply); plain
+/// `solve` says Othello has no exact solver.
+#[test]
+fn perft_counts_and_no_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args(["solve", "--game", "othello", "--perft", "9"]));
+    for count in [
+        "4", "12", "56", "244", "1396", "8200", "55092", "390216", "3005288",
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(count)),
+            "{count}: {out}"
+        );
+    }
+    let refused = bebete(dir.path())
+        .args(["solve", "--game", "reversi"])
+        .assert()
+        .code(2);
+    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(
+        text.contains("no exact solver") && text.contains("--perft"),
+        "{text}"
+    );
+}
+
+/// The fixed players: `wpc` beats random, with or without random moves,
+/// and a rate out of range names the player and the range.
+#[test]
+fn wpc_with_random_moves_is_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "eval",
+        "wpc@0.1",
+        "--game",
+        "othello",
+        "--against",
+        "random,wpc@0.1",
+        "--games",
+        "100",
+        "--json",
+    ])))
+    .unwrap();
+    let score = |i: usize| {
+        let t = &json[i];
+        (t["wins"].as_f64().unwrap() + t["draws"].as_f64().unwrap() / 2.0)
+            / t["games"].as_f64().unwrap()
+    };
+    assert!(score(0) > 0.7, "{json}");
+    assert!(
+        (0.3..0.7).contains(&score(1)),
+        "even against itself: {json}"
+    );
+    let refused = bebete(dir.path())
+        .args(["eval", "wpc@2", "--game", "othello"])
+        .assert()
+        .code(2);
+    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(
+        text.contains("player 'wpc@2'") && text.contains("0-1"),
+        "{text}"
+    );
+    let refused = bebete(dir.path())
+        .args(["eval", "wpc", "--game", "c4"])
+        .assert()
+        .code(2);
+    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(
+        text.contains("connect4 has no weighted piece counter"),
+        "{text}"
+    );
+}
+
+/// A value genome of straight pairs learns by self-play inside evolution:
+/// after 6,000 games per learner it beats random, where an untrained one
+/// plays at random; it moves, explains itself square by square and plays
+/// a person. Its run is exact on 1 and 2 threads and across a resume,
+/// learning steps included.
+#[test]
+fn othello_value_genomes_learn_play_and_their_runs_are_exact() {
+    let learner = [
+        "--game",
+        "othello",
+        "--population",
+        "2",
+        "--elite",
+        "1",
+        "--parents",
+        "1",
+        "--fitness",
+        "vs:wpc@0.1:4",
+        "--seed",
+        "3",
+        "--bench-every",
+        "0",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    bebete(dir.path())
+        .arg("evolve")
+        .args(learner)
+        .args([
+            "--self-play",
+            "2000",
+            "--generations",
+            "3",
+            "--run",
+            "runs/v",
+        ])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "eval",
+        "genomes/v.genome",
+        "--against",
+        "random",
+        "--games",
+        "200",
+        "--json",
+    ])))
+    .unwrap();
+    let points = |key: &str| json[0][key].as_f64().unwrap();
+    let score = (points("wins") + points("draws") / 2.0) / points("games");
+    assert!(score > 0.85, "{json}");
+
+    let mv =
+        stdout_of(bebete(dir.path()).args(["move", "genomes/v.genome", "--position", "f5 d6"]));
+    let mv = mv.trim();
+    assert!(
+        mv.len() == 2 && ('a'..='h').contains(&mv.chars().next().unwrap()),
+        "a square: {mv}"
+    );
+    let explained =
+        stdout_of(bebete(dir.path()).args(["explain", "genomes/v.genome", "--position", "f5d6c3"]));
+    assert!(explained.contains("<- played"), "{explained}");
+    assert!(explained.contains("heaviest tuples"), "{explained}");
+    bebete(dir.path())
+        .args(["genome", "shell", "genomes/v.genome", "--lookahead", "3"])
+        .args(["--out", "genomes/v3.genome"])
+        .assert()
+        .success();
+    let searched = stdout_of(bebete(dir.path()).args(["explain", "genomes/v3.genome"]));
+    assert!(searched.contains("searched 3 plies"), "{searched}");
+    // A person: an illegal square is refused with the reason, then a move.
+    let played = bebete(dir.path())
+        .args(["play", "genomes/v.genome"])
+        .write_stdin("a1\nf5\nq\n")
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&played.get_output().stdout).to_string();
+    assert!(text.contains("a1 flips no disc"), "{text}");
+    assert!(text.contains("bebete plays"), "{text}");
+    assert!(text.contains("a b c d e f g h"), "{text}");
+
+    let mut args = vec!["evolve"];
+    args.extend(learner);
+    args.extend(["--self-play", "100", "--checkpoint-every", "2"]);
+    exact_on_threads_and_resume(&args, 2);
+}
