@@ -7,6 +7,8 @@
 //!   as a real run does and writes nothing;
 //! - every `--help` example parses and writes under genomes/, banks/,
 //!   plots/ or runs/;
+//! - every recipe (an `sh` block of `evolve` and the commands that use what
+//!   it wrote) runs in order in one scratch checkout, each run shortened;
 //! - every `console` block whose commands run in seconds is run as written
 //!   (a long `eval` with `--dry-run`, its first line compared),
 //!   in a scratch directory holding the shipped genomes, and prints what the
@@ -32,6 +34,8 @@ struct Shown {
     text: String,
     /// In a `console` block: the output shown under it.
     output: Option<Vec<String>>,
+    /// Which block of the page it is in (0, 1, …).
+    block: usize,
 }
 
 /// `text` without a trailing `# comment` (a `#` after a space, outside
@@ -58,6 +62,7 @@ fn shown_commands() -> Vec<Shown> {
         let page = path.strip_prefix(root).unwrap().display().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
         let lines: Vec<&str> = text.lines().collect();
+        let mut block = 0;
         let mut i = 0;
         while i < lines.len() {
             let fence = lines[i].trim_start();
@@ -99,8 +104,10 @@ fn shown_commands() -> Vec<Shown> {
                     line: start,
                     text,
                     output,
+                    block,
                 });
             }
+            block += 1;
             i += 1;
         }
     }
@@ -319,6 +326,99 @@ fn every_shown_evolve_and_bank_passes_its_dry_run() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(left.len(), 2, "a dry run wrote something: {left:?}");
+}
+
+/// The commands a recipe is made of: a run and what is done with what it
+/// wrote. A block of only these runs whole, shortened; a block with
+/// another command is checked command by command above.
+const CHAINED: &[&str] = &["evolve", "resume", "genome", "play", "eval"];
+
+/// `args` made short: a run of 2 generations with at most 50 self-play
+/// games per learner, a resume of 1, an eval of 2 games.
+fn shortened(args: &[String], dir: &Path) -> Vec<String> {
+    let mut args = args.to_vec();
+    let set =
+        |args: &mut Vec<String>, flag: &str, value: &str| match args.iter().position(|a| a == flag)
+        {
+            Some(i) => args[i + 1] = value.to_string(),
+            None => args.extend([flag.to_string(), value.to_string()]),
+        };
+    match args[0].as_str() {
+        "evolve" => {
+            // The plan says whether the run learns by self-play.
+            let plan = bebete(dir).args(&args).arg("--dry-run").output().unwrap();
+            let learns = String::from_utf8_lossy(&plan.stdout)
+                .lines()
+                .any(|l| l.starts_with("self_play = ") && l != "self_play = 0");
+            set(&mut args, "--generations", "2");
+            if learns {
+                set(&mut args, "--self-play", "50");
+            }
+        }
+        "resume" => set(&mut args, "--generations", "1"),
+        "eval" => set(&mut args, "--games", "2"),
+        _ => {}
+    }
+    args
+}
+
+/// Every recipe shown (an `sh` block that runs `evolve` and then uses what
+/// it wrote: `genome shell runs/…/best.genome`, `play`, `cp`) runs in
+/// order in one scratch checkout, each run shortened ([`shortened`]): the
+/// files one command writes are there for the next, as a reader following
+/// the page would have them.
+#[test]
+fn every_shown_recipe_runs_in_order_shortened() {
+    let mut blocks: Vec<Vec<Shown>> = Vec::new();
+    for s in shown_commands().into_iter().filter(|s| s.output.is_none()) {
+        match blocks.last_mut() {
+            Some(b) if b[0].page == s.page && b[0].block == s.block => b.push(s),
+            _ => blocks.push(vec![s]),
+        }
+    }
+    let mut ran = 0;
+    for block in blocks {
+        let chain = block.len() > 1
+            && block.iter().any(|s| s.text.contains(" evolve "))
+            && block.iter().all(|s| {
+                s.text.starts_with("cp ")
+                    || bebete_args(&s.text)
+                        .is_some_and(|a| a.first().is_some_and(|c| CHAINED.contains(&c.as_str())))
+            });
+        if !chain {
+            continue;
+        }
+        let dir = checkout_like();
+        for s in &block {
+            let out = if let Some(rest) = s.text.strip_prefix("cp ") {
+                let files = words(rest);
+                Command::new("cp")
+                    .args(&files)
+                    .current_dir(dir.path())
+                    .output()
+                    .unwrap()
+            } else {
+                let args = shortened(&bebete_args(&s.text).unwrap(), dir.path());
+                // A person at the board quits at once.
+                bebete(dir.path())
+                    .args(&args)
+                    .write_stdin("q\n")
+                    .output()
+                    .unwrap()
+            };
+            assert!(
+                out.status.success(),
+                "{}:{}: `{}` (shortened) failed after the commands before it:\n{}{}",
+                s.page,
+                s.line,
+                s.text,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        ran += 1;
+    }
+    assert!(ran >= 10, "{ran} recipes run");
 }
 
 /// `line` with every time and speed (`0.1 s`, `3764 games/s`) as `#`.

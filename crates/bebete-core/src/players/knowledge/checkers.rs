@@ -1,9 +1,8 @@
 //! What the fixed opponents know of checkers: a material count and three
 //! rules of thumb. There is no exact solver.
 
-use super::{ExactSolver, Knowledge, NoSolver};
+use super::Knowledge;
 use crate::games::{Checkers, CheckersMove, CheckersPosition, Game};
-use std::sync::Arc;
 
 /// The material evaluator of `alphabeta:D`: a man is worth 2, a king 3
 /// (the usual 1 : 1.5), and nothing else counts.
@@ -11,9 +10,8 @@ pub const MAN: i32 = 200;
 pub const KING: i32 = 300;
 
 impl Knowledge for Checkers {
-    type Oracle = ();
+    super::no_exact_solver!();
     const SOLVABLE: bool = false;
-    const EXACT: bool = false;
 
     fn preference_classes(&self) -> Vec<Vec<CheckersMove>> {
         Vec::new()
@@ -68,16 +66,6 @@ impl Knowledge for Checkers {
                 .map(|(_, m)| m)
                 .collect(),
         )
-    }
-
-    fn exact_oracle(&self) -> Arc<()> {
-        Arc::new(())
-    }
-
-    /// Never asked for: [`Knowledge::EXACT`] is false, and the players'
-    /// factory refuses `perfect` for checkers. It scores no move.
-    fn exact_solver(&self, _oracle: &Arc<()>) -> Box<dyn ExactSolver<Self>> {
-        Box::new(NoSolver)
     }
 }
 

@@ -139,6 +139,29 @@ pub struct NotAPuzzle;
 /// scores no move.
 pub(crate) struct NoSolver;
 
+/// Writes `Knowledge::EXACT = false` and the oracle and solver of a game
+/// without an exact solver (checkers, Othello), once.
+macro_rules! no_exact_solver {
+    () => {
+        type Oracle = ();
+        const EXACT: bool = false;
+
+        fn exact_oracle(&self) -> std::sync::Arc<()> {
+            std::sync::Arc::new(())
+        }
+
+        /// Never asked for: the players' factory refuses `perfect` where
+        /// [`Knowledge::EXACT`] is false. It scores no move.
+        fn exact_solver(
+            &self,
+            _oracle: &std::sync::Arc<()>,
+        ) -> Box<dyn $crate::players::knowledge::ExactSolver<Self>> {
+            Box::new($crate::players::knowledge::NoSolver)
+        }
+    };
+}
+use no_exact_solver;
+
 impl<G: Game> ExactSolver<G> for NoSolver {
     fn move_scores(&mut self, _game: &G, _pos: &G::Position) -> Vec<(G::Move, Score)> {
         Vec::new()

@@ -2,9 +2,8 @@
 //! counter (WPC) and, for `rules`, the squares it prizes. There is no
 //! exact solver.
 
-use super::{ExactSolver, Knowledge, NoSolver};
+use super::Knowledge;
 use crate::games::{Othello, OthelloPosition};
-use std::sync::Arc;
 
 /// The weighted piece counter of the Othello papers (Yoshioka et al.'s
 /// weights, as Lucas and Runarsson and Szubert et al. use them), in
@@ -34,9 +33,8 @@ fn weighted(discs: u64) -> i32 {
 }
 
 impl Knowledge for Othello {
-    type Oracle = ();
+    super::no_exact_solver!();
     const SOLVABLE: bool = false;
-    const EXACT: bool = false;
     const WEIGHTED_PIECES: bool = true;
 
     /// `rules`: the squares from the highest weight down (corners first,
@@ -60,14 +58,6 @@ impl Knowledge for Othello {
     fn heuristic(&self, pos: &OthelloPosition) -> i32 {
         let (me, them) = pos.sides();
         weighted(me) - weighted(them)
-    }
-
-    fn exact_oracle(&self) -> Arc<()> {
-        Arc::new(())
-    }
-
-    fn exact_solver(&self, _oracle: &Arc<()>) -> Box<dyn ExactSolver<Self>> {
-        Box::new(NoSolver)
     }
 }
 
