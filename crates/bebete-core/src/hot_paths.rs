@@ -1,6 +1,7 @@
 //! The hot paths allocate nothing, for every registered game: a genome's
-//! decision (vote table or value genome) and a whole tournament game
-//! between two genomes. They run millions of times a generation; an
+//! decision (vote table or value genome), a whole tournament game between
+//! two genomes, and a value genome's self-play games once its learner is
+//! set up. They run millions of times a generation; an
 //! allocation there once made a tic-tac-toe generation five times slower
 //! and no benchmark noticed, so this test counts.
 //!
@@ -96,6 +97,23 @@ impl TableGameVisitor for Allocates {
             match game.decide(genes, &pos, policy) {
                 Some(mv) => positions.push(game.play(&pos, mv)),
                 None => break,
+            }
+        }
+        // Self-play learning: a learner's setup allocates (its evaluator)
+        // and its buffers grow to their size in the first games; then its
+        // games allocate nothing, so 120 games cost what 30 do, give or
+        // take a buffer reaching a larger size.
+        if game.learns() {
+            let mut genes = first.clone();
+            let learn = |genes: &mut Vec<u8>, games| {
+                allocations_in(|| game.learn(genes, games, Pcg64Mcg::seed_from_u64(3))).0
+            };
+            learn(&mut genes, 1);
+            let (some, many) = (learn(&mut genes, 30), learn(&mut genes, 120));
+            if many > some + 8 {
+                found.push(format!(
+                    "self-play learning: {some} allocations for 30 games, {many} for 120"
+                ));
             }
         }
         for pos in positions.iter().filter(|p| game.outcome(p).is_none()) {

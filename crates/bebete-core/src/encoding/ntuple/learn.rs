@@ -18,6 +18,11 @@ pub struct Learner<'g, G: CellBoard, R> {
     /// Stochastic rounding's own fast stream (seeded from `rng`).
     noise: u64,
     trace: Vec<Visited>,
+    /// Trace entries not in use, kept with their buffers: a game's
+    /// learning allocates nothing once the first game has run.
+    spare: Vec<Visited>,
+    /// The legal moves of the position being played, kept likewise.
+    moves: Vec<G::Move>,
 }
 
 impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
@@ -30,6 +35,8 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
             rng,
             noise,
             trace: Vec::with_capacity(TRACE),
+            spare: Vec::with_capacity(TRACE),
+            moves: Vec::new(),
         }
     }
 
@@ -61,12 +68,12 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
         let mut pos = game.start();
         let mut previous: Option<f32> = None;
         let mut plies = 0;
-        self.trace.clear();
-        let mut moves = Vec::new();
-        loop {
+        self.cut_trace();
+        let mut moves = std::mem::take(&mut self.moves);
+        let plies = loop {
             game.legal_moves(&pos, &mut moves);
             if moves.is_empty() {
-                return plies;
+                break plies;
             }
             let mover = game.turn(&pos);
             let explore = self.rng.random::<f32>() < epsilon;
@@ -84,28 +91,35 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
             };
             plies += 1;
             if explore {
-                self.trace.clear();
+                self.cut_trace();
             } else if let Some(before) = previous {
                 self.update(alpha * (after.value - before), lambda);
             }
             if after.finished {
-                return plies;
+                break plies;
             }
             // The new afterstate's weights, for its trace entry.
             let mut entry = if self.trace.len() == TRACE {
                 self.trace.remove(0)
             } else {
-                Visited {
+                self.spare.pop().unwrap_or(Visited {
                     offsets: Vec::new(),
                     slope: 0.0,
-                }
+                })
             };
             self.eval.kept_offsets(&mut entry.offsets);
             entry.slope = 1.0 - after.value * after.value;
             self.trace.push(entry);
             previous = Some(after.value);
             pos = after.pos;
-        }
+        };
+        self.moves = moves;
+        plies
+    }
+
+    /// Empties the trace, keeping its entries' buffers for later ones.
+    fn cut_trace(&mut self) {
+        self.spare.append(&mut self.trace);
     }
 
     /// Adds `step × λ^k × slope` to every weight of the k-th most recent

@@ -460,11 +460,11 @@ impl<G: CellBoard> Evaluator<G> {
 
     /// The byte offsets of the weights the kept afterstate reads.
     fn kept_offsets(&self, out: &mut Vec<u32>) {
-        let mut indices = self.base.clone();
+        self.tuples.offsets(&self.base, self.side, out);
+        let side = self.tuples.side(self.side);
         for &(slot, index) in &self.kept {
-            indices[slot as usize] = index;
+            out[slot as usize] = self.tuples.tables[slot as usize] + side + 2 * index;
         }
-        self.tuples.offsets(&indices, self.side, out);
     }
 
     /// Every legal move with the value of the position it leads to, from
