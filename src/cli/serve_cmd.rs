@@ -14,9 +14,10 @@ use std::process::ExitCode;
   bebete serve --host 0.0.0.0          reachable from other machines (no login: trusted networks only)
   curl -s http://127.0.0.1:8080/api/genomes
 
-The page plays tic-tac-toe, matchsticks and Connect-Four against the genomes
-under genomes/, the champions of runs under runs/, or random, rules, mc:N,
-alphabeta:D and perfect; /runs/NAME shows a run's curves as it evolves.
+The page plays tic-tac-toe, matchsticks, Connect-Four, checkers and Othello
+against the genomes under genomes/, the champions of runs under runs/, or
+random, rules, mc:N, alphabeta:D, perfect (where a game has an exact
+solver) and wpc (Othello); /runs/NAME shows a run's curves as it evolves.
 Only files under genomes/ and runs/ of --dir can be named by a request.")]
 pub struct ServeArgs {
     /// Port to listen on (0: any free port, printed at start)

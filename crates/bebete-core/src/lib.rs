@@ -21,9 +21,10 @@
 //! 0. [`seed`] (derived seeds), [`store`] (framed files, atomic writes,
 //!    the directory lock) and [`budget`] (when a search must stop);
 //! 1. [`games`]: the rules of tic-tac-toe, matchsticks, Connect-Four,
-//!    checkers and peg solitaire, and the one walk over their positions;
+//!    checkers, Othello and peg solitaire, and the one walk over their
+//!    positions;
 //! 2. [`solve`]: exact values of the small games (perft counts for
-//!    checkers); [`puzzle`]: exact results of peg solitaire;
+//!    checkers and Othello); [`puzzle`]: exact results of peg solitaire;
 //! 3. [`encoding`]: board → gene index, gene → move; [`bank`]:
 //!    solver-labelled positions;
 //! 4. [`genome`]: the gene table and its file;
