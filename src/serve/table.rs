@@ -131,13 +131,17 @@ fn append<G: TableGame>(game: &G, moves: &str, mv: G::Move) -> String {
 
 impl Bot {
     /// Whether one move of `game` costs at most milliseconds whatever the
-    /// position (random, rules, [`genome_is_quick`]): such bots never wait
+    /// position (random, rules, wpc, any of them with random moves,
+    /// [`genome_is_quick`]): such bots never wait
     /// behind slow ones. Alpha-beta, Monte Carlo and perfect play may take
     /// seconds.
     pub fn is_quick(&self, game: GameSpec) -> bool {
         match self {
             Bot::Genome { lookahead, .. } => genome_is_quick(game, *lookahead),
-            Bot::Player(spec) => matches!(spec, PlayerSpec::Random | PlayerSpec::Rules),
+            Bot::Player(spec) => matches!(
+                spec.plain(),
+                PlayerSpec::Random | PlayerSpec::Rules | PlayerSpec::Wpc
+            ),
         }
     }
 

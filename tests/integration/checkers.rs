@@ -9,16 +9,13 @@ use crate::common::{bebete, same_run, stdout_of};
 #[test]
 fn perft_counts_and_no_solver() {
     let dir = tempfile::tempdir().unwrap();
-    let out = stdout_of(bebete(dir.path()).args(["solve", "--game", "checkers", "--perft", "8"]));
-    for count in [
-        "7", "49", "302", "1469", "7361", "36768", "179740", "845931",
-    ] {
-        assert!(
-            out.lines()
-                .any(|l| l.split_whitespace().nth(1) == Some(count)),
-            "{count}: {out}"
-        );
-    }
+    perft_lists(
+        dir.path(),
+        "checkers",
+        &[
+            "7", "49", "302", "1469", "7361", "36768", "179740", "845931",
+        ],
+    );
     let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
         "solve",
         "--game",
@@ -58,6 +55,20 @@ fn perft_counts_and_no_solver() {
         .code(2);
     let text = String::from_utf8_lossy(&bad.get_output().stderr).to_string();
     assert!(text.contains("move 2 ('9-13')"), "{text}");
+}
+
+/// `solve --game GAME --perft D` lists `counts` (depths 1 to D, D their
+/// number) in its table.
+pub(crate) fn perft_lists(dir: &std::path::Path, game: &str, counts: &[&str]) {
+    let depth = counts.len().to_string();
+    let out = stdout_of(bebete(dir).args(["solve", "--game", game, "--perft", &depth]));
+    for count in counts {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(*count)),
+            "{game}, {count}: {out}"
+        );
+    }
 }
 
 /// A short run: the same seed gives the same champion on 1 and 2 threads,

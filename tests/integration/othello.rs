@@ -2,29 +2,22 @@
 //! self-play inside an exact run, the `wpc` player and random-move rates,
 //! and every command that plays or explains a genome.
 
-use crate::checkers::exact_on_threads_and_resume;
-use crate::common::{bebete, stdout_of};
+use crate::checkers::{exact_on_threads_and_resume, perft_lists};
+use crate::common::{bebete, refusal_of, stdout_of};
 
 /// `solve --perft` prints the published counts (a pass is a ply); plain
 /// `solve` says Othello has no exact solver.
 #[test]
 fn perft_counts_and_no_solver() {
     let dir = tempfile::tempdir().unwrap();
-    let out = stdout_of(bebete(dir.path()).args(["solve", "--game", "othello", "--perft", "9"]));
-    for count in [
-        "4", "12", "56", "244", "1396", "8200", "55092", "390216", "3005288",
-    ] {
-        assert!(
-            out.lines()
-                .any(|l| l.split_whitespace().nth(1) == Some(count)),
-            "{count}: {out}"
-        );
-    }
-    let refused = bebete(dir.path())
-        .args(["solve", "--game", "reversi"])
-        .assert()
-        .code(2);
-    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    perft_lists(
+        dir.path(),
+        "othello",
+        &[
+            "4", "12", "56", "244", "1396", "8200", "55092", "390216", "3005288",
+        ],
+    );
+    let text = refusal_of(bebete(dir.path()).args(["solve", "--game", "reversi"]));
     assert!(
         text.contains("no exact solver") && text.contains("--perft"),
         "{text}"
@@ -58,20 +51,12 @@ fn wpc_with_random_moves_is_measured() {
         (0.3..0.7).contains(&score(1)),
         "even against itself: {json}"
     );
-    let refused = bebete(dir.path())
-        .args(["eval", "wpc@2", "--game", "othello"])
-        .assert()
-        .code(2);
-    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    let text = refusal_of(bebete(dir.path()).args(["eval", "wpc@2", "--game", "othello"]));
     assert!(
         text.contains("player 'wpc@2'") && text.contains("0-1"),
         "{text}"
     );
-    let refused = bebete(dir.path())
-        .args(["eval", "wpc", "--game", "c4"])
-        .assert()
-        .code(2);
-    let text = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    let text = refusal_of(bebete(dir.path()).args(["eval", "wpc", "--game", "c4"]));
     assert!(
         text.contains("connect4 has no weighted piece counter"),
         "{text}"
