@@ -425,7 +425,13 @@ fn the_session_cap_keeps_games_in_play_and_a_slow_bot_blocks_nothing() {
     });
     let id = slow["id"].as_str().unwrap();
     let mut saw_thinking = false;
-    for _ in 0..2_000 {
+    // Bounded in time, not only in count: on a loaded machine the mover's
+    // request may reach the server seconds after the first looks.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    for _ in 0..30_000 {
+        if std::time::Instant::now() > deadline {
+            break;
+        }
         let state = json(&server.get(&format!("/api/games/{id}")).1);
         if state["thinking"] == true {
             saw_thinking = true;
