@@ -105,3 +105,10 @@ pub fn copy_shipped_genomes(dir: &Path, names: &[&str]) {
         std::fs::copy(shipped.join(name), genomes.join(name)).unwrap();
     }
 }
+
+/// The score share of one opponent's tally in `eval --json` (a win 1, a
+/// draw ½).
+pub fn score_of(tally: &serde_json::Value) -> f64 {
+    let count = |key: &str| tally[key].as_f64().expect("a count");
+    (count("wins") + count("draws") / 2.0) / count("games")
+}

@@ -2,7 +2,7 @@
 //! a run that resumes exactly on any thread count, and every command that
 //! plays or explains a genome.
 
-use crate::common::{bebete, same_run, stdout_of};
+use crate::common::{bebete, same_run, score_of, stdout_of};
 
 /// `solve --perft` prints the published counts; plain `solve` says that
 /// checkers has no exact solver and what to use instead.
@@ -242,9 +242,7 @@ fn checkers_value_genomes_learn_and_their_runs_are_exact() {
         "--json",
     ]));
     let json: serde_json::Value = serde_json::from_str(&eval).unwrap();
-    let points = |key: &str| json[0][key].as_f64().unwrap();
-    let score = (points("wins") + points("draws") / 2.0) / points("games");
-    assert!(score > 0.8, "{json}");
+    assert!(score_of(&json[0]) > 0.8, "{json}");
     let explained = stdout_of(bebete(dir.path()).args(["explain", "genomes/v.genome"]));
     assert!(explained.contains("<- played"), "{explained}");
 

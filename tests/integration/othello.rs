@@ -3,7 +3,7 @@
 //! and every command that plays or explains a genome.
 
 use crate::checkers::{exact_on_threads_and_resume, perft_lists};
-use crate::common::{bebete, refusal_of, stdout_of};
+use crate::common::{bebete, refusal_of, score_of, stdout_of};
 
 /// `solve --perft` prints the published counts (a pass is a ply); plain
 /// `solve` says Othello has no exact solver.
@@ -41,11 +41,7 @@ fn wpc_with_random_moves_is_measured() {
         "--json",
     ])))
     .unwrap();
-    let score = |i: usize| {
-        let t = &json[i];
-        (t["wins"].as_f64().unwrap() + t["draws"].as_f64().unwrap() / 2.0)
-            / t["games"].as_f64().unwrap()
-    };
+    let score = |i: usize| score_of(&json[i]);
     assert!(score(0) > 0.7, "{json}");
     assert!(
         (0.3..0.7).contains(&score(1)),
@@ -110,9 +106,7 @@ fn othello_value_genomes_learn_play_and_their_runs_are_exact() {
         "--json",
     ])))
     .unwrap();
-    let points = |key: &str| json[0][key].as_f64().unwrap();
-    let score = (points("wins") + points("draws") / 2.0) / points("games");
-    assert!(score > 0.85, "{json}");
+    assert!(score_of(&json[0]) > 0.85, "{json}");
 
     let mv =
         stdout_of(bebete(dir.path()).args(["move", "genomes/v.genome", "--position", "f5 d6"]));

@@ -70,24 +70,27 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
         let mut plies = 0;
         self.cut_trace();
         let mut moves = std::mem::take(&mut self.moves);
+        // The legal moves are listed once a ply: here for an exploratory
+        // move, inside `best_afterstate` for a greedy one. (A position
+        // without a move is finished, and the loop ends at a finished
+        // afterstate before reaching one.)
         let plies = loop {
-            game.legal_moves(&pos, &mut moves);
-            if moves.is_empty() {
-                break plies;
-            }
-            let mover = game.turn(&pos);
             let explore = self.rng.random::<f32>() < epsilon;
             let after = if explore {
+                game.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break plies;
+                }
                 let mv = moves[self.rng.random_range(0..moves.len())];
-                self.eval.load(&game, self.genes, &pos, mover);
+                self.eval.load(&game, self.genes, &pos, game.turn(&pos));
                 let after = self.eval.afterstate(&game, self.genes, &pos, mv);
                 std::mem::swap(&mut self.eval.kept, &mut self.eval.changes);
                 after
             } else {
-                self.eval
-                    .best_afterstate(&game, self.genes, &pos)
-                    .expect("a legal move")
-                    .1
+                match self.eval.best_afterstate(&game, self.genes, &pos) {
+                    Some((_, after)) => after,
+                    None => break plies,
+                }
             };
             plies += 1;
             if explore {
