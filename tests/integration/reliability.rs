@@ -526,8 +526,9 @@ fn a_second_writer_is_refused_while_the_first_runs() {
 /// formats 1 to 5 store the configuration by position, format 6 by name).
 /// Each exercises what its format added: sampled tournaments and the hall
 /// of fame (2), the shell's lookahead (3), islands (4), the one-player
-/// `solo` term (5).
-const OLD_FORMATS: [(u16, &[&str]); 5] = [
+/// `solo` term (5), the configuration as JSON with a value genome learning
+/// by self-play and fitness terms stored field by field (6).
+const OLD_FORMATS: [(u16, &[&str]); 6] = [
     (
         1,
         &["--game", "nim", "--seed", "9", "--fitness", "round-robin"],
@@ -573,6 +574,25 @@ const OLD_FORMATS: [(u16, &[&str]); 5] = [
         5,
         &[
             "--game", "peg", "--rows", "4", "--empty", "2", "--seed", "15",
+        ],
+    ),
+    (
+        6,
+        &[
+            "--game",
+            "ttt",
+            "--encoder",
+            "ntuple",
+            "--tuples",
+            "4",
+            "--tuple-length",
+            "3",
+            "--self-play",
+            "10",
+            "--seed",
+            "16",
+            "--fitness",
+            "vs:random:4+hof:2+exhaustive",
         ],
     ),
 ];
