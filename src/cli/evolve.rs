@@ -84,17 +84,8 @@ pub struct EvolveArgs {
     /// Parent selection: elite (uniform among the elite) or tournament:K
     #[arg(long, value_parser = str::parse::<Selection>, default_value = "elite")]
     pub selection: Selection,
-    /// Fitness: round-robin (the method), round-robin+SPEC:N (plus N games
-    /// against a fixed player; more terms joined by +) or vs:TERM[+TERM…]
-    /// with terms SPEC:N (N games against a fixed player), sample:K (K
-    /// opponents drawn from the population, one game on each side: a
-    /// tournament affordable for large populations), hof:N (N games against
-    /// past champions: every 10th generation's enters a hall of fame of the
-    /// latest 50), exhaustive (tictactoe, matchsticks: every position of
-    /// the solved game), bank (connect4: the share of the bank's training
-    /// positions where the move keeps the solver's value) or bank-score
-    /// (the same, each move scored between the worst and the best move)
-    /// [default: per game, listed below]
+    /// Fitness: round-robin (the method) or vs:TERM[+TERM…] (the terms are
+    /// listed by --help, from the engine's table of terms)
     #[arg(long, value_parser = str::parse::<Fitness>)]
     pub fitness: Option<Fitness>,
     /// Crossover: uniform (each gene from a random parent) or block:B (each

@@ -108,7 +108,11 @@ pub fn parse() -> Cli {
             .get_after_help()
             .map(|h| h.to_string())
             .unwrap_or_default();
-        evolve.after_help(format!("{examples}\n\n{}", evolve::defaults_by_game()))
+        evolve
+            .after_help(format!("{examples}\n\n{}", evolve::defaults_by_game()))
+            .mut_arg("fitness", |arg| {
+                arg.long_help(crate::evolve::Fitness::help())
+            })
     });
     let matches = command.get_matches();
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())

@@ -162,13 +162,13 @@ impl Survey {
         if game.outcome(&pos).is_some() {
             anyhow::bail!("position '{text}': the game is already over");
         }
-        if !G::EXACT {
+        let Some(exact) = game.exact() else {
             anyhow::bail!(
                 "{} has no exact solver: --perft D counts its move sequences, and eval measures genomes against alphabeta:D",
                 game.spec().kind()
             );
-        }
-        let mut solver = game.exact_solver(&game.exact_oracle());
+        };
+        let mut solver = exact.solver(game);
         let scores = solver.move_scores(game, &pos);
         let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(Score::DRAW);
         let moves: Vec<MoveScore> = scores
@@ -214,7 +214,7 @@ impl GameVisitor for Survey {
         if let Some(text) = &self.position {
             return self.position(&game, text);
         }
-        if !G::EXACT {
+        if game.exact().is_none() {
             anyhow::bail!(
                 "{} has no exact solver: --perft D counts its move sequences (e.g. solve --game {} --perft 8)",
                 game.spec().kind(),

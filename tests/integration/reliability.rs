@@ -523,7 +523,8 @@ fn a_second_writer_is_refused_while_the_first_runs() {
 /// A run saved by each older checkpoint format, with the flags that wrote
 /// it: `tests/fixtures/vNfix` was written by the build of format N
 /// (`bebete evolve FLAGS --generations 3 --checkpoint-every 3 --run vNfix`;
-/// formats 1 to 5 store the configuration by position, format 6 by name).
+/// formats 1 to 5 store the configuration by position, 6 by name with the
+/// rows by position, 7 both by name).
 /// Each exercises what its format added: sampled tournaments and the hall
 /// of fame (2), the shell's lookahead (3), islands (4), the one-player
 /// `solo` term (5), the configuration as JSON with a value genome learning
@@ -660,7 +661,7 @@ fn runs_saved_by_every_older_checkpoint_format_resume_exactly() {
         assert_eq!(toml(&old), toml(&fresh), "{name}: run.toml");
         // The resumed run now checkpoints in today's format.
         let newest = std::fs::read(old.join(&name).join("checkpoints/gen-000006.ckpt")).unwrap();
-        assert_eq!(&newest[8..10], &6u16.to_le_bytes(), "{name} resumed");
+        assert_eq!(&newest[8..10], &7u16.to_le_bytes(), "{name} resumed");
     }
 }
 

@@ -144,7 +144,7 @@ fn two_player_notions_are_refused_in_one_line() {
     );
     fails(
         &["evolve", "--game", "ttt", "--fitness", "solo"],
-        "solo is the fitness of one-player games",
+        "solo is a fitness of one-player games",
     );
     fails(
         &["evolve", "--game", "ttt", "--target", "pegs:1"],

@@ -3,7 +3,8 @@
 //! Configuration only: the operators' and fitness terms' own types and
 //! grammars live in [`super::operators`].
 
-use super::operators::{Crossover, Fitness, Init, Mutation, MutationScope, Selection, Target};
+use super::Fitness;
+use super::operators::{Crossover, Init, Mutation, MutationScope, Selection, Target};
 use crate::bank::BankSource;
 use crate::dispatch::{Abilities, abilities};
 use crate::encoding::IllegalPolicy;
@@ -315,6 +316,15 @@ impl EvolveConfig {
         self.check_players(abilities)?;
         self.check_audit(abilities)?;
         super::fitness::check(self, abilities)?;
+        if self.mutate == MutationScope::Used
+            && !self.fitness.has::<super::fitness::versus::Versus>()
+        {
+            return refuse(
+                "mutate",
+                "used".into(),
+                "records the genes consulted in games against fixed opponents: give --fitness SPEC:N terms".into(),
+            );
+        }
         self.check_learning(abilities)?;
         self.check_islands()?;
         self.check_patience()

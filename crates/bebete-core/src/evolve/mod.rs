@@ -33,10 +33,10 @@ pub mod tutor;
 
 pub use config::{BenchConfig, ConfigError, EvolveConfig, Islands, StopRule, Tutoring};
 pub use evolution::{Evolution, EvolveError, GenerationReport, Observer, Prepared, RunEnd};
+pub use fitness::Fitness;
+pub use fitness::bank::BankMetric;
 pub use hall::Hall;
-pub use operators::{
-    BankMetric, Crossover, Fitness, Init, Mutation, MutationScope, OperatorError, Selection, Target,
-};
+pub use operators::{Crossover, Init, Mutation, MutationScope, OperatorError, Selection, Target};
 pub use population::Population;
 pub use run_dir::{RunDir, RunEnded, run_toml_text};
 pub use stats::StatsRow;

@@ -4,6 +4,7 @@
 //! tables and bank built, once.
 
 use super::bench::Bench;
+use super::fitness::hall_of_fame::HallOfFame;
 use super::fitness::{FitnessTerms, RunTables};
 use super::hall::HALL_SIZE;
 use super::{ConfigError, EvolveConfig};
@@ -48,7 +49,11 @@ fn available_memory() -> Option<u64> {
 /// Refuses a run whose two populations (and hall of fame) would not fit in
 /// the memory available, before anything is allocated.
 fn check_memory(gene_count: usize, cfg: &EvolveConfig) -> Result<(), EvolveError> {
-    let hall = if cfg.fitness.hall > 0 { HALL_SIZE } else { 0 };
+    let hall = if cfg.fitness.has::<HallOfFame>() {
+        HALL_SIZE
+    } else {
+        0
+    };
     let needed = ((2 * cfg.population * cfg.islands.count + hall) * gene_count) as u64;
     match available_memory() {
         Some(available) if needed > available => Err(EvolveError::Memory {

@@ -121,29 +121,93 @@ pub fn header(cfg: &EvolveConfig) -> String {
     header
 }
 
-/// What one generation looked like.
+/// What one generation looked like. Checkpoints store rows as JSON, every
+/// column by name: a column added later is read from an older file as its
+/// default (give it `#[serde(default)]`), so a new column needs no new
+/// format.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StatsRow {
     pub generation: u64,
     /// Round-robin points of the champion, the mean and the last.
     pub best: u32,
+    #[serde(with = "any_float")]
     pub mean: f64,
     pub worst: u32,
     /// Mean share of differing genes between pairs of a sample of genomes.
+    #[serde(with = "any_float")]
     pub diversity: f64,
     /// Seconds in the round-robin.
+    #[serde(with = "any_float")]
     pub tournament_s: f64,
     /// Seconds breeding the next generation.
+    #[serde(with = "any_float")]
     pub breeding_s: f64,
     /// Seconds writing files since the previous row (the checkpoint written
     /// after the previous generation included).
+    #[serde(with = "any_float")]
     pub io_s: f64,
     /// Benchmark values in header order; empty when not measured.
+    #[serde(with = "any_floats")]
     pub bench: Vec<f64>,
     /// The island the row describes (0 without islands). Not stored in
     /// checkpoints: their rows go island by island within each generation.
     #[serde(skip)]
     pub island: u32,
+}
+
+/// A float as JSON holds it, a value JSON has no number for (NaN, ±∞)
+/// as its name, so that every row reads back as it was written.
+mod any_float {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(serde::Serialize, Deserialize)]
+    #[serde(untagged)]
+    pub(super) enum Stored {
+        Number(f64),
+        Named(String),
+    }
+
+    pub(super) fn store(x: f64) -> Stored {
+        if x.is_finite() {
+            Stored::Number(x)
+        } else {
+            Stored::Named(x.to_string())
+        }
+    }
+
+    pub(super) fn read<E: serde::de::Error>(stored: Stored) -> Result<f64, E> {
+        match stored {
+            Stored::Number(x) => Ok(x),
+            Stored::Named(name) => name
+                .parse()
+                .map_err(|_| E::custom(format!("'{name}' is not a number"))),
+        }
+    }
+
+    pub fn serialize<S: Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&store(*x), serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        read(Stored::deserialize(deserializer)?)
+    }
+}
+
+/// [`any_float`] for each float of a list.
+mod any_floats {
+    use super::any_float::{Stored, read, store};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(xs: &[f64], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(xs.iter().map(|&x| store(x)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f64>, D::Error> {
+        Vec::<Stored>::deserialize(deserializer)?
+            .into_iter()
+            .map(read)
+            .collect()
+    }
 }
 
 impl StatsRow {

@@ -20,7 +20,9 @@ mod rules;
 pub use alphabeta::AlphaBetaPlayer;
 pub use genome_player::{GenomePlayer, RecordingPlayer};
 pub use greedy::{GreedyPlayer, NoisyPlayer};
-pub use knowledge::{ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, TableSolver};
+pub use knowledge::{
+    Exact, ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, SolvedExact, TableSolver,
+};
 pub use montecarlo::MonteCarloPlayer;
 pub use perfect::PerfectPlayer;
 pub use random::RandomPlayer;
@@ -231,13 +233,6 @@ impl PlayerSpec {
         game: &G,
         policy: IllegalPolicy,
     ) -> Result<PlayerFactory<G>, PlayerError> {
-        if let PlayerSpec::Noisy(inner, rate) = self {
-            return Ok(PlayerFactory {
-                spec: self.clone(),
-                rate: *rate,
-                ..inner.factory(game, policy)?
-            });
-        }
         let needs_opponent = matches!(
             self,
             PlayerSpec::Rules
@@ -251,13 +246,19 @@ impl PlayerSpec {
                 game.spec().kind().name(),
             ));
         }
-        if *self == PlayerSpec::Perfect && !G::EXACT {
-            return Err(PlayerError::NoSolver(game.spec().kind().name()));
-        }
         if *self == PlayerSpec::Wpc && !G::WEIGHTED_PIECES {
             return Err(PlayerError::NoWeightedPieces(game.spec().kind().name()));
         }
-        let genes = match self {
+        let made = match self {
+            PlayerSpec::Random => Made::Random,
+            PlayerSpec::Rules => Made::Rules,
+            PlayerSpec::MonteCarlo(n) => Made::MonteCarlo(*n),
+            PlayerSpec::AlphaBeta(d) => Made::AlphaBeta(*d),
+            PlayerSpec::Wpc => Made::Wpc,
+            PlayerSpec::Perfect => Made::Perfect(
+                game.exact()
+                    .ok_or(PlayerError::NoSolver(game.spec().kind().name()))?,
+            ),
             PlayerSpec::Genome(path) if !path.exists() => {
                 return Err(PlayerError::missing(path));
             }
@@ -270,15 +271,19 @@ impl PlayerSpec {
                     };
                     return Err(FileError::new(path, problem).into());
                 }
-                Some((Arc::from(genome.genes), genome.lookahead))
+                Made::Genome(Arc::from(genome.genes), genome.lookahead)
             }
-            _ => None,
+            PlayerSpec::Noisy(inner, rate) => {
+                return Ok(PlayerFactory {
+                    spec: self.clone(),
+                    rate: *rate,
+                    ..inner.factory(game, policy)?
+                });
+            }
         };
-        let oracle = (*self == PlayerSpec::Perfect).then(|| game.exact_oracle());
         Ok(PlayerFactory {
             spec: self.clone(),
-            genes,
-            oracle,
+            made,
             policy,
             rate: 0,
         })
@@ -334,23 +339,47 @@ impl std::fmt::Display for PlayerSpec {
 }
 
 /// Makes players of one spec, cheaply: a genome's genes are loaded once and
-/// shared, and so is a perfect player's solved table.
+/// shared, and so is a perfect player's exact play.
 pub struct PlayerFactory<G: Knowledge> {
     spec: PlayerSpec,
-    /// A genome's genes and the lookahead of its shell.
-    genes: Option<(Arc<[u8]>, u8)>,
-    oracle: Option<Arc<G::Oracle>>,
+    made: Made<G>,
     policy: IllegalPolicy,
     /// `@ε`'s random-move rate, in thousandths (0: none).
     rate: u16,
+}
+
+/// What the spec was resolved to, once: the genes it plays, the exact play
+/// it shares.
+enum Made<G: Knowledge> {
+    Random,
+    Rules,
+    MonteCarlo(u32),
+    AlphaBeta(u32),
+    Wpc,
+    Perfect(Arc<dyn Exact<G>>),
+    /// A genome's genes and the lookahead of its shell.
+    Genome(Arc<[u8]>, u8),
+}
+
+impl<G: Knowledge> Clone for Made<G> {
+    fn clone(&self) -> Self {
+        match self {
+            Made::Random => Made::Random,
+            Made::Rules => Made::Rules,
+            Made::MonteCarlo(n) => Made::MonteCarlo(*n),
+            Made::AlphaBeta(d) => Made::AlphaBeta(*d),
+            Made::Wpc => Made::Wpc,
+            Made::Perfect(exact) => Made::Perfect(exact.clone()),
+            Made::Genome(genes, lookahead) => Made::Genome(genes.clone(), *lookahead),
+        }
+    }
 }
 
 impl<G: Knowledge> Clone for PlayerFactory<G> {
     fn clone(&self) -> Self {
         PlayerFactory {
             spec: self.spec.clone(),
-            genes: self.genes.clone(),
-            oracle: self.oracle.clone(),
+            made: self.made.clone(),
             policy: self.policy,
             rate: self.rate,
         }
@@ -374,23 +403,16 @@ impl<G: TableGame + Knowledge> PlayerFactory<G> {
 
     /// The player without its random moves.
     fn make_plain(&self, game: &G, seed: u64) -> Box<dyn Player<G>> {
-        match (self.spec.plain(), &self.genes) {
-            (PlayerSpec::Random, _) => Box::new(RandomPlayer::new(seed)),
-            (PlayerSpec::Rules, _) => Box::new(RulesPlayer::new(seed)),
-            (PlayerSpec::MonteCarlo(n), _) => Box::new(MonteCarloPlayer::new(*n, seed)),
-            (PlayerSpec::AlphaBeta(d), _) => Box::new(AlphaBetaPlayer::new(*d, seed)),
-            (PlayerSpec::Wpc, _) => Box::new(GreedyPlayer::new(seed)),
-            (PlayerSpec::Perfect, _) => {
-                let oracle = self.oracle.clone().unwrap_or_else(|| game.exact_oracle());
-                Box::new(PerfectPlayer::new(game, &oracle, seed))
-            }
-            (PlayerSpec::Genome(_), Some((genes, lookahead))) => {
+        match &self.made {
+            Made::Random => Box::new(RandomPlayer::new(seed)),
+            Made::Rules => Box::new(RulesPlayer::new(seed)),
+            Made::MonteCarlo(n) => Box::new(MonteCarloPlayer::new(*n, seed)),
+            Made::AlphaBeta(d) => Box::new(AlphaBetaPlayer::new(*d, seed)),
+            Made::Wpc => Box::new(GreedyPlayer::new(seed)),
+            Made::Perfect(exact) => Box::new(PerfectPlayer::new(game, exact.as_ref(), seed)),
+            Made::Genome(genes, lookahead) => {
                 Box::new(GenomePlayer::new(genes.clone(), self.policy).with_lookahead(*lookahead))
             }
-            (PlayerSpec::Genome(_), None) => {
-                unreachable!("a genome factory always holds its genes")
-            }
-            (PlayerSpec::Noisy(..), _) => unreachable!("one random-move rate per player"),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! equally good moves.
 
 use super::Player;
-use super::knowledge::{ExactSolver, Knowledge};
+use super::knowledge::{Exact, ExactSolver, Knowledge};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
@@ -16,10 +16,10 @@ pub struct PerfectPlayer<G: Knowledge> {
 }
 
 impl<G: Knowledge> PerfectPlayer<G> {
-    /// A perfect player using `oracle` (from [`Knowledge::exact_oracle`]).
-    pub fn new(game: &G, oracle: &std::sync::Arc<G::Oracle>, seed: u64) -> Self {
+    /// A perfect player of `exact` (from [`Knowledge::exact`]).
+    pub fn new(game: &G, exact: &dyn Exact<G>, seed: u64) -> Self {
         PerfectPlayer {
-            solver: game.exact_solver(oracle),
+            solver: exact.solver(game),
             rng: Pcg64Mcg::seed_from_u64(seed),
         }
     }

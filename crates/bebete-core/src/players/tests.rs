@@ -382,3 +382,50 @@ fn wpc_and_random_move_rates_parse_and_play() {
     assert_eq!(again(5), again(5));
     assert_ne!(again(5), again(6));
 }
+
+/// Exact play is an ability a game has or not: where it has it, `perfect`
+/// plays a whole game; where it has none (checkers, Othello), `perfect` is
+/// refused naming the game, and nothing stands in for the solver.
+#[test]
+fn perfect_is_refused_by_name_where_a_game_has_no_exact_play() {
+    use crate::dispatch::{Dispatch, GameVisitor};
+    struct Perfect;
+    impl GameVisitor for Perfect {
+        type Output = (bool, Result<(), String>);
+        fn visit<G: TableGame + Knowledge>(self, game: G) -> Self::Output {
+            let has = game.exact().is_some();
+            let made = PlayerSpec::Perfect
+                .factory(&game, IllegalPolicy::Repair)
+                .map(|factory| {
+                    let mut player = factory.make(&game, 1);
+                    // One move from the start, when the game is small
+                    // enough to solve at once.
+                    if G::SOLVABLE || G::PLAYERS == 1 {
+                        assert!(player.choose(&game, &game.start()).is_some());
+                    }
+                })
+                .map_err(|e| e.to_string());
+            (has, made)
+        }
+    }
+    let mut without = Vec::new();
+    for spec in crate::games::GameSpec::registered() {
+        let (has, made) = spec.visit(Perfect);
+        match made {
+            Ok(()) => assert!(has, "{spec}"),
+            Err(e) => {
+                assert!(!has, "{spec}: {e}");
+                let name = spec.kind().name();
+                assert_eq!(
+                    e,
+                    format!(
+                        "player 'perfect': {name} has no exact solver; alphabeta:D searches D plies with a material count"
+                    )
+                );
+                without.push(name);
+            }
+        }
+    }
+    without.dedup();
+    assert_eq!(without, ["checkers", "othello"]);
+}

@@ -16,14 +16,15 @@ use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Magic tag and version of checkpoint files. Version 6 stores the
-/// configuration self-described (JSON, every field named; a field a later
-/// version adds is read from an older file as its default), so a new option
-/// needs no new format. Versions 1 to 5 wrote the configuration by position
-/// and are read by [`legacy`].
+/// Magic tag and version of checkpoint files. Version 7 stores the
+/// configuration and the stats rows self-described (JSON, every field
+/// named; a field a later version adds is read from an older file as its
+/// default; the fitness as its text), so a new option, fitness term or
+/// stats column needs no new format. Versions 1 to 6 are read by
+/// [`legacy`], with their own frozen copies of the types they stored.
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
-    version: 6,
+    version: 7,
     kind: "checkpoint",
 };
 
@@ -43,14 +44,15 @@ struct Header {
     held_islands: u32,
 }
 
-/// The header of format 6 as stored: the configuration as JSON text, the
-/// rest by position (these fields are the checkpoint's own, not options).
+/// The header of format 7 as stored: the configuration and the stats rows
+/// as JSON text, the rest by position (these fields are the checkpoint's
+/// own, not options).
 #[derive(Deserialize)]
 struct StoredHeader {
     config: String,
     generation: u64,
     gene_count: u64,
-    rows: Vec<StatsRow>,
+    rows: String,
     hall: u64,
     first_island: u32,
     held_islands: u32,
@@ -95,11 +97,12 @@ pub fn write(
     hall: &Hall,
 ) -> Result<(), FileError> {
     let config = serde_json::to_string(config).expect("a configuration serialises to JSON");
+    let rows = serde_json::to_string(rows).expect("stats rows serialise to JSON");
     let header = StoredHeaderRef {
         config: &config,
         generation,
         gene_count: populations.first().map_or(0, |p| p.gene_count()) as u64,
-        rows,
+        rows: &rows,
         hall: hall.len() as u64,
         first_island: first_island as u32,
         held_islands: populations.len() as u32,
@@ -119,23 +122,26 @@ struct StoredHeaderRef<'a> {
     config: &'a str,
     generation: u64,
     gene_count: u64,
-    rows: &'a [StatsRow],
+    rows: &'a str,
     hall: u64,
     first_island: u32,
     held_islands: u32,
 }
 
 impl StoredHeader {
-    /// The header, its configuration read from the stored JSON.
+    /// The header, its configuration and rows read from the stored JSON.
     fn read(self) -> Result<Header, FileProblem> {
         let config = serde_json::from_str(&self.config).map_err(|e| {
             FileProblem::Malformed(format!("the stored configuration does not read: {e}"))
+        })?;
+        let rows = serde_json::from_str(&self.rows).map_err(|e| {
+            FileProblem::Malformed(format!("the stored stats rows do not read: {e}"))
         })?;
         Ok(Header {
             config,
             generation: self.generation,
             gene_count: self.gene_count,
-            rows: self.rows,
+            rows,
             hall: self.hall,
             first_island: self.first_island,
             held_islands: self.held_islands,
@@ -191,17 +197,14 @@ impl Checkpoint {
     /// Decodes and checks the bytes of a checkpoint file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
         // Today's header is read by position like the old ones; its
-        // configuration's JSON is read after.
+        // configuration's and rows' JSON is read after.
         let (header, genes) =
             decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| match version {
-                1..=5 => legacy::read(version, header).map(Ok),
-                _ => postcard::from_bytes::<StoredHeader>(header).map(Err),
+                1..=6 => legacy::read(version, header),
+                _ => postcard::from_bytes::<StoredHeader>(header).map(StoredHeader::read),
             })?;
         let malformed = FileProblem::Malformed;
-        let mut header = match header {
-            Ok(old) => old,
-            Err(current) => current.read()?,
-        };
+        let mut header = header?;
         if header.config.game.validate().is_err() || header.config.validate().is_err() {
             return Err(malformed(
                 "the stored configuration is out of range".to_string(),
@@ -324,6 +327,46 @@ pub(super) mod tests {
         let loaded = Checkpoint::load(&path).unwrap();
         assert_eq!(loaded.config, cfg);
         assert_eq!(loaded.population, pop);
+    }
+
+    /// The stats rows come back as written, a value JSON has no number for
+    /// (NaN, infinity) included, and each column is stored by name.
+    #[test]
+    fn stats_rows_are_stored_by_name_and_read_back_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cfg, pop) = small_connect4_run();
+        let row = |generation, bench: Vec<f64>| StatsRow {
+            generation,
+            best: 7,
+            mean: 3.25,
+            worst: 1,
+            diversity: 0.1 + 0.2,
+            tournament_s: f64::INFINITY,
+            breeding_s: 1e-9,
+            io_s: 0.0,
+            bench,
+            island: 0,
+        };
+        let rows = vec![row(0, vec![0.5, f64::NAN]), row(1, Vec::new())];
+        let path = dir.path().join("gen-000002.ckpt");
+        write(&path, &cfg, 2, &rows, &[&pop], 0, &Hall::default()).unwrap();
+        let loaded = Checkpoint::load(&path).unwrap();
+        let bits = |rows: &[StatsRow]| -> Vec<Vec<u64>> {
+            rows.iter()
+                .map(|r| {
+                    [r.mean, r.diversity, r.tournament_s, r.breeding_s, r.io_s]
+                        .iter()
+                        .chain(&r.bench)
+                        .map(|x| x.to_bits())
+                        .collect()
+                })
+                .collect()
+        };
+        assert_eq!(bits(&loaded.rows), bits(&rows));
+        assert_eq!(loaded.rows[1].generation, 1);
+        let text = serde_json::to_string(&rows[0]).unwrap();
+        assert!(text.contains("\"tournament_s\":\"inf\""), "{text}");
+        assert!(text.contains("\"bench\":[0.5,\"NaN\"]"), "{text}");
     }
 
     /// A field absent from the stored JSON (as one a later version adds

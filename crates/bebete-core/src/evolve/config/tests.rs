@@ -1,7 +1,8 @@
 //! Tests of the evolution settings and their checks.
 
 use super::*;
-use crate::evolve::operators::{Fitness, Init, Mutation, MutationScope};
+use crate::evolve::Fitness;
+use crate::evolve::operators::{Init, Mutation, MutationScope};
 
 /// The message `cfg` is refused with.
 fn refusal(cfg: &EvolveConfig) -> String {
@@ -26,8 +27,8 @@ fn out_of_range_values_name_the_flag() {
     cfg.fitness = "round-robin+random:2".parse::<Fitness>().unwrap();
     assert!(cfg.validate().is_ok());
     cfg.mutate = MutationScope::All;
-    cfg.fitness.sampled = 5;
-    assert!(refusal(&cfg).contains("--fitness"));
+    cfg.fitness = "round-robin+random:2+sample:5".parse::<Fitness>().unwrap();
+    assert!(refusal(&cfg).contains("no round-robin"));
     cfg.fitness = "vs:sample:100".parse::<Fitness>().unwrap();
     assert!(refusal(&cfg).contains("below the population"));
     cfg.fitness = "vs:sample:99".parse::<Fitness>().unwrap();

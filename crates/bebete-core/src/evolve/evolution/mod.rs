@@ -476,7 +476,11 @@ impl<G: TableGame + Knowledge> Evolution<G> {
     /// as the run's champion (audited under `--target unbeatable`, marked
     /// unsaved when its genes changed).
     fn record(&mut self, champion_genes: &[u8], best: u32) -> Record {
-        if self.cfg.fitness.hall > 0 {
+        if self
+            .cfg
+            .fitness
+            .has::<super::fitness::hall_of_fame::HallOfFame>()
+        {
             // Validation keeps halls to runs of one island.
             self.islands[0].hall.admit(self.generation, champion_genes);
         }

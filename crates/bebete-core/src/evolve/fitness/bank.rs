@@ -3,54 +3,100 @@
 //! scored between the worst and the best move, ×1,000,000
 //! ([`crate::evolve::tutor`]).
 
-use super::{Evaluation, Round, RunTables, Term};
+use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
 use crate::evolve::tutor::Tutor;
-use crate::evolve::{BankMetric, ConfigError, EvolveConfig};
-use crate::players::Knowledge;
+use crate::evolve::{ConfigError, EvolveConfig};
+use crate::players::{Knowledge, PlayerError};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// What needs a solver-labelled bank, refused for a game that has none.
 pub const NEEDS_BANK: &str = "needs a solver-labelled bank: connect4 only (tictactoe and matchsticks learn from the solved game: --fitness vs:exhaustive)";
 
-/// The term needs a game with a bank.
-pub fn check(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
-    if !abilities.banked && cfg.fitness.bank.is_some() {
-        return Err(ConfigError {
-            flag: "fitness",
-            value: cfg.fitness.to_string(),
-            allowed: NEEDS_BANK.into(),
-        });
+/// How the `bank` fitness term scores a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BankMetric {
+    /// `bank`: 1 where the move keeps the solver's value, else 0.
+    Keep,
+    /// `bank-score`: the move's score between the worst (0) and the best (1).
+    Score,
+}
+
+impl std::fmt::Display for BankMetric {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BankMetric::Keep => "bank",
+            BankMetric::Score => "bank-score",
+        })
     }
-    Ok(())
 }
 
-/// The term, when `cfg` names it, on the run's bank.
-pub fn build<G: TableGame + Knowledge>(
-    cfg: &EvolveConfig,
-    tables: &Arc<RunTables<G>>,
-) -> Option<Box<dyn Term<G>>> {
-    let (metric, tutor) = cfg.fitness.bank.zip(tables.tutor.clone())?;
-    Some(Box::new(Bank { metric, tutor }))
-}
+/// `bank` or `bank-score`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bank(pub BankMetric);
 
-/// 1,000,000 × a share.
-pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    if cfg.fitness.bank.is_some() {
+impl TermKind for Bank {
+    const SYNTAX: &'static str = "bank or bank-score";
+    const HELP: &'static str = "(connect4) 1,000,000 × the share of the bank's training positions where the move keeps the solver's value (bank), or each move scored between the worst and the best move (bank-score)";
+
+    fn parse(word: &str) -> Option<Result<Self, String>> {
+        match word {
+            "bank" => Some(Ok(Bank(BankMetric::Keep))),
+            "bank-score" => Some(Ok(Bank(BankMetric::Score))),
+            _ => None,
+        }
+    }
+
+    /// The term needs a game with a bank.
+    fn check(&self, cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
+        if !abilities.banked {
+            return Err(ConfigError {
+                flag: "fitness",
+                value: cfg.fitness.to_string(),
+                allowed: NEEDS_BANK.into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// 1,000,000 × a share.
+    fn max_points(&self, _: &EvolveConfig) -> u64 {
         1_000_000
-    } else {
-        0
+    }
+
+    /// On the run's bank.
+    fn build<G: TableGame + Knowledge>(
+        &self,
+        _: &G,
+        _: &EvolveConfig,
+        tables: &Arc<RunTables<G>>,
+        _: usize,
+    ) -> Result<Option<Box<dyn Term<G>>>, PlayerError> {
+        Ok(tables.tutor.clone().map(|tutor| {
+            Box::new(Banked {
+                metric: self.0,
+                tutor,
+            }) as Box<dyn Term<G>>
+        }))
     }
 }
 
-struct Bank<G: TableGame + Knowledge> {
+impl std::fmt::Display for Bank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The term built, on the run's bank.
+struct Banked<G: TableGame + Knowledge> {
     metric: BankMetric,
     tutor: Arc<Tutor<G>>,
 }
 
-impl<G: TableGame + Knowledge> Term<G> for Bank<G> {
+impl<G: TableGame + Knowledge> Term<G> for Banked<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         let earned = (0..round.pop.size())
             .into_par_iter()

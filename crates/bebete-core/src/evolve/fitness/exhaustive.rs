@@ -5,70 +5,89 @@
 //! score table is the run's, built once ([`RunTables::exhaustive`]) and
 //! shared with the benchmark.
 
-use super::{Evaluation, Round, RunTables, Term};
+use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::dispatch::Abilities;
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::evolve::{ConfigError, EvolveConfig};
-use crate::players::Knowledge;
+use crate::players::{Knowledge, PlayerError};
 use crate::solve::{SolvedTable, Value};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The term reads every position: a game solved exactly, a one-player
-/// board small enough, and pure genomes (the audit does not search).
-pub fn check(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
-    if !cfg.fitness.exhaustive {
-        return Ok(());
+/// `exhaustive`: every position of a solved game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exhaustive;
+
+impl TermKind for Exhaustive {
+    const SYNTAX: &'static str = "exhaustive";
+    const HELP: &'static str = "1,000,000 × the share of every position of the solved game (tictactoe, matchsticks; solitaire: the best count of pegs) where the genome's move keeps the game's value";
+    const PLAYERS: Option<u8> = None;
+
+    fn parse(word: &str) -> Option<Result<Self, String>> {
+        (word == Self::SYNTAX).then_some(Ok(Exhaustive))
     }
-    let err = |flag, value: String, allowed: &str| {
-        Err(ConfigError {
-            flag,
-            value,
-            allowed: allowed.to_string(),
-        })
-    };
-    if cfg.lookahead > 0 {
-        return err("lookahead", cfg.lookahead.to_string(), SHELL_VS_AUDIT);
+
+    /// The term reads every position: a game solved exactly, a one-player
+    /// board small enough, and pure genomes (the audit does not search).
+    fn check(&self, cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
+        let err = |flag, value: String, allowed: &str| {
+            Err(ConfigError {
+                flag,
+                value,
+                allowed: allowed.to_string(),
+            })
+        };
+        if cfg.lookahead > 0 {
+            return err("lookahead", cfg.lookahead.to_string(), SHELL_VS_AUDIT);
+        }
+        if abilities.players == 2 && !abilities.solvable {
+            return err(
+                "fitness",
+                cfg.fitness.to_string(),
+                "exhaustive needs an exact audit: tictactoe, matchsticks or solitaire",
+            );
+        }
+        if let Some(boards) = abilities.too_large_to_read {
+            return err(
+                "fitness",
+                cfg.fitness.to_string(),
+                &format!("exhaustive reads every reachable position: {boards}"),
+            );
+        }
+        Ok(())
     }
-    if abilities.players == 2 && !abilities.solvable {
-        return err(
-            "fitness",
-            cfg.fitness.to_string(),
-            "exhaustive needs an exact audit: tictactoe, matchsticks or solitaire",
-        );
+
+    /// 1,000,000 × a share.
+    fn max_points(&self, _: &EvolveConfig) -> u64 {
+        1_000_000
     }
-    if let Some(boards) = abilities.too_large_to_read {
-        return err(
-            "fitness",
-            cfg.fitness.to_string(),
-            &format!("exhaustive reads every reachable position: {boards}"),
-        );
+
+    /// On the run's score table.
+    fn build<G: TableGame + Knowledge>(
+        &self,
+        _: &G,
+        _: &EvolveConfig,
+        tables: &Arc<RunTables<G>>,
+        _: usize,
+    ) -> Result<Option<Box<dyn Term<G>>>, PlayerError> {
+        Ok(Some(Box::new(Scored(tables.clone()))))
     }
-    Ok(())
+}
+
+impl std::fmt::Display for Exhaustive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(Self::SYNTAX)
+    }
 }
 
 /// Why a shell and the exact audit do not mix.
 pub const SHELL_VS_AUDIT: &str = "scores the genome inside its shell, which the exact audit (exhaustive fitness, --target unbeatable) does not: use --lookahead 0 with them";
 
-/// The term, when `cfg` names it, on the run's score table.
-pub fn build<G: TableGame + Knowledge>(
-    cfg: &EvolveConfig,
-    tables: &Arc<RunTables<G>>,
-) -> Option<Box<dyn Term<G>>> {
-    cfg.fitness
-        .exhaustive
-        .then(|| Box::new(Exhaustive(tables.clone())) as Box<dyn Term<G>>)
-}
+/// The term built, on the run's tables.
+struct Scored<G: TableGame + Knowledge>(Arc<RunTables<G>>);
 
-/// 1,000,000 × a share.
-pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    if cfg.fitness.exhaustive { 1_000_000 } else { 0 }
-}
-
-struct Exhaustive<G: TableGame + Knowledge>(Arc<RunTables<G>>);
-
-impl<G: TableGame + Knowledge> Term<G> for Exhaustive<G> {
+impl<G: TableGame + Knowledge> Term<G> for Scored<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         if game.learns() && G::PLAYERS == 2 {
             // A value genome reads every gene in every decision: no table of

@@ -1,36 +1,60 @@
 //! `hof:N`: N games per genome against past champions drawn from the hall
 //! of fame ([`crate::evolve::hall`]), 2 points a win, 1 a draw.
 
-use super::{Evaluation, Round, Term};
+use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
+use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
 use crate::evolve::{ConfigError, EvolveConfig};
-use crate::players::Knowledge;
+use crate::players::{Knowledge, PlayerError};
+use std::sync::Arc;
 
-/// A hall belongs to one population: not with islands (yet).
-pub fn check(cfg: &EvolveConfig) -> Result<(), ConfigError> {
-    if cfg.islands.count > 1 && cfg.fitness.hall > 0 {
-        return Err(ConfigError {
-            flag: "islands",
-            value: cfg.islands.count.to_string(),
-            allowed: "does not combine with a hall of fame (hof:N) yet: use one or the other"
-                .into(),
-        });
+/// `hof:N`: N games per genome against the hall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HallOfFame(pub u32);
+
+impl TermKind for HallOfFame {
+    const SYNTAX: &'static str = "hof:N";
+    const HELP: &'static str = "N games against past champions: every 10th generation's enters a hall of fame of the latest 50";
+
+    fn parse(word: &str) -> Option<Result<Self, String>> {
+        count_term(word, "hof", 100_000, "games against the hall of fame")
+            .map(|n| n.map(HallOfFame))
     }
-    Ok(())
+
+    /// A hall belongs to one population: not with islands (yet).
+    fn check(&self, cfg: &EvolveConfig, _: Abilities) -> Result<(), ConfigError> {
+        if cfg.islands.count > 1 {
+            return Err(ConfigError {
+                flag: "islands",
+                value: cfg.islands.count.to_string(),
+                allowed: "does not combine with a hall of fame (hof:N) yet: use one or the other"
+                    .into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// 2 points a game.
+    fn max_points(&self, _: &EvolveConfig) -> u64 {
+        2 * u64::from(self.0)
+    }
+
+    fn build<G: TableGame + Knowledge>(
+        &self,
+        _: &G,
+        _: &EvolveConfig,
+        _: &Arc<RunTables<G>>,
+        _: usize,
+    ) -> Result<Option<Box<dyn Term<G>>>, PlayerError> {
+        Ok(Some(Box::new(*self)))
+    }
 }
 
-/// The term, when `cfg` names it.
-pub fn build<G: TableGame + Knowledge>(cfg: &EvolveConfig) -> Option<Box<dyn Term<G>>> {
-    let games = cfg.fitness.hall;
-    (games > 0).then(|| Box::new(HallOfFame(games)) as Box<dyn Term<G>>)
+impl std::fmt::Display for HallOfFame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "hof:{}", self.0)
+    }
 }
-
-/// 2 points a game.
-pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    2 * u64::from(cfg.fitness.hall)
-}
-
-struct HallOfFame(u32);
 
 impl<G: TableGame + Knowledge> Term<G> for HallOfFame {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {

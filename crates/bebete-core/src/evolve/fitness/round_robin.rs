@@ -1,29 +1,47 @@
 //! `round-robin`: every ordered pair of genomes plays once (the method);
 //! 2 points a win, 1 a draw ([`crate::evolve::tournament::round_robin`]).
 
-use super::{Evaluation, Round, Term};
+use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::encoding::TableGame;
 use crate::evolve::EvolveConfig;
 use crate::evolve::tournament::round_robin;
-use crate::players::Knowledge;
+use crate::players::{Knowledge, PlayerError};
+use std::sync::Arc;
 
-/// The term, when `cfg` names it.
-pub fn build<G: TableGame + Knowledge>(cfg: &EvolveConfig) -> Option<Box<dyn Term<G>>> {
-    cfg.fitness
-        .round_robin
-        .then(|| Box::new(RoundRobin) as Box<dyn Term<G>>)
-}
+/// The method's term: written first, as `round-robin[+TERM…]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundRobin;
 
-/// 4 points per other genome: a win on each side.
-pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    if cfg.fitness.round_robin {
+impl TermKind for RoundRobin {
+    const SYNTAX: &'static str = "round-robin";
+    const HELP: &'static str =
+        "every ordered pair of genomes plays once (the method); 2 points a win, 1 a draw";
+
+    fn parse(word: &str) -> Option<Result<Self, String>> {
+        (word == "round-robin").then_some(Ok(RoundRobin))
+    }
+
+    /// 4 points per other genome: a win on each side.
+    fn max_points(&self, cfg: &EvolveConfig) -> u64 {
         4 * (cfg.population as u64 - 1)
-    } else {
-        0
+    }
+
+    fn build<G: TableGame + Knowledge>(
+        &self,
+        _: &G,
+        _: &EvolveConfig,
+        _: &Arc<RunTables<G>>,
+        _: usize,
+    ) -> Result<Option<Box<dyn Term<G>>>, PlayerError> {
+        Ok(Some(Box::new(RoundRobin)))
     }
 }
 
-struct RoundRobin;
+impl std::fmt::Display for RoundRobin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(Self::SYNTAX)
+    }
+}
 
 impl<G: TableGame + Knowledge> Term<G> for RoundRobin {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {

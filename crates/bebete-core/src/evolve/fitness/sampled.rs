@@ -2,45 +2,68 @@
 //! game on each side, and only its own points count: a tournament large
 //! populations can afford ([`crate::evolve::tournament::sampled`]).
 
-use super::{Evaluation, Round, Term};
+use super::round_robin::RoundRobin;
+use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
+use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
 use crate::evolve::tournament::sampled;
 use crate::evolve::{ConfigError, EvolveConfig};
-use crate::players::Knowledge;
+use crate::players::{Knowledge, PlayerError};
+use std::sync::Arc;
 
-/// K must be below the population, and the round-robin already meets
-/// everyone.
-pub fn check(cfg: &EvolveConfig) -> Result<(), ConfigError> {
-    let k = cfg.fitness.sampled;
-    if k > 0 && (cfg.fitness.round_robin || k as usize >= cfg.population) {
-        return Err(ConfigError {
-            flag: "fitness",
-            value: cfg.fitness.to_string(),
-            allowed: format!(
-                "sample:K needs K below the population ({}) and no round-robin (which already meets everyone)",
-                cfg.population
-            ),
-        });
+/// `sample:K`: K opponents per genome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampled(pub u32);
+
+impl TermKind for Sampled {
+    const SYNTAX: &'static str = "sample:K";
+    const HELP: &'static str = "K opponents drawn from the population, one game on each side: a tournament affordable for large populations";
+
+    fn parse(word: &str) -> Option<Result<Self, String>> {
+        count_term(word, "sample", 10_000, "number of sampled opponents").map(|k| k.map(Sampled))
     }
-    Ok(())
+
+    /// K must be below the population, and the round-robin already meets
+    /// everyone.
+    fn check(&self, cfg: &EvolveConfig, _: Abilities) -> Result<(), ConfigError> {
+        if cfg.fitness.has::<RoundRobin>() || self.0 as usize >= cfg.population {
+            return Err(ConfigError {
+                flag: "fitness",
+                value: cfg.fitness.to_string(),
+                allowed: format!(
+                    "sample:K needs K below the population ({}) and no round-robin (which already meets everyone)",
+                    cfg.population
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// 4 points per opponent met: a win on each side.
+    fn max_points(&self, _: &EvolveConfig) -> u64 {
+        4 * u64::from(self.0)
+    }
+
+    fn build<G: TableGame + Knowledge>(
+        &self,
+        _: &G,
+        _: &EvolveConfig,
+        _: &Arc<RunTables<G>>,
+        _: usize,
+    ) -> Result<Option<Box<dyn Term<G>>>, PlayerError> {
+        Ok(Some(Box::new(*self)))
+    }
 }
 
-/// The term, when `cfg` names it.
-pub fn build<G: TableGame + Knowledge>(cfg: &EvolveConfig) -> Option<Box<dyn Term<G>>> {
-    let k = cfg.fitness.sampled as usize;
-    (k > 0 && !cfg.fitness.round_robin).then(|| Box::new(Sampled(k)) as Box<dyn Term<G>>)
+impl std::fmt::Display for Sampled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "sample:{}", self.0)
+    }
 }
-
-/// 4 points per opponent met: a win on each side.
-pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    4 * u64::from(cfg.fitness.sampled)
-}
-
-struct Sampled(usize);
 
 impl<G: TableGame + Knowledge> Term<G> for Sampled {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
-        let (n, k) = (round.pop.size(), self.0);
+        let (n, k) = (round.pop.size(), self.0 as usize);
         eval.add(sampled(
             game,
             round.pop,

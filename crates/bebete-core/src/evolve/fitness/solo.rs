@@ -14,31 +14,52 @@
 //! share of reachable unfinished positions whose gene plays a move that
 //! keeps the best achievable count of pieces, read from the exact solver.
 
-use super::{Evaluation, ExhaustiveScores, Round, Term};
+use super::{Evaluation, ExhaustiveScores, Round, RunTables, Term, TermKind};
 use crate::dispatch::abilities;
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::EvolveConfig;
 use crate::games::walk::reachable;
-use crate::players::Knowledge;
+use crate::players::{Knowledge, PlayerError};
 use rayon::prelude::*;
+use std::sync::Arc;
 
-/// The term, when `cfg` names it.
-pub fn build<G: TableGame + Knowledge>(cfg: &EvolveConfig) -> Option<Box<dyn Term<G>>> {
-    cfg.fitness.solo.then(|| Box::new(Solo) as Box<dyn Term<G>>)
-}
+/// `solo`: one game per genome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solo;
 
-/// 1,000 a piece removed (all but one at best) and the tie-break below
-/// 1,000.
-pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    if !cfg.fitness.solo {
-        return 0;
+impl TermKind for Solo {
+    const SYNTAX: &'static str = "solo";
+    const HELP: &'static str = "one game per genome from the start, 1,000 points a piece removed and a tie-break for the ways on along its game";
+    const PLAYERS: Option<u8> = Some(1);
+
+    fn parse(word: &str) -> Option<Result<Self, String>> {
+        (word == Self::SYNTAX).then_some(Ok(Solo))
     }
-    let pieces = abilities(cfg.game).start_pieces;
-    1000 * u64::from(pieces.saturating_sub(1)) + 999
+
+    /// 1,000 a piece removed (all but one at best) and the tie-break below
+    /// 1,000.
+    fn max_points(&self, cfg: &EvolveConfig) -> u64 {
+        let pieces = abilities(cfg.game).start_pieces;
+        1000 * u64::from(pieces.saturating_sub(1)) + 999
+    }
+
+    fn build<G: TableGame + Knowledge>(
+        &self,
+        _: &G,
+        _: &EvolveConfig,
+        _: &Arc<RunTables<G>>,
+        _: usize,
+    ) -> Result<Option<Box<dyn Term<G>>>, PlayerError> {
+        Ok(Some(Box::new(Solo)))
+    }
 }
 
-struct Solo;
+impl std::fmt::Display for Solo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(Self::SYNTAX)
+    }
+}
 
 impl<G: TableGame + Knowledge> Term<G> for Solo {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
@@ -110,14 +131,13 @@ pub fn points<G: TableGame>(game: &G, played: SoloGame) -> u32 {
 /// The analogue of the exhaustive term for a one-player game: every
 /// reachable unfinished position with the moves that keep the best
 /// achievable count, tabulated per gene. `None` when the board has more
-/// positions than [`MAX_POSITIONS`].
+/// positions than [`MAX_POSITIONS`] or the game has no exact play.
 pub fn exhaustive_scores<G: TableGame + Knowledge>(
     game: &G,
     policy: IllegalPolicy,
 ) -> Option<ExhaustiveScores> {
     let positions = reachable(game, MAX_POSITIONS).ok()?;
-    let oracle = game.exact_oracle();
-    let mut solver = game.exact_solver(&oracle);
+    let mut solver = game.exact()?.solver(game);
     let unfinished: Vec<G::Position> = positions
         .into_iter()
         .filter(|p| game.outcome(p).is_none())

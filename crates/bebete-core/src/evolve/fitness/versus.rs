@@ -3,83 +3,99 @@
 //! a win, 1 a draw; with `--mutate used` these games also record which
 //! genes each genome read.
 
-use super::{Evaluation, Round, Term};
+use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{GeneUsage, TableGame};
 use crate::eval::{MatchConfig, play_with};
-use crate::evolve::{ConfigError, EvolveConfig, MutationScope, Population};
+use crate::evolve::{EvolveConfig, Population};
 use crate::players::{
-    GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, RecordingPlayer,
+    GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec, RecordingPlayer,
 };
 use crate::seed::derive_seed;
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// Seed stream of the games against fixed opponents (one per opponent
 /// after it), apart from the benchmark's.
 const FITNESS_STREAM: u64 = 0xf17e;
 
-/// `--mutate used` learns which genes play reads from these games: it
-/// needs at least one fixed opponent.
-pub fn check(cfg: &EvolveConfig) -> Result<(), ConfigError> {
-    if cfg.mutate == MutationScope::Used && cfg.fitness.opponents.is_empty() {
-        return Err(ConfigError {
-            flag: "mutate",
-            value: "used".into(),
-            allowed: "records the genes consulted in games against fixed opponents: give --fitness SPEC:N terms".into(),
-        });
+/// `SPEC:N`: N games against one fixed player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Versus {
+    pub player: PlayerSpec,
+    pub games: u64,
+}
+
+impl TermKind for Versus {
+    const SYNTAX: &'static str = "SPEC:N";
+    const HELP: &'static str = "N games against a fixed player (random, rules, mc:N, alphabeta:D, perfect, a genome file, …), sides alternating; 2 points a win, 1 a draw";
+    const REPEATS: bool = true;
+
+    /// Any word with a colon the other kinds did not claim: the player is
+    /// what comes before the last colon (`mc:200:50`).
+    fn parse(word: &str) -> Option<Result<Self, String>> {
+        let (spec, n) = word.rsplit_once(':')?;
+        Some(match n.parse::<u64>() {
+            Ok(games) if (1..=100_000).contains(&games) && !spec.is_empty() => {
+                PlayerSpec::parse(spec)
+                    .map(|player| Versus { player, games })
+                    .map_err(|e| e.to_string())
+            }
+            _ => Err(format!(
+                "the game count '{n}' must be 1-100000 after a player"
+            )),
+        })
     }
-    Ok(())
-}
 
-/// The term, when `cfg` names fixed opponents: their players resolved
-/// (genome files loaded) once.
-pub fn build<G: TableGame + Knowledge>(
-    game: &G,
-    cfg: &EvolveConfig,
-) -> Result<Option<Box<dyn Term<G>>>, PlayerError> {
-    if cfg.fitness.opponents.is_empty() {
-        return Ok(None);
+    /// 2 points a game, games played in pairs (one on each side).
+    fn max_points(&self, _: &EvolveConfig) -> u64 {
+        2 * (self.games.div_ceil(2) * 2)
     }
-    let opponents = cfg
-        .fitness
-        .opponents
-        .iter()
-        .map(|(spec, games)| Ok((spec.factory(game, cfg.illegal)?, *games)))
-        .collect::<Result<_, PlayerError>>()?;
-    Ok(Some(Box::new(Versus { opponents })))
+
+    /// Its player resolved (a genome file loaded) once.
+    fn build<G: TableGame + Knowledge>(
+        &self,
+        game: &G,
+        cfg: &EvolveConfig,
+        _: &Arc<RunTables<G>>,
+        nth: usize,
+    ) -> Result<Option<Box<dyn Term<G>>>, PlayerError> {
+        Ok(Some(Box::new(Built {
+            opponent: self.player.factory(game, cfg.illegal)?,
+            games: self.games,
+            stream: FITNESS_STREAM + nth as u64,
+        })))
+    }
 }
 
-/// 2 points a game, games played in pairs (one on each side).
-pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    let games = cfg
-        .fitness
-        .opponents
-        .iter()
-        .map(|(_, games)| games.div_ceil(2) * 2);
-    games.map(|g| 2 * g).sum()
+impl std::fmt::Display for Versus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.player, self.games)
+    }
 }
 
-struct Versus<G: TableGame + Knowledge> {
-    opponents: Vec<(PlayerFactory<G>, u64)>,
+/// The term built: its player and seed stream.
+struct Built<G: TableGame + Knowledge> {
+    opponent: PlayerFactory<G>,
+    games: u64,
+    stream: u64,
 }
 
-impl<G: TableGame + Knowledge> Term<G> for Versus<G> {
+impl<G: TableGame + Knowledge> Term<G> for Built<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         let n = round.pop.size() as u64;
-        for (k, (opponent, games)) in self.opponents.iter().enumerate() {
-            let stream = derive_seed(round.seed, round.generation, FITNESS_STREAM + k as u64);
-            let earned = versus(
-                game,
-                round.pop,
-                opponent,
-                *games,
-                stream,
-                round.rules,
-                &eval.usage,
-            );
-            eval.add(earned);
-            eval.games += games.div_ceil(2) * 2 * n;
-        }
+        let stream = derive_seed(round.seed, round.generation, self.stream);
+        let earned = versus(
+            game,
+            round.pop,
+            &self.opponent,
+            self.games,
+            stream,
+            round.rules,
+            &eval.usage,
+        );
+        eval.add(earned);
+        eval.games += self.games.div_ceil(2) * 2 * n;
     }
 }
 

@@ -10,7 +10,6 @@ pub const MAN: i32 = 200;
 pub const KING: i32 = 300;
 
 impl Knowledge for Checkers {
-    super::no_exact_solver!();
     const SOLVABLE: bool = false;
 
     fn preference_classes(&self) -> Vec<Vec<CheckersMove>> {

@@ -1,7 +1,7 @@
 //! What the fixed opponents know of Connect-Four: columns from the centre
 //! out, open lines of four, the exact solver and the position bank.
 
-use super::{ExactSolver, GameBank, Knowledge, open_lines};
+use super::{Exact, ExactSolver, GameBank, Knowledge, open_lines};
 use crate::bank::BankSource;
 use crate::games::{Connect4, Connect4Position};
 use crate::solve::Score;
@@ -49,7 +49,6 @@ static CONNECT4_LINES: [u64; 69] = {
 };
 
 impl Knowledge for Connect4 {
-    type Oracle = ();
     const SOLVABLE: bool = false;
     const BANKED: bool = true;
 
@@ -71,16 +70,22 @@ impl Knowledge for Connect4 {
         open_lines(&CONNECT4_LINES, pos.current, pos.opponent())
     }
 
-    fn exact_oracle(&self) -> Arc<()> {
-        Arc::new(())
-    }
-
-    fn exact_solver(&self, _oracle: &Arc<()>) -> Box<dyn ExactSolver<Self>> {
-        Box::new(Connect4Solver::new())
+    /// Each solver keeps its own transposition table: nothing is shared.
+    fn exact(&self) -> Option<Arc<dyn Exact<Self>>> {
+        Some(Arc::new(Connect4Exact))
     }
 
     fn bank(&self, source: &BankSource) -> Result<Option<GameBank<Self>>, FileError> {
         source.connect4().map(Some)
+    }
+}
+
+/// Exact play of Connect-Four: a fresh [`Connect4Solver`] each time.
+struct Connect4Exact;
+
+impl Exact<Connect4> for Connect4Exact {
+    fn solver(&self, _: &Connect4) -> Box<dyn ExactSolver<Connect4>> {
+        Box::new(Connect4Solver::new())
     }
 }
 

@@ -1,13 +1,11 @@
 //! What the fixed opponents know of matchsticks: nothing but the solved
 //! table.
 
-use super::{ExactSolver, Knowledge, TableSolver};
+use super::{Exact, Knowledge, SolvedExact};
 use crate::games::{Matchsticks, MatchsticksPosition};
-use crate::solve::SolvedTable;
 use std::sync::Arc;
 
 impl Knowledge for Matchsticks {
-    type Oracle = SolvedTable<MatchsticksPosition>;
     const SOLVABLE: bool = true;
 
     fn preference_classes(&self) -> Vec<Vec<u8>> {
@@ -22,11 +20,7 @@ impl Knowledge for Matchsticks {
         0
     }
 
-    fn exact_oracle(&self) -> Arc<Self::Oracle> {
-        Arc::new(SolvedTable::build(self))
-    }
-
-    fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>> {
-        Box::new(TableSolver::new(self, oracle))
+    fn exact(&self) -> Option<Arc<dyn Exact<Self>>> {
+        Some(Arc::new(SolvedExact::default()))
     }
 }

@@ -22,7 +22,7 @@ use crate::games::{BuiltIn, Game};
 use crate::puzzle::PuzzleError;
 use crate::solve::{Score, SolvedTable, Solver, Value};
 use crate::store::FileError;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// An exact oracle: the score each legal move achieves.
 pub trait ExactSolver<G: Game>: Send {
@@ -46,19 +46,12 @@ pub type GameBank<G> = Bank<<G as Game>::Position, <G as Game>::Move>;
 
 /// Game knowledge for the fixed opponents.
 pub trait Knowledge: BuiltIn {
-    /// What every exact solver of a match or run shares, built once (a
-    /// solved table for the small games; nothing for Connect-Four, whose
-    /// solvers each keep their own transposition table).
-    type Oracle: Send + Sync + 'static;
     /// Whether every position can be solved in memory by backward
     /// induction (exact audits, the exhaustive fitness); `perfect` works
     /// either way.
     const SOLVABLE: bool;
     /// Whether [`Knowledge::bank`] gives positions (Connect-Four).
     const BANKED: bool = false;
-    /// Whether the game has an exact solver (the `perfect` player, exact
-    /// scores in `eval`); checkers has none.
-    const EXACT: bool = true;
     /// Whether [`Knowledge::heuristic`] is a weighted piece counter (the
     /// `wpc` player: Othello's standard heuristic player).
     const WEIGHTED_PIECES: bool = false;
@@ -77,11 +70,13 @@ pub trait Knowledge: BuiltIn {
     fn rule_moves(&self, _pos: &Self::Position, _moves: &[Self::Move]) -> Option<Vec<Self::Move>> {
         None
     }
-    /// The shared part of the exact solver, built once (it may be costly).
-    fn exact_oracle(&self) -> Arc<Self::Oracle>;
-    /// A solver that knows the exact value of every move, using `oracle`
-    /// from [`Knowledge::exact_oracle`].
-    fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>>;
+    /// Exact play (the `perfect` player, exact scores in `eval`, `solve
+    /// --position`), for a game that has it; `None` for one that has none
+    /// (checkers, Othello), which each place that needs it refuses, naming
+    /// the game. Cheap to make: what it needs is built on first use.
+    fn exact(&self) -> Option<Arc<dyn Exact<Self>>> {
+        None
+    }
     /// The solver-labelled position bank `source` names, for a game that
     /// has banks (Connect-Four); `None` for the small games, which are
     /// solved whole (`exhaustive`).
@@ -134,37 +129,37 @@ pub trait PuzzleVisitor {
 #[error("it is not a one-player game solved whole (a puzzle)")]
 pub struct NotAPuzzle;
 
-/// The solver of a game that has none ([`Knowledge::EXACT`] false: the
-/// players' factory refuses `perfect` for it, so this is never asked): it
-/// scores no move.
-pub(crate) struct NoSolver;
-
-/// Writes `Knowledge::EXACT = false` and the oracle and solver of a game
-/// without an exact solver (checkers, Othello), once.
-macro_rules! no_exact_solver {
-    () => {
-        type Oracle = ();
-        const EXACT: bool = false;
-
-        fn exact_oracle(&self) -> std::sync::Arc<()> {
-            std::sync::Arc::new(())
-        }
-
-        /// Never asked for: the players' factory refuses `perfect` where
-        /// [`Knowledge::EXACT`] is false. It scores no move.
-        fn exact_solver(
-            &self,
-            _oracle: &std::sync::Arc<()>,
-        ) -> Box<dyn $crate::players::knowledge::ExactSolver<Self>> {
-            Box::new($crate::players::knowledge::NoSolver)
-        }
-    };
+/// Exact play of a game that has it ([`Knowledge::exact`]): made once per
+/// match or run and shared by every solver it makes; what those share (a
+/// solved table) is built when the first solver asks for it.
+pub trait Exact<G: Game>: Send + Sync {
+    /// A solver that knows the exact value of every move.
+    fn solver(&self, game: &G) -> Box<dyn ExactSolver<G>>;
 }
-use no_exact_solver;
 
-impl<G: Game> ExactSolver<G> for NoSolver {
-    fn move_scores(&mut self, _game: &G, _pos: &G::Position) -> Vec<(G::Move, Score)> {
-        Vec::new()
+/// Exact play from the whole game solved in memory (tic-tac-toe,
+/// matchsticks): the table built on first use, then shared.
+pub struct SolvedExact<G: Game> {
+    table: OnceLock<Arc<SolvedTable<G::Position>>>,
+}
+
+impl<G: Game> Default for SolvedExact<G> {
+    fn default() -> Self {
+        SolvedExact {
+            table: OnceLock::new(),
+        }
+    }
+}
+
+impl<G: Game + Send + Sync> Exact<G> for SolvedExact<G>
+where
+    G::Position: Send + Sync,
+{
+    fn solver(&self, game: &G) -> Box<dyn ExactSolver<G>> {
+        let table = self
+            .table
+            .get_or_init(|| Arc::new(SolvedTable::build(game)));
+        Box::new(TableSolver::new(game, table))
     }
 }
 

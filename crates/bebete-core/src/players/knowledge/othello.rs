@@ -33,7 +33,6 @@ fn weighted(discs: u64) -> i32 {
 }
 
 impl Knowledge for Othello {
-    super::no_exact_solver!();
     const SOLVABLE: bool = false;
     const WEIGHTED_PIECES: bool = true;
 

@@ -1,7 +1,7 @@
 //! What the player of peg solitaire knows: the fewest pegs each jump can
 //! still end with, and the puzzle solved whole.
 
-use super::{ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, score_moves};
+use super::{Exact, ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, score_moves};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::{Game, Solitaire, SolitairePosition};
 use crate::puzzle::PuzzleError;
@@ -10,14 +10,12 @@ use crate::puzzle::solitaire::{
 };
 use crate::solve::Score;
 use rustc_hash::FxHashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Peg solitaire: one player, so no preferences, threats or opponents; its
 /// exact solver reads the fewest pegs each jump can still end with from a
 /// table of every reachable position ([`SoloTable`]).
 impl Knowledge for Solitaire {
-    /// The solved table; `None` when the board is too large to solve.
-    type Oracle = Option<SoloTable>;
     const SOLVABLE: bool = false;
 
     fn preference_classes(&self) -> Vec<Vec<u8>> {
@@ -32,12 +30,8 @@ impl Knowledge for Solitaire {
         -(pos.pegs_left() as i32)
     }
 
-    fn exact_oracle(&self) -> Arc<Self::Oracle> {
-        Arc::new(SoloTable::build(self, MAX_POSITIONS).ok())
-    }
-
-    fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>> {
-        Box::new(SoloSolver(oracle.clone()))
+    fn exact(&self) -> Option<Arc<dyn Exact<Self>>> {
+        Some(Arc::new(SoloExact::default()))
     }
 
     fn too_large_to_read(&self) -> Option<&'static str> {
@@ -46,6 +40,20 @@ impl Knowledge for Solitaire {
 
     fn visit_puzzle<V: PuzzleVisitor>(&self, visitor: V) -> Result<V::Output, NotAPuzzle> {
         Ok(visitor.visit(self))
+    }
+}
+
+/// Exact play of the puzzle: the table of every reachable position, built
+/// on first use (`None` when the board is too large to solve), shared.
+#[derive(Default)]
+struct SoloExact(OnceLock<Arc<Option<SoloTable>>>);
+
+impl Exact<Solitaire> for SoloExact {
+    fn solver(&self, game: &Solitaire) -> Box<dyn ExactSolver<Solitaire>> {
+        let table = self
+            .0
+            .get_or_init(|| Arc::new(SoloTable::build(game, MAX_POSITIONS).ok()));
+        Box::new(SoloSolver(table.clone()))
     }
 }
 

@@ -1,13 +1,11 @@
 //! What the fixed opponents know of tic-tac-toe: centre, corners, edges;
 //! open lines; the whole game solved in a table.
 
-use super::{ExactSolver, Knowledge, TableSolver, open_lines};
+use super::{Exact, Knowledge, SolvedExact, open_lines};
 use crate::games::{Game, TicTacToe, TicTacToePosition};
-use crate::solve::SolvedTable;
 use std::sync::Arc;
 
 impl Knowledge for TicTacToe {
-    type Oracle = SolvedTable<TicTacToePosition>;
     const SOLVABLE: bool = true;
 
     fn preference_classes(&self) -> Vec<Vec<u8>> {
@@ -25,11 +23,7 @@ impl Knowledge for TicTacToe {
         open_lines(&crate::games::TICTACTOE_LINES, me as u64, them as u64)
     }
 
-    fn exact_oracle(&self) -> Arc<Self::Oracle> {
-        Arc::new(SolvedTable::build(self))
-    }
-
-    fn exact_solver(&self, oracle: &Arc<Self::Oracle>) -> Box<dyn ExactSolver<Self>> {
-        Box::new(TableSolver::new(self, oracle))
+    fn exact(&self) -> Option<Arc<dyn Exact<Self>>> {
+        Some(Arc::new(SolvedExact::default()))
     }
 }
