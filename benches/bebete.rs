@@ -479,6 +479,27 @@ fn othello(c: &mut Criterion) {
     group.bench_function("perft 9 from the start (3,005,288 leaves)", |b| {
         b.iter(|| game.perft(&game.start(), black_box(9)))
     });
+    // The exact ending `alphabeta:D` and a genome's search play: every move
+    // of 20 positions of random games with 10 and with 12 empty squares.
+    for empties in [10, 12] {
+        let endings: Vec<_> = positions(&game, 20_000)
+            .into_iter()
+            .filter(|p| p.empty().count_ones() == empties)
+            .filter(|p| bebete::games::othello_ending_moves(p).is_some())
+            .take(20)
+            .collect();
+        group.throughput(Throughput::Elements(endings.len() as u64));
+        group.bench_function(
+            format!("exact ending, every move, {empties} empty squares"),
+            |b| {
+                b.iter(|| {
+                    for pos in &endings {
+                        black_box(bebete::games::othello_ending_moves(pos));
+                    }
+                })
+            },
+        );
+    }
     group.finish();
     let genes = trained(&game);
     let mut group = c.benchmark_group("value genome (othello, 32×2 straight)");

@@ -37,7 +37,8 @@ pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule, TakeRuleName,
 };
 pub use othello::{
-    Othello, OthelloEncoder, OthelloPosition, PASS as OTHELLO_PASS, flips as othello_flips,
+    ENDING_EMPTIES as OTHELLO_ENDING_EMPTIES, Othello, OthelloEncoder, OthelloPosition,
+    PASS as OTHELLO_PASS, ending_moves as othello_ending_moves, flips as othello_flips,
     moves_of as othello_moves, perft_bitboards as othello_perft, straight_tuples,
     symmetric_square as othello_symmetric_square,
 };

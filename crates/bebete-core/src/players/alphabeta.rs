@@ -12,7 +12,9 @@ const WIN: i32 = 1_000_000;
 
 /// Searches D plies with alpha-beta and scores the leaves with the game's
 /// open-lines heuristic; every root move gets an exact score, and ties are
-/// broken at random.
+/// broken at random. Where the game searches the rest exactly
+/// ([`Knowledge::exact_ending`]: Othello's last 12 empty squares), it plays
+/// the best final result instead.
 pub struct AlphaBetaPlayer {
     depth: u32,
     rng: Pcg64Mcg,
@@ -68,6 +70,17 @@ fn negamax<G: Knowledge>(
 
 impl<G: Knowledge> Player<G> for AlphaBetaPlayer {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
+        // An ending the game searches exactly (Othello's last empty
+        // squares) is played exactly: the best final result.
+        if let Some(scored) = game.exact_ending(pos) {
+            let best = scored.iter().map(|&(_, s)| s).max()?;
+            let ties: Vec<G::Move> = scored
+                .iter()
+                .filter(|&&(_, s)| s == best)
+                .map(|&(m, _)| m)
+                .collect();
+            return ties.choose(&mut self.rng).copied();
+        }
         let mut moves = Vec::new();
         game.legal_moves(pos, &mut moves);
         let scored: Vec<(G::Move, i32)> = moves

@@ -429,3 +429,46 @@ fn perfect_is_refused_by_name_where_a_game_has_no_exact_play() {
     without.dedup();
     assert_eq!(without, ["checkers", "othello"]);
 }
+
+/// Othello's last empty squares are searched exactly: `alphabeta:1` and a
+/// value genome searching 2 plies, however weak their evaluation (fresh
+/// random genes), play a move with the best final result there.
+#[test]
+fn othello_endings_are_played_exactly() {
+    use crate::games::{Othello, OthelloPosition};
+    use rand::{RngExt, SeedableRng};
+    fn minimax(game: &Othello, pos: &OthelloPosition) -> i32 {
+        if game.outcome(pos).is_some() {
+            let (me, them) = pos.sides();
+            return me.count_ones() as i32 - them.count_ones() as i32;
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
+        moves
+            .iter()
+            .map(|&m| -minimax(game, &game.play(pos, m)))
+            .max()
+            .unwrap()
+    }
+    let game = Othello::STRAIGHT;
+    let genes = crate::genome::random_genes(&game, &mut rand_pcg::Pcg64Mcg::seed_from_u64(2));
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+    let mut alphabeta = AlphaBetaPlayer::new(1, 9);
+    for round in 0..30 {
+        let mut pos = game.start();
+        let mut moves = Vec::new();
+        while game.outcome(&pos).is_none() && pos.empty().count_ones() > 3 + round % 6 {
+            game.legal_moves(&pos, &mut moves);
+            pos = game.play(&pos, moves[rng.random_range(0..moves.len())]);
+        }
+        if game.outcome(&pos).is_some() {
+            continue;
+        }
+        let best = minimax(&game, &pos);
+        let value_of = |mv| -minimax(&game, &game.play(&pos, mv));
+        let played = alphabeta.choose(&game, &pos).unwrap();
+        assert_eq!(value_of(played), best, "alphabeta:1\n{}", game.render(&pos));
+        let searched = game.search(&genes, &pos, 2).flatten().unwrap();
+        assert_eq!(value_of(searched), best, "2 plies\n{}", game.render(&pos));
+    }
+}

@@ -270,6 +270,11 @@ impl<G: CellBoard> Evaluator<G> {
         exact: bool,
     ) -> Vec<(G::Move, f32)> {
         self.table.clear();
+        if depth >= 2
+            && let Some(exact) = game.exact_ending(pos)
+        {
+            return ending_scored(exact);
+        }
         let (kids, mut child) = self.children(game, genes, pos, None, depth as f32 * 0.01);
         let mut alpha = f32::NEG_INFINITY;
         let mut scored: Vec<(G::Move, f32)> = Vec::with_capacity(kids.len());
@@ -296,6 +301,31 @@ impl<G: CellBoard> Evaluator<G> {
         scored.insert(0, top);
         scored
     }
+}
+
+/// An exactly searched ending's moves as a search scores them, the best
+/// first: a won or lost result beyond every value the tables give
+/// (`WIN` and the disc difference in hundredths), a drawn one 0.
+fn ending_scored<M: Copy>(exact: Vec<(M, i32)>) -> Vec<(M, f32)> {
+    let mut scored: Vec<(M, f32)> = exact
+        .into_iter()
+        .map(|(mv, discs)| {
+            let score = match discs.signum() {
+                1 => WIN + discs as f32 * 0.01,
+                -1 => -WIN + discs as f32 * 0.01,
+                _ => 0.0,
+            };
+            (mv, score)
+        })
+        .collect();
+    // The first of the best in the moves' order.
+    let best = scored
+        .iter()
+        .enumerate()
+        .fold(0, |b, (i, s)| if s.1 > scored[b].1 { i } else { b });
+    let top = scored.remove(best);
+    scored.insert(0, top);
+    scored
 }
 
 /// The value genome's move after a search of `depth` plies (alpha-beta,
