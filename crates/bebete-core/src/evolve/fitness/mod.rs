@@ -317,8 +317,13 @@ impl Fitness {
         };
         let mut terms: Vec<AnyTerm> = Vec::new();
         for word in words {
-            let term = AnyTerm::parse(word)
-                .ok_or_else(|| format!("'{word}' is not a fitness term: {}", expected()))??;
+            let unknown = || match crate::players::PlayerSpec::parse(word) {
+                Ok(spec) if !matches!(spec.plain(), crate::players::PlayerSpec::Genome(_)) => {
+                    format!("'{word}' needs a game count: {word}:N games against it")
+                }
+                _ => format!("'{word}' is not a fitness term: {}", expected()),
+            };
+            let term = AnyTerm::parse(word).ok_or_else(unknown)??;
             if !term.repeats() && terms.iter().any(|t| t.rank() == term.rank()) {
                 return Err(format!("give {} once", term.syntax()));
             }
@@ -581,7 +586,8 @@ mod tests {
             Some(&sampled::Sampled(8))
         );
         for (bad, why) in [
-            ("vs:random", "'random' is not a fitness term"),
+            ("vs:random", "'random' needs a game count: random:N"),
+            ("vs:elo", "'elo' is not a fitness term"),
             ("vs:", "'vs:' names no term"),
             ("elo", "expected round-robin"),
             ("random:4", "expected round-robin"),
@@ -618,8 +624,9 @@ mod tests {
     /// A term for the other kind of game is refused, naming it.
     #[test]
     fn terms_are_checked_against_the_game_s_players() {
-        let peg = crate::games::GameKind::Solitaire
-            .from_options(&Default::default())
+        let peg = GameSpec::registered()
+            .into_iter()
+            .find(|&spec| crate::dispatch::abilities(spec).players == 1)
             .unwrap();
         let mut cfg = EvolveConfig::method(peg, 1);
         cfg.fitness = "vs:random:4".parse().unwrap();
