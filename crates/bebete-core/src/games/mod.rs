@@ -36,6 +36,8 @@ pub use connect4::{
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule, TakeRuleName,
 };
+#[cfg(test)]
+pub(crate) use othello::ending_by_minimax as othello_ending_by_minimax;
 pub use othello::{
     ENDING_EMPTIES as OTHELLO_ENDING_EMPTIES, Othello, OthelloEncoder, OthelloPosition,
     PASS as OTHELLO_PASS, ending_moves as othello_ending_moves, flips as othello_flips,

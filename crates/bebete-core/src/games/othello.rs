@@ -773,6 +773,25 @@ impl Registered for Othello {
     }
 }
 
+/// The final disc difference for the side to move with best play, by
+/// plain minimax over the rules (no pruning, no bitboard search): what the
+/// tests check the ending search against.
+#[cfg(test)]
+pub(crate) fn ending_by_minimax(pos: &OthelloPosition) -> i32 {
+    let game = Othello::STRAIGHT;
+    if game.outcome(pos).is_some() {
+        let (me, them) = pos.sides();
+        return me.count_ones() as i32 - them.count_ones() as i32;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    moves
+        .iter()
+        .map(|&m| -ending_by_minimax(&game.play(pos, m)))
+        .max()
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -804,19 +823,7 @@ mod tests {
     #[test]
     fn the_endgame_search_is_exact() {
         use rand::{RngExt, SeedableRng};
-        fn minimax(game: &Othello, pos: &OthelloPosition) -> i32 {
-            if game.outcome(pos).is_some() {
-                let (me, them) = pos.sides();
-                return me.count_ones() as i32 - them.count_ones() as i32;
-            }
-            let mut moves = Vec::new();
-            game.legal_moves(pos, &mut moves);
-            moves
-                .iter()
-                .map(|&m| -minimax(game, &game.play(pos, m)))
-                .max()
-                .unwrap()
-        }
+        let minimax = |_: &Othello, pos: &OthelloPosition| ending_by_minimax(pos);
         let game = Othello::STRAIGHT;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
         let mut checked = 0;

@@ -4,7 +4,6 @@ use super::Player;
 use super::knowledge::Knowledge;
 use crate::games::Outcome;
 use rand::SeedableRng;
-use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
 /// The score of a won position, less the plies it takes (quicker is better).
@@ -73,13 +72,7 @@ impl<G: Knowledge> Player<G> for AlphaBetaPlayer {
         // An ending the game searches exactly (Othello's last empty
         // squares) is played exactly: the best final result.
         if let Some(scored) = game.exact_ending(pos) {
-            let best = scored.iter().map(|&(_, s)| s).max()?;
-            let ties: Vec<G::Move> = scored
-                .iter()
-                .filter(|&&(_, s)| s == best)
-                .map(|&(m, _)| m)
-                .collect();
-            return ties.choose(&mut self.rng).copied();
+            return super::best_at_random(&scored, &mut self.rng);
         }
         let mut moves = Vec::new();
         game.legal_moves(pos, &mut moves);
@@ -100,13 +93,7 @@ impl<G: Knowledge> Player<G> for AlphaBetaPlayer {
                 )
             })
             .collect();
-        let best = scored.iter().map(|&(_, s)| s).max()?;
-        let ties: Vec<G::Move> = scored
-            .iter()
-            .filter(|&&(_, s)| s == best)
-            .map(|&(m, _)| m)
-            .collect();
-        ties.choose(&mut self.rng).copied()
+        super::best_at_random(&scored, &mut self.rng)
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -417,5 +417,21 @@ impl<G: TableGame + Knowledge> PlayerFactory<G> {
     }
 }
 
+/// A move of the highest score in `scored`, at random among equals; `None`
+/// when there is none.
+pub(crate) fn best_at_random<M: Copy, S: Ord + Copy, R: rand::Rng>(
+    scored: &[(M, S)],
+    rng: &mut R,
+) -> Option<M> {
+    use rand::seq::IndexedRandom;
+    let best = scored.iter().map(|&(_, s)| s).max()?;
+    let ties: Vec<M> = scored
+        .iter()
+        .filter(|&&(_, s)| s == best)
+        .map(|&(m, _)| m)
+        .collect();
+    ties.choose(rng).copied()
+}
+
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,6 @@
 use super::Player;
 use super::knowledge::{Exact, ExactSolver, Knowledge};
 use rand::SeedableRng;
-use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
 /// Plays a move with the best exact score: the fastest win, else a draw,
@@ -28,13 +27,7 @@ impl<G: Knowledge> PerfectPlayer<G> {
 impl<G: Knowledge> Player<G> for PerfectPlayer<G> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
         let scores = self.solver.move_scores(game, pos);
-        let best = scores.iter().map(|&(_, s)| s).max()?;
-        let ties: Vec<G::Move> = scores
-            .iter()
-            .filter(|&&(_, s)| s == best)
-            .map(|&(m, _)| m)
-            .collect();
-        ties.choose(&mut self.rng).copied()
+        super::best_at_random(&scores, &mut self.rng)
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -437,19 +437,7 @@ fn perfect_is_refused_by_name_where_a_game_has_no_exact_play() {
 fn othello_endings_are_played_exactly() {
     use crate::games::{Othello, OthelloPosition};
     use rand::{RngExt, SeedableRng};
-    fn minimax(game: &Othello, pos: &OthelloPosition) -> i32 {
-        if game.outcome(pos).is_some() {
-            let (me, them) = pos.sides();
-            return me.count_ones() as i32 - them.count_ones() as i32;
-        }
-        let mut moves = Vec::new();
-        game.legal_moves(pos, &mut moves);
-        moves
-            .iter()
-            .map(|&m| -minimax(game, &game.play(pos, m)))
-            .max()
-            .unwrap()
-    }
+    let minimax = |_: &Othello, pos: &OthelloPosition| crate::games::othello_ending_by_minimax(pos);
     let game = Othello::STRAIGHT;
     let genes = crate::genome::random_genes(&game, &mut rand_pcg::Pcg64Mcg::seed_from_u64(2));
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);

@@ -292,14 +292,7 @@ impl<G: CellBoard> Evaluator<G> {
             alpha = alpha.max(score);
             scored.push((kid.mv, score));
         }
-        // The first of the best in the searched order.
-        let best = scored
-            .iter()
-            .enumerate()
-            .fold(0, |b, (i, s)| if s.1 > scored[b].1 { i } else { b });
-        let top = scored.remove(best);
-        scored.insert(0, top);
-        scored
+        best_first(scored)
     }
 }
 
@@ -307,7 +300,7 @@ impl<G: CellBoard> Evaluator<G> {
 /// first: a won or lost result beyond every value the tables give
 /// (`WIN` and the disc difference in hundredths), a drawn one 0.
 fn ending_scored<M: Copy>(exact: Vec<(M, i32)>) -> Vec<(M, f32)> {
-    let mut scored: Vec<(M, f32)> = exact
+    let scored: Vec<(M, f32)> = exact
         .into_iter()
         .map(|(mv, discs)| {
             let score = match discs.signum() {
@@ -318,7 +311,14 @@ fn ending_scored<M: Copy>(exact: Vec<(M, i32)>) -> Vec<(M, f32)> {
             (mv, score)
         })
         .collect();
-    // The first of the best in the moves' order.
+    best_first(scored)
+}
+
+/// `scored` with the first of its best moves (in its order) moved first.
+fn best_first<M>(mut scored: Vec<(M, f32)>) -> Vec<(M, f32)> {
+    if scored.is_empty() {
+        return scored;
+    }
     let best = scored
         .iter()
         .enumerate()
