@@ -485,7 +485,7 @@ fn othello(c: &mut Criterion) {
         let endings: Vec<_> = positions(&game, 20_000)
             .into_iter()
             .filter(|p| p.empty().count_ones() == empties)
-            .filter(|p| bebete::games::othello_ending_moves(p).is_some())
+            .filter(|p| game.exact_ending(p).is_some())
             .take(20)
             .collect();
         group.throughput(Throughput::Elements(endings.len() as u64));
@@ -494,7 +494,7 @@ fn othello(c: &mut Criterion) {
             |b| {
                 b.iter(|| {
                     for pos in &endings {
-                        black_box(bebete::games::othello_ending_moves(pos));
+                        black_box(game.exact_ending(pos));
                     }
                 })
             },

@@ -132,10 +132,6 @@ impl CellBoard for Othello {
         Othello::NTUPLE.format_move(cell as u8)
     }
 
-    fn exact_ending(&self, pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
-        crate::games::othello_ending_moves(pos)
-    }
-
     fn value_shape(&self) -> Option<NTuple> {
         Some(self.encoder.shape())
     }

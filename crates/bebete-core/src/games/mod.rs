@@ -39,8 +39,7 @@ pub use matchsticks::{
 #[cfg(test)]
 pub(crate) use othello::ending_by_minimax as othello_ending_by_minimax;
 pub use othello::{
-    ENDING_EMPTIES as OTHELLO_ENDING_EMPTIES, Othello, OthelloEncoder, OthelloPosition,
-    PASS as OTHELLO_PASS, ending_moves as othello_ending_moves, flips as othello_flips,
+    Othello, OthelloEncoder, OthelloPosition, PASS as OTHELLO_PASS, flips as othello_flips,
     moves_of as othello_moves, perft_bitboards as othello_perft, straight_tuples,
     symmetric_square as othello_symmetric_square,
 };
@@ -200,6 +199,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// The board as data, for drawing it elsewhere (the browser).
     fn view(&self, pos: &Self::Position) -> BoardView;
+    /// Every legal move of `pos` with its exact final result for the side
+    /// that plays it, when the game can search the rest of the game from
+    /// there quickly (Othello's last 12 empty squares: the disc
+    /// difference); the best moves are those with the highest score.
+    /// `None` elsewhere, and for a game without such a search (the
+    /// default). `alphabeta:D` and a value genome's search of 2 plies or
+    /// more play such an ending exactly.
+    fn exact_ending(&self, _pos: &Self::Position) -> Option<Vec<(Self::Move, i32)>> {
+        None
+    }
     /// Move sequences of exactly `depth` plies from `pos`: the perft count
     /// ([`walk::perft`]); a game with a faster count of its own (Othello's
     /// bitboards) gives it.

@@ -564,6 +564,11 @@ impl Game for Othello {
         perft_bitboards(pos, depth)
     }
 
+    /// The last [`ENDING_EMPTIES`] empty squares ([`ending_moves`]).
+    fn exact_ending(&self, pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
+        ending_moves(pos)
+    }
+
     fn why_illegal(&self, pos: &OthelloPosition, mv: u8) -> String {
         if mv >= PASS {
             let some: Vec<String> = (0..64u8)

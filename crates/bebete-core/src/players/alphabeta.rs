@@ -12,7 +12,7 @@ const WIN: i32 = 1_000_000;
 /// Searches D plies with alpha-beta and scores the leaves with the game's
 /// open-lines heuristic; every root move gets an exact score, and ties are
 /// broken at random. Where the game searches the rest exactly
-/// ([`Knowledge::exact_ending`]: Othello's last 12 empty squares), it plays
+/// ([`Game::exact_ending`](crate::games::Game::exact_ending): Othello's last 12 empty squares), it plays
 /// the best final result instead.
 pub struct AlphaBetaPlayer {
     depth: u32,

@@ -136,15 +136,6 @@ pub trait CellBoard: Game {
     }
     /// A cell as `explain` writes it.
     fn cell_name(cell: usize) -> String;
-    /// Every legal move of `pos` with its exact final result for the side
-    /// that plays it, when the game searches the rest of the game from
-    /// there quickly (Othello's last 12 empty squares: the disc
-    /// difference; the best moves have the highest score); `None` for a
-    /// game without such a search (the default) and elsewhere. A search of
-    /// 2 plies or more plays such an ending exactly.
-    fn exact_ending(&self, _pos: &Self::Position) -> Option<Vec<(Self::Move, i32)>> {
-        None
-    }
     /// The value genome's shape, when the game's encoder is `ntuple`.
     fn value_shape(&self) -> Option<NTuple>;
     /// Whether the genome's tuples are fixed (placed systematically, not

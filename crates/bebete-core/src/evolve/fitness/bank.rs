@@ -9,7 +9,6 @@ use crate::encoding::TableGame;
 use crate::evolve::tutor::Tutor;
 use crate::evolve::{ConfigError, EvolveConfig};
 use crate::players::{Knowledge, PlayerError};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -98,10 +97,8 @@ struct Banked<G: TableGame + Knowledge> {
 
 impl<G: TableGame + Knowledge> Term<G> for Banked<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
-        let earned = (0..round.pop.size())
-            .into_par_iter()
-            .map(|i| self.tutor.points(game, round.pop.genome(i), self.metric))
-            .collect();
-        eval.add(earned);
+        eval.add_each(round.pop, |genes| {
+            self.tutor.points(game, genes, self.metric)
+        });
     }
 }

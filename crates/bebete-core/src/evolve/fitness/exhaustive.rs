@@ -11,7 +11,6 @@ use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::evolve::{ConfigError, EvolveConfig};
 use crate::players::{Knowledge, PlayerError};
 use crate::solve::{SolvedTable, Value};
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -93,22 +92,17 @@ impl<G: TableGame + Knowledge> Term<G> for Scored<G> {
             // A value genome reads every gene in every decision: no table of
             // gene values, each position is decided.
             let solved = self.0.solved.get(game);
-            let earned = (0..round.pop.size())
-                .into_par_iter()
-                .map(|i| decided_share(game, round.pop.genome(i), round.rules.policy, solved))
-                .collect();
-            eval.add(earned);
+            let policy = round.rules.policy;
+            eval.add_each(round.pop, |genes| {
+                decided_share(game, genes, policy, solved)
+            });
             return;
         }
         let scores = self
             .0
             .exhaustive(game, round.rules.policy)
             .expect("the configuration checked the board is small enough");
-        let earned = (0..round.pop.size())
-            .into_par_iter()
-            .map(|i| scores.score(round.pop.genome(i)))
-            .collect();
-        eval.add(earned);
+        eval.add_each(round.pop, |genes| scores.score(genes));
     }
 }
 

@@ -66,6 +66,17 @@ impl Evaluation {
             .zip(earned)
             .for_each(|(p, e)| *p += e);
     }
+
+    /// Adds `points` of each genome of `pop`, the genomes scored in
+    /// parallel and added in population order.
+    fn add_each(&mut self, pop: &Population, points: impl Fn(&[u8]) -> u32 + Sync) {
+        use rayon::prelude::*;
+        let earned = (0..pop.size())
+            .into_par_iter()
+            .map(|i| points(pop.genome(i)))
+            .collect();
+        self.add(earned);
+    }
 }
 
 /// The generation a term evaluates.

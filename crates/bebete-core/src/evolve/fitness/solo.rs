@@ -21,7 +21,6 @@ use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::EvolveConfig;
 use crate::games::walk::reachable;
 use crate::players::{Knowledge, PlayerError};
-use rayon::prelude::*;
 use std::sync::Arc;
 
 /// `solo`: one game per genome.
@@ -63,13 +62,10 @@ impl std::fmt::Display for Solo {
 
 impl<G: TableGame + Knowledge> Term<G> for Solo {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
-        let n = round.pop.size();
-        let earned = (0..n)
-            .into_par_iter()
-            .map(|i| points(game, play(game, round.pop.genome(i), round.rules)))
-            .collect();
-        eval.add(earned);
-        eval.games += n as u64;
+        eval.add_each(round.pop, |genes| {
+            points(game, play(game, genes, round.rules))
+        });
+        eval.games += round.pop.size() as u64;
     }
 }
 

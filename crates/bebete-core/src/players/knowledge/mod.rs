@@ -77,15 +77,6 @@ pub trait Knowledge: BuiltIn {
     fn exact(&self) -> Option<Arc<dyn Exact<Self>>> {
         None
     }
-    /// Every legal move of `pos` with its exact final result for the side
-    /// that plays it, when the game can search the rest of the game from
-    /// there quickly (Othello's last 12 empty squares: the disc
-    /// difference); the best moves are those with the highest score.
-    /// `None` elsewhere, and for a game without such a search (the
-    /// default). `alphabeta:D` plays such an ending exactly.
-    fn exact_ending(&self, _pos: &Self::Position) -> Option<Vec<(Self::Move, i32)>> {
-        None
-    }
     /// The solver-labelled position bank `source` names, for a game that
     /// has banks (Connect-Four); `None` for the small games, which are
     /// solved whole (`exhaustive`).

@@ -36,10 +36,6 @@ impl Knowledge for Othello {
     const SOLVABLE: bool = false;
     const WEIGHTED_PIECES: bool = true;
 
-    fn exact_ending(&self, pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
-        crate::games::othello_ending_moves(pos)
-    }
-
     /// `rules`: the squares from the highest weight down (corners first,
     /// the squares next to a corner last), each weight a class.
     fn preference_classes(&self) -> Vec<Vec<u8>> {
