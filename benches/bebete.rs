@@ -8,7 +8,9 @@ use bebete::evolve::checkpoint::Checkpoint;
 use bebete::evolve::tournament::{genome_game, round_robin};
 use bebete::evolve::tutor::Tutor;
 use bebete::evolve::{BankMetric, EvolveConfig, Hall, Population, breeding};
-use bebete::games::{Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, TicTacToe};
+use bebete::games::{
+    Checkers, Connect4, Game, GameSpec, GenomeGame, Matchsticks, MatchsticksRules, TicTacToe,
+};
 use bebete::genome::random_genes;
 use bebete::players::{GenomePlayer, Player, RandomPlayer, RecordingPlayer};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
@@ -76,7 +78,7 @@ fn decisions(c: &mut Criterion) {
     decision(
         c,
         "matchsticks (index + lookup + repair)",
-        Matchsticks::new(MatchsticksRules::default()),
+        Matchsticks::state(MatchsticksRules::default()),
     );
     decision(
         c,
@@ -133,7 +135,7 @@ fn games(c: &mut Criterion) {
     pair(
         &mut group,
         "matchsticks",
-        Matchsticks::new(MatchsticksRules::default()),
+        Matchsticks::state(MatchsticksRules::default()),
     );
     pair(&mut group, "connect4", Connect4::SUBGRID);
     group.finish();
@@ -279,10 +281,7 @@ fn checkpoints(c: &mut Criterion) {
 /// one-ply decision and an 8-ply search, on weights that have learned a
 /// little (fresh zero weights would make every search cut at once).
 fn value_genome(c: &mut Criterion) {
-    use bebete::games::Connect4Encoder;
-    let game = Connect4 {
-        encoder: Connect4Encoder::NTuple(Connect4Encoder::NTUPLE),
-    };
+    let game = Connect4::value_genome(Connect4::NTUPLE);
     let genes = trained(&game);
     let mut group = c.benchmark_group("value genome (connect4, 70×8)");
     bench_learning(&mut group, &game, &genes);
@@ -322,7 +321,7 @@ fn value_genome(c: &mut Criterion) {
 /// The shipped `connect4-ntuple.genome` searching its own games' positions
 /// (self-play at one ply after two random plies): what a move of
 /// `connect4.genome` costs in play, at the shipped depth and deeper.
-fn shipped_search(c: &mut Criterion, game: &Connect4) {
+fn shipped_search(c: &mut Criterion, game: &GenomeGame<Connect4>) {
     let path = std::path::Path::new("genomes/connect4-ntuple.genome");
     let genes = bebete::genome::Genome::load(path)
         .expect("the shipped Connect-Four value genome")
@@ -390,7 +389,7 @@ fn bench_learning<G: TableGame>(
 /// writers compare), the sub-grid genome's decision, and the value
 /// genome's self-play learning.
 fn checkers(c: &mut Criterion) {
-    use bebete::games::{Checkers, CheckersEncoder, walk::perft};
+    use bebete::games::walk::perft;
     let game = Checkers::SUBGRID;
     let mut group = c.benchmark_group("checkers");
     group.sample_size(10);
@@ -404,9 +403,7 @@ fn checkers(c: &mut Criterion) {
         "checkers (25 window codes + 25 lookups + vote)",
         Checkers::SUBGRID,
     );
-    let game = Checkers {
-        encoder: CheckersEncoder::NTuple(CheckersEncoder::NTUPLE),
-    };
+    let game = Checkers::value_genome(Checkers::NTUPLE);
     let genes = trained(&game);
     let mut group = c.benchmark_group("value genome (checkers, 64×6)");
     bench_learning(&mut group, &game, &genes);

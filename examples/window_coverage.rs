@@ -20,7 +20,7 @@
 
 use bebete::encoding::ntuple::Decision;
 use bebete::encoding::{Ballot, Explanation, IllegalPolicy, TableGame, Votes};
-use bebete::games::{GameSpec, Side};
+use bebete::games::{BuiltIn, GameSpec, Side};
 use bebete::genome::Genome;
 use bebete::players::{Knowledge, PlayerSpec};
 use std::fmt::Write;
@@ -93,7 +93,7 @@ fn coverage<G, L, M>(
     games: u64,
 ) -> anyhow::Result<Coverage>
 where
-    G: TableGame<Move = M, Reason = Decision<L, M>> + Knowledge,
+    G: TableGame<Move = M, Reason = Decision<L, M>> + Knowledge + BuiltIn,
     L: Explanation<M> + Windows,
     M: Copy,
 {

@@ -395,7 +395,7 @@ mod tests {
     #[test]
     fn a_solitaire_game_played_to_the_end_says_if_it_is_the_best() {
         use crate::games::{Game, Solitaire};
-        let game = Solitaire::FIVE_ROWS;
+        let game = Solitaire::bits(Solitaire::FIVE_ROWS.rules);
         let mut perfect = PlayerSpec::Perfect
             .build(&game, 1, IllegalPolicy::Repair)
             .unwrap();
@@ -447,7 +447,7 @@ mod tests {
     #[test]
     fn solitaire_is_played_alone_with_suggestions_on_request() {
         use crate::games::Solitaire;
-        let game = Solitaire::FIVE_ROWS;
+        let game = Solitaire::bits(Solitaire::FIVE_ROWS.rules);
         let player = PlayerSpec::Perfect
             .build(&game, 1, IllegalPolicy::Repair)
             .unwrap();

@@ -8,6 +8,7 @@ use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::tutor::Tutor;
+use crate::games::BuiltIn;
 use crate::games::Side;
 use crate::genome::Genome;
 use crate::players::{Knowledge, Puzzle, PuzzleVisitor};
@@ -91,7 +92,7 @@ struct BankAuditJson {
 
 impl Audit<'_> {
     /// The bank audit of a game too large to walk.
-    fn on_bank<G: TableGame + Knowledge>(&self, game: G) -> anyhow::Result<String> {
+    fn on_bank<G: TableGame + Knowledge + BuiltIn>(&self, game: G) -> anyhow::Result<String> {
         let source = self
             .args
             .bank
@@ -156,7 +157,7 @@ impl Audit<'_> {
 impl GameVisitor for Audit<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<String> {
         if !G::SOLVABLE && G::BANKED {
             return self.on_bank(game);
         }

@@ -6,6 +6,7 @@ use super::explain::parse_policy;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::eval::{MatchConfig, Tally, play_match};
+use crate::games::BuiltIn;
 use crate::games::GameSpec;
 use crate::players::Knowledge;
 use crate::players::PlayerSpec;
@@ -65,7 +66,7 @@ struct Evaluate<'a> {
 impl GameVisitor for Evaluate<'_> {
     type Output = anyhow::Result<Vec<Tally>>;
 
-    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<Vec<Tally>> {
+    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<Vec<Tally>> {
         let cfg = MatchConfig {
             games: self.args.games,
             seed: self.args.seed,

@@ -12,6 +12,7 @@ use crate::evolve::run_toml_text;
 use crate::evolve::{
     Evolution, EvolveConfig, GenerationReport, Observer, Prepared, RunEnd, RunEnded,
 };
+use crate::games::BuiltIn;
 use crate::players::Knowledge;
 use crate::plot::render;
 use crate::store::RunLock;
@@ -193,7 +194,7 @@ fn bench_summary(cfg: &crate::evolve::EvolveConfig, values: &[f64]) -> String {
 impl GameVisitor for Drive {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<ExitCode> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
@@ -205,7 +206,7 @@ impl GameVisitor for Drive {
 impl Drive {
     /// Starts or resumes the run, runs it with a progress bar until its
     /// end, then writes the plot and the champion's copy and sums up.
-    fn drive<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn drive<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<ExitCode> {
         survive_file_size_limits();
         let started = Instant::now();
         let exchange = exchange::for_this_process()?;
@@ -325,7 +326,7 @@ impl Drive {
 }
 
 /// What [`begin`] found.
-enum Begun<G: TableGame + Knowledge> {
+enum Begun<G: TableGame + Knowledge + BuiltIn> {
     /// The evolution to run, the generation to run it up to, and a fresh
     /// run's lock.
     Run {
@@ -345,7 +346,7 @@ enum Begun<G: TableGame + Knowledge> {
 /// that met its `--target` or `--patience` rule is finished, unless
 /// `--generations N` asks for more: those run without the rule (it is met
 /// already, and would stop the run after one generation).
-fn begin<G: TableGame + Knowledge>(
+fn begin<G: TableGame + Knowledge + BuiltIn>(
     game: G,
     origin: Origin,
     run: &RunDir,
@@ -491,7 +492,10 @@ struct Summary {
 }
 
 impl Summary {
-    fn print<G: TableGame + Knowledge>(self, evolution: &Evolution<G>) -> anyhow::Result<()> {
+    fn print<G: TableGame + Knowledge + BuiltIn>(
+        self,
+        evolution: &Evolution<G>,
+    ) -> anyhow::Result<()> {
         let (run, done) = (evolution.run_dir(), evolution.generation());
         let cfg = evolution.config();
         let (first, games, elapsed) = (self.first, self.games, self.seconds);

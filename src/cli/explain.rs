@@ -4,6 +4,7 @@ use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame, UnknownPolicy};
 use crate::explain::Explained;
+use crate::games::BuiltIn;
 use crate::players::Knowledge;
 use clap::Args;
 use std::io::Write;
@@ -43,7 +44,7 @@ struct Explain<'a> {
 impl GameVisitor for Explain<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<String> {
         let text = self.args.position.as_str();
         let pos = game
             .parse_position(text)

@@ -9,6 +9,7 @@ use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::shell::max_lookahead;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::tutor::Tutor;
+use crate::games::BuiltIn;
 
 use crate::games::GameKind;
 use crate::genome::Genome;
@@ -141,7 +142,7 @@ struct Polish<'a> {
 impl GameVisitor for Polish<'_> {
     type Output = anyhow::Result<()>;
 
-    fn visit<G: TableGame + Knowledge>(self, game: G) -> anyhow::Result<()> {
+    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<()> {
         let source = self
             .args
             .bank

@@ -126,7 +126,7 @@ fn the_check_catches_a_wrong_move_list() {
             self.0.view(pos)
         }
     }
-    let game = Forgetful(TicTacToe::BASE3);
+    let game = Forgetful(TicTacToe);
     let err: BrokenInvariant = check_moves(&game, &game.start()).unwrap_err();
     assert!(err.to_string().contains("listed 0 times"), "{err}");
     assert!(check_moves(&TicTacToe::BASE3, &TicTacToe::BASE3.start()).is_ok());

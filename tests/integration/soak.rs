@@ -7,8 +7,8 @@
 use bebete_core::dispatch::{Dispatch, GameVisitor};
 use bebete_core::encoding::{IllegalPolicy, TableGame};
 use bebete_core::games::{
-    Connect4, Connect4Encoder, Game, GameSpec, Matchsticks, MatchsticksEncoder, MatchsticksRules,
-    Outcome, TakeRule, TicTacToe, TicTacToeEncoder,
+    BuiltIn, Connect4, Connect4Encoder, Game, GameSpec, GenomeGame, Matchsticks,
+    MatchsticksEncoder, MatchsticksRules, Outcome, TakeRule, TicTacToe, TicTacToeEncoder,
 };
 use bebete_core::genome::Genome;
 use bebete_core::players::{GenomePlayer, Knowledge, Player, PlayerSpec};
@@ -73,7 +73,7 @@ struct Run {
 impl GameVisitor for Run {
     type Output = Soak;
 
-    fn visit<G: TableGame + Knowledge>(self, game: G) -> Soak {
+    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> Soak {
         let mut soak = Soak::default();
         let kinds = kinds(G::SOLVABLE);
         let genes: Arc<[u8]> = Genome::random(game.spec(), self.seed).genes.into();
@@ -165,24 +165,18 @@ fn play_checked<G: Game>(
 fn specs() -> Vec<GameSpec> {
     vec![
         TicTacToe::BASE3.into(),
-        TicTacToe {
-            encoder: TicTacToeEncoder::Symmetric,
-        }
-        .into(),
-        Matchsticks::new(MatchsticksRules::default()).into(),
-        Matchsticks {
-            rules: MatchsticksRules {
+        GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric).into(),
+        Matchsticks::state(MatchsticksRules::default()).into(),
+        GenomeGame::votes(
+            Matchsticks::new(MatchsticksRules {
                 sticks: 40,
                 rule: TakeRule::Double,
-            },
-            encoder: MatchsticksEncoder::Sticks,
-        }
+            }),
+            MatchsticksEncoder::Sticks,
+        )
         .into(),
         Connect4::SUBGRID.into(),
-        Connect4 {
-            encoder: Connect4Encoder::PlayableMirror,
-        }
-        .into(),
+        GenomeGame::votes(Connect4, Connect4Encoder::PlayableMirror).into(),
     ]
 }
 

@@ -195,19 +195,14 @@ fn value_genome_flags_are_checked() {
 /// name when loaded, not played.
 #[test]
 fn a_damaged_value_genome_is_named_as_such() {
-    use bebete_core::games::{Connect4, Connect4Encoder, GameSpec, NTuple};
+    use bebete_core::games::{Connect4, GameSpec, NTuple};
     use bebete_core::genome::Genome;
     let dir = tempfile::tempdir().unwrap();
     let shape = NTuple {
         tuples: 6,
         length: 4,
     };
-    let mut genome = Genome::random(
-        GameSpec::Connect4(Connect4 {
-            encoder: Connect4Encoder::NTuple(shape),
-        }),
-        3,
-    );
+    let mut genome = Genome::random(GameSpec::Connect4(Connect4::value_genome(shape)), 3);
     let path = dir.path().join("bad.genome");
     genome.save(&path).unwrap();
     assert_eq!(Genome::load(&path).unwrap(), genome);

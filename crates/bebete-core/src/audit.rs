@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn the_misere_strategy_leave_1_mod_4_is_perfect() {
-        let game = Matchsticks::new(MatchsticksRules::default());
+        let game = Matchsticks::state(MatchsticksRules::default());
         // Take (left - 1) mod 4 when that is 1..=3, else 1.
         let genes: Vec<u8> = (0..=21u8)
             .map(|left| match left.saturating_sub(1) % 4 {

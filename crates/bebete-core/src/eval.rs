@@ -7,6 +7,7 @@
 //! from (seed, opponent, pair), so results do not depend on thread count.
 
 use crate::encoding::TableGame;
+use crate::games::BuiltIn;
 use crate::games::{Outcome, Side};
 use crate::players::{Knowledge, Player, PlayerFactory, play_game};
 use crate::seed::derive_seed;
@@ -89,7 +90,7 @@ fn opening<G: TableGame>(game: &G, plies: u32, seed: u64) -> G::Position {
 pub type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
 
 /// Plays `player` against `opponent` (the `index`-th opponent of a match).
-pub fn play_match<G: TableGame + Knowledge>(
+pub fn play_match<G: TableGame + Knowledge + BuiltIn>(
     game: &G,
     player: &PlayerFactory<G>,
     opponent: &PlayerFactory<G>,
@@ -166,10 +167,10 @@ pub fn play_with<G: TableGame>(
 mod tests {
     use super::*;
     use crate::encoding::IllegalPolicy;
-    use crate::games::TicTacToe;
+    use crate::games::{GenomeGame, TicTacToe};
     use crate::players::PlayerSpec;
 
-    fn factory(spec: &str) -> PlayerFactory<TicTacToe> {
+    fn factory(spec: &str) -> PlayerFactory<GenomeGame<TicTacToe>> {
         PlayerSpec::parse(spec)
             .unwrap()
             .factory(&TicTacToe::BASE3, IllegalPolicy::Repair)

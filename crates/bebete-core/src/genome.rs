@@ -289,17 +289,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for spec in [
             GameSpec::TICTACTOE,
-            GameSpec::TicTacToe(crate::games::TicTacToe {
-                encoder: crate::games::TicTacToeEncoder::Symmetric,
-            }),
+            GameSpec::TicTacToe(crate::games::GenomeGame::votes(
+                crate::games::TicTacToe,
+                crate::games::TicTacToeEncoder::Symmetric,
+            )),
             GameSpec::CONNECT4,
-            GameSpec::Matchsticks(crate::games::Matchsticks {
-                rules: MatchsticksRules {
+            GameSpec::Matchsticks(crate::games::GenomeGame::votes(
+                crate::games::Matchsticks::new(MatchsticksRules {
                     sticks: 30,
                     rule: TakeRule::Double,
-                },
-                encoder: crate::games::MatchsticksEncoder::Sticks,
-            }),
+                }),
+                crate::games::MatchsticksEncoder::Sticks,
+            )),
         ] {
             let genome = Genome::random(spec, 42);
             assert_eq!(genome, Genome::random(spec, 42));

@@ -10,7 +10,7 @@
 
 use crate::bank::{BankFile, BankHeader, Entry, HELD_OUT_EVERY, canonical_key};
 use crate::encoding::IllegalPolicy;
-use crate::games::{Connect4, Connect4Position, Game, GameSpec};
+use crate::games::{Connect4, Connect4Position, Game, GameSpec, GenomeGame};
 use crate::genome::Genome;
 use crate::players::knowledge::Connect4Solver;
 use crate::players::{Player, PlayerError, PlayerFactory, PlayerSpec};
@@ -57,16 +57,19 @@ pub struct Gathered {
     pub games: u64,
 }
 
+/// Connect-Four as a player plays it (a genome with its own encoder).
+type Played = GenomeGame<Connect4>;
+
 /// One game's positions (unfinished, with at least `min_stones` stones).
 fn one_game(
-    game: &Connect4,
-    factories: &[(Connect4, PlayerFactory<Connect4>)],
+    game: &Played,
+    factories: &[(Played, PlayerFactory<Played>)],
     plan: &Plan,
     g: u64,
 ) -> Vec<Connect4Position> {
     let seed = derive_seed(plan.seed, g, GATHER_STREAM);
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut players: Vec<(Connect4, Box<dyn Player<Connect4>>)> = (0..2)
+    let mut players: Vec<(Played, Box<dyn Player<Played>>)> = (0..2)
         .map(|side| {
             let (own, factory) = factories.choose(&mut rng).expect("at least one player");
             (*own, factory.make(own, derive_seed(seed, side, 0)))
@@ -100,7 +103,7 @@ fn one_game(
 
 /// The plan's players, each built once (genome files read and checked): a
 /// genome plays with its own encoder, the others with any.
-pub fn players(plan: &Plan) -> Result<Vec<(Connect4, PlayerFactory<Connect4>)>, PlayerError> {
+pub fn players(plan: &Plan) -> Result<Vec<(Played, PlayerFactory<Played>)>, PlayerError> {
     let game = Connect4::SUBGRID;
     plan.players
         .iter()

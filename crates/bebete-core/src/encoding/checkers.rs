@@ -21,9 +21,9 @@
 //! up, then the capturing line found first). A genome always plays a
 //! legal move, so the illegal-move policy never applies.
 
-use super::ntuple::{self, CellBoard, Decision, Values};
-use super::{Explanation, IllegalPolicy, TableGame};
-use crate::games::{Checkers, CheckersEncoder, CheckersMove, CheckersPosition, Game, NTuple, Side};
+use super::ntuple::{self, CellBoard};
+use super::{Explanation, GenomeKind, IllegalPolicy};
+use crate::games::{Checkers, CheckersEncoder, CheckersMove, CheckersPosition, Game, Side};
 use rand::{Rng, RngExt};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -221,73 +221,56 @@ impl Explanation<CheckersMove> for Ballot {
     }
 }
 
-impl TableGame for Checkers {
-    type Reason = Decision<Ballot, CheckersMove>;
+/// The text's genome: 4×4 windows voting for moves that start in them.
+impl GenomeKind<Checkers> for CheckersEncoder {
+    type Reason = Ballot;
     const WEIGHTED_GENES: bool = true;
 
-    fn gene_count(&self) -> usize {
-        match self.value_shape() {
-            Some(shape) => shape.gene_count_in(Self::STATES),
-            None => CHECKERS_GENES,
-        }
+    fn gene_count(&self, _: &Checkers) -> usize {
+        CHECKERS_GENES
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
+    fn random_gene<R: Rng + ?Sized>(&self, _: &Checkers, _index: usize, rng: &mut R) -> u8 {
         rng.random()
     }
 
-    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
-        match self.value_shape() {
-            Some(shape) => ntuple::fill_random::<Self, R>(shape, genes, rng),
-            None => rng.fill_bytes(genes),
-        }
+    fn fill_random<R: Rng + ?Sized>(&self, _: &Checkers, genes: &mut [u8], rng: &mut R) {
+        rng.fill_bytes(genes)
     }
 
     fn without_weight(&self, gene: u8) -> u8 {
-        match self.encoder {
-            // A fresh value genome's weights are zero already.
-            CheckersEncoder::NTuple(_) => gene,
-            CheckersEncoder::Subgrid => gene & 31,
-        }
+        gene & 31
     }
-
-    ntuple::value_genome_methods!();
 
     fn decide(
         &self,
+        game: &Checkers,
         genes: &[u8],
         pos: &CheckersPosition,
         _policy: IllegalPolicy,
     ) -> Option<CheckersMove> {
-        if let Some(shape) = self.value_shape() {
-            return ntuple::decide(self, shape, genes, pos, None);
-        }
-        best_move(self, pos, &vote_sums(genes, pos), &|_| true)
+        best_move(game, pos, &vote_sums(genes, pos), &|_| true)
     }
 
     fn decide_among(
         &self,
+        game: &Checkers,
         genes: &[u8],
         pos: &CheckersPosition,
         _policy: IllegalPolicy,
         allowed: &dyn Fn(CheckersMove) -> bool,
     ) -> Option<CheckersMove> {
-        if let Some(shape) = self.value_shape() {
-            return ntuple::decide(self, shape, genes, pos, Some(allowed));
-        }
-        best_move(self, pos, &vote_sums(genes, pos), allowed)
+        best_move(game, pos, &vote_sums(genes, pos), allowed)
     }
 
     fn explain(
         &self,
+        game: &Checkers,
         genes: &[u8],
         pos: &CheckersPosition,
         _policy: IllegalPolicy,
-    ) -> Decision<Ballot, CheckersMove> {
-        if let Some(shape) = self.value_shape() {
-            return Decision::Values(Values::of(self, shape, genes, pos, 1));
-        }
-        Decision::Table(self.ballot(genes, pos))
+    ) -> Ballot {
+        game.ballot(genes, pos)
     }
 }
 
@@ -321,10 +304,6 @@ impl CellBoard for Checkers {
 
     fn cell_name(cell: usize) -> String {
         (cell + 1).to_string()
-    }
-
-    fn value_shape(&self) -> Option<NTuple> {
-        crate::games::Registered::value_genome(self)
     }
 
     ntuple::evaluator_pool!(Checkers);
@@ -368,6 +347,7 @@ impl Checkers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::TableGame;
 
     #[test]
     fn every_window_holds_eight_distinct_dark_squares() {

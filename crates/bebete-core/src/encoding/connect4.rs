@@ -16,8 +16,8 @@
 //! weight. The legal column with the largest vote sum is played; ties go to
 //! the column nearest the centre, then to the left.
 
-use super::ntuple::{self, CellBoard, Decision, NTuple, Values};
-use super::{Explanation, IllegalPolicy, TableGame};
+use super::ntuple::{self, CellBoard};
+use super::{Explanation, GenomeKind, IllegalPolicy};
 use crate::games::{
     CONNECT4_HEIGHT, CONNECT4_STRIDE, CONNECT4_WIDTH, Connect4, Connect4Encoder, Connect4Position,
 };
@@ -278,58 +278,49 @@ fn window_votes(
     (windows, sums)
 }
 
-impl TableGame for Connect4 {
-    type Reason = Decision<Votes>;
+/// The text's genome: twelve windows, each a gene voting a column with a
+/// weight.
+impl GenomeKind<Connect4> for Connect4Encoder {
+    type Reason = Votes;
     const WEIGHTED_GENES: bool = true;
 
-    fn gene_count(&self) -> usize {
-        if let Some(shape) = self.value_shape() {
-            shape.gene_count_in(<Self as CellBoard>::STATES)
-        } else if self.encoder.playable() {
+    fn gene_count(&self, _: &Connect4) -> usize {
+        if self.playable() {
             PLAYABLE_GENES
         } else {
             CONNECT4_GENES
         }
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
+    fn random_gene<R: Rng + ?Sized>(&self, _: &Connect4, _index: usize, rng: &mut R) -> u8 {
         rng.random()
     }
 
-    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
-        match self.encoder {
-            Connect4Encoder::NTuple(shape) => ntuple::fill_random::<Self, R>(shape, genes, rng),
-            // Every byte is a valid gene: fill whole words at a time.
-            _ => rng.fill_bytes(genes),
-        }
+    /// Every byte is a valid gene: fill whole words at a time.
+    fn fill_random<R: Rng + ?Sized>(&self, _: &Connect4, genes: &mut [u8], rng: &mut R) {
+        rng.fill_bytes(genes)
     }
 
     fn without_weight(&self, gene: u8) -> u8 {
-        match self.encoder {
-            // A fresh value genome's weights are zero already.
-            Connect4Encoder::NTuple(_) => gene,
-            _ => gene & !63,
-        }
+        gene & !63
     }
 
-    ntuple::value_genome_methods!();
-
     #[inline]
-    fn decide(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Option<u8> {
-        if let Some(shape) = self.value_shape() {
-            return ntuple::decide(self, shape, genes, pos, None);
-        }
+    fn decide(
+        &self,
+        _: &Connect4,
+        genes: &[u8],
+        pos: &Connect4Position,
+        _policy: IllegalPolicy,
+    ) -> Option<u8> {
         let mut sums = [0u32; WIDTH];
-        if self.encoder == Connect4Encoder::Subgrid {
+        if *self == Connect4Encoder::Subgrid {
             for (w, &index) in SubgridEncoder::window_indices(pos).iter().enumerate() {
                 let gene = genes[index as usize];
                 sums[w % 4 + (gene >> 6) as usize] += (gene & 63) as u32;
             }
         } else {
-            for (w, &(index, mirrored)) in SubgridEncoder::windows(self.encoder, pos)
-                .iter()
-                .enumerate()
-            {
+            for (w, &(index, mirrored)) in SubgridEncoder::windows(*self, pos).iter().enumerate() {
                 let gene = genes[index as usize];
                 sums[voted_column(w % 4, gene, mirrored)] += (gene & 63) as u32;
             }
@@ -339,7 +330,7 @@ impl TableGame for Connect4 {
 
     /// Four columns × eight weights (0, 9, …, 63): a local search's step
     /// needs the column and the rough weight, not every byte.
-    fn candidate_genes(&self) -> Vec<u8> {
+    fn candidate_genes(&self, _: &Connect4) -> Vec<u8> {
         (0..4u8)
             .flat_map(|inside| (0..8u8).map(move |w| inside << 6 | (w * 9)))
             .collect()
@@ -349,13 +340,14 @@ impl TableGame for Connect4 {
     /// for it with a random weight of at least 32 (at least its old one).
     fn steer<R: Rng + ?Sized>(
         &self,
+        _: &Connect4,
         genes: &mut [u8],
         pos: &Connect4Position,
         mv: u8,
         rng: &mut R,
     ) -> bool {
         let column = mv as usize;
-        let covering: Vec<(usize, (u32, bool))> = SubgridEncoder::windows(self.encoder, pos)
+        let covering: Vec<(usize, (u32, bool))> = SubgridEncoder::windows(*self, pos)
             .into_iter()
             .enumerate()
             .filter(|(w, _)| (w % 4..w % 4 + 4).contains(&column))
@@ -373,38 +365,35 @@ impl TableGame for Connect4 {
         true
     }
 
+    /// The votes rank every column: the heaviest allowed one.
     fn decide_among(
         &self,
+        _: &Connect4,
         genes: &[u8],
         pos: &Connect4Position,
         _policy: IllegalPolicy,
         allowed: &dyn Fn(u8) -> bool,
     ) -> Option<u8> {
-        if let Some(shape) = self.value_shape() {
-            return ntuple::decide(self, shape, genes, pos, Some(allowed));
-        }
-        let (_, votes) = window_votes(self.encoder, genes, pos);
+        let (_, votes) = window_votes(*self, genes, pos);
         heaviest_legal_column(&votes, |c| pos.can_play(c as u32) && allowed(c as u8))
             .map(|c| c as u8)
     }
 
     fn explain(
         &self,
+        _: &Connect4,
         genes: &[u8],
         pos: &Connect4Position,
         _policy: IllegalPolicy,
-    ) -> Decision<Votes> {
-        if let Some(shape) = self.value_shape() {
-            return Decision::Values(Values::of(self, shape, genes, pos, 1));
-        }
-        let (windows, votes) = window_votes(self.encoder, genes, pos);
+    ) -> Votes {
+        let (windows, votes) = window_votes(*self, genes, pos);
         let chosen = heaviest_legal_column(&votes, |c| pos.can_play(c as u32)).unwrap_or(0) as u8;
-        Decision::Table(Votes {
+        Votes {
             windows,
             votes,
             chosen,
             full: std::array::from_fn(|c| !pos.can_play(c as u32)),
-        })
+        }
     }
 }
 
@@ -468,10 +457,6 @@ impl CellBoard for Connect4 {
     /// `c4r1`: column 4, bottom row.
     fn cell_name(cell: usize) -> String {
         format!("c{}r{}", cell % WIDTH + 1, cell / WIDTH + 1)
-    }
-
-    fn value_shape(&self) -> Option<NTuple> {
-        crate::games::Registered::value_genome(self)
     }
 
     ntuple::evaluator_pool!(Connect4);

@@ -4,28 +4,29 @@
 //! sticks left × (N+1) + the most that may be taken now ((N+1)² genes), or
 //! with the `sticks` encoder sticks left alone (N+1 genes).
 
-use super::{GeneLookup, IllegalPolicy, TableGame};
+use super::{GeneLookup, GenomeKind, IllegalPolicy};
 use crate::games::{Matchsticks, MatchsticksEncoder, MatchsticksPosition, TakeRule};
 use rand::{Rng, RngExt};
 
-impl Matchsticks {
-    /// The gene index of a position.
-    pub fn gene_index(&self, pos: &MatchsticksPosition) -> usize {
-        match (self.rules.rule, self.encoder) {
+impl MatchsticksEncoder {
+    /// The gene index of a position of `game`.
+    pub fn gene_index(self, game: &Matchsticks, pos: &MatchsticksPosition) -> usize {
+        match (game.rules.rule, self) {
             (TakeRule::Double, MatchsticksEncoder::State) => {
-                pos.left as usize * (self.rules.sticks as usize + 1) + pos.limit as usize
+                pos.left as usize * (game.rules.sticks as usize + 1) + pos.limit as usize
             }
             _ => pos.left as usize,
         }
     }
 
     fn lookup(
-        &self,
+        self,
+        game: &Matchsticks,
         genes: &[u8],
         pos: &MatchsticksPosition,
         policy: IllegalPolicy,
     ) -> GeneLookup<u8> {
-        let index = self.gene_index(pos);
+        let index = self.gene_index(game, pos);
         let gene = genes[index];
         // Legal takes are 1..=limit, so scanning upward from an illegal gene
         // (0, or above the limit, wrapping past 255) always lands on 1.
@@ -46,22 +47,23 @@ impl Matchsticks {
     }
 }
 
-impl TableGame for Matchsticks {
+/// The text's genome: one gene per state, the sticks to take.
+impl GenomeKind<Matchsticks> for MatchsticksEncoder {
     type Reason = GeneLookup<u8>;
 
-    fn gene_count(&self) -> usize {
-        let states = self.rules.sticks as usize + 1;
-        match (self.rules.rule, self.encoder) {
+    fn gene_count(&self, game: &Matchsticks) -> usize {
+        let states = game.rules.sticks as usize + 1;
+        match (game.rules.rule, *self) {
             (TakeRule::Double, MatchsticksEncoder::State) => states * states,
             _ => states,
         }
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, index: usize, rng: &mut R) -> u8 {
-        let most = match (self.rules.rule, self.encoder) {
+    fn random_gene<R: Rng + ?Sized>(&self, game: &Matchsticks, index: usize, rng: &mut R) -> u8 {
+        let most = match (game.rules.rule, *self) {
             (TakeRule::Subtract { max_take, .. }, _) => max_take,
             (TakeRule::Double, MatchsticksEncoder::State) => {
-                (index % (self.rules.sticks as usize + 1)) as u8
+                (index % (game.rules.sticks as usize + 1)) as u8
             }
             // Sticks left only: any take up to the whole heap.
             (TakeRule::Double, MatchsticksEncoder::Sticks) => index.min(255) as u8,
@@ -75,31 +77,39 @@ impl TableGame for Matchsticks {
         t.clamp(1, most)
     }
 
-    fn decide(&self, genes: &[u8], pos: &MatchsticksPosition, policy: IllegalPolicy) -> Option<u8> {
-        self.lookup(genes, pos, policy).chosen
+    fn decide(
+        &self,
+        game: &Matchsticks,
+        genes: &[u8],
+        pos: &MatchsticksPosition,
+        policy: IllegalPolicy,
+    ) -> Option<u8> {
+        self.lookup(game, genes, pos, policy).chosen
     }
 
     fn explain(
         &self,
+        game: &Matchsticks,
         genes: &[u8],
         pos: &MatchsticksPosition,
         policy: IllegalPolicy,
     ) -> GeneLookup<u8> {
-        self.lookup(genes, pos, policy)
+        self.lookup(game, genes, pos, policy)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::TableGame;
     use crate::games::{Game, MatchsticksRules};
 
     #[test]
     fn subtract_index_is_sticks_left_and_takes_are_repaired() {
-        let game = Matchsticks::new(MatchsticksRules::default());
+        let game = Matchsticks::state(MatchsticksRules::default());
         assert_eq!(game.gene_count(), 22);
         let pos = game.parse_position("3,3,3,3,3,3").unwrap(); // 3 left
-        assert_eq!(game.gene_index(&pos), 3);
+        assert_eq!(MatchsticksEncoder::State.gene_index(&game.rules, &pos), 3);
         let mut genes = vec![1u8; 22];
         genes[3] = 2;
         assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Forfeit), Some(2));
@@ -114,13 +124,19 @@ mod tests {
 
     #[test]
     fn double_index_pairs_sticks_left_with_the_current_limit() {
-        let game = Matchsticks::new(MatchsticksRules {
+        let game = Matchsticks::state(MatchsticksRules {
             sticks: 10,
             rule: TakeRule::Double,
         });
         assert_eq!(game.gene_count(), 121);
-        assert_eq!(game.gene_index(&game.start()), 10 * 11 + 9);
+        assert_eq!(
+            MatchsticksEncoder::State.gene_index(&game.rules, &game.start()),
+            10 * 11 + 9
+        );
         let pos = game.parse_position("2").unwrap(); // 8 left, limit 4
-        assert_eq!(game.gene_index(&pos), 8 * 11 + 4);
+        assert_eq!(
+            MatchsticksEncoder::State.gene_index(&game.rules, &pos),
+            8 * 11 + 4
+        );
     }
 }

@@ -7,6 +7,7 @@
 
 mod checkers;
 mod connect4;
+mod kind;
 mod matchsticks;
 pub mod ntuple;
 mod othello;
@@ -16,6 +17,7 @@ mod tictactoe;
 
 pub use checkers::{Ballot, CHECKERS_GENES, SquareVote};
 pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_column};
+pub use kind::GenomeKind;
 pub use tictactoe::ternary_index;
 
 use crate::games::BuiltIn;

@@ -12,54 +12,8 @@
 //! almost never met twice (docs/experiments.md measures how few window
 //! states a thousand games revisit).
 
-use super::ntuple::{self, CellBoard, Values};
-use super::{IllegalPolicy, TableGame};
-use crate::games::{
-    Game, NTuple, Othello, OthelloEncoder, OthelloPosition, othello_symmetric_square,
-    straight_tuples,
-};
-use rand::{Rng, RngExt};
-
-impl TableGame for Othello {
-    type Reason = Values<u8>;
-
-    fn gene_count(&self) -> usize {
-        self.encoder.shape().gene_count_in(Self::STATES)
-    }
-
-    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
-        rng.random()
-    }
-
-    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
-        match self.encoder {
-            OthelloEncoder::NTuple(shape) => ntuple::fill_random::<Self, R>(shape, genes, rng),
-            OthelloEncoder::Straight(shape) => {
-                ntuple::fill_given::<Self>(shape, genes, &straight_tuples(shape.length))
-            }
-        }
-    }
-
-    ntuple::value_genome_methods!();
-
-    fn decide(&self, genes: &[u8], pos: &OthelloPosition, _policy: IllegalPolicy) -> Option<u8> {
-        ntuple::decide(self, self.encoder.shape(), genes, pos, None)
-    }
-
-    fn decide_among(
-        &self,
-        genes: &[u8],
-        pos: &OthelloPosition,
-        _policy: IllegalPolicy,
-        allowed: &dyn Fn(u8) -> bool,
-    ) -> Option<u8> {
-        ntuple::decide(self, self.encoder.shape(), genes, pos, Some(allowed))
-    }
-
-    fn explain(&self, genes: &[u8], pos: &OthelloPosition, _policy: IllegalPolicy) -> Values<u8> {
-        Values::of(self, self.encoder.shape(), genes, pos, 1)
-    }
-}
+use super::ntuple::{self, CellBoard};
+use crate::games::{Game, Othello, OthelloPosition, othello_symmetric_square, straight_tuples};
 
 /// Cell states: empty, a black disc, a white disc.
 const EMPTY: u8 = 0;
@@ -129,15 +83,11 @@ impl CellBoard for Othello {
     }
 
     fn cell_name(cell: usize) -> String {
-        Othello::NTUPLE.format_move(cell as u8)
+        Othello.format_move(cell as u8)
     }
 
-    fn value_shape(&self) -> Option<NTuple> {
-        Some(self.encoder.shape())
-    }
-
-    fn fixed_tuples(&self) -> bool {
-        matches!(self.encoder, OthelloEncoder::Straight(_))
+    fn straight_tuples(length: u8) -> Option<Vec<Vec<u8>>> {
+        Some(straight_tuples(length))
     }
 
     ntuple::evaluator_pool!(Othello);
@@ -146,11 +96,12 @@ impl CellBoard for Othello {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::SeedableRng;
+    use crate::encoding::TableGame;
+    use rand::{RngExt, SeedableRng};
 
     #[test]
     fn changed_cells_are_the_disc_put_down_and_the_flipped() {
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
         let (mut states, mut next_states, mut scratch) = ([0u8; 64], [0u8; 64], [0u8; 64]);
         let mut out = Vec::new();

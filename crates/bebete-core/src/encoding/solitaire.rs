@@ -7,21 +7,22 @@
 //! here is repaired to the next jump in the list that can (wrapping), as
 //! elsewhere, or forfeits the game under `--illegal forfeit`.
 
-use super::{GeneLookup, IllegalPolicy, TableGame, lookup_move};
-use crate::games::{Game, Solitaire, SolitairePosition};
+use super::{GeneLookup, GenomeKind, IllegalPolicy, lookup_move};
+use crate::games::{Game, PegBits, Solitaire, SolitairePosition};
 use rand::{Rng, RngExt};
 
-impl Solitaire {
+impl PegBits {
     fn lookup(
-        &self,
+        self,
+        game: &Solitaire,
         genes: &[u8],
         pos: &SolitairePosition,
         policy: IllegalPolicy,
     ) -> GeneLookup<u8> {
         let index = pos.pegs as usize;
         let gene = genes[index];
-        let space = self.jumps().len() as u8;
-        let (chosen, repaired) = lookup_move(gene, space, |m| self.is_legal(pos, m), policy);
+        let space = game.jumps().len() as u8;
+        let (chosen, repaired) = lookup_move(gene, space, |m| game.is_legal(pos, m), policy);
         GeneLookup {
             index,
             gene,
@@ -33,49 +34,58 @@ impl Solitaire {
     }
 }
 
-impl TableGame for Solitaire {
+/// The puzzle's genome: one gene per peg mask, naming a jump.
+impl GenomeKind<Solitaire> for PegBits {
     type Reason = GeneLookup<u8>;
 
-    fn gene_count(&self) -> usize {
-        1 << self.holes()
+    fn gene_count(&self, game: &Solitaire) -> usize {
+        1 << game.holes()
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
-        rng.random_range(0..self.jumps().len() as u8)
+    fn random_gene<R: Rng + ?Sized>(&self, game: &Solitaire, _index: usize, rng: &mut R) -> u8 {
+        rng.random_range(0..game.jumps().len() as u8)
     }
 
-    fn gene_is_valid(&self, gene: u8) -> bool {
-        (gene as usize) < self.jumps().len()
+    fn gene_is_valid(&self, game: &Solitaire, gene: u8) -> bool {
+        (gene as usize) < game.jumps().len()
     }
 
-    fn decide(&self, genes: &[u8], pos: &SolitairePosition, policy: IllegalPolicy) -> Option<u8> {
-        self.lookup(genes, pos, policy).chosen
+    fn decide(
+        &self,
+        game: &Solitaire,
+        genes: &[u8],
+        pos: &SolitairePosition,
+        policy: IllegalPolicy,
+    ) -> Option<u8> {
+        self.lookup(game, genes, pos, policy).chosen
     }
 
     fn explain(
         &self,
+        game: &Solitaire,
         genes: &[u8],
         pos: &SolitairePosition,
         policy: IllegalPolicy,
     ) -> GeneLookup<u8> {
-        self.lookup(genes, pos, policy)
+        self.lookup(game, genes, pos, policy)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::TableGame;
 
     #[test]
     fn the_index_is_the_peg_mask_and_a_gene_names_a_jump() {
-        let game = Solitaire::FIVE_ROWS;
+        let game = Solitaire::bits(Solitaire::FIVE_ROWS.rules);
         assert_eq!(game.gene_count(), 32_768);
         let start = game.start();
         // Every hole but hole 1: 2^15 − 1 − 1.
         let mut genes = vec![0u8; game.gene_count()];
         let six_one = game.parse_move("6-1").unwrap();
         genes[32_766] = six_one;
-        let why = game.explain(&genes, &start, IllegalPolicy::Repair);
+        let why = PegBits.lookup(&game.rules, &genes, &start, IllegalPolicy::Repair);
         assert_eq!(
             (why.index, why.chosen, why.repaired),
             (32_766, Some(six_one), false)
@@ -83,7 +93,7 @@ mod tests {
         // Gene 0 (jump 1-4) cannot be made: repaired to the next jump that
         // can, 4-1; forfeit under the other policy.
         genes[32_766] = 0;
-        let why = game.explain(&genes, &start, IllegalPolicy::Repair);
+        let why = PegBits.lookup(&game.rules, &genes, &start, IllegalPolicy::Repair);
         assert_eq!(
             why.chosen.map(|m| game.format_move(m)).as_deref(),
             Some("4-1")

@@ -6,8 +6,8 @@
 //! reflections (table lookups too) and uses the smallest index: 627 genes
 //! then cover all 4,520 unfinished boards.
 
-use super::ntuple::{self, CellBoard, Decision, NTuple, Values};
-use super::{CellName, GeneLookup, IllegalPolicy, TableGame, lookup_move};
+use super::ntuple::{self, CellBoard};
+use super::{CellName, GeneLookup, GenomeKind, IllegalPolicy, lookup_move};
 use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
 use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
@@ -125,21 +125,20 @@ fn canonical_table() -> &'static [u32] {
     })
 }
 
-impl TicTacToe {
+impl TicTacToeEncoder {
     /// The gene index, its gene and the move in board cells, with repair.
     fn lookup(
-        &self,
+        self,
         genes: &[u8],
         pos: &TicTacToePosition,
         policy: IllegalPolicy,
     ) -> GeneLookup<u8> {
-        let (index, t) = match self.encoder {
+        let (index, t) = match self {
             TicTacToeEncoder::Base3 => (ternary_index(pos), 0),
             TicTacToeEncoder::Symmetric => {
                 let entry = canonical_table()[ternary_index(pos)];
                 ((entry >> 3) as usize, (entry & 7) as usize)
             }
-            TicTacToeEncoder::NTuple(_) => unreachable!("a value genome looks nothing up"),
         };
         let gene = genes[index];
         // Repair scans in the gene's own frame, so symmetric boards repair alike.
@@ -154,103 +153,76 @@ impl TicTacToe {
             // Gene g is cell g + 1 (mod 9) in the frame it is read in: said
             // in the board's own frame, the cells a person sees.
             names: Some(CellName(here + 1)),
-            symmetric: self.encoder == TicTacToeEncoder::Symmetric,
+            symmetric: self == TicTacToeEncoder::Symmetric,
         }
     }
 }
 
 /// The gene indices an encoder consults on unfinished reachable boards.
-fn active_indices(game: &TicTacToe) -> Vec<u32> {
-    let positions = reachable(game, DEFAULT_NODE_LIMIT).expect("tic-tac-toe has 5,478 positions");
+fn active_indices(encoder: TicTacToeEncoder) -> Vec<u32> {
+    let positions =
+        reachable(&TicTacToe, DEFAULT_NODE_LIMIT).expect("tic-tac-toe has 5,478 positions");
     let indices: BTreeSet<u32> = positions
         .iter()
-        .filter(|pos| game.outcome(pos).is_none())
+        .filter(|pos| TicTacToe.outcome(pos).is_none())
         .map(|pos| {
-            game.lookup(&[0; TICTACTOE_GENES], pos, IllegalPolicy::Repair)
+            encoder
+                .lookup(&[0; TICTACTOE_GENES], pos, IllegalPolicy::Repair)
                 .index as u32
         })
         .collect();
     indices.into_iter().collect()
 }
 
-impl TableGame for TicTacToe {
-    type Reason = Decision<GeneLookup<u8>>;
+/// The text's genome: one gene per board (or per class of symmetric
+/// boards), naming a cell.
+impl GenomeKind<TicTacToe> for TicTacToeEncoder {
+    type Reason = GeneLookup<u8>;
 
-    fn gene_count(&self) -> usize {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => shape.gene_count_in(<Self as CellBoard>::STATES),
-            _ => TICTACTOE_GENES,
-        }
+    fn gene_count(&self, _: &TicTacToe) -> usize {
+        TICTACTOE_GENES
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(_) => 0,
-            _ => rng.random_range(0..9),
-        }
+    fn random_gene<R: Rng + ?Sized>(&self, _: &TicTacToe, _index: usize, rng: &mut R) -> u8 {
+        rng.random_range(0..9)
     }
 
-    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => ntuple::fill_random::<Self, R>(shape, genes, rng),
-            _ => genes.iter_mut().for_each(|g| *g = rng.random_range(0..9)),
-        }
+    fn fill_random<R: Rng + ?Sized>(&self, _: &TicTacToe, genes: &mut [u8], rng: &mut R) {
+        genes.iter_mut().for_each(|g| *g = rng.random_range(0..9));
     }
 
-    fn active_genes(&self) -> Option<&'static [u32]> {
+    fn active_genes(&self, _: &TicTacToe) -> Option<&'static [u32]> {
         static BASE3: OnceLock<Vec<u32>> = OnceLock::new();
         static SYMMETRIC: OnceLock<Vec<u32>> = OnceLock::new();
-        let cell = match self.encoder {
+        let cell = match self {
             TicTacToeEncoder::Base3 => &BASE3,
             TicTacToeEncoder::Symmetric => &SYMMETRIC,
-            TicTacToeEncoder::NTuple(_) => return None,
         };
-        Some(cell.get_or_init(|| active_indices(self)))
+        Some(cell.get_or_init(|| active_indices(*self)))
     }
 
-    fn gene_is_valid(&self, gene: u8) -> bool {
-        matches!(self.encoder, TicTacToeEncoder::NTuple(_)) || gene < 9
+    fn gene_is_valid(&self, _: &TicTacToe, gene: u8) -> bool {
+        gene < 9
     }
 
-    ntuple::value_genome_methods!();
-
-    fn decide(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Option<u8> {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => ntuple::decide(self, shape, genes, pos, None),
-            _ => self.lookup(genes, pos, policy).chosen,
-        }
-    }
-
-    fn decide_among(
+    fn decide(
         &self,
+        _: &TicTacToe,
         genes: &[u8],
         pos: &TicTacToePosition,
         policy: IllegalPolicy,
-        allowed: &dyn Fn(u8) -> bool,
     ) -> Option<u8> {
-        if let Some(shape) = self.value_shape() {
-            return ntuple::decide(self, shape, genes, pos, Some(allowed));
-        }
-        if let Some(mv) = self.decide(genes, pos, policy).filter(|&m| allowed(m)) {
-            return Some(mv);
-        }
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        moves.into_iter().find(|&m| allowed(m))
+        self.lookup(genes, pos, policy).chosen
     }
 
     fn explain(
         &self,
+        _: &TicTacToe,
         genes: &[u8],
         pos: &TicTacToePosition,
         policy: IllegalPolicy,
-    ) -> Decision<GeneLookup<u8>> {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => {
-                Decision::Values(Values::of(self, shape, genes, pos, 1))
-            }
-            _ => Decision::Table(self.lookup(genes, pos, policy)),
-        }
+    ) -> GeneLookup<u8> {
+        self.lookup(genes, pos, policy)
     }
 }
 
@@ -270,16 +242,14 @@ impl CellBoard for TicTacToe {
         (cell + 1).to_string()
     }
 
-    fn value_shape(&self) -> Option<NTuple> {
-        crate::games::Registered::value_genome(self)
-    }
-
     ntuple::evaluator_pool!(TicTacToe);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::TableGame;
+    use crate::games::GenomeGame;
 
     fn board(x: &[u8], o: &[u8]) -> TicTacToePosition {
         let mask = |cells: &[u8]| cells.iter().fold(0u16, |m, &c| m | 1 << c);
@@ -329,9 +299,7 @@ mod tests {
 
     #[test]
     fn symmetric_boards_share_a_gene_and_move_alike() {
-        let sym = TicTacToe {
-            encoder: TicTacToeEncoder::Symmetric,
-        };
+        let sym = GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric);
         assert_eq!(sym.active_genes().unwrap().len(), 627);
         assert_eq!(TicTacToe::BASE3.active_genes().unwrap().len(), 4_520);
         // X in each corner: one canonical board.

@@ -14,6 +14,7 @@ use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
 use crate::dispatch::abilities;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::eval::{MatchConfig, play_with};
+use crate::games::BuiltIn;
 use crate::players::{GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec};
 use crate::seed::derive_seed;
 use std::sync::Arc;
@@ -107,7 +108,7 @@ pub fn due(cfg: &EvolveConfig, generation: u64) -> bool {
 
 /// The fixed opponents of a run's benchmark, ready to play, and its
 /// audit.
-pub struct Bench<G: TableGame + Knowledge> {
+pub struct Bench<G: TableGame + Knowledge + BuiltIn> {
     opponents: Vec<PlayerFactory<G>>,
     audit: bool,
     /// The run's solved game and exhaustive table, shared with the fitness.
@@ -118,7 +119,7 @@ pub struct Bench<G: TableGame + Knowledge> {
     solo: Vec<String>,
 }
 
-impl<G: TableGame + Knowledge> Bench<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Bench<G> {
     /// Resolves the benchmark opponents of `cfg` for `game` (loading genome
     /// files), on the run's shared `tables`.
     pub fn new(

@@ -9,6 +9,7 @@
 use super::tutor::Tutor;
 use super::{Crossover, EvolveConfig, Mutation, Population, Selection};
 use crate::encoding::TableGame;
+use crate::games::BuiltIn;
 use crate::players::Knowledge;
 use crate::seed::derive_seed;
 use rand::seq::IndexedRandom;
@@ -261,7 +262,7 @@ pub fn breed_with<G: TableGame>(
 /// bank (`tutor`), children are then guided (`--guided`) and the first
 /// `--local-search` of them polished.
 #[allow(clippy::too_many_arguments)]
-pub fn breed<G: TableGame + Knowledge>(
+pub fn breed<G: TableGame + Knowledge + BuiltIn>(
     game: &G,
     cfg: &EvolveConfig,
     current: &Population,

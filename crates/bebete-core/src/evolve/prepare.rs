@@ -9,6 +9,7 @@ use super::fitness::{FitnessTerms, RunTables};
 use super::hall::HALL_SIZE;
 use super::{ConfigError, EvolveConfig};
 use crate::encoding::TableGame;
+use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
 use crate::store::FileError;
 use std::sync::Arc;
@@ -71,7 +72,7 @@ fn check_memory(gene_count: usize, cfg: &EvolveConfig) -> Result<(), EvolveError
 /// tables and bank ready. What [`Evolution::start`] would refuse is refused
 /// here, before anything is printed or written, and nothing is checked or
 /// built twice.
-pub struct Prepared<G: TableGame + Knowledge> {
+pub struct Prepared<G: TableGame + Knowledge + BuiltIn> {
     pub(super) game: G,
     pub(super) cfg: EvolveConfig,
     pub(super) fitness: FitnessTerms<G>,
@@ -79,7 +80,7 @@ pub struct Prepared<G: TableGame + Knowledge> {
     pub(super) tables: Arc<RunTables<G>>,
 }
 
-impl<G: TableGame + Knowledge> Prepared<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Prepared<G> {
     /// Checks `cfg` for `game` and builds what the run needs.
     pub fn new(game: G, cfg: EvolveConfig) -> Result<Self, EvolveError> {
         cfg.validate()?;

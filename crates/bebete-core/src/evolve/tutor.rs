@@ -22,6 +22,7 @@ use super::{BankMetric, EvolveConfig};
 use crate::bank::{Bank, BankSource, Labelled, Rate};
 use crate::encoding::shell::{allowed_moves, choose_among};
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
+use crate::games::BuiltIn;
 use crate::players::Knowledge;
 use crate::store::FileError;
 use rand::{Rng, RngExt};
@@ -103,7 +104,7 @@ struct Readers {
     positions: Vec<u32>,
 }
 
-impl<G: TableGame + Knowledge> Tutor<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Tutor<G> {
     /// The bank `source` names, for genomes of `game` playing under
     /// `policy` in a shell of `lookahead` plies; `None` for a game without
     /// banks.
@@ -309,11 +310,11 @@ impl<G: TableGame + Knowledge> Tutor<G> {
 mod tests {
     use super::*;
     use crate::bank::BankSource;
-    use crate::games::Connect4;
+    use crate::games::{Connect4, GenomeGame};
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
 
-    fn tutor(lookahead: u8) -> Tutor<Connect4> {
+    fn tutor(lookahead: u8) -> Tutor<GenomeGame<Connect4>> {
         let game = Connect4::SUBGRID;
         let mut bank = game.bank(&BankSource::Builtin).unwrap().unwrap();
         // A small slice keeps the test quick.

@@ -17,8 +17,8 @@
 //! (all stones). Playing a column is three bit operations.
 
 use super::{
-    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, Outcome,
-    Registered, RunSettings, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
+    NTuple, Outcome, Registered, Rules, RunSettings, Side, ValueGenome, plain_number,
 };
 
 /// Board width (columns).
@@ -29,10 +29,9 @@ pub const HEIGHT: u32 = 6;
 pub const STRIDE: u32 = HEIGHT + 1;
 const H1: u32 = STRIDE;
 
-/// How a Connect-Four genome indexes its 12 windows (the rules are the same).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+/// How a Connect-Four vote table indexes its 12 windows (the rules are
+/// the same).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Connect4Encoder {
     /// The 4×4 sub-grid code: 31 fillings per window column,
     /// 31^4 = 923,521 genes.
@@ -47,18 +46,16 @@ pub enum Connect4Encoder {
     Mirror,
     /// `playable` and `mirror` together.
     PlayableMirror,
-    /// The value genome: tuples of cells with a weight per state (see
-    /// `encoding::ntuple`).
-    NTuple(NTuple),
 }
 
 impl Connect4Encoder {
-    /// The value genome's default shape: 70 tuples of 8 cells (the
-    /// published Connect-Four setting, measured in the prototype).
-    pub const NTUPLE: NTuple = NTuple {
-        tuples: 70,
-        length: 8,
-    };
+    /// Every vote encoder, in the order `--encoder` lists them.
+    pub const ALL: [Connect4Encoder; 4] = [
+        Connect4Encoder::Subgrid,
+        Connect4Encoder::Playable,
+        Connect4Encoder::Mirror,
+        Connect4Encoder::PlayableMirror,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -66,21 +63,7 @@ impl Connect4Encoder {
             Connect4Encoder::Playable => "playable",
             Connect4Encoder::Mirror => "mirror",
             Connect4Encoder::PlayableMirror => "playable-mirror",
-            Connect4Encoder::NTuple(_) => "ntuple",
         }
-    }
-
-    /// Reads an encoder name.
-    pub fn parse(text: &str) -> Option<Connect4Encoder> {
-        [
-            Connect4Encoder::Subgrid,
-            Connect4Encoder::Playable,
-            Connect4Encoder::Mirror,
-            Connect4Encoder::PlayableMirror,
-            Connect4Encoder::NTuple(Connect4Encoder::NTUPLE),
-        ]
-        .into_iter()
-        .find(|e| e.name() == text)
     }
 
     /// Whether empty window columns say if their lowest cell is playable.
@@ -100,21 +83,63 @@ impl Connect4Encoder {
     }
 }
 
-/// Connect-Four, with the encoder its genomes use (stored as the encoder
-/// alone).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(transparent)]
-pub struct Connect4 {
-    pub encoder: Connect4Encoder,
-}
+/// Connect-Four's rules (no parameters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Connect4;
 
 impl Connect4 {
-    /// Connect-Four with the 4×4 sub-grid encoder.
-    pub const SUBGRID: Connect4 = Connect4 {
-        encoder: Connect4Encoder::Subgrid,
+    /// Connect-Four played by a vote table with the 4×4 sub-grid encoder.
+    pub const SUBGRID: GenomeGame<Connect4> = GenomeGame::votes(Connect4, Connect4Encoder::Subgrid);
+
+    /// The value genome's default shape: 70 tuples of 8 cells (the
+    /// published Connect-Four setting, measured in the prototype).
+    pub const NTUPLE: NTuple = NTuple {
+        tuples: 70,
+        length: 8,
     };
+
+    /// Connect-Four played by a value genome of `shape`.
+    pub const fn value_genome(shape: NTuple) -> GenomeGame<Connect4> {
+        GenomeGame::value(Connect4, ValueGenome::drawn(shape))
+    }
+}
+
+/// Connect-Four with its genome kind as files store it: one tag per vote
+/// encoder, then the value genome. Append only.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub enum Stored {
+    Subgrid,
+    Playable,
+    Mirror,
+    PlayableMirror,
+    NTuple(NTuple),
+}
+
+impl Rules for Connect4 {
+    type Votes = Connect4Encoder;
+    type Values = ValueGenome;
+    type Stored = Stored;
+
+    fn store(game: &GenomeGame<Connect4>) -> Stored {
+        match game.kind {
+            Kind::Votes(Connect4Encoder::Subgrid) => Stored::Subgrid,
+            Kind::Votes(Connect4Encoder::Playable) => Stored::Playable,
+            Kind::Votes(Connect4Encoder::Mirror) => Stored::Mirror,
+            Kind::Votes(Connect4Encoder::PlayableMirror) => Stored::PlayableMirror,
+            Kind::Value(genome) => Stored::NTuple(genome.shape),
+        }
+    }
+
+    fn load(stored: Stored) -> GenomeGame<Connect4> {
+        let votes = |encoder| GenomeGame::votes(Connect4, encoder);
+        match stored {
+            Stored::Subgrid => votes(Connect4Encoder::Subgrid),
+            Stored::Playable => votes(Connect4Encoder::Playable),
+            Stored::Mirror => votes(Connect4Encoder::Mirror),
+            Stored::PlayableMirror => votes(Connect4Encoder::PlayableMirror),
+            Stored::NTuple(shape) => Connect4::value_genome(shape),
+        }
+    }
 }
 
 /// A Connect-Four position (Pons layout, see the module docs).
@@ -197,7 +222,7 @@ impl Connect4Position {
     }
 }
 
-impl Registered for Connect4 {
+impl Registered for GenomeGame<Connect4> {
     const NAME: &'static str = "connect4";
     const ALIASES: &'static [&'static str] = &["c4"];
     /// A checkpoint of 100 sub-grid genomes is 92 MB: written less often.
@@ -208,53 +233,48 @@ impl Registered for Connect4 {
         bench_every: 25,
     };
 
-    fn variants() -> Vec<Connect4> {
-        [
-            Connect4Encoder::Subgrid,
-            Connect4Encoder::Playable,
-            Connect4Encoder::Mirror,
-            Connect4Encoder::PlayableMirror,
-            Connect4Encoder::NTuple(NTuple {
-                tuples: 8,
-                length: 6,
-            }),
-        ]
-        .map(|encoder| Connect4 { encoder })
-        .to_vec()
+    fn variants() -> Vec<Self> {
+        let mut games: Vec<Self> = Connect4Encoder::ALL
+            .map(|encoder| GenomeGame::votes(Connect4, encoder))
+            .to_vec();
+        games.push(Connect4::value_genome(NTuple {
+            tuples: 8,
+            length: 6,
+        }));
+        games
     }
 
-    fn from_options(options: &GameOptions) -> Result<Connect4, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, String> {
         let default = if options.recommended {
             "ntuple"
         } else {
             "subgrid"
         };
         let name = options.encoder.as_deref().unwrap_or(default);
-        let encoder = match Connect4Encoder::parse(name) {
-            Some(Connect4Encoder::NTuple(shape)) => {
-                Connect4Encoder::NTuple(options.value_shape(shape, 42)?)
-            }
-            Some(encoder) => encoder,
-            None => {
-                return Err(options.unknown_encoder(
-                    Self::NAME,
-                    &["subgrid", "playable", "mirror", "playable-mirror", "ntuple"],
-                    default,
-                ));
-            }
-        };
-        Ok(Connect4 { encoder })
+        if name == "ntuple" {
+            return Ok(Connect4::value_genome(
+                options.value_shape(Connect4::NTUPLE, 42)?,
+            ));
+        }
+        match Connect4Encoder::ALL.into_iter().find(|e| e.name() == name) {
+            Some(encoder) => Ok(GenomeGame::votes(Connect4, encoder)),
+            None => Err(options.unknown_encoder(
+                Self::NAME,
+                &["subgrid", "playable", "mirror", "playable-mirror", "ntuple"],
+                default,
+            )),
+        }
     }
 
     fn encoder_name(&self) -> &'static str {
-        self.encoder.name()
+        self.encoder().map_or("ntuple", Connect4Encoder::name)
     }
 
     fn describe(&self) -> String {
-        match self.encoder {
-            Connect4Encoder::Subgrid => Self::NAME.to_string(),
-            Connect4Encoder::NTuple(shape) => format!("connect4 (value genome, {shape} tuples)"),
-            e => format!("connect4 ({} encoder)", e.name()),
+        match self.kind {
+            Kind::Votes(Connect4Encoder::Subgrid) => Self::NAME.to_string(),
+            Kind::Votes(e) => format!("connect4 ({} encoder)", e.name()),
+            Kind::Value(genome) => format!("connect4 (value genome, {} tuples)", genome.shape),
         }
     }
 
@@ -266,10 +286,7 @@ impl Registered for Connect4 {
     }
 
     fn value_genome(&self) -> Option<NTuple> {
-        match self.encoder {
-            Connect4Encoder::NTuple(shape) => Some(shape),
-            _ => None,
-        }
+        self.value_kind().map(|genome| genome.shape)
     }
 
     /// A value genome: two learners, one per core, selected on the
@@ -277,8 +294,8 @@ impl Registered for Connect4 {
     /// mutated copy of it). A vote genome: games against fixed opponents
     /// from zero weights, 3,000 generations (docs/experiments.md).
     fn recommended(&self) -> RunSettings {
-        match self.encoder {
-            Connect4Encoder::NTuple(_) => RunSettings {
+        match self.kind {
+            Kind::Value(_) => RunSettings {
                 population: Some(2),
                 elite: Some(1),
                 parents: Some(1),

@@ -10,8 +10,8 @@
 //! is all the double rule needs to remember of the past.
 
 use super::{
-    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, Outcome, Registered,
-    RunSettings, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
+    NoGenome, Outcome, Registered, Rules, RunSettings, Side, plain_number,
 };
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +67,7 @@ impl std::fmt::Display for MatchsticksRules {
 }
 
 /// How a matchsticks genome indexes states (the rules are the same).
+/// Stored by variant index: append only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MatchsticksEncoder {
     /// The whole state: sticks left, and under the double rule also the most
@@ -107,16 +108,10 @@ impl TakeRuleName {
     }
 }
 
-/// A matchsticks game with its rules and the encoder its genomes use
-/// (stored as the pair of them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(
-    from = "(MatchsticksRules, MatchsticksEncoder)",
-    into = "(MatchsticksRules, MatchsticksEncoder)"
-)]
+/// A matchsticks game: its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Matchsticks {
     pub rules: MatchsticksRules,
-    pub encoder: MatchsticksEncoder,
 }
 
 /// Sticks left, the most that may be taken now, and the number of moves played.
@@ -128,28 +123,38 @@ pub struct MatchsticksPosition {
 }
 
 impl Matchsticks {
-    /// Matchsticks with the state encoder.
-    pub fn new(rules: MatchsticksRules) -> Self {
-        Matchsticks {
-            rules,
-            encoder: MatchsticksEncoder::State,
+    /// Matchsticks under `rules`.
+    pub const fn new(rules: MatchsticksRules) -> Self {
+        Matchsticks { rules }
+    }
+
+    /// Matchsticks under `rules`, played by a genome with the state
+    /// encoder.
+    pub const fn state(rules: MatchsticksRules) -> GenomeGame<Matchsticks> {
+        GenomeGame::votes(Matchsticks { rules }, MatchsticksEncoder::State)
+    }
+}
+
+/// Files store matchsticks as its rules and its genome's encoder (the only
+/// kind it has: a vote table of takes).
+impl Rules for Matchsticks {
+    type Votes = MatchsticksEncoder;
+    type Values = NoGenome;
+    type Stored = (MatchsticksRules, MatchsticksEncoder);
+
+    fn store(game: &GenomeGame<Matchsticks>) -> Self::Stored {
+        match game.kind {
+            Kind::Votes(encoder) => (game.rules.rules, encoder),
+            Kind::Value(none) => match none {},
         }
     }
-}
 
-impl From<(MatchsticksRules, MatchsticksEncoder)> for Matchsticks {
-    fn from((rules, encoder): (MatchsticksRules, MatchsticksEncoder)) -> Matchsticks {
-        Matchsticks { rules, encoder }
+    fn load((rules, encoder): Self::Stored) -> GenomeGame<Matchsticks> {
+        GenomeGame::votes(Matchsticks { rules }, encoder)
     }
 }
 
-impl From<Matchsticks> for (MatchsticksRules, MatchsticksEncoder) {
-    fn from(game: Matchsticks) -> Self {
-        (game.rules, game.encoder)
-    }
-}
-
-impl Registered for Matchsticks {
+impl Registered for GenomeGame<Matchsticks> {
     const NAME: &'static str = "matchsticks";
     const ALIASES: &'static [&'static str] = &["nim"];
     const METHOD: MethodSettings = MethodSettings {
@@ -160,22 +165,19 @@ impl Registered for Matchsticks {
     };
 
     /// The default rules, and Fibonacci nim under both encoders.
-    fn variants() -> Vec<Matchsticks> {
+    fn variants() -> Vec<Self> {
         let double = MatchsticksRules {
             sticks: 30,
             rule: TakeRule::Double,
         };
         vec![
-            Matchsticks::new(MatchsticksRules::default()),
-            Matchsticks::new(double),
-            Matchsticks {
-                rules: double,
-                encoder: MatchsticksEncoder::Sticks,
-            },
+            Matchsticks::state(MatchsticksRules::default()),
+            Matchsticks::state(double),
+            GenomeGame::votes(Matchsticks::new(double), MatchsticksEncoder::Sticks),
         ]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Matchsticks, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, String> {
         let double = options.rule == Some(TakeRuleName::Double);
         let default = if options.recommended && double {
             "sticks"
@@ -207,15 +209,15 @@ impl Registered for Matchsticks {
                 last_loses: !options.last_wins,
             }
         };
-        Ok(Matchsticks {
-            rules: MatchsticksRules { sticks, rule },
+        Ok(GenomeGame::votes(
+            Matchsticks::new(MatchsticksRules { sticks, rule }),
             encoder,
-        })
+        ))
     }
 
     fn rule_options(&self, options: &mut GameOptions) {
-        options.sticks = Some(self.rules.sticks);
-        match self.rules.rule {
+        options.sticks = Some(self.rules.rules.sticks);
+        match self.rules.rules.rule {
             TakeRule::Subtract {
                 max_take,
                 last_loses,
@@ -230,8 +232,8 @@ impl Registered for Matchsticks {
     }
 
     fn rules_json(&self) -> serde_json::Value {
-        let sticks = self.rules.sticks;
-        match self.rules.rule {
+        let sticks = self.rules.rules.sticks;
+        match self.rules.rules.rule {
             TakeRule::Subtract {
                 max_take,
                 last_loses,
@@ -252,21 +254,25 @@ impl Registered for Matchsticks {
     }
 
     fn encoder_name(&self) -> &'static str {
-        self.encoder.name()
+        match self.kind {
+            Kind::Votes(encoder) => encoder.name(),
+            Kind::Value(none) => match none {},
+        }
     }
 
     fn describe(&self) -> String {
-        match self.encoder {
-            MatchsticksEncoder::State => format!("matchsticks ({})", self.rules),
-            MatchsticksEncoder::Sticks => {
-                format!("matchsticks ({}; sticks encoder)", self.rules)
+        match self.kind {
+            Kind::Votes(MatchsticksEncoder::State) => format!("matchsticks ({})", self.rules.rules),
+            Kind::Votes(MatchsticksEncoder::Sticks) => {
+                format!("matchsticks ({}; sticks encoder)", self.rules.rules)
             }
+            Kind::Value(none) => match none {},
         }
     }
 
     /// Sticks ≥ 1 (≥ 2 for double) and max-take ≥ 1.
     fn validate(&self) -> Result<(), InvalidRules> {
-        let rules = self.rules;
+        let rules = self.rules.rules;
         let least = if rules.rule == TakeRule::Double { 2 } else { 1 };
         if rules.sticks < least {
             return Err(InvalidRules(format!(

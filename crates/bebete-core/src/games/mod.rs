@@ -12,6 +12,7 @@
 
 mod checkers;
 mod connect4;
+mod kind;
 mod matchsticks;
 mod othello;
 mod registry;
@@ -33,19 +34,20 @@ pub use connect4::{
     STRIDE as CONNECT4_STRIDE, WIDTH as CONNECT4_WIDTH, bottom_mask as connect4_bottom_mask,
     has_four as connect4_has_four,
 };
+pub use kind::{GenomeGame, Kind, NoGenome, Placement, Rules, ValueGenome};
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule, TakeRuleName,
 };
 #[cfg(test)]
 pub(crate) use othello::ending_by_minimax as othello_ending_by_minimax;
 pub use othello::{
-    Othello, OthelloEncoder, OthelloPosition, PASS as OTHELLO_PASS, flips as othello_flips,
+    Othello, OthelloPosition, PASS as OTHELLO_PASS, flips as othello_flips,
     moves_of as othello_moves, perft_bitboards as othello_perft, straight_tuples,
     symmetric_square as othello_symmetric_square,
 };
 pub use registry::{GameOptions, MethodSettings, Registered, RunSettings};
 pub use solitaire::{
-    Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, Solitaire,
+    Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, PegBits, Solitaire,
     SolitairePosition, SolitaireRules, jumps as solitaire_jumps,
 };
 pub(crate) use spec::with_game;

@@ -18,8 +18,9 @@
 //! of a board is its square, `a1` = bit 0.
 
 use super::{
-    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, NotationError,
-    Outcome, Registered, RunSettings, Side,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
+    NTuple, NoGenome, NotationError, Outcome, Placement, Registered, Rules, RunSettings, Side,
+    ValueGenome,
 };
 use serde::{Deserialize, Serialize};
 
@@ -28,18 +29,15 @@ pub const PASS: u8 = 64;
 /// Squares on the board.
 pub const SQUARES: usize = 64;
 
-/// Othello on the standard board (no rule parameters), with the genome
-/// kind that plays it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Othello {
-    pub encoder: OthelloEncoder,
-}
+/// Othello's rules: the standard board, no rule parameters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Othello;
 
-/// How a genome reads an Othello board: both are value genomes (see
-/// `encoding::ntuple`), their tuples read in the board's 8 symmetries.
-/// Stored by variant index: append only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum OthelloEncoder {
+/// Othello with its genome as files store it: both are value genomes,
+/// their tuples read in the board's 8 symmetries. Stored by variant
+/// index: append only.
+#[derive(Serialize, Deserialize)]
+pub enum Stored {
     /// `ntuple`: tuples drawn as random walks ("snakes"), redrawn by
     /// mutation.
     NTuple(NTuple),
@@ -49,44 +47,58 @@ pub enum OthelloEncoder {
     Straight(NTuple),
 }
 
-impl OthelloEncoder {
+/// Othello has no vote table (see `encoding::othello`): its genomes are
+/// value genomes.
+impl Rules for Othello {
+    type Votes = NoGenome;
+    type Values = ValueGenome;
+    type Stored = Stored;
+
+    fn store(game: &GenomeGame<Othello>) -> Stored {
+        match game.kind {
+            Kind::Votes(none) => match none {},
+            Kind::Value(ValueGenome {
+                shape,
+                placement: Placement::Drawn,
+            }) => Stored::NTuple(shape),
+            Kind::Value(ValueGenome {
+                shape,
+                placement: Placement::Straight,
+            }) => Stored::Straight(shape),
+        }
+    }
+
+    fn load(stored: Stored) -> GenomeGame<Othello> {
+        GenomeGame::value(
+            Othello,
+            match stored {
+                Stored::NTuple(shape) => ValueGenome::drawn(shape),
+                Stored::Straight(shape) => ValueGenome::straight(shape),
+            },
+        )
+    }
+}
+
+impl Othello {
     /// Random snakes' shape by default: 12 tuples of 6 squares.
-    pub const NTUPLE: NTuple = NTuple {
+    pub const SNAKES: NTuple = NTuple {
         tuples: 12,
         length: 6,
     };
     /// Straight tuples' length by default: pairs, as Jaśkowski found
     /// enough (32 tuples, 288 weights a table).
     pub const STRAIGHT_LENGTH: u8 = 2;
-
-    /// The name `--encoder` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            OthelloEncoder::NTuple(_) => "ntuple",
-            OthelloEncoder::Straight(_) => "straight",
-        }
-    }
-
-    /// The value genome's shape.
-    pub fn shape(self) -> NTuple {
-        match self {
-            OthelloEncoder::NTuple(shape) | OthelloEncoder::Straight(shape) => shape,
-        }
-    }
-}
-
-impl Othello {
     /// The value genome of straight pairs.
-    pub const STRAIGHT: Othello = Othello {
-        encoder: OthelloEncoder::Straight(NTuple {
-            tuples: straight_count(OthelloEncoder::STRAIGHT_LENGTH),
-            length: OthelloEncoder::STRAIGHT_LENGTH,
+    pub const STRAIGHT: GenomeGame<Othello> = GenomeGame::value(
+        Othello,
+        ValueGenome::straight(NTuple {
+            tuples: straight_count(Othello::STRAIGHT_LENGTH),
+            length: Othello::STRAIGHT_LENGTH,
         }),
-    };
+    );
     /// The value genome of random snakes.
-    pub const NTUPLE: Othello = Othello {
-        encoder: OthelloEncoder::NTuple(OthelloEncoder::NTUPLE),
-    };
+    pub const NTUPLE: GenomeGame<Othello> =
+        GenomeGame::value(Othello, ValueGenome::drawn(Othello::SNAKES));
 }
 
 /// The image of square `square` under symmetry `s` of the square board
@@ -682,7 +694,7 @@ fn cell(pos: &OthelloPosition, square: u8) -> char {
     }
 }
 
-impl Registered for Othello {
+impl Registered for GenomeGame<Othello> {
     const NAME: &'static str = "othello";
     const ALIASES: &'static [&'static str] = &["reversi"];
     const METHOD: MethodSettings = MethodSettings {
@@ -692,20 +704,16 @@ impl Registered for Othello {
         bench_every: 10,
     };
 
-    fn variants() -> Vec<Othello> {
+    fn variants() -> Vec<Self> {
         vec![Othello::STRAIGHT, Othello::NTUPLE]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Othello, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, String> {
         const NAMES: [&str; 2] = ["straight", "ntuple"];
-        let encoder = match options.encoder.as_deref().unwrap_or(NAMES[0]) {
-            "ntuple" => {
-                OthelloEncoder::NTuple(options.value_shape(OthelloEncoder::NTUPLE, SQUARES)?)
-            }
+        let genome = match options.encoder.as_deref().unwrap_or(NAMES[0]) {
+            "ntuple" => ValueGenome::drawn(options.value_shape(Othello::SNAKES, SQUARES)?),
             "straight" => {
-                let length = options
-                    .tuple_length
-                    .unwrap_or(OthelloEncoder::STRAIGHT_LENGTH);
+                let length = options.tuple_length.unwrap_or(Othello::STRAIGHT_LENGTH);
                 let tuples = straight_count(length);
                 if tuples == 0 {
                     return Err(format!(
@@ -717,46 +725,52 @@ impl Registered for Othello {
                         "--tuples {given}: the straight encoder has every straight line of {length} squares, {tuples} tuples (leave --tuples out, or use --encoder ntuple)"
                     ));
                 }
-                OthelloEncoder::Straight(NTuple { tuples, length })
+                ValueGenome::straight(NTuple { tuples, length })
             }
             _ => return Err(options.unknown_encoder(Self::NAME, &NAMES, NAMES[0])),
         };
-        Ok(Othello { encoder })
+        Ok(GenomeGame::value(Othello, genome))
     }
 
     fn encoder_name(&self) -> &'static str {
-        self.encoder.name()
+        match self.value_kind().map(|genome| genome.placement) {
+            Some(Placement::Straight) => "straight",
+            _ => "ntuple",
+        }
     }
 
     fn describe(&self) -> String {
-        match self.encoder {
-            OthelloEncoder::NTuple(shape) => {
-                format!("othello (value genome, {shape} snake tuples)")
-            }
-            OthelloEncoder::Straight(shape) => {
-                format!("othello (value genome, {shape} straight tuples)")
-            }
+        match self.value_kind() {
+            Some(ValueGenome {
+                shape,
+                placement: Placement::Straight,
+            }) => format!("othello (value genome, {shape} straight tuples)"),
+            genome => format!(
+                "othello (value genome, {} snake tuples)",
+                genome.map_or(Othello::SNAKES, |g| g.shape)
+            ),
         }
     }
 
     fn validate(&self) -> Result<(), InvalidRules> {
-        let shape = self.encoder.shape();
-        shape.check(SQUARES).map_err(InvalidRules)?;
-        match self.encoder {
-            OthelloEncoder::Straight(s) if s.tuples != straight_count(s.length) => {
-                Err(InvalidRules(format!(
-                    "{} straight tuples of {} squares: there are {}",
-                    s.tuples,
-                    s.length,
-                    straight_count(s.length)
-                )))
-            }
-            _ => Ok(()),
+        let Some(genome) = self.value_kind() else {
+            return Ok(());
+        };
+        let s = genome.shape;
+        s.check(SQUARES).map_err(InvalidRules)?;
+        if genome.placement == Placement::Straight && s.tuples != straight_count(s.length) {
+            return Err(InvalidRules(format!(
+                "{} straight tuples of {} squares: there are {}",
+                s.tuples,
+                s.length,
+                straight_count(s.length)
+            )));
         }
+        Ok(())
     }
 
     fn value_genome(&self) -> Option<NTuple> {
-        Some(self.encoder.shape())
+        self.value_kind().map(|genome| genome.shape)
     }
 
     /// A small population learning by self-play between generations,
@@ -783,7 +797,7 @@ impl Registered for Othello {
 /// tests check the ending search against.
 #[cfg(test)]
 pub(crate) fn ending_by_minimax(pos: &OthelloPosition) -> i32 {
-    let game = Othello::STRAIGHT;
+    let game = Othello;
     if game.outcome(pos).is_some() {
         let (me, them) = pos.sides();
         return me.count_ones() as i32 - them.count_ones() as i32;
@@ -805,7 +819,7 @@ mod tests {
 
     #[test]
     fn the_start_and_blacks_four_first_moves() {
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let start = game.start();
         let view = game.view(&start);
         let BoardView::Grid { cells, .. } = view else {
@@ -829,7 +843,7 @@ mod tests {
     fn the_endgame_search_is_exact() {
         use rand::{RngExt, SeedableRng};
         let minimax = |_: &Othello, pos: &OthelloPosition| ending_by_minimax(pos);
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
         let mut checked = 0;
         for round in 0..60 {
@@ -878,7 +892,7 @@ mod tests {
     /// ply; none occurs before ply 9).
     #[test]
     fn perft_matches_the_published_counts_to_depth_8() {
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let counts = [4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216];
         for (depth, &count) in (1..).zip(counts.iter()) {
             assert_eq!(perft(&game, &game.start(), depth), count, "depth {depth}");
@@ -890,7 +904,7 @@ mod tests {
     /// allowed for.
     #[test]
     fn the_bitboard_perft_agrees_and_reaches_depth_10() {
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let start = game.start();
         for depth in 1..=8 {
             assert_eq!(perft_bitboards(&start, depth), perft(&game, &start, depth));
@@ -939,7 +953,7 @@ mod tests {
 
     #[test]
     fn a_move_flips_every_line_it_closes() {
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let pos = game.parse_position("f5").unwrap();
         // f5 closes the line e5 (white) against d5: e5 turns black.
         assert_eq!(pos.black.count_ones(), 4);
@@ -962,7 +976,7 @@ mod tests {
 
     #[test]
     fn a_side_without_a_move_passes_and_the_game_ends_when_neither_can_move() {
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         // Black on a1 and a2, White on b1, White to move: White closes no
         // line, while Black's c1 would close a1-b1.
         let pos = OthelloPosition {
@@ -995,7 +1009,7 @@ mod tests {
     #[test]
     fn random_games_keep_the_rules_invariants() {
         use rand::{RngExt, SeedableRng};
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
         let mut moves = Vec::new();
         let mut ends = 0;
@@ -1017,7 +1031,7 @@ mod tests {
 
     #[test]
     fn a_board_string_is_a_position_and_its_faults_are_named() {
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let start = "......../......../......../...OX.../...XO.../......../......../........ X";
         assert_eq!(game.parse_position(start).unwrap(), game.start());
         let flat = start.replace('/', "");
@@ -1045,7 +1059,7 @@ mod tests {
 
     #[test]
     fn the_board_is_drawn_with_its_legal_squares() {
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let text = game.render(&game.start());
         assert_eq!(
             text,
@@ -1078,7 +1092,7 @@ mod tests {
         let a1: std::collections::BTreeSet<usize> = images.iter().map(|i| i[0]).collect();
         assert_eq!(a1, [0, 7, 56, 63].into());
         // The start is symmetric under the half turn.
-        let game = Othello::STRAIGHT;
+        let game = Othello;
         let start = game.start();
         let turned = |discs: u64| {
             (0..64).fold(0u64, |m, q| {
@@ -1122,44 +1136,51 @@ mod tests {
             ..GameOptions::default()
         };
         assert_eq!(
-            Othello::from_options(&GameOptions::default()),
+            GenomeGame::<Othello>::from_options(&GameOptions::default()),
             Ok(Othello::STRAIGHT)
         );
-        let four = Othello::from_options(&options("straight", None, Some(4))).unwrap();
+        let four =
+            GenomeGame::<Othello>::from_options(&options("straight", None, Some(4))).unwrap();
         assert_eq!(
-            four.encoder.shape(),
+            four.value_genome().unwrap(),
             NTuple {
                 tuples: 21,
                 length: 4
             }
         );
-        let err = Othello::from_options(&options("straight", Some(5), None)).unwrap_err();
+        let err =
+            GenomeGame::<Othello>::from_options(&options("straight", Some(5), None)).unwrap_err();
         assert!(
             err.starts_with(
                 "--tuples 5: the straight encoder has every straight line of 2 squares, 32 tuples"
             ),
             "{err}"
         );
-        let snakes = Othello::from_options(&options("ntuple", Some(20), Some(5))).unwrap();
+        let snakes =
+            GenomeGame::<Othello>::from_options(&options("ntuple", Some(20), Some(5))).unwrap();
         assert_eq!(
-            snakes.encoder,
-            OthelloEncoder::NTuple(NTuple {
-                tuples: 20,
-                length: 5
-            })
+            snakes,
+            GenomeGame::value(
+                Othello,
+                ValueGenome::drawn(NTuple {
+                    tuples: 20,
+                    length: 5
+                })
+            )
         );
-        let err = Othello::from_options(&options("subgrid", None, None)).unwrap_err();
+        let err = GenomeGame::<Othello>::from_options(&options("subgrid", None, None)).unwrap_err();
         assert!(
             err.contains("othello encoders are straight and ntuple"),
             "{err}"
         );
         // A stored straight genome whose count is not the lines' is refused.
-        let wrong = Othello {
-            encoder: OthelloEncoder::Straight(NTuple {
+        let wrong = GenomeGame::value(
+            Othello,
+            ValueGenome::straight(NTuple {
                 tuples: 5,
                 length: 2,
             }),
-        };
+        );
         assert!(wrong.validate().is_err());
     }
 }

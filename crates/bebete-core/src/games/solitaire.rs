@@ -19,8 +19,8 @@
 //! more (the pegs left) asks the position.
 
 use super::{
-    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, Outcome, Registered,
-    RunSettings, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, MethodSettings, MoveError, NoGenome,
+    Outcome, Registered, Rules, RunSettings, Side, plain_number,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -133,11 +133,31 @@ pub fn jumps(rows: u8) -> &'static [Jump] {
     })
 }
 
-/// Triangular peg solitaire with its rules (stored as the rules alone).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+/// Triangular peg solitaire: its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Solitaire {
     pub rules: SolitaireRules,
+}
+
+/// The solitaire genome's one encoder, `bits`: the pegs as a bit mask
+/// pick the gene, which names a jump.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PegBits;
+
+/// Files store solitaire as its rules alone (its genome has one kind
+/// and one encoder).
+impl Rules for Solitaire {
+    type Votes = PegBits;
+    type Values = NoGenome;
+    type Stored = SolitaireRules;
+
+    fn store(game: &GenomeGame<Solitaire>) -> SolitaireRules {
+        game.rules.rules
+    }
+
+    fn load(rules: SolitaireRules) -> GenomeGame<Solitaire> {
+        Solitaire::bits(rules)
+    }
 }
 
 /// The pegs on the board.
@@ -160,8 +180,13 @@ impl Solitaire {
         rules: SolitaireRules { rows: 5, empty: 1 },
     };
 
-    pub fn new(rules: SolitaireRules) -> Solitaire {
+    pub const fn new(rules: SolitaireRules) -> Solitaire {
         Solitaire { rules }
+    }
+
+    /// Solitaire under `rules`, played by its genome (the pegs as bits).
+    pub const fn bits(rules: SolitaireRules) -> GenomeGame<Solitaire> {
+        GenomeGame::votes(Solitaire { rules }, PegBits)
     }
 
     /// The board's jumps (a move is an index into this list).
@@ -180,7 +205,7 @@ impl Solitaire {
     }
 }
 
-impl Registered for Solitaire {
+impl Registered for GenomeGame<Solitaire> {
     const NAME: &'static str = "solitaire";
     const ALIASES: &'static [&'static str] = &["peg"];
     const METHOD: MethodSettings = MethodSettings {
@@ -191,14 +216,14 @@ impl Registered for Solitaire {
     };
 
     /// The default board and the smallest.
-    fn variants() -> Vec<Solitaire> {
+    fn variants() -> Vec<Self> {
         vec![
-            Solitaire::new(SolitaireRules::default()),
-            Solitaire::new(SolitaireRules { rows: 4, empty: 2 }),
+            Solitaire::bits(SolitaireRules::default()),
+            Solitaire::bits(SolitaireRules { rows: 4, empty: 2 }),
         ]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Solitaire, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, String> {
         if let Some(name) = options.encoder.as_deref().filter(|&n| n != "bits") {
             return Err(format!(
                 "--encoder {name}: solitaire has one encoder, bits (the pegs as a bit mask)"
@@ -212,16 +237,16 @@ impl Registered for Solitaire {
         rules
             .check()
             .map_err(|reason| format!("--empty {}: {reason}", rules.empty))?;
-        Ok(Solitaire::new(rules))
+        Ok(Solitaire::bits(rules))
     }
 
     fn rule_options(&self, options: &mut GameOptions) {
-        options.rows = Some(self.rules.rows);
-        options.empty = Some(self.rules.empty);
+        options.rows = Some(self.rules.rules.rows);
+        options.empty = Some(self.rules.rules.empty);
     }
 
     fn rules_json(&self) -> serde_json::Value {
-        serde_json::json!({"rows": self.rules.rows, "empty": self.rules.empty})
+        serde_json::json!({"rows": self.rules.rules.rows, "empty": self.rules.rules.empty})
     }
 
     fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {
@@ -233,11 +258,11 @@ impl Registered for Solitaire {
     }
 
     fn describe(&self) -> String {
-        format!("solitaire ({})", self.rules)
+        format!("solitaire ({})", self.rules.rules)
     }
 
     fn validate(&self) -> Result<(), InvalidRules> {
-        self.rules.check().map_err(InvalidRules)
+        self.rules.rules.check().map_err(InvalidRules)
     }
 
     /// Stop at a perfect game (one peg left).

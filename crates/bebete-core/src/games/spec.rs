@@ -1,24 +1,25 @@
 //! The built-in games, registered once; a game named as data.
 
 use super::registry::{GameOptions, MethodSettings, Registered, registry};
-use super::{Checkers, Connect4, Matchsticks, NTuple, Othello, Solitaire, TicTacToe};
+use super::{Checkers, Connect4, GenomeGame, Matchsticks, NTuple, Othello, Solitaire, TicTacToe};
 use serde::{Deserialize, Serialize};
 
 // The order of this list is part of every file: a genome, checkpoint or
 // bank stores its game as the game's place here (postcard writes an enum
-// as its variant's index), and each game's encoders likewise. Append new
-// games at the end, never reorder or remove one; `stored_tags_are_pinned`
-// holds every registered variant's bytes.
+// as its variant's index), then the game's stored form (`Rules::Stored`:
+// its rules and its genome kind's tag). Append new games at the end,
+// never reorder or remove one; `stored_tags_are_pinned` holds every
+// registered variant's bytes.
 registry! {$
-    TicTacToe(TicTacToe),
-    Matchsticks(Matchsticks),
-    Connect4(Connect4),
+    TicTacToe(GenomeGame<TicTacToe>),
+    Matchsticks(GenomeGame<Matchsticks>),
+    Connect4(GenomeGame<Connect4>),
     /// Triangular peg solitaire (one player; one encoder: the pegs as bits).
-    Solitaire(Solitaire),
+    Solitaire(GenomeGame<Solitaire>),
     /// English checkers on the 32 dark squares.
-    Checkers(Checkers),
+    Checkers(GenomeGame<Checkers>),
     /// Othello (reversi) on 8×8; value genomes only.
-    Othello(Othello),
+    Othello(GenomeGame<Othello>),
 }
 
 impl GameKind {
@@ -276,7 +277,7 @@ mod tests {
     /// postcard and JSON forms are those of the enum of rule values it was.
     #[test]
     fn stored_forms_are_unchanged() {
-        let matchsticks = GameSpec::Matchsticks(Matchsticks::new(Default::default()));
+        let matchsticks = GameSpec::Matchsticks(Matchsticks::state(Default::default()));
         assert_eq!(
             serde_json::to_string(&matchsticks).unwrap(),
             r#"{"Matchsticks":[{"sticks":21,"rule":{"Subtract":{"max_take":3,"last_loses":true}}},"State"]}"#

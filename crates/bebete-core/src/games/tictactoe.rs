@@ -4,8 +4,8 @@
 //! follows from the stone counts, so one genome can play either side.
 
 use super::{
-    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, Outcome,
-    Registered, RunSettings, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
+    NTuple, Outcome, Registered, Rules, RunSettings, Side, ValueGenome, plain_number,
 };
 
 /// The eight lines of three, as cell masks.
@@ -22,10 +22,8 @@ pub const LINES: [u16; 8] = [
 
 const FULL: u16 = 0b111_111_111;
 
-/// How a tic-tac-toe genome indexes boards (the rules are the same).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+/// How a tic-tac-toe vote table indexes boards (the rules are the same).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TicTacToeEncoder {
     /// The board in base 3: one gene per board (the basic encoding).
     #[default]
@@ -33,9 +31,6 @@ pub enum TicTacToeEncoder {
     /// The 8 rotations and reflections of a board share one gene: the gene
     /// of the smallest base-3 index among them, its cell read in that frame.
     Symmetric,
-    /// The value genome: tuples of cells with a weight per state (see
-    /// `encoding::ntuple`).
-    NTuple(NTuple),
 }
 
 impl TicTacToeEncoder {
@@ -43,9 +38,18 @@ impl TicTacToeEncoder {
         match self {
             TicTacToeEncoder::Base3 => "base3",
             TicTacToeEncoder::Symmetric => "symmetric",
-            TicTacToeEncoder::NTuple(_) => "ntuple",
         }
     }
+}
+
+/// Tic-tac-toe's rules (no parameters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TicTacToe;
+
+impl TicTacToe {
+    /// Tic-tac-toe played by a vote table with the base-3 encoder (one
+    /// gene per board).
+    pub const BASE3: GenomeGame<TicTacToe> = GenomeGame::votes(TicTacToe, TicTacToeEncoder::Base3);
 
     /// The value genome's default shape: 40 tuples of 5 cells (every seed
     /// tried learns an unbeatable player within seconds; see
@@ -56,21 +60,35 @@ impl TicTacToeEncoder {
     };
 }
 
-/// Tic-tac-toe, with the encoder its genomes use (stored as the encoder
-/// alone).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(transparent)]
-pub struct TicTacToe {
-    pub encoder: TicTacToeEncoder,
+/// Tic-tac-toe with its genome kind as files store it: one tag per vote
+/// encoder, then the value genome. Append only.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub enum Stored {
+    Base3,
+    Symmetric,
+    NTuple(NTuple),
 }
 
-impl TicTacToe {
-    /// Tic-tac-toe with the base-3 encoder (one gene per board).
-    pub const BASE3: TicTacToe = TicTacToe {
-        encoder: TicTacToeEncoder::Base3,
-    };
+impl Rules for TicTacToe {
+    type Votes = TicTacToeEncoder;
+    type Values = ValueGenome;
+    type Stored = Stored;
+
+    fn store(game: &GenomeGame<TicTacToe>) -> Stored {
+        match game.kind {
+            Kind::Votes(TicTacToeEncoder::Base3) => Stored::Base3,
+            Kind::Votes(TicTacToeEncoder::Symmetric) => Stored::Symmetric,
+            Kind::Value(genome) => Stored::NTuple(genome.shape),
+        }
+    }
+
+    fn load(stored: Stored) -> GenomeGame<TicTacToe> {
+        match stored {
+            Stored::Base3 => GenomeGame::votes(TicTacToe, TicTacToeEncoder::Base3),
+            Stored::Symmetric => GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric),
+            Stored::NTuple(shape) => GenomeGame::value(TicTacToe, ValueGenome::drawn(shape)),
+        }
+    }
 }
 
 /// Stones of X (the first player) and O, bit k = cell k.
@@ -100,7 +118,7 @@ pub fn has_line(mask: u16) -> bool {
     LINES.iter().any(|&line| (mask & line) ^ line == 0)
 }
 
-impl Registered for TicTacToe {
+impl Registered for GenomeGame<TicTacToe> {
     const NAME: &'static str = "tictactoe";
     const ALIASES: &'static [&'static str] = &["ttt"];
     const METHOD: MethodSettings = MethodSettings {
@@ -110,26 +128,27 @@ impl Registered for TicTacToe {
         bench_every: 10,
     };
 
-    fn variants() -> Vec<TicTacToe> {
-        [
-            TicTacToeEncoder::Base3,
-            TicTacToeEncoder::Symmetric,
-            TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE),
+    fn variants() -> Vec<Self> {
+        vec![
+            TicTacToe::BASE3,
+            GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric),
+            GenomeGame::value(TicTacToe, ValueGenome::drawn(TicTacToe::NTUPLE)),
         ]
-        .map(|encoder| TicTacToe { encoder })
-        .to_vec()
     }
 
-    fn from_options(options: &GameOptions) -> Result<TicTacToe, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, String> {
         let default = if options.recommended {
             "symmetric"
         } else {
             "base3"
         };
-        let encoder = match options.encoder.as_deref().unwrap_or(default) {
-            "base3" => TicTacToeEncoder::Base3,
-            "symmetric" => TicTacToeEncoder::Symmetric,
-            "ntuple" => TicTacToeEncoder::NTuple(options.value_shape(TicTacToeEncoder::NTUPLE, 9)?),
+        Ok(match options.encoder.as_deref().unwrap_or(default) {
+            "base3" => TicTacToe::BASE3,
+            "symmetric" => GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric),
+            "ntuple" => GenomeGame::value(
+                TicTacToe,
+                ValueGenome::drawn(options.value_shape(TicTacToe::NTUPLE, 9)?),
+            ),
             _ => {
                 return Err(options.unknown_encoder(
                     Self::NAME,
@@ -137,20 +156,19 @@ impl Registered for TicTacToe {
                     default,
                 ));
             }
-        };
-        Ok(TicTacToe { encoder })
+        })
     }
 
     fn encoder_name(&self) -> &'static str {
-        self.encoder.name()
+        self.encoder().map_or("ntuple", TicTacToeEncoder::name)
     }
 
     fn describe(&self) -> String {
-        match self.encoder {
-            TicTacToeEncoder::Base3 => Self::NAME.to_string(),
-            TicTacToeEncoder::Symmetric => "tictactoe (symmetric encoder)".to_string(),
-            TicTacToeEncoder::NTuple(shape) => {
-                format!("tictactoe (value genome, {shape} tuples)")
+        match self.kind {
+            Kind::Votes(TicTacToeEncoder::Base3) => Self::NAME.to_string(),
+            Kind::Votes(TicTacToeEncoder::Symmetric) => "tictactoe (symmetric encoder)".to_string(),
+            Kind::Value(genome) => {
+                format!("tictactoe (value genome, {} tuples)", genome.shape)
             }
         }
     }
@@ -163,10 +181,7 @@ impl Registered for TicTacToe {
     }
 
     fn value_genome(&self) -> Option<NTuple> {
-        match self.encoder {
-            TicTacToeEncoder::NTuple(shape) => Some(shape),
-            _ => None,
-        }
+        self.value_kind().map(|genome| genome.shape)
     }
 
     /// The exact audit as the fitness, stopping once the champion is
@@ -177,8 +192,8 @@ impl Registered for TicTacToe {
             target: Some("unbeatable"),
             ..RunSettings::default()
         };
-        match self.encoder {
-            TicTacToeEncoder::NTuple(_) => RunSettings {
+        match self.kind {
+            Kind::Value(_) => RunSettings {
                 population: Some(8),
                 elite: Some(2),
                 mutation: Some("0.05"),

@@ -29,7 +29,7 @@ pub use random::RandomPlayer;
 pub use rules::RulesPlayer;
 
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{Game, Outcome, Side};
+use crate::games::{BuiltIn, Game, Outcome, Side};
 use crate::genome::Genome;
 use crate::store::{FileError, FileProblem};
 use std::path::PathBuf;
@@ -228,7 +228,7 @@ impl PlayerSpec {
 
     /// Checks the spec against `game` once (loading a genome file) and
     /// returns a factory of players.
-    pub fn factory<G: TableGame + Knowledge>(
+    pub fn factory<G: TableGame + Knowledge + BuiltIn>(
         &self,
         game: &G,
         policy: IllegalPolicy,
@@ -290,7 +290,7 @@ impl PlayerSpec {
     }
 
     /// One player for `game`; `seed` drives any randomness it has.
-    pub fn build<G: TableGame + Knowledge>(
+    pub fn build<G: TableGame + Knowledge + BuiltIn>(
         &self,
         game: &G,
         seed: u64,
@@ -386,7 +386,7 @@ impl<G: Knowledge> Clone for PlayerFactory<G> {
     }
 }
 
-impl<G: TableGame + Knowledge> PlayerFactory<G> {
+impl<G: TableGame + Knowledge + BuiltIn> PlayerFactory<G> {
     /// The spec this factory makes.
     pub fn spec(&self) -> &PlayerSpec {
         &self.spec

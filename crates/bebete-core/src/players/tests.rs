@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::encoding::Explanation;
+use crate::games::BuiltIn;
 use crate::games::{Connect4, Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
 
 fn spec(text: &str) -> PlayerSpec {
@@ -9,7 +10,7 @@ fn spec(text: &str) -> PlayerSpec {
 }
 
 /// Outcomes of `games` games of `a` against `b`, sides alternating.
-fn results<G: TableGame + Knowledge>(
+fn results<G: TableGame + Knowledge + BuiltIn>(
     game: &G,
     a: &str,
     b: &str,
@@ -64,7 +65,7 @@ fn perfect_wins_every_matchsticks_game_from_the_winning_side() {
             rule: TakeRule::Double,
         },
     ] {
-        let game = Matchsticks::new(rules);
+        let game = Matchsticks::state(rules);
         // The side the start position is won for.
         let winner = match Solver::new(&game).value(&game.start()) {
             Value::Win => Side::First,
@@ -111,7 +112,10 @@ fn perfect_keeps_the_value_at_connect4_against_random() {
         if game.outcome(&pos).is_some() {
             continue;
         }
-        let best = solver.move_values(&game, &pos).into_iter().map(|(_, v)| v);
+        let best = solver
+            .move_values(&game.rules, &pos)
+            .into_iter()
+            .map(|(_, v)| v);
         let value = if best.clone().any(|v| v == Value::Win) {
             Value::Win
         } else if best.clone().any(|v| v == Value::Draw) {
@@ -211,9 +215,7 @@ fn a_forfeiting_genome_loses() {
 
 #[test]
 fn a_recording_genome_plays_like_the_genome_and_marks_what_it_read() {
-    let game = Connect4 {
-        encoder: crate::games::Connect4Encoder::Mirror,
-    };
+    let game = crate::games::GenomeGame::votes(Connect4, crate::games::Connect4Encoder::Mirror);
     let mut genes = vec![0u8; game.gene_count()];
     game.fill_random(
         &mut genes,
@@ -256,7 +258,7 @@ fn perfect_takes_the_fastest_win_and_the_slowest_loss() {
     }
     // Matchsticks, 9 sticks, take 1-3, last loses: the mover is lost (9 ≡ 1
     // mod 4); its take must be one that loses as late as best play allows.
-    let sticks = Matchsticks::new(MatchsticksRules {
+    let sticks = Matchsticks::state(MatchsticksRules {
         sticks: 9,
         rule: TakeRule::Subtract {
             max_take: 3,
@@ -296,7 +298,7 @@ fn a_lost_perfect_player_resists_at_connect4() {
 /// a loss, and so plays the winning take where one ply sees the end.
 #[test]
 fn alphabeta_reads_a_finished_game_won_by_the_side_to_move() {
-    let game = Matchsticks::new(MatchsticksRules {
+    let game = Matchsticks::state(MatchsticksRules {
         sticks: 2,
         rule: TakeRule::Subtract {
             max_take: 3,
@@ -392,7 +394,7 @@ fn perfect_is_refused_by_name_where_a_game_has_no_exact_play() {
     struct Perfect;
     impl GameVisitor for Perfect {
         type Output = (bool, Result<(), String>);
-        fn visit<G: TableGame + Knowledge>(self, game: G) -> Self::Output {
+        fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> Self::Output {
             let has = game.exact().is_some();
             let made = PlayerSpec::Perfect
                 .factory(&game, IllegalPolicy::Repair)
@@ -452,8 +454,8 @@ fn othello_endings_are_played_exactly() {
         if game.outcome(&pos).is_some() {
             continue;
         }
-        let best = minimax(&game, &pos);
-        let value_of = |mv| -minimax(&game, &game.play(&pos, mv));
+        let best = minimax(&game.rules, &pos);
+        let value_of = |mv| -minimax(&game.rules, &game.play(&pos, mv));
         let played = alphabeta.choose(&game, &pos).unwrap();
         assert_eq!(value_of(played), best, "alphabeta:1\n{}", game.render(&pos));
         let searched = game.search(&genes, &pos, 2).flatten().unwrap();

@@ -480,10 +480,10 @@ mod tests {
         // 20,000 of them.
         use crate::encoding::{IllegalPolicy, TableGame};
         use rand::SeedableRng;
-        let game = Solitaire::FIVE_ROWS;
-        let exact = SoloTable::build(&game, MAX_POSITIONS)
+        let game = Solitaire::bits(Solitaire::FIVE_ROWS.rules);
+        let exact = SoloTable::build(&game.rules, MAX_POSITIONS)
             .unwrap()
-            .report(&game)
+            .report(&game.rules)
             .random_genome_one_peg;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
         let mut genes = vec![0u8; game.gene_count()];

@@ -1,7 +1,8 @@
 //! Tests of the Connect-Four sub-grid encoders.
 
 use super::*;
-use crate::games::Game;
+use crate::encoding::TableGame;
+use crate::games::{Game, GenomeGame};
 
 /// Columns in tie-break order: nearest the centre first, then the left.
 const CENTRE_OUT: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
@@ -130,9 +131,7 @@ fn the_fast_choice_agrees_with_centre_out_choice() {
 
 #[test]
 fn the_playable_encoder_marks_empty_unplayable_window_columns() {
-    let game = Connect4 {
-        encoder: Connect4Encoder::Playable,
-    };
+    let game = GenomeGame::votes(Connect4, Connect4Encoder::Playable);
     // Column 1 holds one stone: in row-offset-1 windows its window column
     // is empty but playable (code 0); column 2 is empty, so at row offset
     // 1 its lowest cell is not playable (code 31).
@@ -147,9 +146,7 @@ fn the_playable_encoder_marks_empty_unplayable_window_columns() {
 
 #[test]
 fn mirrored_windows_share_a_gene_and_vote_mirrored() {
-    let game = Connect4 {
-        encoder: Connect4Encoder::Mirror,
-    };
+    let game = GenomeGame::votes(Connect4, Connect4Encoder::Mirror);
     // X in column 1 and, mirrored, X in column 7: the two bottom corner
     // windows read the same gene.
     let left = game.parse_position("1").unwrap();

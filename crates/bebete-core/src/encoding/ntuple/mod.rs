@@ -33,9 +33,11 @@
 //! population holds many), with learning steps far below one unit kept
 //! unbiased by stochastic rounding.
 
-use super::Explanation;
+use super::GenomeKind;
+use super::{Explanation, IllegalPolicy};
 use crate::games::{Game, Outcome, Side};
 pub use crate::games::{MAX_TUPLE_LENGTH as MAX_LENGTH, NTuple};
+use crate::games::{Placement, ValueGenome};
 use rand::{Rng, RngExt};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -136,13 +138,11 @@ pub trait CellBoard: Game {
     }
     /// A cell as `explain` writes it.
     fn cell_name(cell: usize) -> String;
-    /// The value genome's shape, when the game's encoder is `ntuple`.
-    fn value_shape(&self) -> Option<NTuple>;
-    /// Whether the genome's tuples are fixed (placed systematically, not
-    /// drawn): mutation then leaves them, and only the weights and the
-    /// learning settings change.
-    fn fixed_tuples(&self) -> bool {
-        false
+    /// One tuple on every class of straight lines of `length` cells
+    /// under the board's symmetries, for a board that places tuples so
+    /// ([`Placement::Straight`]: Othello); `None` for one that does not.
+    fn straight_tuples(_length: u8) -> Option<Vec<Vec<u8>>> {
+        None
     }
     /// This thread's evaluators of the game, kept between decisions so
     /// that a decision allocates nothing (see [`decide`]). A game names its
@@ -174,66 +174,108 @@ macro_rules! evaluator_pool {
 }
 pub(crate) use evaluator_pool;
 
-/// The `TableGame` methods of a game whose genome may be a value genome,
-/// written once: each asks [`CellBoard::value_shape`] and hands the work
-/// to this module, or answers as the trait's default does for the game's
-/// other encoders.
-macro_rules! value_genome_methods {
-    () => {
-        fn crossover_unit(&self) -> Option<usize> {
-            self.value_shape()
-                .map(|s| s.block_in(<Self as $crate::encoding::ntuple::CellBoard>::STATES))
-        }
+/// The value genome is a genome kind of every game with a board view:
+/// decided, searched, learned, explained, bred and checked here, once.
+impl<G: CellBoard> GenomeKind<G> for ValueGenome
+where
+    G::Move: PartialEq,
+{
+    type Reason = Values<G::Move>;
 
-        fn mutate_own<R: rand::Rng + ?Sized>(
-            &self,
-            genes: &mut [u8],
-            rate: f64,
-            rng: &mut R,
-        ) -> Option<usize> {
-            self.value_shape().map(|s| {
-                let redraw = !$crate::encoding::ntuple::CellBoard::fixed_tuples(self);
-                $crate::encoding::ntuple::mutate::<Self, R>(s, genes, rate, redraw, rng)
-            })
-        }
+    fn gene_count(&self, _game: &G) -> usize {
+        self.shape.gene_count_in(G::STATES)
+    }
 
-        fn learns(&self) -> bool {
-            self.value_shape().is_some()
-        }
+    /// Unused by the engine (a value genome is drawn whole and mutated by
+    /// its own operator); a byte like any other.
+    fn random_gene<R: Rng + ?Sized>(&self, _game: &G, _index: usize, rng: &mut R) -> u8 {
+        rng.random()
+    }
 
-        fn learn(&self, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
-            self.value_shape().map_or(0, |s| {
-                $crate::encoding::ntuple::Learner::new(self.clone(), s, genes, rng).learn(games)
-            })
+    fn fill_random<R: Rng + ?Sized>(&self, _game: &G, genes: &mut [u8], rng: &mut R) {
+        match (self.placement, G::straight_tuples(self.shape.length)) {
+            (Placement::Straight, Some(tuples)) => fill_given::<G>(self.shape, genes, &tuples),
+            _ => fill_random::<G, R>(self.shape, genes, rng),
         }
+    }
 
-        fn search(
-            &self,
-            genes: &[u8],
-            pos: &Self::Position,
-            depth: u8,
-        ) -> Option<Option<Self::Move>> {
-            self.value_shape()
-                .map(|s| $crate::encoding::ntuple::search(self, s, genes, pos, depth))
-        }
+    fn decide(
+        &self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        _policy: IllegalPolicy,
+    ) -> Option<G::Move> {
+        decide(game, self.shape, genes, pos, None)
+    }
 
-        fn explain_search(
-            &self,
-            genes: &[u8],
-            pos: &Self::Position,
-            depth: u8,
-        ) -> Option<Self::Reason> {
-            self.value_shape()
-                .map(|s| $crate::encoding::ntuple::Values::of(self, s, genes, pos, depth).into())
-        }
+    fn decide_among(
+        &self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        _policy: IllegalPolicy,
+        allowed: &dyn Fn(G::Move) -> bool,
+    ) -> Option<G::Move> {
+        decide(game, self.shape, genes, pos, Some(allowed))
+    }
 
-        fn genes_problem(&self, genes: &[u8]) -> Option<String> {
-            self.value_shape()
-                .and_then(|s| $crate::encoding::ntuple::problem::<Self>(s, genes))
-        }
-    };
+    fn explain(
+        &self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        _policy: IllegalPolicy,
+    ) -> Values<G::Move> {
+        Values::of(game, self.shape, genes, pos, 1)
+    }
+
+    fn crossover_unit(&self) -> Option<usize> {
+        Some(self.shape.block_in(G::STATES))
+    }
+
+    fn mutate_own<R: Rng + ?Sized>(
+        &self,
+        genes: &mut [u8],
+        rate: f64,
+        rng: &mut R,
+    ) -> Option<usize> {
+        let redraw = self.placement == Placement::Drawn;
+        Some(mutate::<G, R>(self.shape, genes, rate, redraw, rng))
+    }
+
+    fn learns(&self) -> bool {
+        true
+    }
+
+    fn learn(&self, game: &G, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
+        Learner::new(game.clone(), self.shape, genes, rng).learn(games)
+    }
+
+    fn search(
+        &self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        depth: u8,
+    ) -> Option<Option<G::Move>> {
+        Some(search(game, self.shape, genes, pos, depth))
+    }
+
+    fn explain_search(
+        &self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        depth: u8,
+    ) -> Option<Values<G::Move>> {
+        Some(Values::of(game, self.shape, genes, pos, depth))
+    }
+
+    fn genes_problem(&self, genes: &[u8]) -> Option<String> {
+        problem::<G>(self.shape, genes)
+    }
 }
-pub(crate) use value_genome_methods;
 
 /// The genome's own learning settings, stored in its last bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

@@ -3,9 +3,7 @@
 use super::genes::cell_set;
 use super::*;
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{
-    Checkers, CheckersEncoder, Connect4, Connect4Encoder, TicTacToe, TicTacToeEncoder,
-};
+use crate::games::{Checkers, Connect4, GenomeGame, TicTacToe, ValueGenome};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -15,10 +13,8 @@ const SMALL: NTuple = NTuple {
     length: 6,
 };
 
-fn c4(shape: NTuple) -> Connect4 {
-    Connect4 {
-        encoder: Connect4Encoder::NTuple(shape),
-    }
+fn c4(shape: NTuple) -> GenomeGame<Connect4> {
+    Connect4::value_genome(shape)
 }
 
 fn c4_position(moves: &str) -> <Connect4 as Game>::Position {
@@ -30,7 +26,7 @@ fn c4_position(moves: &str) -> <Connect4 as Game>::Position {
 
 /// The position after `moves`, each skipped when illegal or when it would
 /// end the game.
-fn unfinished_after(game: &Connect4, moves: &[u8]) -> <Connect4 as Game>::Position {
+fn unfinished_after(game: &GenomeGame<Connect4>, moves: &[u8]) -> <Connect4 as Game>::Position {
     moves.iter().fold(game.start(), |pos, &m| {
         match game.is_legal(&pos, m) && game.outcome(&game.play(&pos, m)).is_none() {
             true => game.play(&pos, m),
@@ -39,7 +35,7 @@ fn unfinished_after(game: &Connect4, moves: &[u8]) -> <Connect4 as Game>::Positi
     })
 }
 
-fn fresh<G: CellBoard + TableGame>(game: &G, seed: u64) -> Vec<u8> {
+fn fresh<G: TableGame>(game: &G, seed: u64) -> Vec<u8> {
     let mut genes = vec![0; game.gene_count()];
     game.fill_random(&mut genes, &mut Pcg64Mcg::seed_from_u64(seed));
     genes
@@ -47,7 +43,7 @@ fn fresh<G: CellBoard + TableGame>(game: &G, seed: u64) -> Vec<u8> {
 
 /// Fresh genes after `games` self-play games, both from `seed`: weights
 /// that differ from one another.
-fn learnt<G: CellBoard + TableGame>(game: &G, seed: u64, games: u32) -> Vec<u8> {
+fn learnt<G: TableGame>(game: &G, seed: u64, games: u32) -> Vec<u8> {
     let mut genes = fresh(game, seed);
     game.learn(&mut genes, games, Pcg64Mcg::seed_from_u64(seed));
     genes
@@ -55,7 +51,7 @@ fn learnt<G: CellBoard + TableGame>(game: &G, seed: u64, games: u32) -> Vec<u8> 
 
 #[test]
 fn the_layout_is_tuples_then_settings() {
-    let shape = Connect4Encoder::NTUPLE;
+    let shape = Connect4::NTUPLE;
     assert_eq!(shape.states_in(4), 65_536);
     assert_eq!(shape.block_in(4), 8 + 4 * 65_536);
     assert_eq!(shape.gene_count_in(4), 70 * 262_152 + 8);
@@ -72,10 +68,10 @@ fn the_layout_is_tuples_then_settings() {
 #[test]
 fn connect4_cells_read_stones_and_playable_cells() {
     let mut states = vec![9; 42];
-    c4(SMALL).cell_states(&c4_position(""), &mut states);
+    Connect4.cell_states(&c4_position(""), &mut states);
     assert_eq!(&states[..7], &[EMPTY_NOW; 7]);
     assert!(states[7..].iter().all(|&s| s == EMPTY_LATER));
-    c4(SMALL).cell_states(&c4_position("443"), &mut states);
+    Connect4.cell_states(&c4_position("443"), &mut states);
     assert_eq!(states[3], FIRST);
     assert_eq!(states[2], FIRST);
     assert_eq!(states[7 + 3], SECOND);
@@ -87,8 +83,8 @@ fn connect4_cells_read_stones_and_playable_cells() {
 
 #[test]
 fn tuples_are_walks_of_distinct_neighbouring_cells() {
-    let genes = fresh(&c4(Connect4Encoder::NTUPLE), 7);
-    let shape = Connect4Encoder::NTUPLE;
+    let genes = fresh(&c4(Connect4::NTUPLE), 7);
+    let shape = Connect4::NTUPLE;
     let mut sets = Vec::new();
     for t in 0..shape.tuples as usize {
         let cells = &genes[t * shape.block_in(4)..t * shape.block_in(4) + 8];
@@ -135,10 +131,10 @@ proptest! {
         let mut eval = Evaluator::<Connect4>::new(SMALL, &genes);
         let mover = game.turn(&pos);
         let sign = sign(mover);
-        for (mv, value) in eval.move_values(&game, &genes, &pos) {
+        for (mv, value) in eval.move_values(&game.rules, &genes, &pos) {
             let next = game.play(&pos, mv);
             let mut scratch = Evaluator::<Connect4>::new(SMALL, &genes);
-            let fresh = sign * scratch.value(&game, &genes, &next, mover);
+            let fresh = sign * scratch.value(&game.rules, &genes, &next, mover);
             prop_assert!((value - fresh).abs() < 1e-6, "move {}: {} vs {}", mv, value, fresh);
         }
     }
@@ -199,9 +195,7 @@ fn mutation_redraws_whole_tuples_and_keeps_the_genome_sound() {
 /// Plain TD (no evolution) on tic-tac-toe: the exact audit follows it.
 #[test]
 fn tictactoe_self_play_learns_most_positions() {
-    let game = TicTacToe {
-        encoder: TicTacToeEncoder::NTuple(TicTacToeEncoder::NTUPLE),
-    };
+    let game = GenomeGame::value(TicTacToe, ValueGenome::drawn(TicTacToe::NTUPLE));
     let mut genes = fresh(&game, 1);
     let before = crate::audit::audit(&game, &genes, IllegalPolicy::Repair).optimal_rate();
     game.learn(&mut genes, 5_000, Pcg64Mcg::seed_from_u64(1));
@@ -288,7 +282,7 @@ proptest! {
         let game = c4(SMALL);
         let genes = learnt(&game, seed, 40);
         let pos = unfinished_after(&game, &moves);
-        search_equals_minimax(&game, SMALL, &genes, &pos, 5)?;
+        search_equals_minimax(&game.rules, SMALL, &genes, &pos, 5)?;
     }
 
     /// Checkers too, whose positions carry their history (a table entry
@@ -299,9 +293,7 @@ proptest! {
         seed in any::<u64>(),
         picks in proptest::collection::vec(any::<u8>(), 0..30),
     ) {
-        let game = Checkers {
-            encoder: CheckersEncoder::NTuple(SMALL),
-        };
+        let game = Checkers::value_genome(SMALL);
         let genes = learnt(&game, seed, 20);
         let mut pos = game.start();
         let mut moves = Vec::new();
@@ -313,7 +305,7 @@ proptest! {
             }
             pos = next;
         }
-        search_equals_minimax(&game, SMALL, &genes, &pos, 4)?;
+        search_equals_minimax(&game.rules, SMALL, &genes, &pos, 4)?;
     }
 }
 
@@ -331,14 +323,14 @@ proptest! {
         prop_assume!(game.is_legal(&pos, last));
         let next = game.play(&pos, last);
         let (mut before, mut after) = (vec![0; 42], vec![0; 42]);
-        game.cell_states(&pos, &mut before);
-        game.cell_states(&next, &mut after);
+        game.rules.cell_states(&pos, &mut before);
+        game.rules.cell_states(&next, &mut after);
         let read_whole: Vec<(usize, u8)> = (0..42)
             .filter(|&c| before[c] != after[c])
             .map(|c| (c, after[c]))
             .collect();
         let mut named = Vec::new();
-        game.changed_cells(&pos, &before, &next, &mut [0; 42], &mut named);
+        game.rules.changed_cells(&pos, &before, &next, &mut [0; 42], &mut named);
         named.sort();
         prop_assert_eq!(named, read_whole);
     }

@@ -27,8 +27,8 @@ use crate::evolve::{
     MutationScope, Selection, StatsRow, StopRule, Target, Tutoring,
 };
 use crate::games::{
-    Connect4, Connect4Encoder, GameSpec, Matchsticks, MatchsticksEncoder, MatchsticksRules,
-    Solitaire, SolitaireRules, TakeRule, TicTacToe, TicTacToeEncoder,
+    Connect4, Connect4Encoder, GameSpec, GenomeGame, Matchsticks, MatchsticksEncoder,
+    MatchsticksRules, Solitaire, SolitaireRules, TakeRule, TicTacToe, TicTacToeEncoder,
 };
 use crate::players::PlayerSpec;
 use crate::store::FileProblem;
@@ -119,14 +119,15 @@ pub(super) struct SolitaireRulesV1 {
 impl From<GameV1> for GameSpec {
     fn from(old: GameV1) -> GameSpec {
         match old {
-            GameV1::TicTacToe(encoder) => GameSpec::TicTacToe(TicTacToe {
-                encoder: match encoder {
+            GameV1::TicTacToe(encoder) => GameSpec::TicTacToe(GenomeGame::votes(
+                TicTacToe,
+                match encoder {
                     TicTacToeEncoderV1::Base3 => TicTacToeEncoder::Base3,
                     TicTacToeEncoderV1::Symmetric => TicTacToeEncoder::Symmetric,
                 },
-            }),
-            GameV1::Matchsticks(rules, encoder) => GameSpec::Matchsticks(Matchsticks {
-                rules: MatchsticksRules {
+            )),
+            GameV1::Matchsticks(rules, encoder) => GameSpec::Matchsticks(GenomeGame::votes(
+                Matchsticks::new(MatchsticksRules {
                     sticks: rules.sticks,
                     rule: match rules.rule {
                         TakeRuleV1::Subtract {
@@ -138,26 +139,25 @@ impl From<GameV1> for GameSpec {
                         },
                         TakeRuleV1::Double => TakeRule::Double,
                     },
-                },
-                encoder: match encoder {
+                }),
+                match encoder {
                     MatchsticksEncoderV1::State => MatchsticksEncoder::State,
                     MatchsticksEncoderV1::Sticks => MatchsticksEncoder::Sticks,
                 },
-            }),
-            GameV1::Connect4(encoder) => GameSpec::Connect4(Connect4 {
-                encoder: match encoder {
+            )),
+            GameV1::Connect4(encoder) => GameSpec::Connect4(GenomeGame::votes(
+                Connect4,
+                match encoder {
                     Connect4EncoderV1::Subgrid => Connect4Encoder::Subgrid,
                     Connect4EncoderV1::Playable => Connect4Encoder::Playable,
                     Connect4EncoderV1::Mirror => Connect4Encoder::Mirror,
                     Connect4EncoderV1::PlayableMirror => Connect4Encoder::PlayableMirror,
                 },
-            }),
-            GameV1::Solitaire(rules) => GameSpec::Solitaire(Solitaire {
-                rules: SolitaireRules {
-                    rows: rules.rows,
-                    empty: rules.empty,
-                },
-            }),
+            )),
+            GameV1::Solitaire(rules) => GameSpec::Solitaire(Solitaire::bits(SolitaireRules {
+                rows: rules.rows,
+                empty: rules.empty,
+            })),
         }
     }
 }

@@ -24,6 +24,7 @@ use super::tournament::rank;
 use super::tutor::Tutor;
 use super::{EvolveConfig, Hall, Population, StatsRow, Target, breeding};
 use crate::encoding::TableGame;
+use crate::games::BuiltIn;
 use crate::genome::{Genome, Provenance};
 use crate::players::Knowledge;
 use crate::seed::derive_seed;
@@ -105,7 +106,7 @@ struct Island {
 }
 
 /// A run in progress.
-pub struct Evolution<G: TableGame + Knowledge> {
+pub struct Evolution<G: TableGame + Knowledge + BuiltIn> {
     game: G,
     cfg: EvolveConfig,
     run: RunDir,
@@ -155,7 +156,7 @@ struct Record {
     changed: bool,
 }
 
-impl<G: TableGame + Knowledge> Evolution<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
     /// Starts a new run in `run` (which must not hold one): writes the
     /// checkpoint of generation 0, `run.toml` and an empty `stats.csv`.
     pub fn start(

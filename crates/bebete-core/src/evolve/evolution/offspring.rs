@@ -2,8 +2,9 @@
 //! then breeding from the ranked islands.
 
 use super::*;
+use crate::games::BuiltIn;
 
-impl<G: TableGame + Knowledge> Evolution<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
     /// Every genome of the next generation (elite included) learns from
     /// `--self-play` games, each from its own stream (island seed,
     /// generation, genome), so the result is the same on any number of

@@ -1,8 +1,9 @@
 //! Writing a run down: checkpoints and the champion's files.
 
 use super::*;
+use crate::games::BuiltIn;
 
-impl<G: TableGame + Knowledge> Evolution<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
     /// Writes the checkpoint of the current state (once per generation) and
     /// removes the oldest beyond `keep`.
     pub fn checkpoint(&mut self) -> Result<(), FileError> {

@@ -5,6 +5,7 @@ use super::Evolution;
 use crate::encoding::TableGame;
 use crate::evolve::bench;
 use crate::evolve::{StatsRow, Target};
+use crate::games::BuiltIn;
 use crate::players::Knowledge;
 use crate::store::FileError;
 
@@ -25,7 +26,7 @@ fn out_of_patience(
     best.filter(|&(generation, _)| now.saturating_sub(generation) >= patience)
 }
 
-impl<G: TableGame + Knowledge> Evolution<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
     /// The first island's row of the last generation, if there is one.
     pub(super) fn last_bench_row(&self) -> Option<usize> {
         self.rows.len().checked_sub(self.cfg.islands.count)

@@ -8,6 +8,7 @@ use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
 use crate::evolve::tutor::Tutor;
 use crate::evolve::{ConfigError, EvolveConfig};
+use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -67,7 +68,7 @@ impl TermKind for Bank {
     }
 
     /// On the run's bank.
-    fn build<G: TableGame + Knowledge>(
+    fn build<G: TableGame + Knowledge + BuiltIn>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -90,12 +91,12 @@ impl std::fmt::Display for Bank {
 }
 
 /// The term built, on the run's bank.
-struct Banked<G: TableGame + Knowledge> {
+struct Banked<G: TableGame + Knowledge + BuiltIn> {
     metric: BankMetric,
     tutor: Arc<Tutor<G>>,
 }
 
-impl<G: TableGame + Knowledge> Term<G> for Banked<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Banked<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         eval.add_each(round.pop, |genes| {
             self.tutor.points(game, genes, self.metric)

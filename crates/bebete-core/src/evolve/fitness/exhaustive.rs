@@ -9,6 +9,7 @@ use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::dispatch::Abilities;
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::evolve::{ConfigError, EvolveConfig};
+use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
 use crate::solve::{SolvedTable, Value};
 use std::collections::BTreeMap;
@@ -63,7 +64,7 @@ impl TermKind for Exhaustive {
     }
 
     /// On the run's score table.
-    fn build<G: TableGame + Knowledge>(
+    fn build<G: TableGame + Knowledge + BuiltIn>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -84,9 +85,9 @@ impl std::fmt::Display for Exhaustive {
 pub const SHELL_VS_AUDIT: &str = "scores the genome inside its shell, which the exact audit (exhaustive fitness, --target unbeatable) does not: use --lookahead 0 with them";
 
 /// The term built, on the run's tables.
-struct Scored<G: TableGame + Knowledge>(Arc<RunTables<G>>);
+struct Scored<G: TableGame + Knowledge + BuiltIn>(Arc<RunTables<G>>);
 
-impl<G: TableGame + Knowledge> Term<G> for Scored<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Scored<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         if game.learns() && G::PLAYERS == 2 {
             // A value genome reads every gene in every decision: no table of
@@ -236,13 +237,13 @@ mod tests {
 
     #[test]
     fn the_zeckendorf_genome_scores_full_marks_with_the_sticks_encoder() {
-        let game = Matchsticks {
-            rules: MatchsticksRules {
+        let game = crate::games::GenomeGame::votes(
+            Matchsticks::new(MatchsticksRules {
                 sticks: 60,
                 rule: TakeRule::Double,
-            },
-            encoder: MatchsticksEncoder::Sticks,
-        };
+            }),
+            MatchsticksEncoder::Sticks,
+        );
         let genes: Vec<u8> = (0..=60)
             .map(|n| zeckendorf_smallest(n.max(1)) as u8)
             .collect();

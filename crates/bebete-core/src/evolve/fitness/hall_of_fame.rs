@@ -5,6 +5,7 @@ use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
 use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
 use crate::evolve::{ConfigError, EvolveConfig};
+use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
 use std::sync::Arc;
 
@@ -39,7 +40,7 @@ impl TermKind for HallOfFame {
         2 * u64::from(self.0)
     }
 
-    fn build<G: TableGame + Knowledge>(
+    fn build<G: TableGame + Knowledge + BuiltIn>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -56,7 +57,7 @@ impl std::fmt::Display for HallOfFame {
     }
 }
 
-impl<G: TableGame + Knowledge> Term<G> for HallOfFame {
+impl<G: TableGame + Knowledge + BuiltIn> Term<G> for HallOfFame {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         if round.hall.is_empty() {
             return;

@@ -5,6 +5,7 @@ use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::encoding::TableGame;
 use crate::evolve::EvolveConfig;
 use crate::evolve::tournament::round_robin;
+use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
 use std::sync::Arc;
 
@@ -26,7 +27,7 @@ impl TermKind for RoundRobin {
         4 * (cfg.population as u64 - 1)
     }
 
-    fn build<G: TableGame + Knowledge>(
+    fn build<G: TableGame + Knowledge + BuiltIn>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -43,7 +44,7 @@ impl std::fmt::Display for RoundRobin {
     }
 }
 
-impl<G: TableGame + Knowledge> Term<G> for RoundRobin {
+impl<G: TableGame + Knowledge + BuiltIn> Term<G> for RoundRobin {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         let n = round.pop.size();
         eval.add(round_robin(game, round.pop, round.rules));

@@ -8,6 +8,7 @@ use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
 use crate::evolve::tournament::sampled;
 use crate::evolve::{ConfigError, EvolveConfig};
+use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
 use std::sync::Arc;
 
@@ -44,7 +45,7 @@ impl TermKind for Sampled {
         4 * u64::from(self.0)
     }
 
-    fn build<G: TableGame + Knowledge>(
+    fn build<G: TableGame + Knowledge + BuiltIn>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -61,7 +62,7 @@ impl std::fmt::Display for Sampled {
     }
 }
 
-impl<G: TableGame + Knowledge> Term<G> for Sampled {
+impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Sampled {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         let (n, k) = (round.pop.size(), self.0 as usize);
         eval.add(sampled(

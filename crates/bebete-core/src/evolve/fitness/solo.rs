@@ -19,6 +19,7 @@ use crate::dispatch::abilities;
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::EvolveConfig;
+use crate::games::BuiltIn;
 use crate::games::walk::reachable;
 use crate::players::{Knowledge, PlayerError};
 use std::sync::Arc;
@@ -43,7 +44,7 @@ impl TermKind for Solo {
         1000 * u64::from(pieces.saturating_sub(1)) + 999
     }
 
-    fn build<G: TableGame + Knowledge>(
+    fn build<G: TableGame + Knowledge + BuiltIn>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -60,7 +61,7 @@ impl std::fmt::Display for Solo {
     }
 }
 
-impl<G: TableGame + Knowledge> Term<G> for Solo {
+impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Solo {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         eval.add_each(round.pop, |genes| {
             points(game, play(game, genes, round.rules))
@@ -128,7 +129,7 @@ pub fn points<G: TableGame>(game: &G, played: SoloGame) -> u32 {
 /// reachable unfinished position with the moves that keep the best
 /// achievable count, tabulated per gene. `None` when the board has more
 /// positions than [`MAX_POSITIONS`] or the game has no exact play.
-pub fn exhaustive_scores<G: TableGame + Knowledge>(
+pub fn exhaustive_scores<G: TableGame + Knowledge + BuiltIn>(
     game: &G,
     policy: IllegalPolicy,
 ) -> Option<ExhaustiveScores> {
@@ -162,8 +163,8 @@ mod tests {
 
     #[test]
     fn a_perfect_table_leaves_one_peg_and_keeps_the_best_everywhere() {
-        let game = Solitaire::FIVE_ROWS;
-        let table = SoloTable::build(&game, SOLVE_LIMIT).unwrap();
+        let game = Solitaire::bits(Solitaire::FIVE_ROWS.rules);
+        let table = SoloTable::build(&game.rules, SOLVE_LIMIT).unwrap();
         // A genome that plays, in every reachable position, the first jump
         // keeping the best count.
         let mut genes = vec![0u8; game.gene_count()];

@@ -8,6 +8,7 @@ use crate::encoding::shell::GenomeRules;
 use crate::encoding::{GeneUsage, TableGame};
 use crate::eval::{MatchConfig, play_with};
 use crate::evolve::{EvolveConfig, Population};
+use crate::games::BuiltIn;
 use crate::players::{
     GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec, RecordingPlayer,
 };
@@ -53,7 +54,7 @@ impl TermKind for Versus {
     }
 
     /// Its player resolved (a genome file loaded) once.
-    fn build<G: TableGame + Knowledge>(
+    fn build<G: TableGame + Knowledge + BuiltIn>(
         &self,
         game: &G,
         cfg: &EvolveConfig,
@@ -75,13 +76,13 @@ impl std::fmt::Display for Versus {
 }
 
 /// The term built: its player and seed stream.
-struct Built<G: TableGame + Knowledge> {
+struct Built<G: TableGame + Knowledge + BuiltIn> {
     opponent: PlayerFactory<G>,
     games: u64,
     stream: u64,
 }
 
-impl<G: TableGame + Knowledge> Term<G> for Built<G> {
+impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Built<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         let n = round.pop.size() as u64;
         let stream = derive_seed(round.seed, round.generation, self.stream);
@@ -101,7 +102,7 @@ impl<G: TableGame + Knowledge> Term<G> for Built<G> {
 
 /// Points of each genome from `games` games against `opponent` (2 a win, 1
 /// a draw), marking the genes read in `usage` when given.
-fn versus<G: TableGame + Knowledge>(
+fn versus<G: TableGame + Knowledge + BuiltIn>(
     game: &G,
     pop: &Population,
     opponent: &PlayerFactory<G>,

@@ -43,8 +43,8 @@ mod render;
 mod tests;
 
 use super::{
-    BoardView, Game, GameOptions, InvalidRules, MethodSettings, MoveError, NTuple, NotationError,
-    Outcome, Registered, RunSettings, Side,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
+    NTuple, NotationError, Outcome, Registered, Rules, RunSettings, Side, ValueGenome,
 };
 
 /// Squares on the board.
@@ -110,10 +110,8 @@ const fn neighbours(distance: i32) -> [[u8; 4]; SQUARES] {
 const BLACK_CROWN: u32 = 0xF000_0000;
 const WHITE_CROWN: u32 = 0x0000_000F;
 
-/// How a checkers genome reads the board (the rules are the same).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+/// How a checkers vote table reads the board (the rules are the same).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CheckersEncoder {
     /// The text's 4×4 sub-grid: each of the 25 placements of a 4×4 window
     /// reads its 8 dark squares (5 states each, 390,625 window states, one
@@ -121,13 +119,24 @@ pub enum CheckersEncoder {
     /// in the window.
     #[default]
     Subgrid,
-    /// The value genome: tuples of squares with a weight per state (see
-    /// `encoding::ntuple`; 5 states a square: empty, a man or a king of
-    /// either side).
-    NTuple(NTuple),
 }
 
 impl CheckersEncoder {
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckersEncoder::Subgrid => "subgrid",
+        }
+    }
+}
+
+/// English checkers' rules (no parameters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Checkers;
+
+impl Checkers {
+    /// Checkers played by a vote table with the sub-grid encoder.
+    pub const SUBGRID: GenomeGame<Checkers> = GenomeGame::votes(Checkers, CheckersEncoder::Subgrid);
+
     /// The value genome's default shape: 64 tuples of 6 squares (5^6 =
     /// 15,625 weights a table; 4 MB a genome).
     pub const NTUPLE: NTuple = NTuple {
@@ -135,29 +144,10 @@ impl CheckersEncoder {
         length: 6,
     };
 
-    pub fn name(self) -> &'static str {
-        match self {
-            CheckersEncoder::Subgrid => "subgrid",
-            CheckersEncoder::NTuple(_) => "ntuple",
-        }
+    /// Checkers played by a value genome of `shape`.
+    pub const fn value_genome(shape: NTuple) -> GenomeGame<Checkers> {
+        GenomeGame::value(Checkers, ValueGenome::drawn(shape))
     }
-}
-
-/// English checkers, with the encoder its genomes use (stored as the
-/// encoder alone).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(transparent)]
-pub struct Checkers {
-    pub encoder: CheckersEncoder,
-}
-
-impl Checkers {
-    /// Checkers with the sub-grid encoder.
-    pub const SUBGRID: Checkers = Checkers {
-        encoder: CheckersEncoder::Subgrid,
-    };
 }
 
 /// A position: the pieces as bit masks (bit k is square k+1), the side to

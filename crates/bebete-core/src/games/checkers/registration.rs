@@ -3,7 +3,35 @@
 
 use super::*;
 
-impl Registered for Checkers {
+/// Checkers with its genome kind as files store it: the vote table's
+/// encoder, then the value genome. Append only.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub enum Stored {
+    Subgrid,
+    NTuple(NTuple),
+}
+
+impl Rules for Checkers {
+    type Votes = CheckersEncoder;
+    type Values = ValueGenome;
+    type Stored = Stored;
+
+    fn store(game: &GenomeGame<Checkers>) -> Stored {
+        match game.kind {
+            Kind::Votes(CheckersEncoder::Subgrid) => Stored::Subgrid,
+            Kind::Value(genome) => Stored::NTuple(genome.shape),
+        }
+    }
+
+    fn load(stored: Stored) -> GenomeGame<Checkers> {
+        match stored {
+            Stored::Subgrid => Checkers::SUBGRID,
+            Stored::NTuple(shape) => Checkers::value_genome(shape),
+        }
+    }
+}
+
+impl Registered for GenomeGame<Checkers> {
     const NAME: &'static str = "checkers";
     const ALIASES: &'static [&'static str] = &["draughts"];
     const METHOD: MethodSettings = MethodSettings {
@@ -13,19 +41,17 @@ impl Registered for Checkers {
         bench_every: 20,
     };
 
-    fn variants() -> Vec<Checkers> {
+    fn variants() -> Vec<Self> {
         vec![
             Checkers::SUBGRID,
-            Checkers {
-                encoder: CheckersEncoder::NTuple(NTuple {
-                    tuples: 4,
-                    length: 4,
-                }),
-            },
+            Checkers::value_genome(NTuple {
+                tuples: 4,
+                length: 4,
+            }),
         ]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Checkers, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, String> {
         // evolve's recommended settings learn a value genome; the text's
         // sub-grid genome is the default everywhere else.
         let default = if options.recommended {
@@ -33,24 +59,23 @@ impl Registered for Checkers {
         } else {
             "subgrid"
         };
-        let encoder = match options.encoder.as_deref().unwrap_or(default) {
-            "subgrid" => CheckersEncoder::Subgrid,
-            "ntuple" => CheckersEncoder::NTuple(options.value_shape(CheckersEncoder::NTUPLE, 32)?),
-            _ => {
-                return Err(options.unknown_encoder(Self::NAME, &["subgrid", "ntuple"], default));
-            }
-        };
-        Ok(Checkers { encoder })
+        match options.encoder.as_deref().unwrap_or(default) {
+            "subgrid" => Ok(Checkers::SUBGRID),
+            "ntuple" => Ok(Checkers::value_genome(
+                options.value_shape(Checkers::NTUPLE, 32)?,
+            )),
+            _ => Err(options.unknown_encoder(Self::NAME, &["subgrid", "ntuple"], default)),
+        }
     }
 
     fn encoder_name(&self) -> &'static str {
-        self.encoder.name()
+        self.encoder().map_or("ntuple", CheckersEncoder::name)
     }
 
     fn describe(&self) -> String {
-        match self.encoder {
-            CheckersEncoder::Subgrid => Self::NAME.to_string(),
-            CheckersEncoder::NTuple(shape) => format!("checkers (value genome, {shape} tuples)"),
+        match self.kind {
+            Kind::Votes(CheckersEncoder::Subgrid) => Self::NAME.to_string(),
+            Kind::Value(genome) => format!("checkers (value genome, {} tuples)", genome.shape),
         }
     }
 
@@ -62,17 +87,14 @@ impl Registered for Checkers {
     }
 
     fn value_genome(&self) -> Option<NTuple> {
-        match self.encoder {
-            CheckersEncoder::NTuple(shape) => Some(shape),
-            CheckersEncoder::Subgrid => None,
-        }
+        self.value_kind().map(|genome| genome.shape)
     }
 
     /// Games against fixed opponents, as for Connect-Four's vote genome; a
     /// value genome: two learners by self-play, the better against
     /// alphabeta kept (docs/experiments.md).
     fn recommended(&self) -> RunSettings {
-        if let CheckersEncoder::NTuple(_) = self.encoder {
+        if let Kind::Value(_) = self.kind {
             return RunSettings {
                 population: Some(2),
                 elite: Some(1),

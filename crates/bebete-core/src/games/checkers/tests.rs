@@ -16,7 +16,7 @@ fn moves_of(game: &Checkers, pos: &CheckersPosition) -> (Vec<CheckersMove>, Vec<
 /// 1-10 (depth 10 is about a second optimised).
 #[test]
 fn perft_matches_the_published_counts() {
-    let game = Checkers::SUBGRID;
+    let game = Checkers;
     let start = game.start();
     let expected = [
         7u64, 49, 302, 1469, 7361, 36768, 179_740, 845_931, 3_963_680, 18_391_564,
@@ -33,7 +33,7 @@ fn perft_matches_the_published_counts() {
 
 #[test]
 fn the_board_geometry_is_the_standard_one() {
-    let game = Checkers::SUBGRID;
+    let game = Checkers;
     let (_, text) = moves_of(&game, &game.start());
     assert_eq!(
         text,
@@ -46,7 +46,7 @@ fn the_board_geometry_is_the_standard_one() {
 
 #[test]
 fn notation_and_fen_round_trip() {
-    let game = Checkers::SUBGRID;
+    let game = Checkers;
     let pos = game.parse_position("1. 11-15 23-19 2. 8-11 22-17").unwrap();
     let fen = game.fen(&pos);
     assert_eq!(
@@ -68,7 +68,7 @@ fn notation_and_fen_round_trip() {
 
 #[test]
 fn captures_are_compulsory_and_multi_jumps_complete() {
-    let game = Checkers::SUBGRID;
+    let game = Checkers;
     // Black man on 15 faces White men on 19 and 27: the only move is
     // 15x24x31, which takes both and crowns on 31.
     let pos = game.parse_fen("B:W19,27:B15,1").unwrap();
@@ -107,7 +107,7 @@ fn captures_are_compulsory_and_multi_jumps_complete() {
 
 #[test]
 fn a_man_is_crowned_and_its_move_ends_there() {
-    let game = Checkers::SUBGRID;
+    let game = Checkers;
     // Black man on 22 jumps 26 to land on 31, the crowning row; a
     // White man on 27 could be jumped next by a king, but not now.
     let pos = game.parse_fen("B:W26,27,K1:B22").unwrap();
@@ -119,7 +119,7 @@ fn a_man_is_crowned_and_its_move_ends_there() {
 
 #[test]
 fn quiet_king_moves_draw_by_the_40_move_rule_and_by_repetition() {
-    let game = Checkers::SUBGRID;
+    let game = Checkers;
     let pos = game.parse_fen("B:WK32:BK1").unwrap();
     // Both kings shuffle: the third occurrence of the start is a draw.
     let line = "1-5 32-28 5-1 28-32 1-5 32-28 5-1 28-32";

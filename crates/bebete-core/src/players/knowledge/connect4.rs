@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn the_connect4_solver_knows_the_opening() {
         let mut solver = Connect4Solver::new();
-        let values = solver.move_values(&Connect4::SUBGRID, &Connect4::SUBGRID.start());
+        let values = solver.move_values(&Connect4, &Connect4.start());
         // Only the centre column wins for the first player; 3 and 5 draw.
         let wins: Vec<u8> = values
             .iter()

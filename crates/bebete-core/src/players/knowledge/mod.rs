@@ -18,7 +18,7 @@ pub use othello::WPC;
 
 use crate::bank::{Bank, BankSource};
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{BuiltIn, Game};
+use crate::games::{BuiltIn, Game, GenomeGame, Rules};
 use crate::puzzle::PuzzleError;
 use crate::solve::{Score, SolvedTable, Solver, Value};
 use crate::store::FileError;
@@ -44,8 +44,9 @@ pub trait ExactSolver<G: Game>: Send {
 /// A bank of `G`'s positions.
 pub type GameBank<G> = Bank<<G as Game>::Position, <G as Game>::Move>;
 
-/// Game knowledge for the fixed opponents.
-pub trait Knowledge: BuiltIn {
+/// Game knowledge for the fixed opponents: written on a game's rules,
+/// and read the same through a [`GenomeGame`] of them.
+pub trait Knowledge: Game {
     /// Whether every position can be solved in memory by backward
     /// induction (exact audits, the exhaustive fitness); `perfect` works
     /// either way.
@@ -90,17 +91,85 @@ pub trait Knowledge: BuiltIn {
         None
     }
     /// Runs `visitor` with this game as a [`Puzzle`], when it is one (a
-    /// one-player game solved whole); games that are not refuse with
-    /// [`NotAPuzzle`].
+    /// one-player game solved whole, with the genome that plays it);
+    /// games that are not refuse with [`NotAPuzzle`]. A game's rules
+    /// answer through [`Knowledge::puzzle_of`].
     fn visit_puzzle<V: PuzzleVisitor>(&self, _visitor: V) -> Result<V::Output, NotAPuzzle> {
         Err(NotAPuzzle)
+    }
+    /// [`Knowledge::visit_puzzle`] of `game`, these rules played by a
+    /// genome: a one-player game's rules make it a [`Puzzle`].
+    fn puzzle_of<V: PuzzleVisitor>(
+        _game: &GenomeGame<Self>,
+        _visitor: V,
+    ) -> Result<V::Output, NotAPuzzle>
+    where
+        Self: Rules,
+    {
+        Err(NotAPuzzle)
+    }
+}
+
+/// The rules' knowledge, read through the game they are played in: the
+/// fixed players, the solver and the bank see only the rules.
+impl<R: Rules + Knowledge> Knowledge for GenomeGame<R> {
+    const SOLVABLE: bool = R::SOLVABLE;
+    const BANKED: bool = R::BANKED;
+    const WEIGHTED_PIECES: bool = R::WEIGHTED_PIECES;
+
+    fn preference_classes(&self) -> Vec<Vec<R::Move>> {
+        self.rules.preference_classes()
+    }
+    fn opponent_wins_by(&self, pos: &R::Position, mv: R::Move) -> bool {
+        self.rules.opponent_wins_by(pos, mv)
+    }
+    fn heuristic(&self, pos: &R::Position) -> i32 {
+        self.rules.heuristic(pos)
+    }
+    fn rule_moves(&self, pos: &R::Position, moves: &[R::Move]) -> Option<Vec<R::Move>> {
+        self.rules.rule_moves(pos, moves)
+    }
+    fn exact(&self) -> Option<Arc<dyn Exact<Self>>> {
+        let exact = self.rules.exact()?;
+        Some(Arc::new(OnRules(exact)))
+    }
+    fn bank(&self, source: &BankSource) -> Result<Option<GameBank<Self>>, FileError> {
+        self.rules.bank(source)
+    }
+    fn too_large_to_read(&self) -> Option<&'static str> {
+        self.rules.too_large_to_read()
+    }
+    fn visit_puzzle<V: PuzzleVisitor>(&self, visitor: V) -> Result<V::Output, NotAPuzzle> {
+        R::puzzle_of(self, visitor)
+    }
+}
+
+/// The rules' exact play, for the game they are played in.
+struct OnRules<R>(Arc<dyn Exact<R>>);
+
+impl<R: Rules> Exact<GenomeGame<R>> for OnRules<R> {
+    fn solver(&self, game: &GenomeGame<R>) -> Box<dyn ExactSolver<GenomeGame<R>>> {
+        Box::new(SolverOnRules(self.0.solver(&game.rules)))
+    }
+}
+
+/// The rules' exact solver, for the game they are played in.
+struct SolverOnRules<R: Game>(Box<dyn ExactSolver<R>>);
+
+impl<R: Rules> ExactSolver<GenomeGame<R>> for SolverOnRules<R> {
+    fn move_scores(&mut self, game: &GenomeGame<R>, pos: &R::Position) -> Vec<(R::Move, Score)> {
+        self.0.move_scores(&game.rules, pos)
+    }
+
+    fn move_values(&mut self, game: &GenomeGame<R>, pos: &R::Position) -> Vec<(R::Move, Value)> {
+        self.0.move_values(&game.rules, pos)
     }
 }
 
 /// A one-player game solved whole: what `solve`, `audit` and `play` ask of
 /// it. Each answer is the game's own type, shown as text (`Display`) or as
 /// JSON (`Serialize`), so the command line needs no word of the game.
-pub trait Puzzle: Knowledge + TableGame {
+pub trait Puzzle: Knowledge + TableGame + BuiltIn {
     /// The figures of the whole puzzle (`solve`).
     type Survey: serde::Serialize + std::fmt::Display;
     /// The moves of one position and what each can still reach (`solve

@@ -3,7 +3,7 @@
 
 use super::{Exact, ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, score_moves};
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{Game, Solitaire, SolitairePosition};
+use crate::games::{Game, GenomeGame, Solitaire, SolitairePosition};
 use crate::puzzle::PuzzleError;
 use crate::puzzle::solitaire::{
     MAX_POSITIONS, SOLVED_BOARDS, SoloAudit, SoloMoves, SoloReport, SoloTable, too_large,
@@ -38,8 +38,11 @@ impl Knowledge for Solitaire {
         too_large(self).then_some(SOLVED_BOARDS)
     }
 
-    fn visit_puzzle<V: PuzzleVisitor>(&self, visitor: V) -> Result<V::Output, NotAPuzzle> {
-        Ok(visitor.visit(self))
+    fn puzzle_of<V: PuzzleVisitor>(
+        game: &GenomeGame<Solitaire>,
+        visitor: V,
+    ) -> Result<V::Output, NotAPuzzle> {
+        Ok(visitor.visit(game))
     }
 }
 
@@ -72,42 +75,47 @@ impl ExactSolver<Solitaire> for SoloSolver {
     }
 }
 
-impl Puzzle for Solitaire {
+impl Puzzle for GenomeGame<Solitaire> {
     type Survey = SoloReport;
     type Moves = SoloMoves;
     type Audit = SoloAudit;
 
     fn survey(&self) -> Result<SoloReport, PuzzleError> {
-        Ok(SoloTable::build(self, MAX_POSITIONS)?.report(self))
+        Ok(SoloTable::build(&self.rules, MAX_POSITIONS)?.report(&self.rules))
     }
 
     fn moves(&self, pos: &SolitairePosition) -> Result<SoloMoves, PuzzleError> {
-        let table = SoloTable::build(self, MAX_POSITIONS)?;
-        if !self.has_jump(pos.pegs) {
+        let table = SoloTable::build(&self.rules, MAX_POSITIONS)?;
+        if !self.rules.has_jump(pos.pegs) {
             return Err(PuzzleError::Over("no jump left"));
         }
-        Ok(SoloMoves::new(self, &table, pos))
+        Ok(SoloMoves::new(&self.rules, &table, pos))
     }
 
     fn audit(&self, genes: &[u8], policy: IllegalPolicy) -> Result<SoloAudit, PuzzleError> {
-        let table = SoloTable::build(self, MAX_POSITIONS)?;
+        let table = SoloTable::build(&self.rules, MAX_POSITIONS)?;
         Ok(audit(self, &table, genes, policy))
     }
 
     fn best_from_start(&self) -> Option<u32> {
         // 5 rows: 2^15 positions, solved at once.
-        SoloTable::build(self, 1 << 20)
+        SoloTable::build(&self.rules, 1 << 20)
             .ok()
             .map(|t| u32::from(t.start().best))
     }
 }
 
 /// Audits `genes` on `table`, the solved board of `game`.
-fn audit(game: &Solitaire, table: &SoloTable, genes: &[u8], policy: IllegalPolicy) -> SoloAudit {
+fn audit(
+    game: &GenomeGame<Solitaire>,
+    table: &SoloTable,
+    genes: &[u8],
+    policy: IllegalPolicy,
+) -> SoloAudit {
     // Where the genome's game from each position ends (None: a forfeit).
     let mut ends: FxHashMap<u32, Option<u32>> = FxHashMap::default();
     fn end(
-        game: &Solitaire,
+        game: &GenomeGame<Solitaire>,
         genes: &[u8],
         policy: IllegalPolicy,
         pos: SolitairePosition,

@@ -1,0 +1,220 @@
+//! A game played by genomes of one kind: a game's rules ([`Rules`]) apart
+//! from the kind of genome that plays them ([`Kind`]).
+//!
+//! A game's rules type (`Connect4`, `Othello`, …) knows nothing of
+//! genomes: the solver, the fixed players, perft and the page need only
+//! it. A genome kind is how a gene table reads a position and plays a
+//! move: the game's vote table (its encoders: tic-tac-toe's base 3,
+//! Connect-Four's sub-grid windows, …) or the value genome
+//! ([`ValueGenome`], written once in `encoding::ntuple` over the board
+//! view a game gives). [`GenomeGame`] pairs the two: it is what the engine
+//! evolves, stores and plays (`encoding::GenomeKind` says how each kind
+//! reads the rules).
+
+use super::{BoardView, Game, MoveError, NTuple, NotationError, Outcome, Side};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// No genome of this kind: the value of a kind a game does not have (no
+/// vote table for Othello, no value genome for a game without a board
+/// view). It has no values, so a [`GenomeGame`] of it cannot be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NoGenome {}
+
+/// A game's rules as genomes play them: which genome kinds it has, and
+/// how files store the game with its kind.
+pub trait Rules: Game + Copy + Debug + PartialEq + Eq + Hash {
+    /// Its vote-table genome (its encoders), or [`NoGenome`].
+    type Votes: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
+    /// Its value genome ([`ValueGenome`], over its board view), or
+    /// [`NoGenome`].
+    type Values: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
+    /// The game with its kind as files store it: a frozen form whose tags
+    /// are pinned (`stored_tags_are_pinned`: append only).
+    type Stored: Serialize + DeserializeOwned;
+
+    /// The stored form of `game`.
+    fn store(game: &GenomeGame<Self>) -> Self::Stored;
+    /// The game a stored form names.
+    fn load(stored: Self::Stored) -> GenomeGame<Self>;
+}
+
+/// Which kind of genome plays a game, with that kind's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind<R: Rules> {
+    /// The text's vote table, read through one of the game's encoders.
+    Votes(R::Votes),
+    /// The value genome: tuples of cells learning by self-play.
+    Value(R::Values),
+}
+
+/// A game's rules with the kind of genome that plays it: what the engine
+/// evolves, stores in files and plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GenomeGame<R: Rules> {
+    pub rules: R,
+    pub kind: Kind<R>,
+}
+
+impl<R: Rules> GenomeGame<R> {
+    /// The rules played by a vote table read through `encoder`.
+    pub const fn votes(rules: R, encoder: R::Votes) -> Self {
+        GenomeGame {
+            rules,
+            kind: Kind::Votes(encoder),
+        }
+    }
+
+    /// The rules played by a value genome.
+    pub const fn value(rules: R, genome: R::Values) -> Self {
+        GenomeGame {
+            rules,
+            kind: Kind::Value(genome),
+        }
+    }
+
+    /// The vote table's encoder, when the genome is a vote table.
+    pub fn encoder(&self) -> Option<R::Votes> {
+        match self.kind {
+            Kind::Votes(encoder) => Some(encoder),
+            Kind::Value(_) => None,
+        }
+    }
+
+    /// The value genome, when the genome is one.
+    pub fn value_kind(&self) -> Option<R::Values> {
+        match self.kind {
+            Kind::Value(genome) => Some(genome),
+            Kind::Votes(_) => None,
+        }
+    }
+}
+
+impl<R: Rules> Serialize for GenomeGame<R> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        R::store(self).serialize(serializer)
+    }
+}
+
+impl<'de, R: Rules> Deserialize<'de> for GenomeGame<R> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        R::Stored::deserialize(deserializer).map(R::load)
+    }
+}
+
+/// The rules are the game's: every method is the rules'.
+impl<R: Rules> Game for GenomeGame<R> {
+    type Position = R::Position;
+    type Move = R::Move;
+
+    const DEFAULT_OPENINGS: u32 = R::DEFAULT_OPENINGS;
+    const PLAYERS: u8 = R::PLAYERS;
+    const MOVE_PROMPT: &'static str = R::MOVE_PROMPT;
+    const SIDE_NAMES: [&'static str; 2] = R::SIDE_NAMES;
+
+    fn start(&self) -> R::Position {
+        self.rules.start()
+    }
+    fn turn(&self, pos: &R::Position) -> Side {
+        self.rules.turn(pos)
+    }
+    fn outcome(&self, pos: &R::Position) -> Option<Outcome> {
+        self.rules.outcome(pos)
+    }
+    fn legal_moves(&self, pos: &R::Position, moves: &mut Vec<R::Move>) {
+        self.rules.legal_moves(pos, moves)
+    }
+    fn is_legal(&self, pos: &R::Position, mv: R::Move) -> bool {
+        self.rules.is_legal(pos, mv)
+    }
+    fn play(&self, pos: &R::Position, mv: R::Move) -> R::Position {
+        self.rules.play(pos, mv)
+    }
+    fn parse_move(&self, text: &str) -> Result<R::Move, MoveError> {
+        self.rules.parse_move(text)
+    }
+    fn format_move(&self, mv: R::Move) -> String {
+        self.rules.format_move(mv)
+    }
+    fn notation_separator(&self) -> &'static str {
+        self.rules.notation_separator()
+    }
+    fn render(&self, pos: &R::Position) -> String {
+        self.rules.render(pos)
+    }
+    fn render_play(&self, pos: &R::Position, last: Option<R::Move>) -> String {
+        self.rules.render_play(pos, last)
+    }
+    fn pieces_left(&self, pos: &R::Position) -> u32 {
+        self.rules.pieces_left(pos)
+    }
+    fn view(&self, pos: &R::Position) -> BoardView {
+        self.rules.view(pos)
+    }
+    fn exact_ending(&self, pos: &R::Position) -> Option<Vec<(R::Move, i32)>> {
+        self.rules.exact_ending(pos)
+    }
+    fn perft(&self, pos: &R::Position, depth: u32) -> u64 {
+        self.rules.perft(pos, depth)
+    }
+    fn why_illegal(&self, pos: &R::Position, mv: R::Move) -> String {
+        self.rules.why_illegal(pos, mv)
+    }
+    fn try_play(&self, pos: &R::Position, mv: R::Move) -> Result<R::Position, MoveError> {
+        self.rules.try_play(pos, mv)
+    }
+    fn parse_position(&self, text: &str) -> Result<R::Position, NotationError> {
+        self.rules.parse_position(text)
+    }
+    fn parse_moves(&self, text: &str) -> Result<R::Position, NotationError> {
+        self.rules.parse_moves(text)
+    }
+    fn split_notation<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        self.rules.split_notation(text)
+    }
+    fn format_line(&self, moves: &[R::Move]) -> String {
+        self.rules.format_line(moves)
+    }
+}
+
+/// Where a value genome's tuples come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Placement {
+    /// Random walks over the board, redrawn by mutation.
+    Drawn,
+    /// One tuple on every class of straight lines of the tuples' length
+    /// (the board view's straight tuples: Othello's), kept fixed: mutation
+    /// changes only the weights and the learning settings.
+    Straight,
+}
+
+/// The value genome: tuples of cells with a weight per tuple state, a
+/// position's value from their sum, learning by TD(λ) self-play
+/// (`encoding::ntuple`, written once for every game that gives a board
+/// view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ValueGenome {
+    /// How many tuples, of how many cells.
+    pub shape: NTuple,
+    pub placement: Placement,
+}
+
+impl ValueGenome {
+    /// Tuples drawn as random walks.
+    pub const fn drawn(shape: NTuple) -> Self {
+        ValueGenome {
+            shape,
+            placement: Placement::Drawn,
+        }
+    }
+
+    /// Tuples on every class of straight lines ([`Placement::Straight`]).
+    pub const fn straight(shape: NTuple) -> Self {
+        ValueGenome {
+            shape,
+            placement: Placement::Straight,
+        }
+    }
+}
