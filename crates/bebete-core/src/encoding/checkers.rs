@@ -242,6 +242,7 @@ impl GenomeKind<Checkers> for CheckersEncoder {
         gene & 31
     }
 
+    #[inline]
     fn decide(
         &self,
         game: &Checkers,

@@ -3,7 +3,7 @@
 //! [`GenomeGame`], its rules played by the kind it names.
 
 use super::ntuple::{Decision, Values};
-use super::{Explanation, IllegalPolicy, TableGame};
+use super::{Explanation, IllegalPolicy, TableGame, own_or_first_allowed};
 use crate::games::{Game, GenomeGame, Kind, NoGenome, Rules};
 use rand::Rng;
 use std::fmt::Debug;
@@ -129,15 +129,7 @@ pub trait GenomeKind<G: Game>:
         policy: IllegalPolicy,
         allowed: &dyn Fn(G::Move) -> bool,
     ) -> Option<G::Move> {
-        if let Some(mv) = self
-            .decide(game, genes, pos, policy)
-            .filter(|&m| allowed(m))
-        {
-            return Some(mv);
-        }
-        let mut moves = Vec::new();
-        game.legal_moves(pos, &mut moves);
-        moves.into_iter().find(|&m| allowed(m))
+        own_or_first_allowed(game, self.decide(game, genes, pos, policy), pos, allowed)
     }
 }
 

@@ -10,6 +10,7 @@ use rand::{Rng, RngExt};
 
 impl MatchsticksEncoder {
     /// The gene index of a position of `game`.
+    #[inline]
     pub fn gene_index(self, game: &Matchsticks, pos: &MatchsticksPosition) -> usize {
         match (game.rules.rule, self) {
             (TakeRule::Double, MatchsticksEncoder::State) => {
@@ -19,6 +20,7 @@ impl MatchsticksEncoder {
         }
     }
 
+    #[inline]
     fn lookup(
         self,
         game: &Matchsticks,
@@ -77,6 +79,7 @@ impl GenomeKind<Matchsticks> for MatchsticksEncoder {
         t.clamp(1, most)
     }
 
+    #[inline]
     fn decide(
         &self,
         game: &Matchsticks,

@@ -1,9 +1,12 @@
 //! From a board to a gene, and from a gene to a move.
 //!
-//! A genome is a flat table of one-byte genes. Each game says how many genes
-//! it needs, how to draw a random one, and how a table decides a move in a
-//! position ([`TableGame`]). Decisions are allocation-free table lookups: they
-//! run millions of times per generation.
+//! A genome is a flat table of one-byte genes. A kind of genome says how
+//! many genes it needs for a game's rules, how to draw a random one, and
+//! how a table decides a move in a position ([`GenomeKind`]): each game's
+//! vote-table encoders in its own file here, the value genome once in
+//! [`ntuple`]. [`TableGame`] is the same for a game whose genome kind is
+//! chosen. Decisions allocate nothing (a test holds it): they run millions
+//! of times per generation.
 
 mod checkers;
 mod connect4;
@@ -174,8 +177,10 @@ impl<M: Copy> Explanation<M> for GeneLookup<M> {
 }
 
 /// A game whose players can be lookup tables: the genome side of a game
-/// (how many genes, how a table decides a move). Implemented by the games,
-/// not by genomes, hence the name.
+/// (how many genes, how a table decides a move). Every built-in game has
+/// one, [`GenomeGame`](crate::games::GenomeGame), which asks the
+/// [`GenomeKind`] it names; a game from outside the crate implements it
+/// on its own type (`examples/own_game.rs`).
 pub trait TableGame: Game {
     /// Whether genes carry a weight beside the move (Connect-Four votes),
     /// so that a zero-weight start (`--init zero`) means something.
@@ -296,13 +301,25 @@ pub trait TableGame: Game {
         policy: IllegalPolicy,
         allowed: &dyn Fn(Self::Move) -> bool,
     ) -> Option<Self::Move> {
-        if let Some(mv) = self.decide(genes, pos, policy).filter(|&m| allowed(m)) {
-            return Some(mv);
-        }
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        moves.into_iter().find(|&m| allowed(m))
+        own_or_first_allowed(self, self.decide(genes, pos, policy), pos, allowed)
     }
+}
+
+/// `own` when `allowed` accepts it, else the first legal move of `pos` it
+/// accepts: the tactical shell's choice for a genome that ranks no other
+/// move.
+pub(crate) fn own_or_first_allowed<G: Game>(
+    game: &G,
+    own: Option<G::Move>,
+    pos: &G::Position,
+    allowed: &dyn Fn(G::Move) -> bool,
+) -> Option<G::Move> {
+    if let Some(mv) = own.filter(|&m| allowed(m)) {
+        return Some(mv);
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    moves.into_iter().find(|&m| allowed(m))
 }
 
 /// Something to do with a concrete game whose players are gene tables;

@@ -12,6 +12,7 @@ use crate::games::{Game, PegBits, Solitaire, SolitairePosition};
 use rand::{Rng, RngExt};
 
 impl PegBits {
+    #[inline]
     fn lookup(
         self,
         game: &Solitaire,
@@ -50,6 +51,7 @@ impl GenomeKind<Solitaire> for PegBits {
         (gene as usize) < game.jumps().len()
     }
 
+    #[inline]
     fn decide(
         &self,
         game: &Solitaire,

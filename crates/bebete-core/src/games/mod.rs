@@ -5,9 +5,12 @@
 //! The trait is deliberately small — start, turn, legal moves, play, outcome and
 //! the position notation — so that every consumer (the evolution loop, the
 //! players, the solver, the command line) is written once, generically. Each
-//! game lives in its own file and is registered once (`spec.rs`, see
-//! [`Registered`]); a serialisable [`GameSpec`] names a game and its rules
-//! as data, and the layers above run generic code with the concrete type
+//! game lives in its own file, holding its rules and nothing of genomes.
+//! [`GenomeGame`] pairs a game's rules with the kind of genome that plays
+//! them ([`Kind`]: its vote table, or a [`ValueGenome`]); each game is
+//! registered once as that pair (`spec.rs`, see [`Registered`]); a
+//! serialisable [`GameSpec`] names a game, its rules and its genome kind as
+//! data, and the layers above run generic code with the concrete type
 //! (`encoding::visit_table_game`, `dispatch`).
 
 mod checkers;

@@ -1,9 +1,13 @@
 //! What a built-in game tells the rest of the program about itself, and the
 //! one list of built-in games.
 //!
-//! A built-in game is its rules file (a [`Game`]), its encoder file (a
-//! `TableGame`), what the fixed opponents know of it (a `Knowledge`) and one
-//! line in [`registry!`]'s invocation in `spec.rs`. The macro writes the
+//! A built-in game is its rules file (a [`Game`] with its
+//! [`Rules`](super::Rules): the genome kinds it has and how files store
+//! them), its genomes file (`encoding`: how its vote table reads the rules,
+//! its board view for the value genome), what the fixed opponents know of
+//! it (a `Knowledge`) and one line in [`registry!`]'s invocation in
+//! `spec.rs`, naming the game as genomes play it,
+//! [`GenomeGame`](super::GenomeGame)`<Rules>`. The macro writes the
 //! [`GameKind`](super::GameKind) and [`GameSpec`](super::GameSpec) enums
 //! and every `match` over the games (names, variants, options, dispatch):
 //! the command line, the server, the run settings and the tests read those,

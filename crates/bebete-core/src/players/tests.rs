@@ -462,3 +462,36 @@ fn othello_endings_are_played_exactly() {
         assert_eq!(value_of(searched), best, "2 plies\n{}", game.render(&pos));
     }
 }
+
+/// The fixed players, exact play and perft take a game's rules alone: no
+/// genome kind is needed to build or play them (issue 35: a game is its
+/// rules).
+#[test]
+fn the_fixed_players_and_exact_play_need_only_the_rules() {
+    use crate::games::{Checkers, Othello};
+    let exact = TicTacToe.exact().expect("tic-tac-toe is solved whole");
+    let mut perfect = PerfectPlayer::new(&TicTacToe, exact.as_ref(), 1);
+    let mut other = PerfectPlayer::new(&TicTacToe, exact.as_ref(), 2);
+    assert_eq!(
+        play_game(&TicTacToe, TicTacToe.start(), &mut perfect, &mut other),
+        Outcome::Draw
+    );
+    // Two plies of search against random moves, and the weighted piece
+    // counter against random moves, each moving first.
+    for (g, seed) in (0..4).map(|g| (g, 10 + g)) {
+        let mut searcher = AlphaBetaPlayer::new(2, seed);
+        let mut random = RandomPlayer::new(seed);
+        let c4 = play_game(&Connect4, Connect4.start(), &mut searcher, &mut random);
+        assert_eq!(c4, Outcome::Win(Side::First), "connect4 game {g}");
+    }
+    let mut monte_carlo = MonteCarloPlayer::new(8, 7);
+    let checkers = play_game(
+        &Checkers,
+        Checkers.start(),
+        &mut monte_carlo,
+        &mut RandomPlayer::new(8),
+    );
+    assert_ne!(checkers, Outcome::Win(Side::Second));
+    assert_eq!(Othello.perft(&Othello.start(), 4), 244);
+    assert!(Othello.exact_ending(&Othello.start()).is_none());
+}

@@ -199,6 +199,9 @@ where
         }
     }
 
+    /// Kept out of line: a value decision costs microseconds, and a vote
+    /// table's decision beside it in a game's loop stays small.
+    #[inline(never)]
     fn decide(
         &self,
         game: &G,
@@ -209,6 +212,7 @@ where
         decide(game, self.shape, genes, pos, None)
     }
 
+    #[inline(never)]
     fn decide_among(
         &self,
         game: &G,
