@@ -48,10 +48,45 @@ pub struct Provenance {
     pub seed: Option<u64>,
 }
 
+/// The provenance as genome headers store it, field by field in this
+/// order: a frozen copy, so that a change to [`Provenance`] does not change
+/// how files read. Append only (`header_bytes_are_pinned`).
+#[derive(Serialize, Deserialize)]
+struct StoredProvenance {
+    run: Option<String>,
+    generation: Option<u64>,
+    fitness: Option<f64>,
+    seed: Option<u64>,
+}
+
+impl From<Provenance> for StoredProvenance {
+    fn from(p: Provenance) -> Self {
+        StoredProvenance {
+            run: p.run,
+            generation: p.generation,
+            fitness: p.fitness,
+            seed: p.seed,
+        }
+    }
+}
+
+impl From<StoredProvenance> for Provenance {
+    fn from(p: StoredProvenance) -> Self {
+        Provenance {
+            run: p.run,
+            generation: p.generation,
+            fitness: p.fitness,
+            seed: p.seed,
+        }
+    }
+}
+
+/// The version-1 header, field by field in this order (the game's bytes
+/// are pinned by `stored_tags_are_pinned`).
 #[derive(Serialize, Deserialize)]
 struct GenomeHeader {
     game: GameSpec,
-    provenance: Provenance,
+    provenance: StoredProvenance,
     gene_count: u64,
 }
 
@@ -59,7 +94,7 @@ struct GenomeHeader {
 #[derive(Serialize, Deserialize)]
 struct GenomeHeaderV2 {
     game: GameSpec,
-    provenance: Provenance,
+    provenance: StoredProvenance,
     gene_count: u64,
     lookahead: u8,
 }
@@ -154,7 +189,7 @@ impl Genome {
 
     /// Writes the genome atomically.
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        let (game, provenance) = (self.game, self.provenance.clone());
+        let (game, provenance) = (self.game, self.provenance.clone().into());
         let gene_count = self.genes.len() as u64;
         if self.lookahead == 0 {
             let header = GenomeHeader {
@@ -236,7 +271,7 @@ impl Genome {
         visit_table_game(header.game, CheckGenes(&genes))?;
         Ok(Genome {
             game: header.game,
-            provenance: header.provenance,
+            provenance: header.provenance.into(),
             genes,
             lookahead: header.lookahead,
         })
@@ -262,6 +297,43 @@ impl Genome {
 mod tests {
     use super::*;
     use crate::games::{MatchsticksRules, TakeRule};
+
+    /// Both headers' bytes, pinned: their fields are read by position, so
+    /// a field is appended in a new version, never inserted or reordered,
+    /// and a change to the live `Provenance` or `GameSpec` types must not
+    /// move them.
+    #[test]
+    fn header_bytes_are_pinned() {
+        let provenance = StoredProvenance::from(Provenance {
+            run: Some("r".to_string()),
+            generation: Some(7),
+            fitness: Some(0.5),
+            seed: None,
+        });
+        let v1 = GenomeHeader {
+            game: GameSpec::TICTACTOE,
+            provenance,
+            gene_count: 300,
+        };
+        assert_eq!(
+            postcard::to_allocvec(&v1).unwrap(),
+            [
+                0, 0, 1, 1, b'r', 1, 7, 1, 0, 0, 0, 0, 0, 0, 224, 63, 0, 172, 2
+            ],
+            "version 1: game, provenance (run, generation, fitness, seed), gene count"
+        );
+        let v2 = GenomeHeaderV2 {
+            game: GameSpec::CONNECT4,
+            provenance: Provenance::default().into(),
+            gene_count: 5,
+            lookahead: 3,
+        };
+        assert_eq!(
+            postcard::to_allocvec(&v2).unwrap(),
+            [2, 0, 0, 0, 0, 0, 5, 3],
+            "version 2: version 1's fields, then the lookahead"
+        );
+    }
 
     /// A header-only read agrees with the full one and refuses what the
     /// full one refuses for the frame (a cut file, a foreign one).
