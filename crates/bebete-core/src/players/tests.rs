@@ -464,8 +464,7 @@ fn othello_endings_are_played_exactly() {
 }
 
 /// The fixed players, exact play and perft take a game's rules alone: no
-/// genome kind is needed to build or play them (issue 35: a game is its
-/// rules).
+/// genome kind is needed to build or play them (a game is its rules).
 #[test]
 fn the_fixed_players_and_exact_play_need_only_the_rules() {
     use crate::games::{Checkers, Othello};
