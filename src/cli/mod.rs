@@ -98,7 +98,7 @@ pub enum Command {
 /// some input line failed).
 /// Parses the process's arguments, with `evolve --help` listing each
 /// game's defaults from the settings a run uses
-/// ([`evolve::defaults_by_game`]). Exits on `--help`, `--version` and a
+/// (`evolve::defaults_by_game`). Exits on `--help`, `--version` and a
 /// flag clap refuses, as `Cli::parse` does.
 pub fn parse() -> Cli {
     use clap::{CommandFactory, FromArgMatches};

@@ -158,7 +158,7 @@ fn harden(mut response: Response) -> Response {
 }
 
 /// The middleware: Host, then Origin, then the content type of a POST;
-/// every answer hardened ([`harden`]).
+/// every answer hardened (`harden`).
 pub async fn check(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
     harden(screen(&guard, request, next).await)
 }

@@ -219,10 +219,10 @@ pub fn cancelled() -> ApiError {
 /// The bot's move after `moves` (an unfinished position where it is to
 /// move); `seed` drives a random player. This may take long (perfect play,
 /// many playouts): callers run it off the request threads, under `budget`.
-/// The bot searches deeper a step at a time ([`Bot::ladder`]); when the
+/// The bot searches deeper a step at a time (`Bot::ladder`); when the
 /// budget's deadline passes, the last step that finished gives the move and
 /// the reason says how far it got. Every step runs under the deadline; the
-/// first takes microseconds (see [`Bot::ladder`]), so a move is ready unless
+/// first takes microseconds (see `Bot::ladder`), so a move is ready unless
 /// the budget is cancelled, which gives no move at all.
 pub fn bot_move(
     spec: GameSpec,

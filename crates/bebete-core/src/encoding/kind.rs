@@ -11,8 +11,10 @@ use std::hash::Hash;
 
 /// How a genome of one kind reads the rules `G` and plays: the genome side
 /// of [`TableGame`], given the rules. Implemented by each game's vote-table
-/// encoders, by [`ValueGenome`] for every game with a board view, and by
-/// [`NoGenome`] where a game has no genome of a kind.
+/// encoders, by [`ValueGenome`](crate::games::ValueGenome) for every game
+/// with a board view, and by
+/// [`NoGenome`](crate::games::NoGenome) where a game has no genome of a
+/// kind.
 pub trait GenomeKind<G: Game>:
     Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
 {

@@ -1,7 +1,7 @@
 //! How the islands of one run talk when they live in several processes.
 //!
 //! In one process ([`Alone`]) every operation is the identity. Under MPI
-//! (cargo feature `mpi`, [`mpi_exchange`]) each rank holds one island, and
+//! (cargo feature `mpi`, `mpi_exchange`) each rank holds one island, and
 //! the generation loop reaches the same collective operations in the same
 //! order on every rank: the islands' figures (all-gather), the champion's
 //! genes and the benchmark values (broadcast), the migrants (a ring), and

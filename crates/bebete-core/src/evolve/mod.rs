@@ -2,7 +2,7 @@
 //! checkpoints.
 //!
 //! One generation: value genomes that learn first play their self-play
-//! games, each learner with its own random stream ([`learn`]); every genome
+//! games, each learner with its own random stream (`learn`); every genome
 //! is then scored by the run's fitness ([`fitness`]: the method's
 //! round-robin of [`tournament`], a sample of it, games against fixed
 //! opponents, a bank of solved positions, or a sum of such terms); the

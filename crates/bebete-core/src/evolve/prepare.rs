@@ -69,7 +69,7 @@ fn check_memory(gene_count: usize, cfg: &EvolveConfig) -> Result<(), EvolveError
 
 /// A run checked and built, not started: the configuration validated, the
 /// memory it needs checked, its players resolved (genome files loaded), its
-/// tables and bank ready. What [`Evolution::start`] would refuse is refused
+/// tables and bank ready. What `Evolution::start` would refuse is refused
 /// here, before anything is printed or written, and nothing is checked or
 /// built twice.
 pub struct Prepared<G: TableGame + Knowledge + BuiltIn> {

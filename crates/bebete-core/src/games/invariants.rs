@@ -25,7 +25,7 @@ fn candidate_texts() -> &'static [String] {
 }
 
 /// Checks, in any game: every legal move is written and read back as
-/// itself; for every move of [`candidate_texts`] and every listed move,
+/// itself; for every move of `candidate_texts` and every listed move,
 /// `legal_moves` lists exactly the moves `is_legal` accepts, each once and
 /// nothing else; a finished position has none and an unfinished one has
 /// some; a legal move changes the position and `try_play` agrees with

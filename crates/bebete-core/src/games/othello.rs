@@ -576,7 +576,7 @@ impl Game for Othello {
         perft_bitboards(pos, depth)
     }
 
-    /// The last [`ENDING_EMPTIES`] empty squares ([`ending_moves`]).
+    /// The last `ENDING_EMPTIES` empty squares (`ending_moves`).
     fn exact_ending(&self, pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
         ending_moves(pos)
     }

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 /// named; a field a later version adds is read from an older file as its
 /// default; the fitness as its text), so a new option, fitness term or
 /// stats column needs no new format. Versions 1 to 6 are read by
-/// [`legacy`], with their own frozen copies of the types they stored.
+/// `legacy`, with their own frozen copies of the types they stored.
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
     version: 7,

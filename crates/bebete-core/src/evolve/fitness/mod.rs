@@ -20,7 +20,7 @@
 //! - [`solo`] (one-player games): one game per genome, points for the
 //!   pieces it removes.
 //!
-//! A new term is a new file here and one line in the table of [`terms!`]
+//! A new term is a new file here and one line in the table of `terms!`
 //! below; a [`Fitness`] is stored as its text, so no file format changes.
 //! What a run builds once and its fitness and benchmark share (the solved
 //! game, the exhaustive table, the bank) is [`RunTables`]. Every game is
@@ -133,7 +133,7 @@ impl<G: TableGame + Knowledge + BuiltIn> RunTables<G> {
 
 /// One kind of fitness term, in its own file: its grammar, the games it
 /// is for, its checks, its maximum and how a run builds it. The kinds are
-/// listed once, in [`terms!`]'s table.
+/// listed once, in `terms!`'s table.
 pub trait TermKind:
     Sized + Clone + PartialEq + Eq + std::fmt::Debug + std::fmt::Display + Send + Sync
 {
