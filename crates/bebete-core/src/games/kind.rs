@@ -20,7 +20,7 @@ use std::hash::Hash;
 /// No genome of this kind: the value of a kind a game does not have (no
 /// vote table for Othello, no value genome for a game without a board
 /// view). It has no values, so a [`GenomeGame`] of it cannot be made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NoGenome {}
 
 /// A game's rules as genomes play them: which genome kinds it has, and
