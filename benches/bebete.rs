@@ -12,7 +12,9 @@ use bebete::games::{
     Checkers, Connect4, Game, GameSpec, GenomeGame, Matchsticks, MatchsticksRules, TicTacToe,
 };
 use bebete::genome::random_genes;
-use bebete::players::{GenomePlayer, Player, RandomPlayer, RecordingPlayer};
+use bebete::players::{
+    GenomePlayer, GreedyPlayer, NoisyPlayer, Player, RandomPlayer, RecordingPlayer,
+};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -464,9 +466,8 @@ fn exact_solver(c: &mut Criterion) {
     group.finish();
 }
 
-/// Othello: perft on bitboards, and the straight-pair value genome's
-/// self-play learning on one thread and on two (one learner a thread, as a
-/// generation learns).
+/// Othello: perft on bitboards, the exact ending, and the straight value
+/// genomes' learning.
 fn othello(c: &mut Criterion) {
     use bebete::games::Othello;
     let game = Othello::STRAIGHT;
@@ -498,23 +499,48 @@ fn othello(c: &mut Criterion) {
         );
     }
     group.finish();
-    let genes = trained(&game);
-    let mut group = c.benchmark_group("value genome (othello, 32×2 straight)");
-    bench_learning(&mut group, &game, &genes);
-    group.throughput(Throughput::Elements(200));
-    group.bench_function("2 learners × 100 self-play games, 2 threads", |b| {
-        b.iter_batched_ref(
-            || (genes.to_vec(), genes.to_vec()),
-            |(a, b)| {
-                std::thread::scope(|scope| {
-                    scope.spawn(|| game.learn(a, 100, Pcg64Mcg::seed_from_u64(3)));
-                    game.learn(b, 100, Pcg64Mcg::seed_from_u64(4));
-                })
-            },
-            BatchSize::LargeInput,
-        )
-    });
-    group.finish();
+    // Self-play on one thread and on two (one learner a thread, as a
+    // generation learns), for the straight pairs and the default
+    // quadruples; and the quadruples learning against the benchmark's
+    // player (`wpc@0.1`, what the recommended run learns from).
+    for (game, shape) in [
+        (Othello::STRAIGHT_PAIRS, "32×2"),
+        (Othello::STRAIGHT, "21×4"),
+    ] {
+        let genes = trained(&game);
+        let mut group = c.benchmark_group(format!("value genome (othello, {shape} straight)"));
+        bench_learning(&mut group, &game, &genes);
+        group.throughput(Throughput::Elements(200));
+        group.bench_function("2 learners × 100 self-play games, 2 threads", |b| {
+            b.iter_batched_ref(
+                || (genes.to_vec(), genes.to_vec()),
+                |(a, b)| {
+                    std::thread::scope(|scope| {
+                        scope.spawn(|| game.learn(a, 100, Pcg64Mcg::seed_from_u64(3)));
+                        game.learn(b, 100, Pcg64Mcg::seed_from_u64(4));
+                    })
+                },
+                BatchSize::LargeInput,
+            )
+        });
+        if game == Othello::STRAIGHT {
+            group.throughput(Throughput::Elements(100));
+            group.bench_function("100 games against wpc@0.1, learning", |b| {
+                b.iter_batched_ref(
+                    || {
+                        let wpc = GreedyPlayer::new(5);
+                        (genes.to_vec(), NoisyPlayer::new(Box::new(wpc), 0.1, 6))
+                    },
+                    |(g, wpc)| {
+                        let mut choose = |pos: &_| wpc.choose(&game, pos);
+                        game.learn_against(g, 100, Pcg64Mcg::seed_from_u64(3), &mut choose)
+                    },
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+        group.finish();
+    }
 }
 
 criterion_group!(

@@ -154,7 +154,7 @@ impl Observer for Progress {
         let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
         let learning = match self.learned {
             0 => String::new(),
-            n => format!(" | {:.0} self-play games/s", n as f64 / seconds),
+            n => format!(" | {:.0} learning games/s", n as f64 / seconds),
         };
         self.bar.set_message(format!(
             "best {} mean {:.1} | {:.0} games/s{learning}",
@@ -508,8 +508,12 @@ impl Summary {
             String::new()
         };
         if self.learned > 0 {
+            let against = match &cfg.learn_against {
+                None => "self-play games".to_string(),
+                Some(spec) => format!("games against {spec}"),
+            };
             pace += &format!(
-                " and {} self-play games learned from ({:.0}/s)",
+                " and {} {against} learned from ({:.0}/s)",
                 self.learned,
                 self.learned as f64 / elapsed.max(1e-9)
             );

@@ -145,6 +145,12 @@ pub struct EvolveArgs {
     /// plain TD learning [default: 0, or the recommended setting]
     #[arg(long, value_name = "N")]
     pub self_play: Option<u32>,
+    /// Value genomes: play the --self-play games against this fixed player
+    /// instead of against itself (any player spec: wpc@0.1, alphabeta:2, a
+    /// genome file…), learning from the genome's own moves; `self` for
+    /// self-play [default: self, or the recommended setting]
+    #[arg(long, value_name = "SPEC")]
+    pub learn_against: Option<String>,
     /// Island model: N populations of --population genomes each, evolving
     /// side by side (each with its own seed derived from --seed), 1-1024;
     /// the champion is the best of all islands
@@ -262,6 +268,13 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.tutor.guided = args.guided.unwrap_or(cfg.tutor.guided);
     cfg.tutor.local_search = args.local_search.unwrap_or(cfg.tutor.local_search);
     cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
+    match args.learn_against.as_deref().map(str::trim) {
+        None => {}
+        Some("self") => cfg.learn_against = None,
+        Some(text) => {
+            cfg.learn_against = Some(PlayerSpec::parse(text).context("--learn-against")?);
+        }
+    }
     let given = Given {
         elite: args.elite.is_some(),
         parents: args.parents.is_some(),
@@ -367,6 +380,9 @@ fn settings_as_flags(cfg: &EvolveConfig) -> String {
     }
     if cfg.self_play > 0 {
         flags.push_str(&format!(" --self-play {}", cfg.self_play));
+    }
+    if let Some(spec) = &cfg.learn_against {
+        flags.push_str(&format!(" --learn-against {spec}"));
     }
     flags.push_str(&format!(" --generations {}", cfg.generations));
     if let Some(target) = &cfg.stop.target {

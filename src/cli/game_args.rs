@@ -46,7 +46,7 @@ pub struct GameArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000), value_name = "N")]
     pub tuples: Option<u16>,
 
-    /// Value genome (--encoder ntuple or straight): cells per tuple, 2-8 [default: tictactoe 5, connect4 8, checkers 6, othello 6, othello straight 3]
+    /// Value genome (--encoder ntuple or straight): cells per tuple, 2-8 [default: tictactoe 5, connect4 8, checkers 6, othello 6, othello straight 4]
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8), value_name = "L")]
     pub tuple_length: Option<u8>,
 

@@ -59,33 +59,35 @@ fn wpc_with_random_moves_is_measured() {
     );
 }
 
-/// A value genome of straight pairs learns by self-play inside evolution:
+/// Two learners of Othello's default value genome, the better kept,
+/// selected on 4 games against `wpc@0.1`, no benchmark.
+const LEARNERS: &[&str] = &[
+    "--game",
+    "othello",
+    "--population",
+    "2",
+    "--elite",
+    "1",
+    "--parents",
+    "1",
+    "--fitness",
+    "vs:wpc@0.1:4",
+    "--bench-every",
+    "0",
+];
+
+/// A value genome of straight quadruples learns by self-play inside evolution:
 /// after 6,000 games per learner it beats random, where an untrained one
 /// plays at random; it moves, explains itself square by square and plays
 /// a person. Its run is exact on 1 and 2 threads and across a resume,
 /// learning steps included.
 #[test]
 fn othello_value_genomes_learn_play_and_their_runs_are_exact() {
-    let learner = [
-        "--game",
-        "othello",
-        "--population",
-        "2",
-        "--elite",
-        "1",
-        "--parents",
-        "1",
-        "--fitness",
-        "vs:wpc@0.1:4",
-        "--seed",
-        "3",
-        "--bench-every",
-        "0",
-    ];
+    let learner = [LEARNERS, &["--seed", "3"]].concat();
     let dir = tempfile::tempdir().unwrap();
     bebete(dir.path())
         .arg("evolve")
-        .args(learner)
+        .args(&learner)
         .args([
             "--self-play",
             "2000",
@@ -138,7 +140,29 @@ fn othello_value_genomes_learn_play_and_their_runs_are_exact() {
     assert!(text.contains("a b c d e f g h"), "{text}");
 
     let mut args = vec!["evolve"];
-    args.extend(learner);
+    args.extend(&learner);
     args.extend(["--self-play", "100", "--checkpoint-every", "2"]);
+    exact_on_threads_and_resume(&args, 2);
+}
+
+/// `--learn-against`: each learner plays its games against a fixed player
+/// instead of itself. The run records the player, and stays exact on 1
+/// and 2 threads and across a resume (the opponent's random moves
+/// included).
+#[test]
+fn othello_learning_against_a_fixed_player_is_exact_and_recorded() {
+    let against = ["--learn-against", "wpc@0.1", "--self-play", "100"];
+    let args = [&["evolve"], LEARNERS, &against, &["--seed", "5"]].concat();
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        stdout_of(
+            bebete(dir.path())
+                .args(&args)
+                .args(["--generations", "1", "--run", "runs/a"]),
+        );
+    assert!(out.contains("learned from"), "{out}");
+    let toml = std::fs::read_to_string(dir.path().join("runs/a/run.toml")).unwrap();
+    assert!(toml.contains("learn_against = \"wpc@0.1\""), "{toml}");
+    let args = [&args[..], &["--checkpoint-every", "2"]].concat();
     exact_on_threads_and_resume(&args, 2);
 }

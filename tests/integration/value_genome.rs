@@ -151,6 +151,8 @@ fn a_searching_value_genome_finds_a_forced_win() {
 fn value_genome_flags_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    let c4_value =
+        |rest: &[&'static str]| [&["--encoder", "ntuple", "--game", "c4"], rest].concat();
     for (args, expected) in [
         (
             vec!["--self-play", "10"],
@@ -175,6 +177,18 @@ fn value_genome_flags_are_checked() {
         (
             vec!["--encoder", "ntuple", "--game", "c4", "--lookahead", "13"],
             "--lookahead 13: must be 0-12",
+        ),
+        (
+            c4_value(&["--self-play", "0", "--learn-against", "rules"]),
+            "--learn-against rules: needs games to learn from",
+        ),
+        (
+            c4_value(&["--learn-against", "wpc"]),
+            "--learn-against: player 'wpc': connect4 has no weighted piece counter",
+        ),
+        (
+            c4_value(&["--learn-against", "nobody"]),
+            "--learn-against: unknown player 'nobody'",
         ),
     ] {
         let out = bebete(d)

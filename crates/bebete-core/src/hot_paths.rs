@@ -115,6 +115,20 @@ impl TableGameVisitor for Allocates {
                     "self-play learning: {some} allocations for 30 games, {many} for 120"
                 ));
             }
+            // The same against a fixed opponent (the second genome, whose
+            // decisions allocate nothing).
+            let against = |genes: &mut Vec<u8>, games| {
+                let mut opponent = |pos: &G::Position| game.decide(&second, pos, policy);
+                let rng = Pcg64Mcg::seed_from_u64(4);
+                allocations_in(|| game.learn_against(genes, games, rng, &mut opponent)).0
+            };
+            against(&mut genes, 1);
+            let (some, many) = (against(&mut genes, 30), against(&mut genes, 120));
+            if many > some + 8 {
+                found.push(format!(
+                    "learning against a fixed opponent: {some} allocations for 30 games, {many} for 120"
+                ));
+            }
         }
         for pos in positions.iter().filter(|p| game.outcome(p).is_none()) {
             let (n, _) = allocations_in(|| game.decide(&first, pos, policy));

@@ -3,7 +3,7 @@
 //! [`GenomeGame`], its rules played by the kind it names.
 
 use super::ntuple::{Decision, Values};
-use super::{Explanation, IllegalPolicy, TableGame, own_or_first_allowed};
+use super::{Explanation, IllegalPolicy, Opponent, TableGame, own_or_first_allowed};
 use crate::games::{Game, GenomeGame, Kind, NoGenome, Rules};
 use rand::Rng;
 use std::fmt::Debug;
@@ -95,6 +95,17 @@ pub trait GenomeKind<G: Game>:
     }
     /// [`TableGame::learn`].
     fn learn(&self, _game: &G, _genes: &mut [u8], _games: u32, _rng: rand_pcg::Pcg64Mcg) -> u64 {
+        0
+    }
+    /// [`TableGame::learn_against`].
+    fn learn_against(
+        &self,
+        _game: &G,
+        _genes: &mut [u8],
+        _games: u32,
+        _rng: rand_pcg::Pcg64Mcg,
+        _opponent: &mut Opponent<'_, G>,
+    ) -> u64 {
         0
     }
     /// [`TableGame::search`].
@@ -234,6 +245,15 @@ where
     }
     fn learn(&self, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
         on_kind!(self, k => k.learn(&self.rules, genes, games, rng))
+    }
+    fn learn_against(
+        &self,
+        genes: &mut [u8],
+        games: u32,
+        rng: rand_pcg::Pcg64Mcg,
+        opponent: &mut Opponent<'_, Self>,
+    ) -> u64 {
+        on_kind!(self, k => k.learn_against(&self.rules, genes, games, rng, opponent))
     }
     fn search(&self, genes: &[u8], pos: &R::Position, depth: u8) -> Option<Option<R::Move>> {
         on_kind!(self, k => k.search(&self.rules, genes, pos, depth))

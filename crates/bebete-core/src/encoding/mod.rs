@@ -176,6 +176,10 @@ impl<M: Copy> Explanation<M> for GeneLookup<M> {
     }
 }
 
+/// A fixed opponent a genome learns against: its move in each position it
+/// is to move in (`None`: it has none).
+pub type Opponent<'o, G> = dyn FnMut(&<G as Game>::Position) -> Option<<G as Game>::Move> + 'o;
+
 /// A game whose players can be lookup tables: the genome side of a game
 /// (how many genes, how a table decides a move). Every built-in game has
 /// one, [`GenomeGame`](crate::games::GenomeGame), which asks the
@@ -263,6 +267,18 @@ pub trait TableGame: Game {
     /// [`ntuple::Learner`]); returns the moves played (0 for genomes that
     /// do not learn).
     fn learn(&self, _genes: &mut [u8], _games: u32, _rng: rand_pcg::Pcg64Mcg) -> u64 {
+        0
+    }
+    /// `games` games against a fixed `opponent`, learning from the
+    /// genome's own moves (see [`ntuple::Learner::learn_against`]); returns
+    /// the moves played (0 for genomes that do not learn).
+    fn learn_against(
+        &self,
+        _genes: &mut [u8],
+        _games: u32,
+        _rng: rand_pcg::Pcg64Mcg,
+        _opponent: &mut Opponent<'_, Self>,
+    ) -> u64 {
         0
     }
     /// The move after a search of `depth` plies with the genome's own

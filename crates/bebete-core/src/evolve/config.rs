@@ -65,6 +65,11 @@ pub struct EvolveConfig {
     /// from between generations (0: none; see [`crate::encoding::ntuple`]).
     #[serde(default)]
     pub self_play: u32,
+    /// `--learn-against SPEC`: the fixed player each value genome plays
+    /// its `--self-play` games against, learning from its own moves
+    /// (`None`: against itself).
+    #[serde(default)]
+    pub learn_against: Option<PlayerSpec>,
 }
 
 /// `--islands N`, `--migrate-every K`, `--migrants M`: N populations of
@@ -174,6 +179,11 @@ impl EvolveConfig {
         if let Some(n) = settings.self_play {
             cfg.self_play = n;
         }
+        if let Some(text) = settings.learn_against {
+            cfg.learn_against = Some(
+                PlayerSpec::parse(text).expect("a game's recommended opponent to learn against"),
+            );
+        }
         if let Some(text) = settings.target {
             cfg.stop.target = Some(text.parse().expect("a game's recommended target"));
         }
@@ -238,6 +248,7 @@ impl EvolveConfig {
             tutor: Tutoring::default(),
             islands: Islands::default(),
             self_play: 0,
+            learn_against: None,
         }
     }
 
@@ -466,6 +477,16 @@ impl EvolveConfig {
                 "must be 0-1000000 games per genome per generation".into(),
             );
         }
+        if let Some(spec) = &self.learn_against
+            && self.self_play == 0
+        {
+            return refuse(
+                "learn-against",
+                spec.to_string(),
+                "needs games to learn from: --self-play N (1-1000000), or --learn-against self"
+                    .into(),
+            );
+        }
         // The bank's operators rewrite genes the bank reads: refused, with
         // `why`, where there are none.
         let no_bank_operators = |why: &str| {
@@ -491,7 +512,7 @@ impl EvolveConfig {
             return refuse(
                 "self-play",
                 self.self_play.to_string(),
-                "only a value genome learns by self-play: use --encoder ntuple (tictactoe, connect4)".into(),
+                "only a value genome learns by self-play: use --encoder ntuple (tictactoe, connect4, checkers, othello)".into(),
             );
         }
         if self.init == Init::Zero && !abilities.weighted_genes {

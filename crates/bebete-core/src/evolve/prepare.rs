@@ -10,7 +10,7 @@ use super::hall::HALL_SIZE;
 use super::{ConfigError, EvolveConfig};
 use crate::encoding::TableGame;
 use crate::games::BuiltIn;
-use crate::players::{Knowledge, PlayerError};
+use crate::players::{Knowledge, PlayerError, PlayerFactory};
 use crate::store::FileError;
 use std::sync::Arc;
 
@@ -23,6 +23,8 @@ pub enum EvolveError {
     File(#[from] FileError),
     #[error(transparent)]
     Player(#[from] PlayerError),
+    #[error("--learn-against: {0}")]
+    LearnAgainst(PlayerError),
     #[error(
         "--islands {islands}: under MPI each rank holds one island, but {ranks} ranks were started; launch with -n {islands}"
     )]
@@ -78,6 +80,8 @@ pub struct Prepared<G: TableGame + Knowledge + BuiltIn> {
     pub(super) fitness: FitnessTerms<G>,
     pub(super) bench: Bench<G>,
     pub(super) tables: Arc<RunTables<G>>,
+    /// `--learn-against`'s player, resolved once.
+    pub(super) learner_opponent: Option<PlayerFactory<G>>,
 }
 
 impl<G: TableGame + Knowledge + BuiltIn> Prepared<G> {
@@ -88,12 +92,19 @@ impl<G: TableGame + Knowledge + BuiltIn> Prepared<G> {
         let tables = Arc::new(RunTables::for_run(&game, &cfg)?);
         let fitness = FitnessTerms::new(&game, &cfg, &tables)?;
         let bench = Bench::new(&game, &cfg, &tables)?;
+        let learner_opponent = cfg
+            .learn_against
+            .as_ref()
+            .map(|spec| spec.factory(&game, cfg.illegal))
+            .transpose()
+            .map_err(EvolveError::LearnAgainst)?;
         Ok(Prepared {
             game,
             cfg,
             fitness,
             bench,
             tables,
+            learner_opponent,
         })
     }
 

@@ -80,6 +80,8 @@ struct RunToml<'a> {
     local_search: u32,
     #[serde(skip_serializing_if = "is_zero")]
     self_play: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learn_against: Option<String>,
     /// The island model (runs with more than one island only).
     #[serde(skip_serializing_if = "Option::is_none")]
     islands: Option<usize>,
@@ -233,6 +235,7 @@ pub fn run_toml_text(cfg: &EvolveConfig, threads: usize) -> String {
         guided: cfg.tutor.guided,
         local_search: cfg.tutor.local_search,
         self_play: cfg.self_play,
+        learn_against: cfg.learn_against.as_ref().map(|s| s.to_string()),
         islands: (cfg.islands.count > 1).then_some(cfg.islands.count),
         migrate_every: (cfg.islands.count > 1).then_some(cfg.islands.every),
         migrants: (cfg.islands.count > 1).then_some(cfg.islands.migrants),

@@ -99,6 +99,8 @@ pub struct RunSettings {
     pub zero_init: bool,
     /// `--self-play`.
     pub self_play: Option<u32>,
+    /// `--learn-against`.
+    pub learn_against: Option<&'static str>,
     /// `--target`.
     pub target: Option<&'static str>,
     pub generations: Option<u64>,

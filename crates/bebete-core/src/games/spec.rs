@@ -250,6 +250,10 @@ mod tests {
             ("checkers", &[4, 0]),
             ("checkers (value genome, 4×4 tuples)", &[4, 1, 4, 4]),
             (
+                "othello (value genome, 21×4 straight tuples)",
+                &[5, 1, 21, 4],
+            ),
+            (
                 "othello (value genome, 32×2 straight tuples)",
                 &[5, 1, 32, 2],
             ),

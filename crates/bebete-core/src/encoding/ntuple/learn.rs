@@ -1,6 +1,7 @@
 //! TD(λ) self-play: how a value genome learns from every move it plays.
 
 use super::*;
+use crate::encoding::Opponent;
 
 /// One afterstate remembered for the traces: the weights it read and the
 /// slope of tanh there.
@@ -43,6 +44,26 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
     /// Plays `games` self-play games, learning after every move, and adds
     /// them to the genome's clock. Returns the moves played.
     pub fn learn(&mut self, games: u32) -> u64 {
+        self.learn_with::<false>(games, None)
+    }
+
+    /// Plays `games` games against `opponent` (a move for each position
+    /// it is to move in; the learner takes the first side in even games
+    /// and the second in odd ones), learning from its own moves only: the
+    /// TD error runs from one of its afterstates to its next, or to the
+    /// game's end. Adds them to the genome's clock; returns the moves
+    /// played, the opponent's included.
+    pub fn learn_against(&mut self, games: u32, opponent: &mut Opponent<'_, G>) -> u64 {
+        self.learn_with::<true>(games, Some(opponent))
+    }
+
+    /// Both: `AGAINST` is whether an opponent is given, a constant so that
+    /// self-play's loop is compiled without the opponent's branch.
+    fn learn_with<const AGAINST: bool>(
+        &mut self,
+        games: u32,
+        mut opponent: Option<&mut Opponent<'_, G>>,
+    ) -> u64 {
         let params = Params::read(self.genes);
         let mut moves = 0;
         for g in 0..games {
@@ -51,7 +72,15 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
                 ..params
             };
             let (alpha, epsilon) = clock.scheduled(G::HORIZON);
-            moves += self.game_of(alpha, params.lambda, epsilon);
+            let against = opponent.as_mut().map(|o| {
+                let side = if g % 2 == 0 {
+                    Side::Second
+                } else {
+                    Side::First
+                };
+                (&mut **o, side)
+            });
+            moves += self.game_of::<AGAINST>(alpha, params.lambda, epsilon, against);
         }
         let p = self.genes.len() - PARAM_BYTES;
         let total = params.games.saturating_add(games);
@@ -63,7 +92,18 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
     /// TD error between the new afterstate's value and the previous one's
     /// updates the last few afterstates (λ-decayed); an exploratory move is
     /// not learned from and cuts the traces.
-    fn game_of(&mut self, alpha: f32, lambda: f32, epsilon: f32) -> u64 {
+    ///
+    /// With an opponent (and the side it plays), the opponent's moves are
+    /// the environment's: they change the position between two of the
+    /// learner's afterstates, and a game they end gives its outcome as the
+    /// last afterstate's target.
+    fn game_of<'o, const AGAINST: bool>(
+        &mut self,
+        alpha: f32,
+        lambda: f32,
+        epsilon: f32,
+        mut opponent: Option<(&mut Opponent<'o, G>, Side)>,
+    ) -> u64 {
         let game = self.game.clone();
         let mut pos = game.start();
         let mut previous: Option<f32> = None;
@@ -75,6 +115,23 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
         // without a move is finished, and the loop ends at a finished
         // afterstate before reaching one.)
         let plies = loop {
+            if AGAINST
+                && let Some((choose, side)) = opponent.as_mut()
+                && game.turn(&pos) == *side
+            {
+                let Some(mv) = choose(&pos) else {
+                    break plies;
+                };
+                pos = game.play(&pos, mv);
+                plies += 1;
+                if let Some(outcome) = game.outcome(&pos) {
+                    if let Some(before) = previous {
+                        self.update(alpha * (exact(outcome) - before), lambda);
+                    }
+                    break plies;
+                }
+                continue;
+            }
             let explore = self.rng.random::<f32>() < epsilon;
             let after = if explore {
                 game.legal_moves(&pos, &mut moves);

@@ -33,8 +33,8 @@
 //! population holds many), with learning steps far below one unit kept
 //! unbiased by stochastic rounding.
 
-use super::GenomeKind;
 use super::{Explanation, IllegalPolicy};
+use super::{GenomeKind, Opponent};
 use crate::games::{Game, Outcome, Side};
 pub use crate::games::{MAX_TUPLE_LENGTH as MAX_LENGTH, NTuple};
 use crate::games::{Placement, ValueGenome};
@@ -254,6 +254,17 @@ where
 
     fn learn(&self, game: &G, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
         Learner::new(game.clone(), self.shape, genes, rng).learn(games)
+    }
+
+    fn learn_against(
+        &self,
+        game: &G,
+        genes: &mut [u8],
+        games: u32,
+        rng: rand_pcg::Pcg64Mcg,
+        opponent: &mut Opponent<'_, G>,
+    ) -> u64 {
+        Learner::new(game.clone(), self.shape, genes, rng).learn_against(games, opponent)
     }
 
     fn search(

@@ -335,3 +335,57 @@ proptest! {
         prop_assert_eq!(named, read_whole);
     }
 }
+
+/// Learning against a fixed opponent (here one that plays at random): the
+/// same streams give the same weights, the clock counts the games, and the
+/// genome comes to beat that opponent far more often than it did.
+#[test]
+fn learning_against_a_fixed_opponent_learns_to_beat_it() {
+    use crate::eval::{MatchConfig, play_with};
+    use crate::players::{GenomePlayer, Player, RandomPlayer};
+    use rand::seq::IndexedRandom;
+    let game = GenomeGame::value(TicTacToe, ValueGenome::drawn(TicTacToe::NTUPLE));
+    let start = fresh(&game, 2);
+    let trained = |seed| {
+        let mut genes = start.clone();
+        let mut rng = Pcg64Mcg::seed_from_u64(seed + 100);
+        let mut moves = Vec::new();
+        let mut random = |pos: &<TicTacToe as Game>::Position| {
+            game.legal_moves(pos, &mut moves);
+            moves.choose(&mut rng).copied()
+        };
+        let played = game.learn_against(
+            &mut genes,
+            3_000,
+            Pcg64Mcg::seed_from_u64(seed),
+            &mut random,
+        );
+        assert!(played >= 3_000 * 5, "{played} moves");
+        genes
+    };
+    let (a, b, c) = (trained(1), trained(1), trained(2));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert_eq!(Params::read(&a).games, 3_000);
+    let against_random = |genes: &[u8]| {
+        let genes: Arc<[u8]> = genes.into();
+        let cfg = MatchConfig {
+            games: 400,
+            seed: 5,
+            openings: 0,
+        };
+        play_with(
+            &game,
+            &|| {
+                Box::new(GenomePlayer::new(genes.clone(), IllegalPolicy::Repair))
+                    as Box<dyn Player<_>>
+            },
+            &|| Box::new(RandomPlayer::new(0)),
+            0,
+            cfg,
+        )
+        .score()
+    };
+    let (before, after) = (against_random(&start), against_random(&a));
+    assert!(after > 0.9 && after > before + 0.1, "{before} -> {after}");
+}

@@ -502,6 +502,7 @@ impl ConfigV2 {
             islands: extra.islands,
             // Formats 1–5 predate value genomes.
             self_play: 0,
+            learn_against: None,
         }
     }
 }

@@ -26,7 +26,7 @@ use super::{EvolveConfig, Hall, Population, StatsRow, Target, breeding};
 use crate::encoding::TableGame;
 use crate::games::BuiltIn;
 use crate::genome::{Genome, Provenance};
-use crate::players::Knowledge;
+use crate::players::{Knowledge, PlayerFactory};
 use crate::seed::derive_seed;
 use crate::store::FileError;
 use rand::SeedableRng;
@@ -122,6 +122,8 @@ pub struct Evolution<G: TableGame + Knowledge + BuiltIn> {
     last_checkpoint: Option<u64>,
     fitness: FitnessTerms<G>,
     bench: Bench<G>,
+    /// `--learn-against`'s player (none: the genomes learn by self-play).
+    learner_opponent: Option<PlayerFactory<G>>,
     /// The bank, when the breeding operators use it.
     tutor: Option<Arc<Tutor<G>>>,
     /// With `--target unbeatable`: whether the last champion's audit is
@@ -269,6 +271,7 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
             fitness,
             bench,
             tables,
+            learner_opponent,
         } = prepared;
         let tutor = tables.tutor.clone().filter(|_| cfg.tutor.operators());
         let islands = populations
@@ -294,6 +297,7 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
             last_checkpoint: None,
             fitness,
             bench,
+            learner_opponent,
             tutor,
             champion_perfect: false,
             champion_left: None,

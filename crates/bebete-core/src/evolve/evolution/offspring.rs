@@ -4,17 +4,22 @@
 use super::*;
 use crate::games::BuiltIn;
 
+/// Keeps `--learn-against`'s player's stream apart from its learner's.
+const OPPONENT_STREAM: u64 = 0x0dd5_1de5_0f0e_1ea5;
+
 impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
     /// Every genome of the next generation (elite included) learns from
-    /// `--self-play` games, each from its own stream (island seed,
-    /// generation, genome), so the result is the same on any number of
-    /// threads. Returns the games played.
+    /// `--self-play` games, against itself or `--learn-against`'s player,
+    /// each from its own stream (island seed, generation, genome; the
+    /// opponent's from the same, apart), so the result is the same on any
+    /// number of threads. Returns the games played.
     pub(super) fn self_play(&mut self) -> u64 {
         let games = self.cfg.self_play;
         if games == 0 || !self.game.learns() {
             return 0;
         }
         let (game, generation) = (&self.game, self.generation);
+        let opponent = self.learner_opponent.as_ref();
         for island in &mut self.islands {
             let seed = derive_seed(island.seed, SELF_PLAY_STREAM, generation);
             let gene_count = island.population.gene_count();
@@ -24,8 +29,16 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
                 .par_chunks_mut(gene_count)
                 .enumerate()
                 .for_each(|(k, genes)| {
-                    let rng = Pcg64Mcg::seed_from_u64(derive_seed(seed, generation, k as u64));
-                    game.learn(genes, games, rng);
+                    let stream = derive_seed(seed, generation, k as u64);
+                    let rng = Pcg64Mcg::seed_from_u64(stream);
+                    match opponent {
+                        None => game.learn(genes, games, rng),
+                        Some(factory) => {
+                            let mut player = factory.make(game, stream ^ OPPONENT_STREAM);
+                            let mut choose = |pos: &G::Position| player.choose(game, pos);
+                            game.learn_against(genes, games, rng, &mut choose)
+                        }
+                    };
                 });
         }
         games as u64
