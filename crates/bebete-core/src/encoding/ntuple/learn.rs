@@ -1,4 +1,5 @@
-//! TD(λ) self-play: how a value genome learns from every move it plays.
+//! TD(λ) learning: how a value genome learns from every move it plays, by
+//! self-play or against a fixed opponent.
 
 use super::*;
 use crate::encoding::Opponent;
