@@ -511,6 +511,18 @@ fn othello(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("value genome (othello, {shape} straight)"));
         bench_learning(&mut group, &game, &genes);
         group.throughput(Throughput::Elements(200));
+        // The same two learners one after the other: what the two threads'
+        // time is a fraction of (each learner's games differ in length).
+        group.bench_function("2 learners × 100 self-play games, one thread", |b| {
+            b.iter_batched_ref(
+                || (genes.to_vec(), genes.to_vec()),
+                |(a, b)| {
+                    game.learn(a, 100, Pcg64Mcg::seed_from_u64(3));
+                    game.learn(b, 100, Pcg64Mcg::seed_from_u64(4));
+                },
+                BatchSize::LargeInput,
+            )
+        });
         group.bench_function("2 learners × 100 self-play games, 2 threads", |b| {
             b.iter_batched_ref(
                 || (genes.to_vec(), genes.to_vec()),
