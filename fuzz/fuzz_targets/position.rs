@@ -1,7 +1,8 @@
-//! Any text is a position of every registered game or an error naming a
-//! move; every position reached satisfies the rules' invariants
-//! (`check_moves`), and the moves before the one named in an error parse
-//! on their own.
+//! Any text (arbitrary UTF-8) is a position of every registered game or an
+//! error naming a move; every position reached satisfies the rules'
+//! invariants (`check_moves`), and the moves before the one named in an
+//! error parse on their own. The same text read as one move, and each of
+//! its tokens as a move of a list, is a move or an error, never a panic.
 #![no_main]
 
 use bebete_core::encoding::{TableGame, TableGameVisitor, visit_table_game};
@@ -16,6 +17,10 @@ impl TableGameVisitor for Check<'_> {
 
     fn visit<G: TableGame + BuiltIn>(self, game: G) {
         let text = self.0;
+        let _ = game.parse_move(text);
+        for token in game.split_notation(text) {
+            let _ = game.parse_move(token);
+        }
         match game.parse_position(text) {
             Ok(pos) => {
                 if let Err(broken) = check_moves(&game, &pos) {

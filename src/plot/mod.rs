@@ -37,18 +37,26 @@ const IGNORED_PARAMS: [&str; 4] = ["bebete_version", "threads", "checkpoint_ever
 impl RunStats {
     /// Reads `dir/stats.csv` and `dir/run.toml`.
     pub fn load(dir: &Path) -> Result<RunStats, PlotError> {
-        let fail = |reason: String| PlotError::Run {
+        let table = StatsTable::read(&StatsTable::path_in(dir)).map_err(|e| PlotError::Run {
             path: dir.to_path_buf(),
-            reason,
-        };
-        let table = StatsTable::read(&StatsTable::path_in(dir)).map_err(|e| fail(e.to_string()))?;
+            reason: e.to_string(),
+        })?;
         let params = std::fs::read_to_string(dir.join(run_files::RUN_TOML))
             .ok()
             .and_then(|t| t.parse::<toml::Table>().ok())
             .unwrap_or_default();
+        RunStats::of(dir, table, params)
+    }
+
+    /// The run in `dir` from its statistics and parameters as already read
+    /// (the server reads them from handles it has checked).
+    pub fn of(dir: &Path, table: StatsTable, params: toml::Table) -> Result<RunStats, PlotError> {
         let StatsTable { columns, rows } = table;
         if rows.is_empty() {
-            return Err(fail("stats.csv has no generations yet".into()));
+            return Err(PlotError::Run {
+                path: dir.to_path_buf(),
+                reason: "stats.csv has no generations yet".into(),
+            });
         }
         let name = dir.file_name().map_or_else(
             || dir.display().to_string(),
@@ -179,19 +187,27 @@ fn register_fonts() {
 
 /// The runs in `dirs`, split by island, all of one game.
 fn load_runs(dirs: &[PathBuf]) -> Result<Vec<RunStats>, PlotError> {
-    let runs: Vec<RunStats> = dirs
+    let runs = dirs
         .iter()
-        .map(|d| RunStats::load(d).map(RunStats::by_island))
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .flatten()
-        .collect();
+        .map(|d| RunStats::load(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    one_game(runs)
+}
+
+/// Runs as read, split by island, all of one game (else an error naming
+/// the first run's directory).
+fn one_game(runs: Vec<RunStats>) -> Result<Vec<RunStats>, PlotError> {
+    let first = runs
+        .first()
+        .map(|r| PathBuf::from(&r.name))
+        .unwrap_or_default();
+    let runs: Vec<RunStats> = runs.into_iter().flat_map(RunStats::by_island).collect();
     if let Some(other) = runs
         .iter()
         .find(|r| r.param("game") != runs[0].param("game"))
     {
         return Err(PlotError::Run {
-            path: dirs[0].clone(),
+            path: first,
             reason: format!(
                 "a {} run, and {} is a {} run: overlay runs of one game",
                 runs[0].param("game"),
@@ -230,17 +246,25 @@ pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
     })
 }
 
-/// The same panels as [`render`], as an SVG document in memory (the run
-/// pages of `bebete serve`).
+/// The same panels as [`render`], as an SVG document in memory.
 pub fn render_svg(dirs: &[PathBuf]) -> Result<String, PlotError> {
-    let runs = load_runs(dirs)?;
+    svg_of(load_runs(dirs)?)
+}
+
+/// [`render_svg`] of runs already read (the run pages of `bebete serve`,
+/// which read a run's files from handles it has checked).
+pub fn render_svg_of(runs: Vec<RunStats>) -> Result<String, PlotError> {
+    svg_of(one_game(runs)?)
+}
+
+fn svg_of(runs: Vec<RunStats>) -> Result<String, PlotError> {
     let mut svg = String::new();
     draw(
         SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
         &runs,
     )
     .map_err(|reason| PlotError::Draw {
-        path: dirs[0].clone(),
+        path: PathBuf::from(&runs[0].name),
         reason,
     })?;
     Ok(svg)

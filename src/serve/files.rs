@@ -9,7 +9,7 @@
 //! too, and it must be a file or a directory (a FIFO is refused). A genome
 //! and the files of a run (`run.toml`, `stats.csv`) are then opened by
 //! [`open_plain`]: no link at any component of the real path, no blocking
-//! open, a size limit each.
+//! open, a regular file with one name (no hard link), a size limit each.
 
 use super::api::ApiError;
 use super::sessions::lock;
@@ -75,6 +75,17 @@ pub fn open_plain(path: &Path, name: &str, limit: u64) -> Result<std::fs::File, 
         return Err(ApiError::forbidden(format!(
             "'{}': not a regular file",
             shown(name)
+        )));
+    }
+    // A hard link is another name of one file, and may be the name of a
+    // file outside genomes/ and runs/ (no path says so): a regular file
+    // with more than one name is not read.
+    #[cfg(unix)]
+    if std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
+        return Err(ApiError::forbidden(format!(
+            "'{}': a file with {} names (hard links); the server reads only files with one, so that none leads outside genomes/ and runs/",
+            shown(name),
+            std::os::unix::fs::MetadataExt::nlink(&meta)
         )));
     }
     if meta.len() > limit {
@@ -431,8 +442,11 @@ impl Project {
         names
             .into_iter()
             .filter_map(|name| {
-                // The headers alone: a listing reads a few bytes a file.
-                let (game, lookahead) = Genome::peek(&self.resolve(&name).ok()?).ok()?;
+                // The headers alone: a listing reads a few bytes a file,
+                // from a handle opened as every file is (no link, no FIFO).
+                let path = self.resolve(&name).ok()?;
+                let file = open_plain(&path, &name, MAX_GENOME_BYTES).ok()?;
+                let (game, lookahead) = Genome::peek_in(file, &path).ok()?;
                 Some(GenomeEntry {
                     game: game.kind().name(),
                     rules: game.to_string(),
@@ -458,7 +472,7 @@ impl Project {
                         .unwrap_or("?")
                         .to_string(),
                     generations,
-                    running: RunLock::is_held(&dir),
+                    running: run_running(&dir),
                     name,
                 })
             })
@@ -477,6 +491,16 @@ pub fn run_params(dir: &Path) -> toml::Table {
         .unwrap_or_default()
 }
 
+/// Whether a process holds the run's lock now (it is still evolving): its
+/// `lock` opened as [`open_plain`] opens a file (no link, no wait on a
+/// FIFO, a regular file checked on the handle), then asked
+/// ([`RunLock::is_held_in`]). Anything else there is no lock.
+pub fn run_running(dir: &Path) -> bool {
+    let name = run_files::LOCK;
+    open_plain(&dir.join(name), name, MAX_RUN_TOML_BYTES)
+        .is_ok_and(|file| RunLock::is_held_in(&file))
+}
+
 /// How a run ended (`ended.toml`, as [`open_plain`] allows it), `None`
 /// while it runs or was stopped, or for a run written before the file.
 pub fn run_ended(dir: &Path) -> Option<crate::evolve::RunEnded> {
@@ -487,9 +511,15 @@ pub fn run_ended(dir: &Path) -> Option<crate::evolve::RunEnded> {
         .and_then(|t| toml::from_str(&t).ok())
 }
 
-/// A run's `stats.csv`, whole, as [`open_plain`] allows it (at most
-/// [`MAX_STATS_BYTES`]); `Ok(None)` when the run has none yet or it does
-/// not parse.
+/// How many rows of a long run's `stats.csv` its page and plot keep (from
+/// this to twice this, see [`StatsTable::thinned`]): every k-th generation
+/// and the last, so that a request for a long run holds a few hundred kB,
+/// not tens of MB.
+pub const MAX_ROWS_SERVED: usize = 2_000;
+
+/// A run's `stats.csv` as [`open_plain`] allows it (at most
+/// [`MAX_STATS_BYTES`]), thinned to about [`MAX_ROWS_SERVED`] rows while
+/// it is read; `Ok(None)` when the run has none yet or it does not parse.
 pub fn run_stats(dir: &Path, run: &str) -> Result<Option<StatsTable>, ApiError> {
     let path = StatsTable::path_in(dir);
     if std::fs::symlink_metadata(&path).is_err() {
@@ -500,23 +530,7 @@ pub fn run_stats(dir: &Path, run: &str) -> Result<Option<StatsTable>, ApiError> 
         &format!("runs/{run}/{}", run_files::STATS_CSV),
         MAX_STATS_BYTES,
     )?;
-    Ok(StatsTable::from_reader(file).ok())
-}
-
-/// Refuses a run whose `run.toml` or `stats.csv` the server would not read
-/// ([`open_plain`] with their limits), before a reader that opens them
-/// itself (the plot) does.
-pub fn check_run_files(dir: &Path, run: &str) -> Result<(), ApiError> {
-    for (file, limit) in [
-        (run_files::RUN_TOML, MAX_RUN_TOML_BYTES),
-        (run_files::STATS_CSV, MAX_STATS_BYTES),
-    ] {
-        let path = dir.join(file);
-        if std::fs::symlink_metadata(&path).is_ok() {
-            open_plain(&path, &format!("runs/{run}/{file}"), limit)?;
-        }
-    }
-    Ok(())
+    Ok(StatsTable::thinned(std::io::BufReader::new(file), MAX_ROWS_SERVED).ok())
 }
 
 /// Generations a run has recorded, from the last line of its `stats.csv`

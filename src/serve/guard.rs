@@ -12,7 +12,8 @@
 //! - **Size**: a body announced (`Content-Length`) above the API's limit is
 //!   refused at once with 413, before a byte of it is read.
 //! - **Other sites' GETs**: a request the browser marks as cross-site
-//!   (`Sec-Fetch-Site: cross-site`) or sends with another site's `Referer`
+//!   or same-site (`Sec-Fetch-Site: cross-site` or `same-site`: a page on
+//!   another port of this host) or sends with another origin's `Referer`
 //!   is refused with 403 even without an `Origin`: a link or an image on
 //!   any page could otherwise start a file read or a plot.
 //! - **One of each**: a second `Host`, `Origin`, `Content-Type` or
@@ -113,8 +114,10 @@ const SINGLE: [header::HeaderName; 4] = [
     header::REFERER,
 ];
 
-/// Whether the browser says the request comes from another site: a
-/// `Sec-Fetch-Site: cross-site` or a `Referer` from another origin. A page
+/// Whether the browser says the request comes from another origin: a
+/// `Sec-Fetch-Site` of `cross-site` or `same-site` (a page on another port
+/// of this host is same-site, not same-origin), or a `Referer` from
+/// another origin. A page
 /// elsewhere can make a browser send a GET without an `Origin` (a link, an
 /// image); such a GET could still start work (a run's stats read, a plot
 /// drawn), so it is refused like a cross-site POST.
@@ -123,8 +126,10 @@ fn cross_site(headers: &header::HeaderMap, host: &str) -> Option<String> {
         .get("sec-fetch-site")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    if fetch_site.eq_ignore_ascii_case("cross-site") {
-        return Some("Sec-Fetch-Site: cross-site".to_string());
+    for other in ["cross-site", "same-site"] {
+        if fetch_site.eq_ignore_ascii_case(other) {
+            return Some(format!("Sec-Fetch-Site: {other}"));
+        }
     }
     let referer = headers.get(header::REFERER)?;
     let own = format!("http://{host}");

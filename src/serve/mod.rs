@@ -168,6 +168,10 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
+    let descriptors = raise_descriptor_limit();
+    // What the connections may hold of the descriptors: the rest is for
+    // the files read, the genomes, the threads and the runtime.
+    let max_connections = descriptors.saturating_sub(DESCRIPTORS_KEPT).max(16) as usize;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -179,11 +183,13 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
             project: files::Project::new(config.root, config.genome_memory),
             sessions: sessions::Sessions::new(config.max_games, config.idle),
             thinking: tokio::sync::Semaphore::new(config.thinkers.max(1)),
+            run_reads: tokio::sync::Semaphore::new(api::RUN_READS),
             thinkers: thinkers::Thinkers::new(config.thinkers)?,
             move_time: config.move_time,
         });
         let app = router(state.clone(), bound, config.client_time);
         let connections = GracefulShutdown::new();
+        let open = Arc::new(tokio::sync::Semaphore::new(max_connections));
         let mut stop = std::pin::pin!(stopped());
         loop {
             let stream = tokio::select! {
@@ -199,6 +205,12 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
                 },
                 () = &mut stop => break,
             };
+            // Past the cap a connection is closed at once: the descriptors
+            // never run out, and the connections already open go on.
+            let Ok(permit) = open.clone().try_acquire_owned() else {
+                drop(stream);
+                continue;
+            };
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(config.client_time)
@@ -206,6 +218,7 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
             let connection = connections.watch(connection);
             tokio::spawn(async move {
                 let _ = connection.await;
+                drop(permit);
             });
         }
         // At Ctrl-C or SIGTERM the server stops accepting, stops every
@@ -222,6 +235,49 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
     // yet seen its cancel) is not waited for: the process is ending.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     served
+}
+
+/// File descriptors kept from the connections' share: files read, genomes,
+/// threads, the runtime's own.
+const DESCRIPTORS_KEPT: u64 = 64;
+
+/// Raises the soft limit on open files to the hard one (many systems
+/// start a process at 1,024, which a few hundred idle connections and
+/// the files they ask for can use up) and says so on standard error;
+/// returns the limit in force. Where the limits cannot be read, 1,024.
+#[cfg(unix)]
+fn raise_descriptor_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is a valid `rlimit` for the call to write.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return 1024;
+    }
+    // An unlimited hard limit is raised to no more than this.
+    let wanted = limit.rlim_max.min(1 << 20);
+    if wanted > limit.rlim_cur {
+        let raised = libc::rlimit {
+            rlim_cur: wanted,
+            rlim_max: limit.rlim_max,
+        };
+        // SAFETY: `raised` is a valid `rlimit`, read by the call only.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            eprintln!(
+                "serve: open files: soft limit raised from {} to {wanted} (the hard limit); at most {} connections at once",
+                limit.rlim_cur,
+                wanted.saturating_sub(DESCRIPTORS_KEPT).max(16)
+            );
+            return wanted;
+        }
+    }
+    limit.rlim_cur
+}
+
+#[cfg(not(unix))]
+fn raise_descriptor_limit() -> u64 {
+    1024
 }
 
 /// How long open requests may finish after Ctrl-C or SIGTERM.

@@ -2,13 +2,20 @@
 //! one bot, a series of games with the score kept), under an id the page
 //! keeps. The store holds at most [`Sessions::cap`] live sessions.
 //!
-//! The policy, which a flood of new tables cannot lock: a table's age is
-//! the time since its last move (the person's, the bot's, or the table's
-//! opening); reading a table (`GET`) does not make it younger. A table not
-//! moved for the server's idle time is dropped. When the store is full, a
-//! new table makes room by dropping a finished game, else the table least
-//! recently moved; only a table whose bot is thinking is never dropped, so
-//! a new table is refused only when every table's bot is thinking.
+//! The policy, which a flood of new tables can neither lock nor use to
+//! push out a game in play: a table's age is the time since its last move
+//! (the person's, the bot's, or the table's opening); reading a table
+//! (`GET`) does not make it younger. A table not moved for the server's
+//! idle time is dropped (unless its bot is thinking). When the store is
+//! full, a new table makes room by dropping, least recently moved first:
+//! a finished game; else a table where the person has not moved yet (its
+//! bot's thinking, if any, is stopped: a flood of tables whose bots think
+//! first cannot fill the store); else a table the person has not moved in
+//! for [`IN_PLAY`]. A table the person moved in within [`IN_PLAY`] is
+//! never dropped to make room: a new table is refused (503) only when
+//! every table is such a game in play. Clients are not told apart (on the
+//! loopback address all are the same), so this protects games by how they
+//! are played, not by whom.
 
 use super::api::ApiError;
 use super::table::{Bot, BotMove};
@@ -23,6 +30,10 @@ use std::time::{Duration, Instant};
 /// A session unused this long may be dropped to make room for a new one
 /// (the default of `serve --idle-minutes`).
 pub const IDLE: Duration = Duration::from_secs(30 * 60);
+
+/// A table the person moved in this recently is never dropped to make
+/// room for a new one (see the module's policy).
+pub const IN_PLAY: Duration = Duration::from_secs(10 * 60);
 
 /// Games won by each side and drawn, in this session.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -151,22 +162,37 @@ impl Sessions {
             s.busy || s.moved.elapsed() < self.idle
         });
         if map.len() >= self.cap {
-            // A finished game first, else the table least recently moved.
-            let oldest = map
+            // A finished game first, then a table the person has not
+            // moved in, then one not moved in for IN_PLAY; least recently
+            // moved first within each.
+            let victim = map
                 .iter()
                 .filter_map(|(id, s)| {
                     let s = lock(s);
-                    (!s.busy).then(|| (!s.finished(), s.moved, id.clone()))
+                    let rank = if s.finished() {
+                        0
+                    } else if s.human_moves == 0 {
+                        1
+                    } else if s.moved.elapsed() >= IN_PLAY && !s.busy {
+                        2
+                    } else {
+                        return None;
+                    };
+                    Some((rank, s.moved, id.clone()))
                 })
                 .min();
-            if let Some((_, _, id)) = oldest {
-                map.remove(&id);
+            if let Some((_, _, id)) = victim
+                && let Some(dropped) = map.remove(&id)
+                && let Some(flag) = &lock(&dropped).cancel
+            {
+                flag.store(true, Ordering::Relaxed);
             }
         }
         if map.len() >= self.cap {
             return Err(ApiError::unavailable(format!(
-                "the bots of all {} games this server holds are thinking; try again in a few seconds",
-                self.cap
+                "all {} games this server holds are in play (a person moved in each within the last {} minutes); try again later",
+                self.cap,
+                IN_PLAY.as_secs() / 60
             )));
         }
         let id = loop {

@@ -141,7 +141,10 @@ impl Bot {
             Bot::Genome { lookahead, .. } => genome_is_quick(game, *lookahead),
             Bot::Player(spec) => matches!(
                 spec.plain(),
-                PlayerSpec::Random | PlayerSpec::Rules | PlayerSpec::Wpc
+                PlayerSpec::Random
+                    | PlayerSpec::Rules
+                    | PlayerSpec::Wpc
+                    | PlayerSpec::AlphaBeta(0..=1)
             ),
         }
     }
@@ -159,6 +162,20 @@ impl Bot {
             return vec![self.clone()];
         }
         let player = |spec| Bot::Player(spec);
+        if let Bot::Player(PlayerSpec::Noisy(inner, rate)) = self {
+            // A player with random moves deepens as the plain one does,
+            // each search step keeping its random moves (the first step,
+            // a random move, is random already).
+            return Bot::Player((**inner).clone())
+                .ladder(game)
+                .into_iter()
+                .map(|rung| match rung {
+                    Bot::Player(PlayerSpec::Random) => rung,
+                    Bot::Player(spec) => Bot::Player(PlayerSpec::Noisy(Box::new(spec), *rate)),
+                    genome => genome,
+                })
+                .collect();
+        }
         let searches: Vec<Bot> = match self {
             // A genome's first step, its table alone, is already quick.
             Bot::Genome {
@@ -198,6 +215,7 @@ impl Bot {
             Bot::Genome { lookahead, .. } => format!("lookahead {lookahead}"),
             Bot::Player(PlayerSpec::AlphaBeta(d)) => format!("depth {d}"),
             Bot::Player(PlayerSpec::MonteCarlo(n)) => format!("{n} playouts"),
+            Bot::Player(PlayerSpec::Noisy(inner, _)) => Bot::Player((**inner).clone()).reach(),
             Bot::Player(spec) => spec.to_string(),
         }
     }
@@ -241,7 +259,18 @@ pub fn bot_move(
             let rungs = bot.ladder(game.spec());
             let mut best = None;
             for (i, rung) in rungs.iter().enumerate() {
-                match budget::within(budget, || one_move(&game, &pos, moves, rung, seed)) {
+                // The first step takes microseconds (see `Bot::ladder`): it
+                // runs even when the deadline has passed (a move that got
+                // its search thread at the last moment), so a move is ready.
+                let answer = if i == 0 {
+                    if budget.is_cancelled() {
+                        return Err(cancelled());
+                    }
+                    Some(one_move(&game, &pos, moves, rung, seed))
+                } else {
+                    budget::within(budget, || one_move(&game, &pos, moves, rung, seed))
+                };
+                match answer {
                     Some(answer) => best = Some(answer?),
                     None if budget.is_cancelled() => return Err(cancelled()),
                     None => {
@@ -264,6 +293,32 @@ pub fn bot_move(
         }
     }
     spec.visit(Think(moves, bot, seed, budget))
+}
+
+/// The move of `bot`'s first step (its ladder's first rung: a random move
+/// for a slow fixed player, a genome's table alone), for a move whose
+/// time passed while it waited for a search thread (`seconds`, the
+/// server's time for a move); the reason says so.
+pub fn first_step_move(
+    spec: GameSpec,
+    moves: &str,
+    bot: &Bot,
+    seed: u64,
+    budget: &Budget,
+    seconds: f64,
+) -> Result<BotMove, ApiError> {
+    let first = bot.ladder(spec).swap_remove(0);
+    let mut answer = bot_move(spec, moves, &first, seed, budget)?;
+    let cut = format!(
+        "every search thread was busy for {seconds:.1} s: the move of {}, not {}",
+        first.reach(),
+        bot.reach()
+    );
+    answer.reason = match bot {
+        Bot::Player(spec) => format!("({spec}, {cut})"),
+        Bot::Genome { .. } => format!("{} ({cut})", answer.reason),
+    };
+    Ok(answer)
 }
 
 /// One move of `bot` (one rung of the ladder) at `pos`.
@@ -398,5 +453,38 @@ mod tests {
             let after = left.elapsed();
             assert!(after < Duration::from_millis(100), "{game}: {after:?}");
         }
+    }
+
+    /// A player with random moves deepens like the plain one: out of time,
+    /// its move is a search's (with the random moves kept), not the first
+    /// step's random move.
+    #[test]
+    fn noisy_alphabeta_deepens_like_the_plain_one() {
+        let othello = spec(GameKind::Othello, GameOptions::default());
+        let noisy = Bot::Player(PlayerSpec::parse("alphabeta:12@0.1").unwrap());
+        let rungs: Vec<String> = noisy
+            .ladder(othello)
+            .iter()
+            .map(|rung| match rung {
+                Bot::Player(spec) => spec.to_string(),
+                Bot::Genome { .. } => "genome".into(),
+            })
+            .collect();
+        assert_eq!(rungs.len(), 13, "{rungs:?}");
+        assert_eq!(rungs[0], "random");
+        assert_eq!(rungs[1], "alphabeta:1@0.1");
+        assert_eq!(rungs[12], "alphabeta:12@0.1");
+        let budget = Budget::unlimited().until(Instant::now() + Duration::from_millis(300));
+        let answer = bot_move(othello, "", &noisy, 1, &budget).unwrap();
+        assert!(answer.mv.is_some());
+        assert!(
+            answer
+                .reason
+                .starts_with("(alphabeta:12@0.1, out of time after ")
+                && answer.reason.contains("the move of depth ")
+                && !answer.reason.contains("the move of random"),
+            "{}",
+            answer.reason
+        );
     }
 }

@@ -18,7 +18,28 @@ pub struct Server {
 impl Server {
     /// Starts the server on a free loopback port, serving `dir`.
     pub fn start(dir: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        Server::start_by(
+            Command::new(assert_cmd::cargo::cargo_bin!("bebete")),
+            dir,
+            extra,
+        )
+    }
+
+    /// [`Server::start`] under the shell's `ulimit` options `limit` (such
+    /// as `-n 100`: at most 100 open files), as a system with a low limit
+    /// starts it.
+    #[cfg(unix)]
+    pub fn start_with_ulimit(dir: &Path, extra: &[&str], limit: &str) -> Server {
+        let mut shell = Command::new("sh");
+        shell
+            .arg("-c")
+            .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
+            .arg(assert_cmd::cargo::cargo_bin!("bebete"));
+        Server::start_by(shell, dir, extra)
+    }
+
+    fn start_by(mut command: Command, dir: &Path, extra: &[&str]) -> Server {
+        let mut child = command
             .args(["serve", "--port", "0", "--dir"])
             .arg(dir)
             .args(extra)
@@ -39,6 +60,14 @@ impl Server {
             child: Some(child),
             addr,
         }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child
+            .as_ref()
+            .expect("a server this handle started")
+            .id()
     }
 
     /// A handle on a server another handle started (for other threads).

@@ -63,6 +63,59 @@ proptest! {
     }
 }
 
+/// Reads `text` with every parser of a game: as a position, as one move,
+/// and token by token as a move list. Any text is an answer or an error,
+/// never a panic.
+struct ParseAnything<'a>(&'a str);
+
+impl TableGameVisitor for ParseAnything<'_> {
+    type Output = ();
+
+    fn visit<G: TableGame + BuiltIn>(self, game: G) {
+        let text = self.0;
+        let _ = game.parse_position(text);
+        let _ = game.parse_move(text);
+        for token in game.split_notation(text) {
+            let _ = game.parse_move(token);
+        }
+    }
+}
+
+/// Texts that once panicked or sit on a character boundary: a multi-byte
+/// character where a parser looks at a fixed number of bytes.
+const AWKWARD: [&str; 8] = [
+    "abcé",
+    "€€",
+    "paséé",
+    "pa€",
+    "é",
+    "f5 d6 é3",
+    "1x€",
+    "\u{0}",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn any_text_is_a_position_or_an_error_in_every_game(
+        text in "\\PC{0,12}|[a-hpPsS0-9 ,x€é-]{0,12}",
+    ) {
+        for spec in specs() {
+            visit_table_game(spec, ParseAnything(&text));
+        }
+    }
+}
+
+#[test]
+fn awkward_texts_parse_without_panicking_in_every_game() {
+    for text in AWKWARD {
+        for spec in specs() {
+            visit_table_game(spec, ParseAnything(text));
+        }
+    }
+}
+
 /// Each registered game once, whatever the random draws above picked: a
 /// game added to the registry is checked from the day it is added.
 #[test]

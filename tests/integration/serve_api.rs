@@ -456,25 +456,30 @@ fn the_session_cap_keeps_games_in_play_and_a_slow_bot_blocks_nothing() {
         saw_thinking,
         "the bot's thinking was never seen from outside"
     );
-    // Full (2): a new table drops the table least recently moved, and
-    // reading a table does not make it younger.
+    // Full (2): a new table drops a table the person has not moved in,
+    // never one they moved in lately (`slow`); reading a table does not
+    // make it younger.
     let slow = slow["id"].as_str().unwrap();
     let second = new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
     let second = second["id"].as_str().unwrap();
-    assert_eq!(server.get(&format!("/api/games/{slow}")).0, 200);
     let third = new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
     let third = third["id"].as_str().unwrap();
-    assert_eq!(server.get(&format!("/api/games/{slow}")).0, 404);
-    // A move makes a table the youngest: the next new table drops `second`.
-    let (status, _) = server.post(&format!("/api/games/{third}/move"), r#"{"move":"5"}"#);
-    assert_eq!(status, 200);
-    new_game(&server, r#"{"opponent":"rules","game":"ttt"}"#);
+    assert_eq!(server.get(&format!("/api/games/{slow}")).0, 200);
     error_of(
         server.get(&format!("/api/games/{second}")),
         404,
         "dropped to make room",
     );
+    // Two games in play: a new table is refused, naming why.
+    let (status, _) = server.post(&format!("/api/games/{third}/move"), r#"{"move":"5"}"#);
+    assert_eq!(status, 200);
+    error_of(
+        server.post("/api/games", r#"{"opponent":"rules","game":"ttt"}"#),
+        503,
+        "in play",
+    );
     assert_eq!(server.get(&format!("/api/games/{third}")).0, 200);
+    server.request("DELETE", &format!("/api/games/{slow}"), None);
     // A move has one spelling: a sign or a leading zero is refused.
     let game = new_game(&server, r#"{"opponent":"rules","game":"c4"}"#);
     let id = game["id"].as_str().unwrap();
@@ -713,6 +718,8 @@ fn doubled_headers_cross_site_gets_and_framing_are_refused() {
     let prefix_referer = format!("Referer: http://{host}.evil.example/");
     for (headers, status) in [
         (vec!["Sec-Fetch-Site: cross-site"], 403),
+        // A page on another port of this host: same-site, not same-origin.
+        (vec!["Sec-Fetch-Site: same-site"], 403),
         (vec!["Referer: http://evil.example/page"], 403),
         (vec![prefix_referer.as_str()], 403),
         (
@@ -776,6 +783,27 @@ fn links_fifos_and_huge_files_inside_runs_are_refused() {
             .unwrap();
         assert!(made.success());
     }
+    // A FIFO where the run lock should be: nobody may wait on it.
+    let locked = copy_of_tiny("lockfifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(locked.join("lock"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // A second name (hard link) of a file outside the served folders.
+    let hard = copy_of_tiny("hard");
+    std::fs::remove_file(hard.join("stats.csv")).unwrap();
+    std::fs::hard_link(outside.path().join("secret.csv"), hard.join("stats.csv")).unwrap();
+    // A long run: its page reads every k-th generation and the last.
+    let long = copy_of_tiny("long");
+    let mut stats = std::fs::read_to_string(long.join("stats.csv")).unwrap();
+    let row = stats.lines().nth(1).unwrap().to_string();
+    let (_, rest) = row.split_once(',').unwrap();
+    let long_generations = 20_000;
+    for generation in stats.lines().count() - 1..long_generations {
+        stats.push_str(&format!("{generation},{rest}\n"));
+    }
+    std::fs::write(long.join("stats.csv"), &stats).unwrap();
     let huge = copy_of_tiny("huge");
     let mut stats = std::fs::read_to_string(huge.join("stats.csv")).unwrap();
     let row = stats.lines().nth(1).unwrap().to_string();
@@ -804,6 +832,26 @@ fn links_fifos_and_huge_files_inside_runs_are_refused() {
     assert_eq!(entry("huge")["generations"], generation);
     assert_eq!(entry("tiny")["generations"], 4);
     assert_eq!(entry("linked")["generations"], 0);
+    assert_eq!(entry("lockfifo")["running"], false);
+    assert_eq!(entry("lockfifo")["generations"], 4);
+    let (status, page) = server.get("/api/runs/lockfifo");
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(json(&page)["running"], false);
+    error_of(server.get("/api/runs/hard"), 403, "hard links");
+    let (_, body) = server.get("/api/runs/hard/plot.svg");
+    assert!(!body.contains("424242"), "{body}");
+    let (status, page) = server.get("/api/runs/long");
+    assert_eq!(status, 200);
+    let page = json(&page);
+    let rows = page["rows"].as_array().unwrap();
+    assert!(
+        (2_000..=4_002).contains(&rows.len()),
+        "{} rows of {long_generations}",
+        rows.len()
+    );
+    assert_eq!(page["generations"], long_generations);
+    assert_eq!(rows.last().unwrap()[0], (long_generations - 1) as f64);
+    assert_eq!(server.get("/api/runs/long/plot.svg").0, 200);
 
     error_of(server.get("/api/runs/linked"), 403, "a link");
     let (_, body) = server.get("/api/runs/linked/plot.svg");
@@ -945,4 +993,76 @@ fn sigterm_stops_the_server_despite_a_half_open_connection() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     drop(half);
+}
+
+/// Past what the open-file limit allows, a new connection is closed at
+/// once (the server never runs out of descriptors), and once the idle
+/// connections go, requests are answered again.
+#[cfg(unix)]
+#[test]
+fn connections_past_the_descriptor_limit_are_closed_and_the_server_goes_on() {
+    use std::io::{Read, Write};
+    let dir = project(false);
+    // 100 files: 36 connections at once (64 kept for the rest).
+    // A soft limit below the hard one is raised to it at start.
+    let raised = Server::start_with_ulimit(dir.path(), &[], "-Sn 100");
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", raised.pid())).unwrap();
+    let files = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap()
+        .split_whitespace()
+        .skip(3)
+        .take(2)
+        .collect::<Vec<_>>();
+    assert!(
+        files[0] == files[1] || files[1] == "unlimited",
+        "soft and hard: {limits}"
+    );
+    assert_ne!(files[0], "100", "{limits}");
+    drop(raised);
+    let server = Server::start_with_ulimit(dir.path(), &["--client-seconds", "60"], "-n 100");
+    assert_eq!(server.get("/api/genomes").0, 200);
+    let idle: Vec<std::net::TcpStream> = (0..60)
+        .map(|_| std::net::TcpStream::connect(server.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // A connection past the cap is closed without an answer, at once.
+    let mut late = std::net::TcpStream::connect(server.addr).unwrap();
+    late.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let started = std::time::Instant::now();
+    let _ = late.write_all(b"GET /api/genomes HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut reply = Vec::new();
+    let _ = late.read_to_end(&mut reply);
+    assert!(reply.is_empty(), "{}", String::from_utf8_lossy(&reply));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(idle);
+    // The idle connections closed, requests are answered again.
+    let mut answered = false;
+    for _ in 0..50 {
+        std::thread::sleep(Duration::from_millis(100));
+        let Ok(mut probe) = std::net::TcpStream::connect(server.addr) else {
+            continue;
+        };
+        probe
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let host = server.addr.to_string();
+        let _ = write!(
+            probe,
+            "GET /api/genomes HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        );
+        let mut reply = String::new();
+        let _ = probe.read_to_string(&mut reply);
+        if reply.starts_with("HTTP/1.1 200") {
+            answered = true;
+            break;
+        }
+    }
+    assert!(answered, "no answer after the idle connections closed");
 }

@@ -227,7 +227,20 @@ impl Genome {
     /// tag, version, header and size are checked, the genes are not read
     /// (listing many files, or refusing a large foreign one cheaply).
     pub fn peek(path: &Path) -> Result<(GameSpec, u8), FileError> {
-        let (version, header, payload_len) = peek_framed(path, GENOME_FORMAT)?;
+        let framed = peek_framed(path, GENOME_FORMAT)?;
+        Genome::peeked(path, framed)
+    }
+
+    /// [`Genome::peek`] of a file already open (opened and checked by a
+    /// reader that opens files its own way: the server); `path` names it in
+    /// errors.
+    pub fn peek_in(file: std::fs::File, path: &Path) -> Result<(GameSpec, u8), FileError> {
+        let framed = crate::store::peek_framed_in(file, path, GENOME_FORMAT)?;
+        Genome::peeked(path, framed)
+    }
+
+    fn peeked(path: &Path, framed: (u16, Vec<u8>, u64)) -> Result<(GameSpec, u8), FileError> {
+        let (version, header, payload_len) = framed;
         let header = parse_header(version, &header).map_err(|e| {
             FileError::new(
                 path,

@@ -366,19 +366,39 @@ async fn play_bot_if_its_turn(
     let task = tokio::spawn(async move {
         let (spec, moves, bot, seed) = job;
         let quick = bot.is_quick(spec);
-        let permit = if quick {
-            None
+        // The move's time runs from the request: a wait for a search
+        // permit counts, and a bot still queued at the deadline plays its
+        // first step (a random move, a genome's table alone), which takes
+        // microseconds on the quick threads.
+        let deadline = Instant::now() + app.move_time;
+        let waited = if quick {
+            Waited::Quick
         } else {
             tokio::select! {
-                permit = app.thinking.acquire() => Some(permit),
-                () = cancelled(&flag) => None,
+                permit = app.thinking.acquire() => match permit {
+                    Ok(permit) => Waited::Permit(permit),
+                    Err(_) => Waited::Closed,
+                },
+                () = cancelled(&flag) => Waited::Cancelled,
+                () = tokio::time::sleep_until(deadline.into()) => Waited::OutOfTime,
             }
         };
-        let thought = match permit {
-            Some(Err(_)) => Err(ApiError::unavailable("the server is shutting down")),
+        let thought = match waited {
+            Waited::Closed => Err(ApiError::unavailable("the server is shutting down")),
             _ if flag.load(Ordering::Relaxed) => Err(table::cancelled()),
-            _ => {
-                let budget = app.budget(flag.clone());
+            Waited::Cancelled => Err(table::cancelled()),
+            Waited::OutOfTime => {
+                let budget = app.budget_until(flag.clone(), Instant::now() + app.move_time);
+                let seconds = app.move_time.as_secs_f64();
+                app.thinkers
+                    .run(true, move || {
+                        table::first_step_move(spec, &moves, &bot, seed, &budget, seconds)
+                    })
+                    .await
+                    .and_then(|thought| thought)
+            }
+            Waited::Quick | Waited::Permit(_) => {
+                let budget = app.budget_until(flag.clone(), deadline);
                 app.thinkers
                     .run(quick, move || {
                         table::bot_move(spec, &moves, &bot, seed, &budget)
@@ -405,6 +425,22 @@ async fn play_bot_if_its_turn(
     });
     task.await
         .unwrap_or_else(|e| Err(ApiError::internal(format!("the bot failed: {e}"))))
+}
+
+/// How a bot's wait for a search permit ended.
+enum Waited<'a> {
+    /// A quick bot waits for none.
+    Quick,
+    Permit(
+        #[expect(dead_code, reason = "held, not read: the search runs while it lives")]
+        tokio::sync::SemaphorePermit<'a>,
+    ),
+    /// The server is shutting down.
+    Closed,
+    /// The game was deleted or the client left.
+    Cancelled,
+    /// The request's time passed in the queue.
+    OutOfTime,
 }
 
 /// Refuses a request while the bot is thinking at the table.

@@ -33,6 +33,9 @@ pub struct AppState {
     /// quick bots ([`Bot::is_quick`]) and requests that need no bot never
     /// wait.
     pub thinking: Semaphore,
+    /// Reads of a run's whole `stats.csv` (its page and its plot) at once;
+    /// further ones wait for a permit, within the request's time.
+    pub run_reads: Semaphore,
     /// The threads bots and explanations think on.
     pub thinkers: super::thinkers::Thinkers,
     /// The longest a bot's move or an explanation may search.
@@ -43,9 +46,13 @@ impl AppState {
     /// The budget of one request's work: the server's time for a move from
     /// now, and `flag` (set when the request is dropped or its game deleted).
     fn budget(&self, flag: Arc<AtomicBool>) -> Budget {
-        Budget::unlimited()
-            .until(Instant::now() + self.move_time)
-            .cancelled_by(flag)
+        self.budget_until(flag, Instant::now() + self.move_time)
+    }
+
+    /// The budget of work that must end by `deadline` (a request's, set
+    /// when it arrived: its wait for a search permit counts).
+    fn budget_until(&self, flag: Arc<AtomicBool>, deadline: Instant) -> Budget {
+        Budget::unlimited().until(deadline).cancelled_by(flag)
     }
 }
 
@@ -67,6 +74,26 @@ async fn cancelled(flag: &AtomicBool) {
 }
 
 pub type Shared = State<Arc<AppState>>;
+
+/// Reads of a whole `stats.csv` at once ([`AppState::run_reads`]): each
+/// holds some tens of MB while it parses a large file, so many clients
+/// asking at once wait their turn instead of multiplying the memory.
+pub const RUN_READS: usize = 2;
+
+/// Waits for one of the run reads' permits, no longer than the server's
+/// time for a request.
+async fn run_read_permit(app: &AppState) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+    let seconds = app.move_time.as_secs_f64();
+    let busy = || {
+        ApiError::unavailable(format!(
+            "other clients' run reads took the server's {seconds} s for a request (serve --move-seconds): try again"
+        ))
+    };
+    match tokio::time::timeout(app.move_time, app.run_reads.acquire()).await {
+        Ok(Ok(permit)) => Ok(permit),
+        _ => Err(busy()),
+    }
+}
 
 /// A refused request: its status and what was wrong.
 #[derive(Debug)]
@@ -206,12 +233,13 @@ struct RunReport {
 /// `GET /api/runs/{name}`: a run's parameters and statistics.
 pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
     let dir = app.project.run(&name)?;
+    let _reading = run_read_permit(&app).await?;
     let report = off_the_workers(&app, move || {
         let table = super::files::run_stats(&dir, &name)?;
         let generations = table.as_ref().map_or(0, |t| t.generations());
         let (columns, rows) = table.map(|t| (t.columns, t.rows)).unwrap_or_default();
         Ok::<_, ApiError>(RunReport {
-            running: crate::store::RunLock::is_held(&dir),
+            running: super::files::run_running(&dir),
             params: run_params(&dir),
             ended: super::files::run_ended(&dir),
             champion: dir
@@ -231,12 +259,18 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
 /// `GET /api/runs/{name}/plot.svg`: the panels of `bebete plot`, as SVG.
 pub async fn run_plot(State(app): Shared, Path(name): Path<String>) -> Reply {
     let dir = app.project.run(&name)?;
+    let _reading = run_read_permit(&app).await?;
     let run = name.clone();
     let svg = off_the_workers(&app, move || {
-        // The files the plot reads pass the server's checks first (no
-        // link, no FIFO, within the limits).
-        super::files::check_run_files(&dir, &run)?;
-        Ok(crate::plot::render_svg(&[dir]))
+        // Each file is opened once, as the server opens files (no link, no
+        // FIFO, one link only, within its limit), and read from that handle.
+        let Some(table) = super::files::run_stats(&dir, &run)? else {
+            return Err(ApiError::conflict(format!(
+                "runs/{run}: stats.csv has no generations yet"
+            )));
+        };
+        let stats = crate::plot::RunStats::of(&dir, table, run_params(&dir));
+        Ok(stats.and_then(|s| crate::plot::render_svg_of(vec![s])))
     })
     .await?
     .map_err(|e| match e {
@@ -282,13 +316,24 @@ pub async fn explain(State(app): Shared, bytes: Result<Bytes, BytesRejection>) -
     let flag = Arc::new(AtomicBool::new(false));
     let _stop_if_dropped = CancelOnDrop(flag.clone());
     let quick = table::genome_is_quick(genome.game, genome.lookahead);
+    // The request's time runs from here: its wait for a search permit
+    // counts, so a queue of searches cannot hold it past its time.
+    let deadline = Instant::now() + app.move_time;
+    let seconds = app.move_time.as_secs_f64();
     let _permit = if quick {
         None
     } else {
-        Some(app.thinking.acquire().await)
+        match tokio::time::timeout_at(deadline.into(), app.thinking.acquire()).await {
+            Ok(Ok(permit)) => Some(permit),
+            Ok(Err(_)) => return Err(ApiError::unavailable("the server is shutting down")),
+            Err(_) => {
+                return Err(ApiError::unavailable(format!(
+                    "every search thread was busy for the server's {seconds} s for a request (serve --move-seconds); try again"
+                )));
+            }
+        }
     };
-    let budget = app.budget(flag);
-    let seconds = app.move_time.as_secs_f64();
+    let budget = app.budget_until(flag, deadline);
     let report = app
         .thinkers
         .run(quick, move || {

@@ -294,6 +294,16 @@ impl StatsTable {
     /// Reads a `stats.csv` from `source` (a file the caller opened and
     /// bounded as it needs).
     pub fn from_reader(source: impl std::io::Read) -> Result<StatsTable, StatsError> {
+        StatsTable::thinned(source, usize::MAX)
+    }
+
+    /// [`StatsTable::from_reader`], keeping at most about `most` rows
+    /// while it reads (never more than twice that in memory): the rows of
+    /// every `stride`-th generation, the stride doubling whenever the rows
+    /// kept pass `2 × most`, and the rows of the last generation. A run of
+    /// islands keeps all islands of each generation it keeps. The rows'
+    /// generation cells say which were kept.
+    pub fn thinned(source: impl std::io::Read, most: usize) -> Result<StatsTable, StatsError> {
         let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(source);
         let columns: Vec<String> = match reader.headers() {
             Ok(h) if h.is_empty() => return Err(StatsError::Empty),
@@ -303,7 +313,12 @@ impl StatsTable {
         if columns.first().map(String::as_str) != Some(&*Column::Generation.name()) {
             return Err(StatsError::NoGeneration);
         }
-        let mut rows = Vec::new();
+        let mut rows: Vec<Vec<Option<f64>>> = Vec::new();
+        // The rows of the newest generation read, kept apart until the end
+        // (the last generation is always kept), and the stride.
+        let mut newest: Vec<Vec<Option<f64>>> = Vec::new();
+        let mut stride = 1u64;
+        let generation = |row: &[Option<f64>]| row[0].map_or(0, |g| g as u64);
         for record in reader.records() {
             if crate::budget::spent() {
                 // Cut short (the server's client left): the caller's
@@ -323,8 +338,23 @@ impl StatsTable {
                     expected: columns.len(),
                 });
             }
-            rows.push(cells);
+            if newest
+                .first()
+                .is_some_and(|n| generation(n) != generation(&cells))
+            {
+                rows.extend(
+                    newest
+                        .drain(..)
+                        .filter(|r| generation(r).is_multiple_of(stride)),
+                );
+                while rows.len() > most.saturating_mul(2) && stride < 1 << 40 {
+                    stride *= 2;
+                    rows.retain(|r| generation(r).is_multiple_of(stride));
+                }
+            }
+            newest.push(cells);
         }
+        rows.append(&mut newest);
         Ok(StatsTable { columns, rows })
     }
 
@@ -382,6 +412,46 @@ pub fn diversity(pop: &Population, active: Option<&[u32]>) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_thinned_table_keeps_whole_generations_and_the_last() {
+        use super::StatsTable;
+        // 1,001 generations of two islands.
+        let mut csv = String::from("generation,island,best\n");
+        for g in 0..=1000 {
+            for i in 0..2 {
+                csv.push_str(&format!("{g},{i},{}\n", g * 2 + i));
+            }
+        }
+        let whole = StatsTable::from_reader(csv.as_bytes()).unwrap();
+        assert_eq!(whole.rows.len(), 2002);
+        let thin = StatsTable::thinned(csv.as_bytes(), 100).unwrap();
+        assert!(thin.rows.len() <= 2 * 100 + 2, "{} rows", thin.rows.len());
+        assert!(thin.rows.len() >= 100, "{} rows", thin.rows.len());
+        assert_eq!(thin.generations(), 1001, "the last generation is kept");
+        let gens: Vec<u64> = thin.rows.iter().map(|r| r[0].unwrap() as u64).collect();
+        // Every generation kept has both islands, in order, and the kept
+        // generations are evenly spaced (plus the last).
+        for pair in thin.rows.chunks(2) {
+            assert_eq!(pair[0][0], pair[1][0]);
+            assert_eq!((pair[0][1], pair[1][1]), (Some(0.0), Some(1.0)));
+        }
+        let stride = gens[2] - gens[0];
+        assert!(stride.is_power_of_two() && stride > 1, "stride {stride}");
+        assert!(gens[..gens.len() - 2].iter().all(|g| g.is_multiple_of(stride)));
+        assert_eq!(
+            thin.rows,
+            whole
+                .rows
+                .iter()
+                .filter(|r| {
+                    let g = r[0].unwrap() as u64;
+                    g.is_multiple_of(stride) || g == 1000
+                })
+                .cloned()
+                .collect::<Vec<_>>()
+        );
+    }
+
     use super::*;
 
     #[test]

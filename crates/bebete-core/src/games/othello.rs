@@ -552,7 +552,11 @@ impl Game for Othello {
         let mut tokens = Vec::new();
         let mut rest = text.trim_start_matches([' ', ',']);
         while !rest.is_empty() {
-            let len = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+            // `get`: the fourth byte may fall inside a character ('abcé').
+            let len = if rest
+                .get(..4)
+                .is_some_and(|p| p.eq_ignore_ascii_case("pass"))
+            {
                 4
             } else {
                 rest.chars().take(2).map(char::len_utf8).sum()

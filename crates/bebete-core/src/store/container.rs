@@ -161,9 +161,19 @@ pub fn write_framed_parts<H: Serialize>(
 /// the frame promises (the checksum is not checked: that needs every
 /// byte). Cheap for a file of any size; a header over 64 KiB is refused.
 pub fn peek_framed(path: &Path, format: Framed) -> Result<(u16, Vec<u8>, u64), FileError> {
+    let file = fs::File::open(path).map_err(|e| FileError::new(path, e))?;
+    peek_framed_in(file, path, format)
+}
+
+/// [`peek_framed`] of a file already open (a reader that opens files its
+/// own way, checked on the handle: the server); `path` names it in errors.
+pub fn peek_framed_in(
+    mut file: fs::File,
+    path: &Path,
+    format: Framed,
+) -> Result<(u16, Vec<u8>, u64), FileError> {
     use std::io::Read;
     let fail = |p: FileProblem| FileError::new(path, p);
-    let mut file = fs::File::open(path).map_err(|e| FileError::new(path, e))?;
     let found = file.metadata().map_err(|e| FileError::new(path, e))?.len();
     let mut prefix = [0u8; PREFIX_LEN];
     // Up to the whole prefix, fewer only at the end of the file.

@@ -97,11 +97,25 @@ impl RunLock {
 
     /// Whether a process holds the lock of run directory `dir` now (a run
     /// still going), without creating anything: the lock file is opened
-    /// read-only and its lock taken and let go at once.
+    /// read-only and its lock taken and let go at once. A `lock` that is
+    /// not a regular file (a FIFO, whose open would wait for a writer) is
+    /// no lock: it is looked at, never opened. A reader that must not
+    /// follow a link or wait on a file swapped in since (the server) opens
+    /// the file its own way and asks [`RunLock::is_held_in`].
     pub fn is_held(dir: &Path) -> bool {
-        let Ok(file) = File::open(dir.join(super::run_files::LOCK)) else {
+        let path = dir.join(super::run_files::LOCK);
+        if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             return false;
-        };
+        }
+        File::open(path).is_ok_and(|file| Self::is_held_in(&file))
+    }
+
+    /// Whether a process holds the lock of an opened lock file: a regular
+    /// file (checked on the handle) whose shared lock cannot be taken now.
+    pub fn is_held_in(file: &File) -> bool {
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return false;
+        }
         match file.try_lock_shared() {
             Ok(()) => {
                 let _ = file.unlock();
