@@ -437,7 +437,11 @@ mod tests {
         }
         let stride = gens[2] - gens[0];
         assert!(stride.is_power_of_two() && stride > 1, "stride {stride}");
-        assert!(gens[..gens.len() - 2].iter().all(|g| g.is_multiple_of(stride)));
+        assert!(
+            gens[..gens.len() - 2]
+                .iter()
+                .all(|g| g.is_multiple_of(stride))
+        );
         assert_eq!(
             thin.rows,
             whole
