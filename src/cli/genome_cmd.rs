@@ -234,6 +234,8 @@ struct InfoJson<'a> {
     genes: usize,
     lookahead: u8,
     provenance: &'a crate::genome::Provenance,
+    /// How a learning genome learned (`null` for one that does not learn).
+    learning: Option<crate::genome::Learning>,
 }
 
 fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
@@ -248,6 +250,7 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
             genes: genome.genes.len(),
             lookahead: genome.lookahead,
             provenance: p,
+            learning: genome.learning(),
         };
         write!(out, "{}", pretty_json(&report)?)?;
     } else {
@@ -278,6 +281,20 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
             "seed        {}",
             p.seed.map_or_else(unknown, |s| s.to_string())
         )?;
+        if let Some(learning) = genome.learning() {
+            let how = match learning.opponent.as_deref() {
+                Some("self") => "by self-play".to_string(),
+                Some(spec) => format!("against {spec}"),
+                None => "not recorded (a file written before the record)".to_string(),
+            };
+            let s = learning.schedule;
+            writeln!(out, "learning    {how}, {} games learned from", s.games)?;
+            writeln!(
+                out,
+                "schedule    α {:.6} (now {:.6}), λ {:.2}, ε {:.3} (now {:.3}): α falls to a quarter and ε to a tenth over {} games",
+                s.alpha, s.alpha_now, s.lambda, s.epsilon, s.epsilon_now, s.horizon
+            )?;
+        }
     }
     out.flush().context("writing the report")?;
     Ok(ExitCode::SUCCESS)

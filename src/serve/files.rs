@@ -300,6 +300,9 @@ pub struct GenomeEntry {
     pub rules: String,
     /// Plies of its tactical shell (0: pure).
     pub lookahead: u8,
+    /// How it learned: `self` (self-play) or the player it learned
+    /// against; `null` when the file does not say.
+    pub learning: Option<String>,
 }
 
 /// A run directory, for the run list.
@@ -446,11 +449,12 @@ impl Project {
                 // from a handle opened as every file is (no link, no FIFO).
                 let path = self.resolve(&name).ok()?;
                 let file = open_plain(&path, &name, MAX_GENOME_BYTES).ok()?;
-                let (game, lookahead) = Genome::peek_in(file, &path).ok()?;
+                let (game, lookahead, learning) = Genome::peek_in(file, &path).ok()?;
                 Some(GenomeEntry {
                     game: game.kind().name(),
                     rules: game.to_string(),
                     lookahead,
+                    learning,
                     name,
                 })
             })

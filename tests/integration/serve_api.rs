@@ -871,6 +871,15 @@ fn links_fifos_and_huge_files_inside_runs_are_refused() {
     assert_eq!(status, 200);
     assert!(!genomes.contains("runs/fifo"), "{genomes}");
     assert!(genomes.contains("runs/tiny"), "{genomes}");
+    // Each entry says how its genome learned (null: the file does not say).
+    assert!(
+        json(&genomes)
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g.get("learning").is_some()),
+        "{genomes}"
+    );
     error_of(
         server.get("/api/runs/huge"),
         413,

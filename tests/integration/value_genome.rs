@@ -233,3 +233,62 @@ fn a_damaged_value_genome_is_named_as_such() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("tuple 1 names cell 99"), "{stderr}");
 }
+
+/// A genome says how it learned: by self-play or against which player,
+/// from how many games, at which rates (`genome info`, text and JSON); a
+/// file written before the record says its schedule and that the opponent
+/// is not known; a genome that does not learn has no learning at all.
+#[test]
+fn a_genome_says_how_it_learned() {
+    let dir = tempfile::tempdir().unwrap();
+    small_run(dir.path(), "runs/self", &["--generations", "2"]);
+    small_run(
+        dir.path(),
+        "runs/against",
+        &["--generations", "2", "--learn-against", "random"],
+    );
+    let info_json = |file: &str| -> serde_json::Value {
+        serde_json::from_str(&stdout_of(
+            bebete(dir.path()).args(["genome", "info", file, "--json"]),
+        ))
+        .unwrap()
+    };
+    for (run, opponent) in [("self", "self"), ("against", "random")] {
+        let file = format!("runs/{run}/best.genome");
+        let json = info_json(&file);
+        let learning = &json["learning"];
+        assert_eq!(learning["opponent"], opponent, "{json}");
+        assert_eq!(json["provenance"]["learning"], opponent, "{json}");
+        // Two generations: the champion learned 20 or 40 games.
+        let games = learning["games"].as_u64().unwrap();
+        assert!([20, 40].contains(&games), "{json}");
+        for key in ["alpha", "lambda", "epsilon", "alpha_now", "epsilon_now"] {
+            assert!(learning[key].as_f64().unwrap() > 0.0, "{key}: {json}");
+        }
+        assert!(learning["horizon"].as_u64().unwrap() > 0, "{json}");
+        let text = stdout_of(bebete(dir.path()).args(["genome", "info", &file]));
+        let how = if run == "self" {
+            "by self-play"
+        } else {
+            "against random"
+        };
+        assert!(
+            text.contains(&format!("learning    {how}, {games} games learned from")),
+            "{text}"
+        );
+        assert!(text.contains("schedule    α "), "{text}");
+    }
+    // Written before the record: the schedule from the genes, no opponent.
+    crate::common::copy_shipped_genomes(dir.path(), &["othello.genome", "tictactoe.genome"]);
+    let old = info_json("genomes/othello.genome");
+    assert!(old["learning"]["opponent"].is_null(), "{old}");
+    assert!(old["learning"]["games"].as_u64().unwrap() > 0, "{old}");
+    let text = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/othello.genome"]));
+    assert!(text.contains("learning    not recorded"), "{text}");
+    let vote = info_json("genomes/tictactoe.genome");
+    assert!(vote["learning"].is_null(), "{vote}");
+    assert!(
+        !stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/tictactoe.genome"]))
+            .contains("learning")
+    );
+}

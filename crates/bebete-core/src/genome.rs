@@ -3,9 +3,11 @@
 //! A genome file is a framed container (see [`crate::store`]) of kind `GN`:
 //! the header holds the game with its rules, the provenance and the gene
 //! count (and, from version 2, the depth of the tactical shell the genome
-//! plays in); the payload is the gene table as raw bytes, one byte per gene.
-//! A pure genome (no shell) is still written as version 1, so files that
-//! need nothing new stay readable by older builds.
+//! plays in; from version 3, how it learned: by self-play or against which
+//! player); the payload is the gene table as raw bytes, one byte per gene.
+//! A pure genome (no shell) is still written as version 1, and one without
+//! a learning record as version 2 or 1, so files that need nothing new stay
+//! readable by older builds.
 
 use crate::encoding::TableGame;
 use crate::encoding::shell::max_lookahead;
@@ -22,11 +24,18 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Magic tag and version of genome files: version 2 adds the shell's
-/// lookahead; pure genomes are written as version 1.
+/// lookahead, version 3 how the genome learned; each file is written in the
+/// lowest version that holds what it has.
 pub const GENOME_FORMAT: Framed = Framed {
     magic: *b"BEBETEGN",
-    version: 2,
+    version: 3,
     kind: "genome",
+};
+
+/// The version-2 frame, for genomes with a shell and no learning record.
+const GENOME_FORMAT_V2: Framed = Framed {
+    version: 2,
+    ..GENOME_FORMAT
 };
 
 /// The version-1 frame, for pure genomes.
@@ -46,6 +55,22 @@ pub struct Provenance {
     pub fitness: Option<f64>,
     /// The seed it was drawn or evolved from.
     pub seed: Option<u64>,
+    /// How it learned between generations: `self` (self-play) or the spec
+    /// of the fixed player it learned against (`--learn-against`); `None`
+    /// for a genome that did not learn, or one written before the record.
+    pub learning: Option<String>,
+}
+
+/// How a genome learned, as `genome info` shows it: who it learned
+/// against (from the file's header) and where its schedule stands (from
+/// its own bytes).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Learning {
+    /// `self` for self-play, a player spec for a fixed opponent, `None`
+    /// when the file does not say (written before the record).
+    pub opponent: Option<String>,
+    #[serde(flatten)]
+    pub schedule: crate::encoding::ntuple::Schedule,
 }
 
 /// The provenance as genome headers store it, field by field in this
@@ -60,6 +85,8 @@ struct StoredProvenance {
 }
 
 impl From<Provenance> for StoredProvenance {
+    /// The four stored fields (the learning record is the version-3
+    /// header's own field).
     fn from(p: Provenance) -> Self {
         StoredProvenance {
             run: p.run,
@@ -77,6 +104,7 @@ impl From<StoredProvenance> for Provenance {
             generation: p.generation,
             fitness: p.fitness,
             seed: p.seed,
+            learning: None,
         }
     }
 }
@@ -99,17 +127,36 @@ struct GenomeHeaderV2 {
     lookahead: u8,
 }
 
-/// A genome header of either version, as version 2's.
-fn parse_header(version: u16, header: &[u8]) -> postcard::Result<GenomeHeaderV2> {
-    if version < 2 {
-        postcard::from_bytes::<GenomeHeader>(header).map(|h| GenomeHeaderV2 {
-            game: h.game,
-            provenance: h.provenance,
-            gene_count: h.gene_count,
-            lookahead: 0,
-        })
-    } else {
-        postcard::from_bytes::<GenomeHeaderV2>(header)
+/// The version-3 header: version 2's, then how the genome learned.
+#[derive(Serialize, Deserialize)]
+struct GenomeHeaderV3 {
+    game: GameSpec,
+    provenance: StoredProvenance,
+    gene_count: u64,
+    lookahead: u8,
+    learning: Option<String>,
+}
+
+/// A genome header of any version, as version 3's.
+fn parse_header(version: u16, header: &[u8]) -> postcard::Result<GenomeHeaderV3> {
+    let v2 = |h: GenomeHeaderV2| GenomeHeaderV3 {
+        game: h.game,
+        provenance: h.provenance,
+        gene_count: h.gene_count,
+        lookahead: h.lookahead,
+        learning: None,
+    };
+    match version {
+        0 | 1 => postcard::from_bytes::<GenomeHeader>(header).map(|h| {
+            v2(GenomeHeaderV2 {
+                game: h.game,
+                provenance: h.provenance,
+                gene_count: h.gene_count,
+                lookahead: 0,
+            })
+        }),
+        2 => postcard::from_bytes::<GenomeHeaderV2>(header).map(v2),
+        _ => postcard::from_bytes::<GenomeHeaderV3>(header),
     }
 }
 
@@ -191,6 +238,16 @@ impl Genome {
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
         let (game, provenance) = (self.game, self.provenance.clone().into());
         let gene_count = self.genes.len() as u64;
+        if let Some(learning) = &self.provenance.learning {
+            let header = GenomeHeaderV3 {
+                game,
+                provenance,
+                gene_count,
+                lookahead: self.lookahead,
+                learning: Some(learning.clone()),
+            };
+            return write_framed(path, GENOME_FORMAT, &header, &self.genes);
+        }
         if self.lookahead == 0 {
             let header = GenomeHeader {
                 game,
@@ -205,7 +262,25 @@ impl Genome {
             gene_count,
             lookahead: self.lookahead,
         };
-        write_framed(path, GENOME_FORMAT, &header, &self.genes)
+        write_framed(path, GENOME_FORMAT_V2, &header, &self.genes)
+    }
+
+    /// How the genome learned, for a genome that learns: who it learned
+    /// against and where its schedule stands; `None` for one that does
+    /// not learn.
+    pub fn learning(&self) -> Option<Learning> {
+        struct Read<'a>(&'a [u8]);
+        impl TableGameVisitor for Read<'_> {
+            type Output = Option<crate::encoding::ntuple::Schedule>;
+            fn visit<G: TableGame + BuiltIn>(self, game: G) -> Self::Output {
+                game.learning(self.0)
+            }
+        }
+        let schedule = visit_table_game(self.game, Read(&self.genes))?;
+        Some(Learning {
+            opponent: self.provenance.learning.clone(),
+            schedule,
+        })
     }
 
     /// Reads and checks a genome file; a run directory stands for its
@@ -228,18 +303,24 @@ impl Genome {
     /// (listing many files, or refusing a large foreign one cheaply).
     pub fn peek(path: &Path) -> Result<(GameSpec, u8), FileError> {
         let framed = peek_framed(path, GENOME_FORMAT)?;
-        Genome::peeked(path, framed)
+        Genome::peeked(path, framed).map(|(game, lookahead, _)| (game, lookahead))
     }
 
     /// [`Genome::peek`] of a file already open (opened and checked by a
-    /// reader that opens files its own way: the server); `path` names it in
-    /// errors.
-    pub fn peek_in(file: std::fs::File, path: &Path) -> Result<(GameSpec, u8), FileError> {
+    /// reader that opens files its own way: the server), with how the
+    /// genome learned ([`Provenance::learning`]); `path` names it in errors.
+    pub fn peek_in(
+        file: std::fs::File,
+        path: &Path,
+    ) -> Result<(GameSpec, u8, Option<String>), FileError> {
         let framed = crate::store::peek_framed_in(file, path, GENOME_FORMAT)?;
         Genome::peeked(path, framed)
     }
 
-    fn peeked(path: &Path, framed: (u16, Vec<u8>, u64)) -> Result<(GameSpec, u8), FileError> {
+    fn peeked(
+        path: &Path,
+        framed: (u16, Vec<u8>, u64),
+    ) -> Result<(GameSpec, u8, Option<String>), FileError> {
         let (version, header, payload_len) = framed;
         let header = parse_header(version, &header).map_err(|e| {
             FileError::new(
@@ -256,12 +337,12 @@ impl Genome {
                 )),
             ));
         }
-        Ok((header.game, header.lookahead))
+        Ok((header.game, header.lookahead, header.learning))
     }
 
     /// Decodes and checks the bytes of a genome file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Genome, FileProblem> {
-        let (header, genes): (GenomeHeaderV2, Vec<u8>) =
+        let (header, genes): (GenomeHeaderV3, Vec<u8>) =
             decode_framed_versions(bytes, GENOME_FORMAT, parse_header)?;
         let most = max_lookahead(header.game);
         if header.lookahead > most {
@@ -284,7 +365,10 @@ impl Genome {
         visit_table_game(header.game, CheckGenes(&genes))?;
         Ok(Genome {
             game: header.game,
-            provenance: header.provenance.into(),
+            provenance: Provenance {
+                learning: header.learning,
+                ..header.provenance.into()
+            },
             genes,
             lookahead: header.lookahead,
         })
@@ -322,6 +406,7 @@ mod tests {
             generation: Some(7),
             fitness: Some(0.5),
             seed: None,
+            learning: None,
         });
         let v1 = GenomeHeader {
             game: GameSpec::TICTACTOE,
@@ -345,6 +430,18 @@ mod tests {
             postcard::to_allocvec(&v2).unwrap(),
             [2, 0, 0, 0, 0, 0, 5, 3],
             "version 2: version 1's fields, then the lookahead"
+        );
+        let v3 = GenomeHeaderV3 {
+            game: GameSpec::CONNECT4,
+            provenance: Provenance::default().into(),
+            gene_count: 5,
+            lookahead: 0,
+            learning: Some("self".to_string()),
+        };
+        assert_eq!(
+            postcard::to_allocvec(&v3).unwrap(),
+            [2, 0, 0, 0, 0, 0, 5, 0, 1, 4, b's', b'e', b'l', b'f'],
+            "version 3: version 2's fields, then how it learned"
         );
     }
 

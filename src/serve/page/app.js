@@ -90,8 +90,15 @@ function fillOpponents(select) {
     const g = html("optgroup", { label }, null, box);
     for (const [value, text] of items) html("option", { value }, text, g);
   };
-  const describe = (g) => g.name + (!g.lookahead ? ""
-    : g.rules.includes("value genome") ? ` (searches ${g.lookahead} plies)` : ` (shell, lookahead ${g.lookahead})`);
+  // How a genome learned, when its file says: by self-play or against a player.
+  const learned = (g) => !g.learning ? ""
+    : g.learning === "self" ? ", learned by self-play" : `, learned against ${g.learning}`;
+  const describe = (g) => {
+    const search = !g.lookahead ? ""
+      : g.rules.includes("value genome") ? `searches ${g.lookahead} plies` : `shell, lookahead ${g.lookahead}`;
+    const notes = (search + learned(g)).replace(/^, /, "");
+    return g.name + (notes ? ` (${notes})` : "");
+  };
   group("Genomes", shipped.map((g) => [g.name, describe(g)]));
   group("Run champions", champions.map((g) => [g.name, describe(g)]));
   // Checkers and Othello have no exact solver, and their rules players

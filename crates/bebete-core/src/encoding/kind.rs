@@ -93,6 +93,10 @@ pub trait GenomeKind<G: Game>:
     fn learns(&self) -> bool {
         false
     }
+    /// [`TableGame::learning`].
+    fn learning(&self, _game: &G, _genes: &[u8]) -> Option<super::ntuple::Schedule> {
+        None
+    }
     /// [`TableGame::learn`].
     fn learn(&self, _game: &G, _genes: &mut [u8], _games: u32, _rng: rand_pcg::Pcg64Mcg) -> u64 {
         0
@@ -242,6 +246,9 @@ where
     }
     fn learns(&self) -> bool {
         on_kind!(self, k => k.learns())
+    }
+    fn learning(&self, genes: &[u8]) -> Option<super::ntuple::Schedule> {
+        on_kind!(self, k => k.learning(&self.rules, genes))
     }
     fn learn(&self, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
         on_kind!(self, k => k.learn(&self.rules, genes, games, rng))

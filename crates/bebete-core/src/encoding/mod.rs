@@ -263,6 +263,12 @@ pub trait TableGame: Game {
     fn learns(&self) -> bool {
         false
     }
+    /// Where a learning genome's schedule stands, read from its own bytes
+    /// (games learned from, its rates and where they have fallen to);
+    /// `None` for genomes that do not learn.
+    fn learning(&self, _genes: &[u8]) -> Option<ntuple::Schedule> {
+        None
+    }
     /// `games` games of self-play, learning from every move (TD(λ), see
     /// [`ntuple::Learner`]); returns the moves played (0 for genomes that
     /// do not learn).

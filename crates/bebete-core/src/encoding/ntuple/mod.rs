@@ -252,6 +252,20 @@ where
         true
     }
 
+    fn learning(&self, _game: &G, genes: &[u8]) -> Option<Schedule> {
+        let params = Params::read(genes);
+        let (alpha_now, epsilon_now) = params.scheduled(G::HORIZON);
+        Some(Schedule {
+            games: params.games,
+            alpha: params.alpha,
+            lambda: params.lambda,
+            epsilon: params.epsilon,
+            horizon: G::HORIZON,
+            alpha_now,
+            epsilon_now,
+        })
+    }
+
     fn learn(&self, game: &G, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
         Learner::new(game.clone(), self.shape, genes, rng).learn(games)
     }
@@ -302,6 +316,21 @@ pub struct Params {
     pub epsilon: f32,
     /// Self-play games learned from so far.
     pub games: u32,
+}
+
+/// Where a value genome's learning stands, from its own bytes: the games
+/// it has learned from (its schedule's clock), its TD(λ) settings at the
+/// schedule's start, and the rates they have fallen to (α to a quarter
+/// and ε to a tenth over `horizon` games).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Schedule {
+    pub games: u32,
+    pub alpha: f32,
+    pub lambda: f32,
+    pub epsilon: f32,
+    pub horizon: u32,
+    pub alpha_now: f32,
+    pub epsilon_now: f32,
 }
 
 /// Parameter codes of a fresh genome: α 0.004 (the game's

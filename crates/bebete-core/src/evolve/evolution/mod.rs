@@ -437,6 +437,17 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
     /// What the stopping rules need to know of a new champion: the pieces
     /// its game leaves (one-player games), whether it is unbeatable (under
     /// `--target unbeatable`).
+    /// How this run's genomes learn, for the champion's file: `self` or
+    /// `--learn-against`'s player, when they learn between generations.
+    fn learning_record(&self) -> Option<String> {
+        (self.game.learns() && self.cfg.self_play > 0).then(|| {
+            self.cfg
+                .learn_against
+                .as_ref()
+                .map_or_else(|| "self".to_string(), |spec| spec.to_string())
+        })
+    }
+
     fn judge(&mut self, champion_genes: &[u8]) {
         if G::PLAYERS == 1 {
             let played =
@@ -516,6 +527,7 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
             generation: Some(self.generation),
             fitness: Some(best as f64),
             seed: Some(self.cfg.seed),
+            learning: self.learning_record(),
         };
         match &mut self.champion {
             Some(champion) => {
