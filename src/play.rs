@@ -84,8 +84,19 @@ fn human_move<G: TableGame + BuiltIn>(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> io::Result<Turn<G::Move>> {
+    // A side whose only move is to pass (Othello) is told so, and passes
+    // with Enter.
+    let mut legal = Vec::new();
+    game.legal_moves(pos, &mut legal);
+    let only_pass = match legal.as_slice() {
+        [mv] if game.format_move(*mv) == "pass" => Some(*mv),
+        _ => None,
+    };
     loop {
-        write!(out, "{}", G::MOVE_PROMPT)?;
+        match only_pass {
+            Some(_) => write!(out, "you have no move: press Enter to pass (q to quit): ")?,
+            None => write!(out, "{}", G::MOVE_PROMPT)?,
+        }
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
@@ -94,6 +105,9 @@ fn human_move<G: TableGame + BuiltIn>(
         }
         let text = line.trim();
         if text.is_empty() {
+            if let Some(pass) = only_pass {
+                return Ok(Turn::Move(pass));
+            }
             continue;
         }
         if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
@@ -369,6 +383,38 @@ mod tests {
             out.contains("stopped; score: you 0, bebete 0, draws 0"),
             "{out}"
         );
+    }
+
+    /// A side whose only move is to pass is told so and passes with
+    /// Enter; a side with squares is asked as usual.
+    #[test]
+    fn a_player_with_no_move_is_told_to_pass() {
+        use crate::games::{OTHELLO_PASS, Othello, OthelloPosition};
+        let game = Othello::NTUPLE;
+        // White to move with a lone disc beside Black's corner: no square.
+        let stuck = OthelloPosition {
+            black: 1,
+            white: 1 << 1,
+            to_move: Side::Second,
+        };
+        let mut out = Vec::new();
+        let turn = human_move(&game, &stuck, &mut "\n".as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("you have no move: press Enter to pass"),
+            "{text}"
+        );
+        assert!(matches!(turn, Turn::Move(OTHELLO_PASS)));
+        // Black, with a square, gets the usual prompt; Enter asks again.
+        let free = OthelloPosition {
+            to_move: Side::First,
+            ..stuck
+        };
+        let mut out = Vec::new();
+        let turn = human_move(&game, &free, &mut "\nc1\n".as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains("no move"), "{text}");
+        assert!(matches!(turn, Turn::Move(2)));
     }
 
     #[test]

@@ -127,9 +127,11 @@ impl<M: Copy> Explanation<M> for Values<M> {
         } else {
             "from -1 lost to +1 won"
         };
+        // Whose: the side that played the move (bebete's, in `play` and on
+        // the page).
         match self.depth {
-            1 => format!("(value {best:+.2}, {meaning})"),
-            d => format!("(score {best:+.2} after {d} plies, {meaning})"),
+            1 => format!("(value {best:+.2} for bebete, {meaning})"),
+            d => format!("(score {best:+.2} for bebete after {d} plies, {meaning})"),
         }
     }
 
