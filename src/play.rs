@@ -70,11 +70,28 @@ fn bot_move<G: TableGame + BuiltIn>(
     }
 }
 
+/// Why the bot played its move from `pos`: a genome's whole explanation
+/// (every move's value, what weighed most), or a fixed player's name.
+fn why_bot_moved<G: TableGame + BuiltIn>(game: &G, bot: &Bot<G>, pos: &G::Position) -> String {
+    match bot {
+        Bot::Player { name, .. } => {
+            format!("bebete plays as the fixed player {name}: it keeps no reasons beyond that")
+        }
+        Bot::Genome {
+            genes,
+            policy,
+            lookahead,
+        } => Explained::new(game, genes, pos, *policy, *lookahead).details(game),
+    }
+}
+
 enum Turn<M> {
     Move(M),
     Quit,
     /// `?`: the bot's suggestion, asked in a one-player game.
     Hint,
+    /// `?` or `why` in a two-player game: why the bot played its last move.
+    Why,
 }
 
 /// Reads human moves until a legal one, `q`, or the end of the input.
@@ -116,6 +133,18 @@ fn human_move<G: TableGame + BuiltIn>(
         if G::PLAYERS == 1 && (text == "?" || text.eq_ignore_ascii_case("hint")) {
             return Ok(Turn::Hint);
         }
+        if G::PLAYERS == 2 && (text == "?" || text.eq_ignore_ascii_case("why")) {
+            return Ok(Turn::Why);
+        }
+        if text.eq_ignore_ascii_case("help") {
+            let why = if G::PLAYERS == 2 {
+                "? or why: why bebete played its last move (every move's value); "
+            } else {
+                "? or hint: bebete's suggestion; "
+            };
+            writeln!(out, "type a move; {why}q: quit")?;
+            continue;
+        }
         match game.parse_move(text) {
             Err(reason) => writeln!(out, "'{text}' is not a move: {reason}")?,
             Ok(mv) if !game.is_legal(pos, mv) => {
@@ -152,6 +181,8 @@ pub fn play<G: TableGame + BuiltIn>(
         writeln!(out, "\ngame {} of {games}: you are {mark}", n + 1)?;
         let mut pos = game.start();
         let mut line = Vec::new();
+        // Where bebete last moved from, for `?`.
+        let mut bot_moved_from: Option<G::Position> = None;
         let outcome = loop {
             if let Some(outcome) = game.outcome(&pos) {
                 write!(out, "{}", game.render_play(&pos, line.last().copied()))?;
@@ -165,6 +196,13 @@ pub fn play<G: TableGame + BuiltIn>(
                         line.push(mv);
                         pos = game.play(&pos, mv);
                     }
+                    Turn::Why => {
+                        let why = match &bot_moved_from {
+                            Some(from) => why_bot_moved(game, bot, from),
+                            None => "bebete has not moved yet in this game".to_string(),
+                        };
+                        writeln!(out, "{}", why.trim_end())?;
+                    }
                     Turn::Quit | Turn::Hint => {
                         writeln!(out, "stopped; {}", score.line())?;
                         return Ok(score);
@@ -174,6 +212,7 @@ pub fn play<G: TableGame + BuiltIn>(
                 match bot_move(game, bot, &pos) {
                     (Some(mv), why) if game.is_legal(&pos, mv) => {
                         writeln!(out, "bebete plays {} {why}", game.format_move(mv))?;
+                        bot_moved_from = Some(pos.clone());
                         line.push(mv);
                         pos = game.play(&pos, mv);
                     }
@@ -256,7 +295,8 @@ pub fn play_solo<G: TableGame + BuiltIn>(
                 match human_move(game, &pos, input, out)? {
                     Turn::Move(mv) => break Some(mv),
                     Turn::Quit => break None,
-                    Turn::Hint => {
+                    // `why` is a two-player question: a solitaire hint.
+                    Turn::Hint | Turn::Why => {
                         let (mv, why) = bot_move(game, advisor, &pos);
                         match mv {
                             Some(m) => {
@@ -383,6 +423,37 @@ mod tests {
             out.contains("stopped; score: you 0, bebete 0, draws 0"),
             "{out}"
         );
+    }
+
+    /// `?` (or `why`) shows why bebete played its last move, and says so
+    /// when it has not moved yet; `help` names the commands.
+    #[test]
+    fn a_question_mark_explains_the_bots_last_move() {
+        let game = TicTacToe::BASE3;
+        let genes = crate::genome::Genome::random(game.spec(), 3).genes;
+        let mut bot = Bot::Genome {
+            genes: Arc::from(genes),
+            policy: IllegalPolicy::Repair,
+            lookahead: 0,
+        };
+        let mut out = Vec::new();
+        let input = "?\nhelp\n5\nwhy\nq\n";
+        play(
+            &game,
+            &mut bot,
+            First::Human,
+            1,
+            &mut input.as_bytes(),
+            &mut out,
+            &mut |_| {},
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("bebete has not moved yet"), "{text}");
+        assert!(text.contains("? or why: why bebete played"), "{text}");
+        let after = text.split("bebete plays").nth(1).expect("a bot move");
+        assert!(after.contains("index"), "{after}");
+        assert!(!text.contains("is not a move"), "{text}");
     }
 
     /// A side whose only move is to pass is told so and passes with
