@@ -788,9 +788,12 @@ impl Registered for GenomeGame<Othello> {
         self.value_kind().map(|genome| genome.shape)
     }
 
-    /// A small population learning between generations from games against
-    /// the benchmark's player (the weighted piece counter with random
-    /// moves), selected by games against the same (docs/experiments.md).
+    /// Coevolutionary TD learning, as the papers learn (docs/experiments.md):
+    /// a small population, each genome learning by TD(λ) self-play between
+    /// generations, selected by a round-robin among themselves; no fixed
+    /// player in the learning or the selection. (`--learn-against wpc@0.1
+    /// --fitness vs:wpc@0.1:100` breeds a specialist against the papers'
+    /// yardstick instead.)
     fn recommended(&self) -> RunSettings {
         RunSettings {
             population: Some(4),
@@ -798,9 +801,8 @@ impl Registered for GenomeGame<Othello> {
             parents: Some(2),
             mutation: Some("0.01"),
             self_play: Some(2_000),
-            learn_against: Some("wpc@0.1"),
-            fitness: Some("vs:wpc@0.1:100"),
-            generations: Some(500),
+            fitness: Some("round-robin"),
+            generations: Some(100),
             checkpoint_every: Some(25),
             bench_every: Some(25),
             ..RunSettings::default()
