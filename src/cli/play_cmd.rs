@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "With no genome, the shipped champion genomes/<game>.genome plays.
+    after_help = "With no genome, the shipped champion <game>.genome plays: from genomes/ here, else from the folder BEBETE_GENOMES names, else from the checkout bebete was built from (so an installed bebete plays from any folder).
 
 Examples:
   bebete play                                    tic-tac-toe against the champion
@@ -180,59 +180,71 @@ fn terminal_out() -> Box<dyn Write> {
     }
 }
 
+/// Where the shipped champion `name` is found, in order: `genomes/` of the
+/// folder `play` runs in (a project of one's own), the folder named by
+/// `BEBETE_GENOMES`, then `genomes/` of the checkout this binary was built
+/// from (what `cargo install --path .` or `--git` leaves in place), so
+/// that an installed `bebete play` works from any folder.
+fn shipped_champion(name: &str) -> anyhow::Result<PathBuf> {
+    let mut places = vec![PathBuf::from("genomes")];
+    if let Some(dir) = std::env::var_os("BEBETE_GENOMES") {
+        places.push(PathBuf::from(dir));
+    }
+    places.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("genomes"));
+    if let Some(found) = places.iter().map(|p| p.join(name)).find(|p| p.is_file()) {
+        return Ok(found);
+    }
+    let looked: Vec<String> = places
+        .iter()
+        .map(|p| p.join(name).display().to_string())
+        .collect();
+    anyhow::bail!(
+        "no genome given and the shipped {name} is not in {}: pass a genome file or run directory, or name a folder of genomes with BEBETE_GENOMES",
+        looked.join(", ")
+    )
+}
+
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    let (spec, genes, opponent): (GameSpec, Option<GenomeBot>, Option<PlayerSpec>) = match (
-        &args.genome,
-        &args.opponent,
-    ) {
-        (_, Some(text)) => {
-            let opponent = PlayerSpec::parse(text)?;
-            let spec = match &opponent {
-                PlayerSpec::Genome(_) => args.game.game_of(&opponent)?,
-                _ => args.game.spec(GameKind::TicTacToe)?,
-            };
-            (spec, None, Some(opponent))
-        }
-        (given, None) => {
-            let wanted = args.game.spec(GameKind::TicTacToe)?;
-            let path = match given {
-                Some(p) => p.clone(),
-                None => {
-                    let shipped =
-                        PathBuf::from("genomes").join(format!("{}.genome", wanted.kind()));
-                    if !shipped.is_file() {
-                        anyhow::bail!(
-                            "no genome given and {} is not here: pass a genome file or run directory, or run from the bebete directory",
-                            shipped.display()
-                        );
-                    }
-                    shipped
+    let (spec, genes, opponent): (GameSpec, Option<GenomeBot>, Option<PlayerSpec>) =
+        match (&args.genome, &args.opponent) {
+            (_, Some(text)) => {
+                let opponent = PlayerSpec::parse(text)?;
+                let spec = match &opponent {
+                    PlayerSpec::Genome(_) => args.game.game_of(&opponent)?,
+                    _ => args.game.spec(GameKind::TicTacToe)?,
+                };
+                (spec, None, Some(opponent))
+            }
+            (given, None) => {
+                let wanted = args.game.spec(GameKind::TicTacToe)?;
+                let path = match given {
+                    Some(p) => p.clone(),
+                    None => shipped_champion(&format!("{}.genome", wanted.kind()))?,
+                };
+                let genome = super::game_args::load_genome(&path)?;
+                // --game picks the game; its encoder and rules come from the
+                // genome unless they were given explicitly.
+                if args.game.game.is_some() {
+                    genome.expect_game(&path, wanted.kind())?;
                 }
-            };
-            let genome = super::game_args::load_genome(&path)?;
-            // --game picks the game; its encoder and rules come from the
-            // genome unless they were given explicitly.
-            if args.game.game.is_some() {
-                genome.expect_game(&path, wanted.kind())?;
+                args.game.check_encoder(&path, &genome)?;
+                let explicit = args.game.encoder.is_some()
+                    || args.game.rule.is_some()
+                    || args.game.sticks.is_some();
+                if explicit && genome.game != wanted {
+                    anyhow::bail!(
+                        "{}: a {} genome, but {wanted} was asked for",
+                        path.display(),
+                        genome.game
+                    );
+                }
+                (
+                    genome.game,
+                    Some((path, genome.genes, genome.lookahead)),
+                    None,
+                )
             }
-            args.game.check_encoder(&path, &genome)?;
-            let explicit = args.game.encoder.is_some()
-                || args.game.rule.is_some()
-                || args.game.sticks.is_some();
-            if explicit && genome.game != wanted {
-                anyhow::bail!(
-                    "{}: a {} genome, but {wanted} was asked for",
-                    path.display(),
-                    genome.game
-                );
-            }
-            (
-                genome.game,
-                Some((path, genome.genes, genome.lookahead)),
-                None,
-            )
-        }
-    };
+        };
     spec.visit(Session {
         genes,
         opponent,

@@ -88,11 +88,13 @@ fn play_against_a_player_spec_and_a_run_directory() {
             .write_stdin("q\n"),
     );
     assert!(out.contains("stopped"), "{out}");
-    let out = bebete(dir.path())
-        .args(["play", "--game", "c4"])
-        .assert()
-        .code(2);
-    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("genomes/connect4.genome"));
+    // No genomes/ here: the checkout's shipped champion plays.
+    let out = stdout_of(
+        bebete(dir.path())
+            .args(["play", "--game", "c4"])
+            .write_stdin("q\n"),
+    );
+    assert!(out.contains("genomes/connect4.genome"), "{out}");
 }
 
 #[test]
@@ -164,6 +166,40 @@ fn play_uses_the_shipped_champion_whatever_its_encoder() {
     assert!(
         stderr.contains("mirror encoder") && stderr.contains("playable"),
         "{stderr}"
+    );
+}
+
+/// From a folder with no `genomes/` (an installed tool run anywhere), the
+/// shipped champions still play: from the folder `BEBETE_GENOMES` names,
+/// else from the checkout the binary was built from.
+#[test]
+fn play_finds_the_shipped_champions_from_any_folder() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    for game in ["ttt", "othello"] {
+        let out = stdout_of(
+            bebete(elsewhere.path())
+                .args(["play", "--game", game, "--first", "bot"])
+                .write_stdin("q\n"),
+        );
+        assert!(out.contains("bebete plays"), "{game}: {out}");
+    }
+    // A folder of one's own, named by BEBETE_GENOMES, comes first.
+    let own = tempfile::tempdir().unwrap();
+    random_genome(
+        own.path(),
+        "tictactoe.genome",
+        &["--game", "ttt", "--encoder", "base3"],
+    );
+    let out = stdout_of(
+        bebete(elsewhere.path())
+            .env("BEBETE_GENOMES", own.path())
+            .args(["play", "--first", "bot"])
+            .write_stdin("q\n"),
+    );
+    let own_file = own.path().join("tictactoe.genome");
+    assert!(
+        out.contains(&format!("bebete playing: {}", own_file.display())),
+        "{out}"
     );
 }
 

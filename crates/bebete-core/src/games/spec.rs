@@ -41,9 +41,16 @@ impl GameKind {
     }
 
     /// Reads a game name or alias (`tictactoe`/`ttt`, `matchsticks`/`nim`,
-    /// `connect4`/`c4`, `solitaire`/`peg`), in any case.
+    /// `connect4`/`c4`, `solitaire`/`peg`), in any case, and as prose
+    /// writes the names: hyphens, underscores and spaces left out, `four`
+    /// read as `4` (`Tic-tac-toe`, `connect-four`, `Connect Four`).
     pub fn parse(text: &str) -> Option<GameKind> {
-        let text = text.to_ascii_lowercase();
+        let text: String = text
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .collect();
+        let text = text.replace("four", "4");
         GameKind::ALL
             .iter()
             .copied()
@@ -191,6 +198,10 @@ mod tests {
             "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg), checkers (draughts) or othello (reversi)"
         );
         assert_eq!(GameKind::parse("C4"), Some(GameKind::Connect4));
+        // As the README's table writes them.
+        assert_eq!(GameKind::parse("Tic-tac-toe"), Some(GameKind::TicTacToe));
+        assert_eq!(GameKind::parse("connect-four"), Some(GameKind::Connect4));
+        assert_eq!(GameKind::parse("Connect Four"), Some(GameKind::Connect4));
         assert_eq!(GameKind::parse("chess"), None);
     }
 
