@@ -212,7 +212,7 @@ pub fn play<G: TableGame + BuiltIn>(
                 match bot_move(game, bot, &pos) {
                     (Some(mv), why) if game.is_legal(&pos, mv) => {
                         writeln!(out, "bebete plays {} {why}", game.format_move(mv))?;
-                        bot_moved_from = Some(pos.clone());
+                        bot_moved_from = Some(pos);
                         line.push(mv);
                         pos = game.play(&pos, mv);
                     }
