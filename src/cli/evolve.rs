@@ -283,7 +283,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     follow_population(&mut cfg, given);
     let dir = args
         .run
-        .unwrap_or_else(|| PathBuf::from("runs").join(format!("{}-{seed}", game.kind())));
+        .unwrap_or_else(|| PathBuf::from("runs").join(default_run_name(game, seed)));
     let run = RunDir::new(dir);
     if args.dry_run {
         refuse_a_run_in(&run)?;
@@ -320,6 +320,34 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         threads: thread_count(args.threads),
         quiet: args.quiet,
     })
+}
+
+/// The run directory's name when `--run` is not given: the game and the
+/// seed (`tictactoe-1`), with any rule that differs from the game's
+/// default between them (`matchsticks-double-100-1`), so that runs of one
+/// game under other rules do not take each other's name.
+fn default_run_name(game: GameSpec, seed: u64) -> String {
+    let plain = game
+        .kind()
+        .from_options(&GameOptions::default())
+        .map(|g| g.rules_json())
+        .unwrap_or_default();
+    let mut name = game.kind().to_string();
+    if let (serde_json::Value::Object(rules), serde_json::Value::Object(plain)) =
+        (game.rules_json(), plain)
+    {
+        for (key, value) in rules {
+            if plain.get(&key) != Some(&value) {
+                let text = match value {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                name.push('-');
+                name.extend(text.chars().filter(|c| c.is_ascii_alphanumeric()));
+            }
+        }
+    }
+    format!("{name}-{seed}")
 }
 
 /// The defaults `evolve --help` lists after its examples, one game and

@@ -1009,3 +1009,29 @@ fn evolve_help_lists_the_defaults_a_default_run_records() {
     }
     assert!(rows >= 5, "{rows} rows in:\n{table}");
 }
+
+/// A run's default directory names the rules when they are not the game's
+/// default, so that runs of one game under other rules keep apart.
+#[test]
+fn default_run_names_say_the_rules_that_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, run) in [
+        (&["--game", "nim", "--seed", "1"][..], "runs/matchsticks-1"),
+        (
+            &[
+                "--game", "nim", "--rule", "double", "--sticks", "100", "--seed", "1",
+            ][..],
+            "runs/matchsticks-double-100-1",
+        ),
+        (&["--seed", "4"][..], "runs/tictactoe-4"),
+    ] {
+        let out = crate::common::stdout_of(
+            crate::common::bebete(dir.path())
+                .arg("evolve")
+                .args(args)
+                .arg("--dry-run"),
+        );
+        let first = out.lines().next().unwrap_or_default();
+        assert!(first.ends_with(&format!("run {run}")), "{args:?}: {first}");
+    }
+}

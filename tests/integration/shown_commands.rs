@@ -421,6 +421,40 @@ fn every_shown_recipe_runs_in_order_shortened() {
     assert!(ran >= 10, "{ran} recipes run");
 }
 
+/// Every `evolve` the README shows runs in its order in one folder (each
+/// shortened), as a newcomer following it from top to bottom runs them: no
+/// run takes another's default directory.
+#[test]
+fn every_readme_evolve_runs_in_order_in_one_folder() {
+    let dir = checkout_like();
+    let mut ran = 0;
+    for s in shown_commands()
+        .into_iter()
+        .filter(|s| s.page == "README.md")
+    {
+        let Some(args) = bebete_args(&s.text) else {
+            continue;
+        };
+        if args.first().map(String::as_str) != Some("evolve") {
+            continue;
+        }
+        let out = bebete(dir.path())
+            .args(shortened(&args, dir.path()))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "README.md:{}: `{}` (shortened) failed after the evolves before it:\n{}{}",
+            s.line,
+            s.text,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 6, "{ran} evolves run");
+}
+
 /// `line` with every time and speed (`0.1 s`, `3764 games/s`) as `#`.
 fn without_times(line: &str) -> String {
     let words: Vec<&str> = line.split(' ').collect();
