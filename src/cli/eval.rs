@@ -5,15 +5,17 @@ use super::evolve::thread_count;
 use super::explain::parse_policy;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::eval::{MatchConfig, Tally, play_match};
+use crate::eval::{MatchConfig, Tally, Watch, play_match};
 use crate::games::BuiltIn;
 use crate::games::GameSpec;
 use crate::players::Knowledge;
 use crate::players::PlayerSpec;
 use anyhow::Context;
 use clap::Args;
-use std::io::Write;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 #[derive(Args, Debug)]
 #[command(
@@ -61,6 +63,7 @@ struct Evaluate<'a> {
     player: PlayerSpec,
     opponents: Vec<PlayerSpec>,
     args: &'a EvalArgs,
+    watch: &'a Watch,
 }
 
 impl GameVisitor for Evaluate<'_> {
@@ -74,22 +77,36 @@ impl GameVisitor for Evaluate<'_> {
         };
         let player = self.player.factory(&game, self.args.illegal)?;
         let mut tallies = Vec::new();
-        for (i, spec) in self.opponents.iter().enumerate() {
-            let opponent = spec.factory(&game, self.args.illegal)?;
-            if !self.args.dry_run {
-                tallies.push(play_match(&game, &player, &opponent, i as u64, cfg));
+        // Every opponent is checked before a game is played.
+        let opponents = self
+            .opponents
+            .iter()
+            .map(|spec| spec.factory(&game, self.args.illegal))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (i, opponent) in opponents.iter().enumerate() {
+            if self.args.dry_run || self.watch.stopped() {
+                break;
+            }
+            let tally = play_match(&game, &player, opponent, i as u64, cfg, Some(self.watch));
+            if tally.games > 0 {
+                tallies.push(tally);
             }
         }
         Ok(tallies)
     }
 }
 
-fn table(player: &str, spec: &GameSpec, games: u64, tallies: &[Tally]) -> String {
-    let mut out = format!("{player} ({spec}), {games} games per opponent, sides alternating\n");
-    out.push_str(&format!(
+/// The table's first line: the player, the game, the games per opponent.
+fn heading(player: &str, spec: &GameSpec, games: u64) -> String {
+    format!("{player} ({spec}), {games} games per opponent, sides alternating\n")
+}
+
+/// The table below the heading: a row per opponent.
+fn rows(tallies: &[Tally]) -> String {
+    let mut out = format!(
         "{:<16} {:>7} {:>7} {:>7} {:>7} {:>7}  95% interval\n",
         "against", "games", "wins", "draws", "losses", "score"
-    ));
+    );
     for t in tallies {
         let (lo, hi) = t.interval95();
         out.push_str(&format!(
@@ -122,13 +139,6 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         .num_threads(thread_count(args.threads))
         .build()
         .context("starting the thread pool")?;
-    let tallies = pool.install(|| {
-        spec.visit(Evaluate {
-            player,
-            opponents,
-            args: &args,
-        })
-    })?;
     let shell = match player_shown.plain() {
         PlayerSpec::Genome(path) => crate::genome::Genome::peek(path)
             .map_or(String::new(), |(_, lookahead)| {
@@ -137,25 +147,74 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         _ => String::new(),
     };
     let player_named = format!("{}{shell}", args.player);
+    // An odd count is rounded up, as the match plays it.
+    let games = args.games + args.games % 2;
+    // Ctrl-C, SIGTERM or SIGHUP stop the match after the pairs of games
+    // under way; the games played by then are reported. Set up
+    // before the heading, which tells a watcher the match has begun.
+    let watch = Watch::default();
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let _ = signal_hook::flag::register(signal, watch.stop.clone());
+    }
+    let mut stdout = std::io::stdout().lock();
+    let table = !args.json && !args.dry_run;
+    if table {
+        // The heading at once: a long match is seen to have started.
+        stdout.write_all(heading(&player_named, &spec, games).as_bytes())?;
+        stdout.flush()?;
+    }
+    let total = games * opponents.len() as u64;
+    let bar = ProgressBar::new(total);
+    if args.dry_run || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{pos}/{len} games {wide_bar} {eta} left")
+            .expect("a valid template"),
+    );
+    let tallies = std::thread::scope(|scope| {
+        let ticking = scope.spawn(|| {
+            while !bar.is_finished() {
+                bar.set_position(watch.played.load(Ordering::Relaxed));
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let tallies = pool.install(|| {
+            spec.visit(Evaluate {
+                player,
+                opponents,
+                args: &args,
+                watch: &watch,
+            })
+        });
+        bar.finish_and_clear();
+        let _ = ticking.join();
+        tallies
+    })?;
+    let stopped = watch.stopped();
     let text = if args.dry_run {
-        // An odd count is rounded up, as the match plays it.
-        let games = args.games + args.games % 2;
-        let mut text = table(&player_named, &spec, games, &[]);
-        text.truncate(text.find('\n').map_or(text.len(), |n| n + 1));
-        text + &format!(
-            "dry run: the player and {} checked; nothing played\n",
-            args.against
-        )
+        heading(&player_named, &spec, games)
+            + &format!(
+                "dry run: the player and {} checked; nothing played\n",
+                args.against
+            )
     } else if args.json {
         serde_json::to_string_pretty(&tallies)? + "\n"
     } else {
-        table(
-            &player_named,
-            &spec,
-            tallies.first().map_or(0, |t| t.games),
-            &tallies,
-        )
+        rows(&tallies)
     };
-    std::io::stdout().write_all(text.as_bytes())?;
+    stdout.write_all(text.as_bytes())?;
+    if stopped {
+        let played: u64 = tallies.iter().map(|t| t.games).sum();
+        eprintln!(
+            "stopped by a signal after {played} of {total} games: {} holds the games played",
+            if args.json { "the JSON" } else { "the table" }
+        );
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }

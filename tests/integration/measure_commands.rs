@@ -235,3 +235,63 @@ fn eval_dry_run_checks_the_players_and_plays_nothing() {
         "{refused}"
     );
 }
+
+/// A long `eval` prints its heading at once, and Ctrl-C stops it with the
+/// table of the games played so far (exit status 130).
+#[cfg(unix)]
+#[test]
+fn a_long_eval_shows_its_heading_at_once_and_ctrl_c_keeps_its_games() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .current_dir(dir.path())
+        .args([
+            "eval",
+            "alphabeta:7",
+            "--game",
+            "checkers",
+            "--against",
+            "alphabeta:7",
+            "--games",
+            "10000",
+            "--threads",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 256];
+    while !seen.contains(&b'\n') {
+        let n = stdout.read(&mut chunk).unwrap();
+        assert!(n > 0, "the match ended before its heading");
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    let heading = String::from_utf8_lossy(&seen).to_string();
+    assert!(
+        heading.starts_with("alphabeta:7 (checkers")
+            && heading.contains("10000 games per opponent"),
+        "{heading}"
+    );
+    // Some games played, then Ctrl-C.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("stopped by a signal after"), "{stderr}");
+    assert!(rest.starts_with("against "), "{rest}");
+    if let Some(row) = rest.lines().nth(1) {
+        let games: u64 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert!(games > 0 && games < 10000 && games.is_multiple_of(2), "{rest}");
+    }
+}

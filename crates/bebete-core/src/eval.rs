@@ -89,23 +89,44 @@ fn opening<G: TableGame>(game: &G, plies: u32, seed: u64) -> G::Position {
 /// Makes a fresh player (one per worker thread).
 pub type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
 
-/// Plays `player` against `opponent` (the `index`-th opponent of a match).
+/// Plays `player` against `opponent` (the `index`-th opponent of a match),
+/// watched by `watch` when given ([`play_watched`]).
 pub fn play_match<G: TableGame + Knowledge + BuiltIn>(
     game: &G,
     player: &PlayerFactory<G>,
     opponent: &PlayerFactory<G>,
     index: u64,
     cfg: MatchConfig,
+    watch: Option<&Watch>,
 ) -> Tally {
-    let mut tally = play_with(
+    let mut tally = play_watched(
         game,
         &|| player.make(game, 0),
         &|| opponent.make(game, 0),
         index,
         cfg,
+        watch,
     );
     tally.against = opponent.spec().to_string();
     tally
+}
+
+/// What a caller watching a long match shares with it: the games played
+/// so far (for a progress bar), and a flag that stops it (Ctrl-C). A
+/// stopped match's tally holds the pairs of games that were played; each
+/// pair is seeded on its own, so those are the same games an uninterrupted
+/// match plays.
+#[derive(Debug, Default)]
+pub struct Watch {
+    pub played: std::sync::atomic::AtomicU64,
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Watch {
+    /// Whether the match was told to stop.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// Plays players made by `player` against players made by `opponent`; the
@@ -117,12 +138,29 @@ pub fn play_with<G: TableGame>(
     index: u64,
     cfg: MatchConfig,
 ) -> Tally {
+    play_watched(game, player, opponent, index, cfg, None)
+}
+
+/// [`play_with`], counting the games played into `watch` and stopping
+/// (before the next pair of games) when it says so.
+pub fn play_watched<G: TableGame>(
+    game: &G,
+    player: &MakePlayer<'_, G>,
+    opponent: &MakePlayer<'_, G>,
+    index: u64,
+    cfg: MatchConfig,
+    watch: Option<&Watch>,
+) -> Tally {
+    use std::sync::atomic::Ordering;
     let pairs = cfg.games.div_ceil(2);
     let results: Vec<[Outcome; 2]> = (0..pairs)
         .into_par_iter()
         .map_init(
             || (player(), opponent()),
             |(p, o), pair| {
+                if watch.is_some_and(Watch::stopped) {
+                    return None;
+                }
                 let start = opening(game, cfg.openings, derive_seed(cfg.seed, index, pair));
                 let mut outcome = |player_side: Side| {
                     let k = 2 * pair + (player_side == Side::Second) as u64;
@@ -133,13 +171,18 @@ pub fn play_with<G: TableGame>(
                         Side::Second => play_game(game, start, o.as_mut(), p.as_mut()),
                     }
                 };
-                [outcome(Side::First), outcome(Side::Second)]
+                let pair = [outcome(Side::First), outcome(Side::Second)];
+                if let Some(w) = watch {
+                    w.played.fetch_add(2, Ordering::Relaxed);
+                }
+                Some(pair)
             },
         )
+        .flatten()
         .collect();
     let mut tally = Tally {
         against: String::new(),
-        games: 2 * pairs,
+        games: 2 * results.len() as u64,
         wins: 0,
         draws: 0,
         losses: 0,
@@ -190,6 +233,7 @@ mod tests {
             &factory("random"),
             0,
             cfg,
+            None,
         );
         assert_eq!(t.games, 102);
         assert_eq!(t.wins + t.draws + t.losses, 102);
@@ -218,10 +262,42 @@ mod tests {
                         &factory("random"),
                         2,
                         cfg,
+                        None,
                     )
                 })
         };
         assert_eq!(on(1), on(2));
+    }
+
+    /// A watched match counts its games, and a stopped one keeps the pairs
+    /// it played: the same games as the whole match's, fewer of them.
+    #[test]
+    fn a_stopped_match_keeps_the_games_it_played() {
+        let cfg = MatchConfig {
+            games: 40,
+            seed: 8,
+            openings: 1,
+        };
+        let play = |watch: &Watch| {
+            play_match(
+                &TicTacToe::BASE3,
+                &factory("mc:5"),
+                &factory("random"),
+                2,
+                cfg,
+                Some(watch),
+            )
+        };
+        let whole = Watch::default();
+        let all = play(&whole);
+        assert_eq!(whole.played.load(std::sync::atomic::Ordering::Relaxed), 40);
+        assert_eq!(all.games, 40);
+        let stopped = Watch::default();
+        stopped
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let none = play(&stopped);
+        assert_eq!((none.games, none.wins + none.draws + none.losses), (0, 0));
     }
 
     #[test]
