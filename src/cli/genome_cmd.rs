@@ -151,8 +151,9 @@ impl GameVisitor for Polish<'_> {
         let policy = IllegalPolicy::default();
         let Some(tutor) = Tutor::new(&game, &source, policy, self.genome.lookahead)? else {
             anyhow::bail!(
-                "{}: a {} genome; only Connect-Four genomes learn from a bank",
+                "{}: {} {} genome; only Connect-Four genomes learn from a bank",
                 self.args.file.display(),
+                crate::store::article(self.genome.game.kind().name()),
                 self.genome.game.kind().name()
             );
         };

@@ -209,9 +209,11 @@ fn one_game(runs: Vec<RunStats>) -> Result<Vec<RunStats>, PlotError> {
         return Err(PlotError::Run {
             path: first,
             reason: format!(
-                "a {} run, and {} is a {} run: overlay runs of one game",
+                "{} {} run, and {} is {} {} run: overlay runs of one game",
+                crate::store::article(&runs[0].param("game")),
                 runs[0].param("game"),
                 other.name,
+                crate::store::article(&other.param("game")),
                 other.param("game")
             ),
         });

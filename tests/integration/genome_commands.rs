@@ -369,3 +369,17 @@ fn the_genome_and_its_frame_are_named() {
         "{out}"
     );
 }
+
+/// Messages read as English: "an othello genome", not "a othello".
+#[test]
+fn a_genome_of_another_game_is_named_with_its_article() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::copy_shipped_genomes(dir.path(), &["othello-ntuple.genome"]);
+    let text = crate::common::refusal_of(crate::common::bebete(dir.path()).args([
+        "move",
+        "genomes/othello-ntuple.genome",
+        "--game",
+        "ttt",
+    ]));
+    assert!(text.contains("holds an othello"), "{text}");
+}

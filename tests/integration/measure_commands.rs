@@ -292,6 +292,9 @@ fn a_long_eval_shows_its_heading_at_once_and_ctrl_c_keeps_its_games() {
     assert!(rest.starts_with("against "), "{rest}");
     if let Some(row) = rest.lines().nth(1) {
         let games: u64 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
-        assert!(games > 0 && games < 10000 && games.is_multiple_of(2), "{rest}");
+        assert!(
+            games > 0 && games < 10000 && games.is_multiple_of(2),
+            "{rest}"
+        );
     }
 }

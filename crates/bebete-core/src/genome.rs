@@ -201,8 +201,9 @@ impl TableGameVisitor for CheckGenes<'_> {
     fn visit<G: TableGame + BuiltIn>(self, game: G) -> Result<(), FileProblem> {
         if self.0.len() != game.gene_count() {
             return Err(FileProblem::Malformed(format!(
-                "{} genes, but a {} genome has {}",
+                "{} genes, but {} {} genome has {}",
                 self.0.len(),
+                crate::store::article(&game.spec().to_string()),
                 game.spec(),
                 game.gene_count()
             )));

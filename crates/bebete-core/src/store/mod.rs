@@ -7,7 +7,7 @@ mod lock;
 pub mod run_files;
 
 pub use container::{
-    FileError, FileProblem, Framed, decode_framed, decode_framed_versions, peek_framed,
+    FileError, FileProblem, Framed, article, decode_framed, decode_framed_versions, peek_framed,
     peek_framed_in, read_framed, write_atomic, write_atomic_with, write_framed, write_framed_parts,
 };
 pub use lock::{LockError, RunLock};
