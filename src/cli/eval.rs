@@ -64,6 +64,9 @@ struct Evaluate<'a> {
     opponents: Vec<PlayerSpec>,
     args: &'a EvalArgs,
     watch: &'a Watch,
+    /// The table's first line, printed once every player is built (a bad
+    /// player is refused before anything is printed) and before a game.
+    heading: Option<String>,
 }
 
 impl GameVisitor for Evaluate<'_> {
@@ -83,6 +86,12 @@ impl GameVisitor for Evaluate<'_> {
             .iter()
             .map(|spec| spec.factory(&game, self.args.illegal))
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some(heading) = &self.heading {
+            // At once: a long match is seen to have started.
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(heading.as_bytes())?;
+            stdout.flush()?;
+        }
         for (i, opponent) in opponents.iter().enumerate() {
             if self.args.dry_run || self.watch.stopped() {
                 break;
@@ -160,13 +169,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     ] {
         let _ = signal_hook::flag::register(signal, watch.stop.clone());
     }
-    let mut stdout = std::io::stdout().lock();
     let table = !args.json && !args.dry_run;
-    if table {
-        // The heading at once: a long match is seen to have started.
-        stdout.write_all(heading(&player_named, &spec, games).as_bytes())?;
-        stdout.flush()?;
-    }
     let total = games * opponents.len() as u64;
     let bar = ProgressBar::new(total);
     if args.dry_run || !std::io::stderr().is_terminal() {
@@ -189,6 +192,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
                 opponents,
                 args: &args,
                 watch: &watch,
+                heading: table.then(|| heading(&player_named, &spec, games)),
             })
         });
         bar.finish_and_clear();
@@ -207,7 +211,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     } else {
         rows(&tallies)
     };
-    stdout.write_all(text.as_bytes())?;
+    std::io::stdout().write_all(text.as_bytes())?;
     if stopped {
         let played: u64 = tallies.iter().map(|t| t.games).sum();
         eprintln!(
