@@ -287,13 +287,20 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     let run = RunDir::new(dir);
     if args.dry_run {
         refuse_a_run_in(&run)?;
-        return game.visit(Drive {
+        let planned = game.visit(Drive {
             origin: Origin::Planned { cfg },
             run,
             lock: None,
             threads: thread_count(args.threads),
             quiet: args.quiet,
         });
+        if args.seed.is_none() && planned.is_ok() {
+            // The seed shown was drawn for this plan alone.
+            eprintln!(
+                "note: no --seed given: this plan drew seed {seed}, and a run without --seed draws another; add --seed {seed} to run this plan as shown"
+            );
+        }
+        return planned;
     }
     // Once the configuration is checked and built: the lock first (a run
     // in progress is named as such, not as one to resume). Under MPI the

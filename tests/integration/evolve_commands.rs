@@ -1035,3 +1035,29 @@ fn default_run_names_say_the_rules_that_differ() {
         assert!(first.ends_with(&format!("run {run}")), "{args:?}: {first}");
     }
 }
+
+/// A dry run without `--seed` says that its seed was drawn for the plan
+/// alone, and how to run the plan as shown; with `--seed` it says nothing.
+#[test]
+fn a_dry_run_without_a_seed_says_how_to_run_it_as_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::common::bebete(dir.path())
+        .args(["evolve", "--dry-run"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let seed = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("seed = "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        stderr.contains(&format!("add --seed {seed} to run this plan as shown")),
+        "{stderr}"
+    );
+    let out = crate::common::bebete(dir.path())
+        .args(["evolve", "--dry-run", "--seed", "3"])
+        .assert()
+        .success();
+    assert!(out.get_output().stderr.is_empty());
+}
