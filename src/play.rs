@@ -106,7 +106,7 @@ fn human_move<G: TableGame + BuiltIn>(
     let mut legal = Vec::new();
     game.legal_moves(pos, &mut legal);
     let only_pass = match legal.as_slice() {
-        [mv] if game.format_move(*mv) == "pass" => Some(*mv),
+        [mv] if game.is_pass(*mv) => Some(*mv),
         _ => None,
     };
     loop {

@@ -67,6 +67,8 @@ struct Evaluate<'a> {
     /// The table's first line, printed once every player is built (a bad
     /// player is refused before anything is printed) and before a game.
     heading: Option<String>,
+    /// The progress bar (on a terminal), kept below the heading.
+    bar: &'a ProgressBar,
 }
 
 impl GameVisitor for Evaluate<'_> {
@@ -87,10 +89,13 @@ impl GameVisitor for Evaluate<'_> {
             .map(|spec| spec.factory(&game, self.args.illegal))
             .collect::<Result<Vec<_>, _>>()?;
         if let Some(heading) = &self.heading {
-            // At once: a long match is seen to have started.
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(heading.as_bytes())?;
-            stdout.flush()?;
+            // At once: a long match is seen to have started. The bar steps
+            // aside while it is written, and is drawn again below it.
+            self.bar.suspend(|| {
+                let mut stdout = std::io::stdout().lock();
+                stdout.write_all(heading.as_bytes())?;
+                stdout.flush()
+            })?;
         }
         for (i, opponent) in opponents.iter().enumerate() {
             if self.args.dry_run || self.watch.stopped() {
@@ -179,11 +184,15 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         ProgressStyle::with_template("{pos}/{len} games {wide_bar} {eta} left")
             .expect("a valid template"),
     );
+    // The ticker stops, and is waited for, before the bar is cleared: a
+    // last tick after the clear would draw the bar again.
+    let done = std::sync::atomic::AtomicBool::new(false);
     let tallies = std::thread::scope(|scope| {
         let ticking = scope.spawn(|| {
-            while !bar.is_finished() {
+            while !done.load(Ordering::Relaxed) {
                 bar.set_position(watch.played.load(Ordering::Relaxed));
-                std::thread::sleep(std::time::Duration::from_millis(100));
+                // Woken at the end (below): a short match waits for no tick.
+                std::thread::park_timeout(std::time::Duration::from_millis(100));
             }
         });
         let tallies = pool.install(|| {
@@ -193,10 +202,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
                 args: &args,
                 watch: &watch,
                 heading: table.then(|| heading(&player_named, &spec, games)),
+                bar: &bar,
             })
         });
-        bar.finish_and_clear();
+        done.store(true, Ordering::Relaxed);
+        ticking.thread().unpark();
         let _ = ticking.join();
+        bar.finish_and_clear();
         tallies
     })?;
     let stopped = watch.stopped();

@@ -168,10 +168,7 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
-    let descriptors = raise_descriptor_limit();
-    // What the connections may hold of the descriptors: the rest is for
-    // the files read, the genomes, the threads and the runtime.
-    let max_connections = descriptors.saturating_sub(DESCRIPTORS_KEPT).max(16) as usize;
+    let max_connections = connections_allowed(raise_descriptor_limit()) as usize;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -241,6 +238,12 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
 /// threads, the runtime's own.
 const DESCRIPTORS_KEPT: u64 = 64;
 
+/// Connections open at once under a limit of `descriptors` open files:
+/// all but [`DESCRIPTORS_KEPT`], and at least 16.
+fn connections_allowed(descriptors: u64) -> u64 {
+    descriptors.saturating_sub(DESCRIPTORS_KEPT).max(16)
+}
+
 /// Raises the soft limit on open files to the hard one (many systems
 /// start a process at 1,024, which a few hundred idle connections and
 /// the files they ask for can use up) and says so on standard error;
@@ -267,7 +270,7 @@ fn raise_descriptor_limit() -> u64 {
             eprintln!(
                 "serve: open files: soft limit raised from {} to {wanted} (the hard limit); at most {} connections at once",
                 limit.rlim_cur,
-                wanted.saturating_sub(DESCRIPTORS_KEPT).max(16)
+                connections_allowed(wanted)
             );
             return wanted;
         }

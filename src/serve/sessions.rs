@@ -102,6 +102,14 @@ impl Session {
         self.moved = Instant::now();
     }
 
+    /// Stops the bot's thinking at this table, if it is thinking (the
+    /// table is deleted or dropped, or the server stops).
+    fn stop_thinking(&self) {
+        if let Some(flag) = &self.cancel {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Whether the current game is over (and scored).
     fn finished(&self) -> bool {
         self.scored || self.forfeit
@@ -183,9 +191,8 @@ impl Sessions {
                 .min();
             if let Some((_, _, id)) = victim
                 && let Some(dropped) = map.remove(&id)
-                && let Some(flag) = &lock(&dropped).cancel
             {
-                flag.store(true, Ordering::Relaxed);
+                lock(&dropped).stop_thinking();
             }
         }
         if map.len() >= self.cap {
@@ -218,9 +225,7 @@ impl Sessions {
     /// waiting request answers at once.
     pub fn cancel_all(&self) {
         for session in lock(&self.map).values() {
-            if let Some(flag) = &lock(session).cancel {
-                flag.store(true, Ordering::Relaxed);
-            }
+            lock(session).stop_thinking();
         }
     }
 
@@ -229,9 +234,7 @@ impl Sessions {
         let session = lock(&self.map)
             .remove(id)
             .ok_or_else(|| ApiError::not_found(format!("no game '{id}'")))?;
-        if let Some(flag) = &lock(&session).cancel {
-            flag.store(true, Ordering::Relaxed);
-        }
+        lock(&session).stop_thinking();
         Ok(())
     }
 }

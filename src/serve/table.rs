@@ -239,23 +239,26 @@ pub fn cancelled() -> ApiError {
 /// many playouts): callers run it off the request threads, under `budget`.
 /// The bot searches deeper a step at a time (`Bot::ladder`); when the
 /// budget's deadline passes, the last step that finished gives the move and
-/// the reason says how far it got. Every step runs under the deadline; the
-/// first takes microseconds (see `Bot::ladder`), so a move is ready unless
-/// the budget is cancelled, which gives no move at all.
+/// the reason says how far it got, in seconds since `started` (when the
+/// request arrived: a wait for a search thread counts). Every step but the
+/// first runs under the deadline; the first takes microseconds (see
+/// `Bot::ladder`) and runs even past it (a move still queued at its
+/// deadline), so a move is ready unless the budget is cancelled, which
+/// gives no move at all.
 pub fn bot_move(
     spec: GameSpec,
     moves: &str,
     bot: &Bot,
     seed: u64,
     budget: &Budget,
+    started: Instant,
 ) -> Result<BotMove, ApiError> {
-    struct Think<'a>(&'a str, &'a Bot, u64, &'a Budget);
+    struct Think<'a>(&'a str, &'a Bot, u64, &'a Budget, Instant);
     impl GameVisitor for Think<'_> {
         type Output = Result<BotMove, ApiError>;
         fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> Self::Output {
-            let (moves, bot, seed, budget) = (self.0, self.1, self.2, self.3);
+            let (moves, bot, seed, budget, started) = (self.0, self.1, self.2, self.3, self.4);
             let pos = replay(&game, moves)?;
-            let started = Instant::now();
             let rungs = bot.ladder(game.spec());
             let mut best = None;
             for (i, rung) in rungs.iter().enumerate() {
@@ -292,33 +295,7 @@ pub fn bot_move(
             best.ok_or_else(cancelled)
         }
     }
-    spec.visit(Think(moves, bot, seed, budget))
-}
-
-/// The move of `bot`'s first step (its ladder's first rung: a random move
-/// for a slow fixed player, a genome's table alone), for a move whose
-/// time passed while it waited for a search thread (`seconds`, the
-/// server's time for a move); the reason says so.
-pub fn first_step_move(
-    spec: GameSpec,
-    moves: &str,
-    bot: &Bot,
-    seed: u64,
-    budget: &Budget,
-    seconds: f64,
-) -> Result<BotMove, ApiError> {
-    let first = bot.ladder(spec).swap_remove(0);
-    let mut answer = bot_move(spec, moves, &first, seed, budget)?;
-    let cut = format!(
-        "every search thread was busy for {seconds:.1} s: the move of {}, not {}",
-        first.reach(),
-        bot.reach()
-    );
-    answer.reason = match bot {
-        Bot::Player(spec) => format!("({spec}, {cut})"),
-        Bot::Genome { .. } => format!("{} ({cut})", answer.reason),
-    };
-    Ok(answer)
+    spec.visit(Think(moves, bot, seed, budget, started))
 }
 
 /// One move of `bot` (one rung of the ladder) at `pos`.
@@ -418,7 +395,7 @@ mod tests {
         for (game, moves) in slow_perfect_moves() {
             let started = Instant::now();
             let budget = Budget::unlimited().until(started + Duration::from_millis(200));
-            let answer = bot_move(game, moves, &perfect, 1, &budget).unwrap();
+            let answer = bot_move(game, moves, &perfect, 1, &budget, started).unwrap();
             let took = started.elapsed();
             assert!(took < Duration::from_millis(700), "{game}: {took:?}");
             assert!(answer.mv.is_some(), "{game}");
@@ -447,7 +424,7 @@ mod tests {
             let budget = Budget::unlimited()
                 .until(Instant::now() + Duration::from_secs(600))
                 .cancelled_by(flag);
-            let answer = bot_move(game, moves, &perfect, 1, &budget);
+            let answer = bot_move(game, moves, &perfect, 1, &budget, Instant::now());
             let left = leaves.join().unwrap();
             assert!(answer.is_err(), "{game}");
             let after = left.elapsed();
@@ -474,8 +451,9 @@ mod tests {
         assert_eq!(rungs[0], "random");
         assert_eq!(rungs[1], "alphabeta:1@0.1");
         assert_eq!(rungs[12], "alphabeta:12@0.1");
-        let budget = Budget::unlimited().until(Instant::now() + Duration::from_millis(300));
-        let answer = bot_move(othello, "", &noisy, 1, &budget).unwrap();
+        let started = Instant::now();
+        let budget = Budget::unlimited().until(started + Duration::from_millis(300));
+        let answer = bot_move(othello, "", &noisy, 1, &budget, started).unwrap();
         assert!(answer.mv.is_some());
         assert!(
             answer

@@ -112,3 +112,21 @@ pub fn score_of(tally: &serde_json::Value) -> f64 {
     let count = |key: &str| tally[key].as_f64().expect("a count");
     (count("wins") + count("draws") / 2.0) / count("games")
 }
+
+/// Reads `from` until the text read contains `marker`, and returns it;
+/// panics if the stream ends first (`what`: what was awaited, for the
+/// message).
+pub fn read_until(from: &mut impl std::io::Read, marker: &str, what: &str) -> String {
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains(marker) {
+        let n = from.read(&mut chunk).unwrap();
+        assert!(
+            n > 0,
+            "the output ended before {what}: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    String::from_utf8_lossy(&seen).into_owned()
+}

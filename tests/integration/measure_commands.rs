@@ -262,14 +262,7 @@ fn a_long_eval_shows_its_heading_at_once_and_ctrl_c_keeps_its_games() {
         .spawn()
         .unwrap();
     let mut stdout = child.stdout.take().unwrap();
-    let mut seen = Vec::new();
-    let mut chunk = [0u8; 256];
-    while !seen.contains(&b'\n') {
-        let n = stdout.read(&mut chunk).unwrap();
-        assert!(n > 0, "the match ended before its heading");
-        seen.extend_from_slice(&chunk[..n]);
-    }
-    let heading = String::from_utf8_lossy(&seen).to_string();
+    let heading = crate::common::read_until(&mut stdout, "\n", "its heading");
     assert!(
         heading.starts_with("alphabeta:7 (checkers")
             && heading.contains("10000 games per opponent"),

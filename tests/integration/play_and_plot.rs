@@ -281,14 +281,7 @@ fn ctrl_c_in_play_says_the_score() {
     // signal watcher is set up before the first prompt).
     let stdin = child.stdin.take();
     let mut stdout = child.stdout.take().unwrap();
-    let mut seen = Vec::new();
-    let mut chunk = [0u8; 256];
-    while !String::from_utf8_lossy(&seen).contains("your move") {
-        use std::io::Read;
-        let n = stdout.read(&mut chunk).unwrap();
-        assert!(n > 0, "the session ended before asking for a move");
-        seen.extend_from_slice(&chunk[..n]);
-    }
+    crate::common::read_until(&mut stdout, "your move", "the session asked for a move");
     std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

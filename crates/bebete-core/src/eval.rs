@@ -90,7 +90,7 @@ fn opening<G: TableGame>(game: &G, plies: u32, seed: u64) -> G::Position {
 pub type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
 
 /// Plays `player` against `opponent` (the `index`-th opponent of a match),
-/// watched by `watch` when given ([`play_watched`]).
+/// watched by `watch` when given ([`play_with`]).
 pub fn play_match<G: TableGame + Knowledge + BuiltIn>(
     game: &G,
     player: &PlayerFactory<G>,
@@ -99,7 +99,7 @@ pub fn play_match<G: TableGame + Knowledge + BuiltIn>(
     cfg: MatchConfig,
     watch: Option<&Watch>,
 ) -> Tally {
-    let mut tally = play_watched(
+    let mut tally = play_with(
         game,
         &|| player.make(game, 0),
         &|| opponent.make(game, 0),
@@ -130,20 +130,10 @@ impl Watch {
 }
 
 /// Plays players made by `player` against players made by `opponent`; the
-/// tally's `against` is left empty for the caller to name.
+/// tally's `against` is left empty for the caller to name. With `watch`,
+/// the games played are counted into it and the match stops (before the
+/// next pair of games) when it says so.
 pub fn play_with<G: TableGame>(
-    game: &G,
-    player: &MakePlayer<'_, G>,
-    opponent: &MakePlayer<'_, G>,
-    index: u64,
-    cfg: MatchConfig,
-) -> Tally {
-    play_watched(game, player, opponent, index, cfg, None)
-}
-
-/// [`play_with`], counting the games played into `watch` and stopping
-/// (before the next pair of games) when it says so.
-pub fn play_watched<G: TableGame>(
     game: &G,
     player: &MakePlayer<'_, G>,
     opponent: &MakePlayer<'_, G>,
@@ -153,7 +143,9 @@ pub fn play_watched<G: TableGame>(
 ) -> Tally {
     use std::sync::atomic::Ordering;
     let pairs = cfg.games.div_ceil(2);
-    let results: Vec<[Outcome; 2]> = (0..pairs)
+    // One entry a pair (`None`: not played, the match stopped): an exact-size,
+    // indexed collect, as fast as the unwatched match's.
+    let results: Vec<Option<[Outcome; 2]>> = (0..pairs)
         .into_par_iter()
         .map_init(
             || (player(), opponent()),
@@ -178,18 +170,18 @@ pub fn play_watched<G: TableGame>(
                 Some(pair)
             },
         )
-        .flatten()
         .collect();
+    let played = results.iter().flatten().count() as u64;
     let mut tally = Tally {
         against: String::new(),
-        games: 2 * results.len() as u64,
+        games: 2 * played,
         wins: 0,
         draws: 0,
         losses: 0,
         as_first: [0; 3],
         as_second: [0; 3],
     };
-    for [as_first, as_second] in results {
+    for [as_first, as_second] in results.into_iter().flatten() {
         for (outcome, side) in [(as_first, Side::First), (as_second, Side::Second)] {
             let k = match outcome {
                 Outcome::Win(winner) if winner == side => 0,

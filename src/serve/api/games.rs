@@ -369,8 +369,9 @@ async fn play_bot_if_its_turn(
         // The move's time runs from the request: a wait for a search
         // permit counts, and a bot still queued at the deadline plays its
         // first step (a random move, a genome's table alone), which takes
-        // microseconds on the quick threads.
-        let deadline = Instant::now() + app.move_time;
+        // microseconds, on the quick threads.
+        let started = Instant::now();
+        let deadline = started + app.move_time;
         let waited = if quick {
             Waited::Quick
         } else {
@@ -387,21 +388,12 @@ async fn play_bot_if_its_turn(
             Waited::Closed => Err(ApiError::unavailable("the server is shutting down")),
             _ if flag.load(Ordering::Relaxed) => Err(table::cancelled()),
             Waited::Cancelled => Err(table::cancelled()),
-            Waited::OutOfTime => {
-                let budget = app.budget_until(flag.clone(), Instant::now() + app.move_time);
-                let seconds = app.move_time.as_secs_f64();
-                app.thinkers
-                    .run(true, move || {
-                        table::first_step_move(spec, &moves, &bot, seed, &budget, seconds)
-                    })
-                    .await
-                    .and_then(|thought| thought)
-            }
-            Waited::Quick | Waited::Permit(_) => {
+            Waited::Quick | Waited::Permit(_) | Waited::OutOfTime => {
+                let on_quick_threads = !matches!(waited, Waited::Permit(_));
                 let budget = app.budget_until(flag.clone(), deadline);
                 app.thinkers
-                    .run(quick, move || {
-                        table::bot_move(spec, &moves, &bot, seed, &budget)
+                    .run(on_quick_threads, move || {
+                        table::bot_move(spec, &moves, &bot, seed, &budget, started)
                     })
                     .await
                     .and_then(|thought| thought)

@@ -43,14 +43,9 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The budget of one request's work: the server's time for a move from
-    /// now, and `flag` (set when the request is dropped or its game deleted).
-    fn budget(&self, flag: Arc<AtomicBool>) -> Budget {
-        self.budget_until(flag, Instant::now() + self.move_time)
-    }
-
-    /// The budget of work that must end by `deadline` (a request's, set
-    /// when it arrived: its wait for a search permit counts).
+    /// The budget of one request's work: until `deadline` (the request's,
+    /// set when it arrived: what it waited for counts), and `flag` (set
+    /// when the request is dropped or its game deleted).
     fn budget_until(&self, flag: Arc<AtomicBool>, deadline: Instant) -> Budget {
         Budget::unlimited().until(deadline).cancelled_by(flag)
     }
@@ -80,18 +75,18 @@ pub type Shared = State<Arc<AppState>>;
 /// asking at once wait their turn instead of multiplying the memory.
 pub const RUN_READS: usize = 2;
 
-/// Waits for one of the run reads' permits, no longer than the server's
-/// time for a request.
-async fn run_read_permit(app: &AppState) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+/// Waits for one of the run reads' permits until `deadline`, the request's
+/// (its read then has what is left of the time).
+async fn run_read_permit(
+    app: &AppState,
+    deadline: Instant,
+) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
     let seconds = app.move_time.as_secs_f64();
-    let busy = || {
-        ApiError::unavailable(format!(
-            "other clients' run reads took the server's {seconds} s for a request (serve --move-seconds): try again"
-        ))
-    };
-    match tokio::time::timeout(app.move_time, app.run_reads.acquire()).await {
+    match tokio::time::timeout_at(deadline.into(), app.run_reads.acquire()).await {
         Ok(Ok(permit)) => Ok(permit),
-        _ => Err(busy()),
+        _ => Err(ApiError::unavailable(format!(
+            "other clients' run reads took the server's {seconds} s for a request (serve --move-seconds): try again"
+        ))),
     }
 }
 
@@ -186,9 +181,19 @@ async fn off_the_workers<T: Send + 'static>(
     app: &AppState,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
+    off_the_workers_until(app, Instant::now() + app.move_time, work).await
+}
+
+/// [`off_the_workers`] by `deadline` (a request's, set when it arrived:
+/// what it waited for before counts).
+async fn off_the_workers_until<T: Send + 'static>(
+    app: &AppState,
+    deadline: Instant,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
     let flag = Arc::new(AtomicBool::new(false));
     let _stop_if_dropped = CancelOnDrop(flag.clone());
-    let budget = app.budget(flag);
+    let budget = app.budget_until(flag, deadline);
     let seconds = app.move_time.as_secs_f64();
     tokio::task::spawn_blocking(move || budget::within(&budget, work))
         .await
@@ -233,8 +238,9 @@ struct RunReport {
 /// `GET /api/runs/{name}`: a run's parameters and statistics.
 pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
     let dir = app.project.run(&name)?;
-    let _reading = run_read_permit(&app).await?;
-    let report = off_the_workers(&app, move || {
+    let deadline = Instant::now() + app.move_time;
+    let _reading = run_read_permit(&app, deadline).await?;
+    let report = off_the_workers_until(&app, deadline, move || {
         let table = super::files::run_stats(&dir, &name)?;
         let generations = table.as_ref().map_or(0, |t| t.generations());
         let (columns, rows) = table.map(|t| (t.columns, t.rows)).unwrap_or_default();
@@ -259,9 +265,10 @@ pub async fn run(State(app): Shared, Path(name): Path<String>) -> Reply {
 /// `GET /api/runs/{name}/plot.svg`: the panels of `bebete plot`, as SVG.
 pub async fn run_plot(State(app): Shared, Path(name): Path<String>) -> Reply {
     let dir = app.project.run(&name)?;
-    let _reading = run_read_permit(&app).await?;
+    let deadline = Instant::now() + app.move_time;
+    let _reading = run_read_permit(&app, deadline).await?;
     let run = name.clone();
-    let svg = off_the_workers(&app, move || {
+    let svg = off_the_workers_until(&app, deadline, move || {
         // Each file is opened once, as the server opens files (no link, no
         // FIFO, one link only, within its limit), and read from that handle.
         let Some(table) = super::files::run_stats(&dir, &run)? else {

@@ -183,7 +183,15 @@ impl<G: TableGame + Knowledge + BuiltIn> Bench<G> {
             .iter()
             .enumerate()
             .map(|(i, opponent)| {
-                play_with(game, &me, &|| opponent.make(game, 0), i as u64, match_cfg).score()
+                play_with(
+                    game,
+                    &me,
+                    &|| opponent.make(game, 0),
+                    i as u64,
+                    match_cfg,
+                    None,
+                )
+                .score()
             })
             .collect();
         if self.audit {

@@ -159,6 +159,9 @@ impl<R: Rules> Game for GenomeGame<R> {
     fn perft(&self, pos: &R::Position, depth: u32) -> u64 {
         self.rules.perft(pos, depth)
     }
+    fn is_pass(&self, mv: R::Move) -> bool {
+        self.rules.is_pass(mv)
+    }
     fn why_illegal(&self, pos: &R::Position, mv: R::Move) -> String {
         self.rules.why_illegal(pos, mv)
     }

@@ -220,6 +220,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn perft(&self, pos: &Self::Position, depth: u32) -> u64 {
         walk::perft(self, pos, depth)
     }
+    /// Whether `mv` is a pass: the move of a side with nothing else to
+    /// play (Othello's), which `play` offers with Enter. None by default.
+    fn is_pass(&self, _mv: Self::Move) -> bool {
+        false
+    }
     /// Why `mv` is illegal in the unfinished position `pos`, in words.
     fn why_illegal(&self, _pos: &Self::Position, mv: Self::Move) -> String {
         format!("{} is not a legal move here", self.format_move(mv))

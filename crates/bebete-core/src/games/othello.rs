@@ -534,6 +534,10 @@ impl Game for Othello {
         }
     }
 
+    fn is_pass(&self, mv: u8) -> bool {
+        mv >= PASS
+    }
+
     fn format_move(&self, mv: u8) -> String {
         if mv >= PASS {
             "pass".to_string()

@@ -95,23 +95,11 @@ impl RunLock {
         Ok(RunLock { _file: file })
     }
 
-    /// Whether a process holds the lock of run directory `dir` now (a run
-    /// still going), without creating anything: the lock file is opened
-    /// read-only and its lock taken and let go at once. A `lock` that is
-    /// not a regular file (a FIFO, whose open would wait for a writer) is
-    /// no lock: it is looked at, never opened. A reader that must not
-    /// follow a link or wait on a file swapped in since (the server) opens
-    /// the file its own way and asks [`RunLock::is_held_in`].
-    pub fn is_held(dir: &Path) -> bool {
-        let path = dir.join(super::run_files::LOCK);
-        if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
-            return false;
-        }
-        File::open(path).is_ok_and(|file| Self::is_held_in(&file))
-    }
-
-    /// Whether a process holds the lock of an opened lock file: a regular
-    /// file (checked on the handle) whose shared lock cannot be taken now.
+    /// Whether a process holds the lock of an opened lock file (a run still
+    /// going), creating nothing: a regular file (checked on the handle)
+    /// whose shared lock cannot be taken now, then let go at once. The
+    /// caller opens `RUN/lock` its own way (the server: no link followed,
+    /// no wait on a FIFO).
     pub fn is_held_in(file: &File) -> bool {
         if !file.metadata().is_ok_and(|m| m.is_file()) {
             return false;
@@ -138,9 +126,10 @@ mod tests {
         let err = RunLock::acquire(&run).unwrap_err().to_string();
         let me = format!("in use by process {}", std::process::id());
         assert!(err.contains(&me), "{err}");
-        assert!(RunLock::is_held(&run));
+        let held_now = || RunLock::is_held_in(&File::open(run.join("lock")).unwrap());
+        assert!(held_now());
         drop(held);
-        assert!(!RunLock::is_held(&run));
+        assert!(!held_now());
         // A lock file left behind (by a killed holder) is not a lock.
         assert!(run.join("lock").exists());
         RunLock::acquire(&run).unwrap();

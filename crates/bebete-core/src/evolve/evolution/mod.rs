@@ -434,9 +434,6 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
             .collect()
     }
 
-    /// What the stopping rules need to know of a new champion: the pieces
-    /// its game leaves (one-player games), whether it is unbeatable (under
-    /// `--target unbeatable`).
     /// How this run's genomes learn, for the champion's file: `self` or
     /// `--learn-against`'s player, when they learn between generations.
     fn learning_record(&self) -> Option<String> {
@@ -448,6 +445,9 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
         })
     }
 
+    /// What the stopping rules need to know of a new champion: the pieces
+    /// its game leaves (one-player games), whether it is unbeatable (under
+    /// `--target unbeatable`).
     fn judge(&mut self, champion_genes: &[u8]) {
         if G::PLAYERS == 1 {
             let played =

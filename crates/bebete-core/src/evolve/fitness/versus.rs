@@ -126,7 +126,14 @@ fn versus<G: TableGame + Knowledge + BuiltIn>(
                 }
                 None => Box::new(genome()),
             };
-            let t = play_with(game, &me, &|| opponent.make(game, 0), i as u64, match_cfg);
+            let t = play_with(
+                game,
+                &me,
+                &|| opponent.make(game, 0),
+                i as u64,
+                match_cfg,
+                None,
+            );
             (2 * t.wins + t.draws) as u32
         })
         .collect()
