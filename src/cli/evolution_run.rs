@@ -43,6 +43,9 @@ pub enum Origin {
     Resumed {
         checkpoint: Checkpoint,
         more: Option<u64>,
+        /// How far the run had got: past the checkpoint when newer ones
+        /// are damaged (those generations are run again first).
+        reached: u64,
     },
     /// A new run checked and built as `Fresh` is (players, files, bank),
     /// then only described: `evolve --dry-run`.
@@ -245,12 +248,20 @@ impl Drive {
             }
         };
         if resumed && !quiet {
-            outln!(
-                "resuming {} from generation {} up to {}",
-                run.root().display(),
-                evolution.generation(),
-                until
-            );
+            let again = match evolution.replayed_until() {
+                Some(reached) => format!(
+                    " ({} of them run again first)",
+                    reached - evolution.generation()
+                ),
+                None => String::new(),
+            };
+            let (from, to) = (evolution.generation(), until - 1);
+            let span = if from == to {
+                format!("generation {from}")
+            } else {
+                format!("generations {from}-{to}")
+            };
+            outln!("resuming {}: {span}{again}", run.root().display());
         }
         // Held until the run ends, however it ends.
         let _lock = lock.or(claimed);
@@ -372,30 +383,36 @@ fn begin<G: TableGame + Knowledge + BuiltIn>(
         Origin::Resumed {
             mut checkpoint,
             more,
+            reached,
         } => {
             let root = exchange.is_root();
-            // Under MPI: the newest generation every rank has.
+            // Under MPI: the newest generation every rank has, and the
+            // furthest any had got.
             let agreed = exchange.min(checkpoint.generation);
+            let reached = (u64::MAX - exchange.min(u64::MAX - reached)).max(agreed);
             if agreed < checkpoint.generation {
                 let dir =
                     crate::evolve::checkpoint::dir_of_rank(run, exchange.rank(), exchange.ranks());
                 let path = dir.join(crate::evolve::checkpoint::file_name(agreed));
                 checkpoint = Checkpoint::load(&path)?;
             }
-            let until = more.map_or(checkpoint.config.generations, |m| agreed + m);
+            let until = more.map_or(checkpoint.config.generations.max(reached), |m| reached + m);
             // Running past the plan extends it; running less never
             // shrinks it (a later plain resume still finishes the plan).
             let planned = checkpoint.config.generations.max(until);
             let mut evolution =
                 Evolution::resume(game, checkpoint, run.clone(), planned, threads, exchange)?;
             if let Some(reason) = evolution.stop_reason() {
-                if more.is_none() {
+                if more.is_none() && reached == agreed {
                     return Ok(Begun::Finished { reason });
                 }
                 if root {
                     outln!("{reason}: the generations asked for run without the stop rule");
                 }
                 evolution.ignore_stop_rules();
+            }
+            if reached > agreed {
+                evolution.replay_to(reached, more.is_some());
             }
             evolution.continue_run_files()?;
             Begun::Run {
@@ -518,11 +535,21 @@ impl Summary {
                 self.learned as f64 / elapsed.max(1e-9)
             );
         }
-        outln!(
-            "evolved {} for generations {first}-{} in {elapsed:.1} s{pace}",
-            cfg.game,
-            done.saturating_sub(1),
-        );
+        let last = done.saturating_sub(1);
+        let span = match first {
+            f if f == last => format!("generation {f}"),
+            f => format!("generations {f}-{last}"),
+        };
+        outln!("evolved {} for {span} in {elapsed:.1} s{pace}", cfg.game);
+        if let Some(reached) = evolution.replayed_until() {
+            outln!(
+                "replayed   {} from the checkpoint of generation {first}, as they ran before (newer checkpoints were damaged)",
+                match reached - 1 {
+                    l if l == first => format!("generation {first}"),
+                    l => format!("generations {first}-{l}"),
+                }
+            );
+        }
         if let Some(row) = evolution.rows().last() {
             outln!(
                 "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",

@@ -69,23 +69,28 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if skipped > 0
-        && let Some(ckpt) = &chosen
-    {
-        eprintln!(
-            "warning: going back to the checkpoint of generation {} (the newest valid one)",
-            ckpt.generation
-        );
-    }
     let Some(ckpt) = chosen else {
         anyhow::bail!(
             "{}: every checkpoint is unreadable (see the warnings above)",
             run.root().display()
         );
     };
+    // How far the run had got: its newest checkpoint, damaged or not.
+    let reached = found
+        .last()
+        .map_or(ckpt.generation, |&(generation, _)| generation)
+        .max(ckpt.generation);
+    if skipped > 0 {
+        eprintln!(
+            "warning: going back to the checkpoint of generation {}, the newest valid one; generations {}-{} run again first, as they ran (a run is deterministic), while stats.csv and best.genome keep what they hold",
+            ckpt.generation,
+            ckpt.generation,
+            reached.saturating_sub(1)
+        );
+    }
     let until = match args.generations {
-        Some(more) => ckpt.generation + more,
-        None => ckpt.config.generations,
+        Some(more) => reached + more,
+        None => ckpt.config.generations.max(reached),
     };
     if until <= ckpt.generation {
         outln!(
@@ -102,6 +107,7 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         origin: Origin::Resumed {
             checkpoint: ckpt,
             more: args.generations,
+            reached,
         },
         run,
         lock,

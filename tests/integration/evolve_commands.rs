@@ -120,6 +120,88 @@ fn a_run_cut_short_resumes_from_its_last_good_checkpoint() {
     same_run(&whole.path().join("runs/cut"), &cut);
 }
 
+/// A damaged newest checkpoint costs nothing: `resume --generations N`
+/// runs the generations since the last good one again (a run is
+/// deterministic) and then N more, exactly as an undamaged run would, and
+/// while it runs them again `stats.csv` and `best.genome` keep what the
+/// run had found: stopped in the middle, they are as they were.
+#[cfg(unix)]
+#[test]
+fn a_damaged_newest_checkpoint_loses_no_generation_and_no_result() {
+    let (whole, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // Round-robin fitness: no target, so every generation runs.
+    let flags = [
+        "--fitness",
+        "round-robin",
+        "--generations",
+        "1500",
+        "--checkpoint-every",
+        "500",
+    ];
+    evolve(whole.path(), "runs/d", &[], &flags);
+    bebete(whole.path())
+        .args(["resume", "runs/d", "--generations", "10", "--quiet"])
+        .assert()
+        .success();
+    evolve(dir.path(), "runs/d", &[], &flags);
+    let run = dir.path().join("runs/d");
+    let newest = run.join("checkpoints/gen-001500.ckpt");
+    let bytes = std::fs::read(&newest).unwrap();
+    std::fs::write(&newest, &bytes[..bytes.len() / 2]).unwrap();
+    let (stats, best) = (
+        std::fs::read(run.join("stats.csv")).unwrap(),
+        std::fs::read(run.join("best.genome")).unwrap(),
+    );
+    // Stopped while it runs generations 1000-1499 again: nothing changed.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
+        .current_dir(dir.path())
+        .args(["resume", "runs/d", "--generations", "10"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let said = crate::common::read_until(
+        child.stdout.as_mut().unwrap(),
+        "\n",
+        "the resume's first line",
+    );
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        said.contains("resuming runs/d: generations 1000-1509 (500 of them run again first)"),
+        "{said}"
+    );
+    assert!(
+        stderr.contains("gen-001500.ckpt")
+            && stderr.contains("going back to the checkpoint of generation 1000")
+            && stderr.contains("generations 1000-1499 run again first"),
+        "{stderr}"
+    );
+    let at = stderr
+        .split("stopped after generation ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("not stopped: {stderr}"));
+    assert!(at < 1499, "the replay was not interrupted: {stderr}");
+    assert_eq!(std::fs::read(run.join("stats.csv")).unwrap(), stats);
+    assert_eq!(std::fs::read(run.join("best.genome")).unwrap(), best);
+    // Resumed again: back to generation 1500, then 10 more, as the run that
+    // was never damaged.
+    let summary = stdout_of(bebete(dir.path()).args(["resume", "runs/d", "--generations", "10"]));
+    assert!(summary.contains("replayed   generations "), "{summary}");
+    same_run(&whole.path().join("runs/d"), &run);
+    assert_eq!(
+        std::fs::read(whole.path().join("runs/d/ended.toml")).unwrap(),
+        std::fs::read(run.join("ended.toml")).unwrap()
+    );
+    assert_eq!(stats_without_times(&run).len(), 1511);
+}
+
 #[test]
 fn the_run_directory_holds_what_the_design_promises() {
     let dir = tempfile::tempdir().unwrap();

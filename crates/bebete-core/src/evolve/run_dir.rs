@@ -121,6 +121,14 @@ impl RunDir {
         self.root.join(run_files::STATS_CSV)
     }
 
+    /// The complete rows of `stats.csv` (lines ended by a newline, less the
+    /// header), or `None` when it cannot be read.
+    pub fn stats_row_count(&self) -> Option<u64> {
+        let bytes = std::fs::read(self.stats_csv()).ok()?;
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        lines.checked_sub(1)
+    }
+
     pub fn checkpoints(&self) -> PathBuf {
         self.root.join(run_files::CHECKPOINTS)
     }
