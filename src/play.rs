@@ -12,6 +12,24 @@ use crate::players::Player;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
+/// The champions this repository ships in `genomes/` (its tracked files;
+/// a test holds the list to them). A run's champion copied there takes its
+/// run's name and never overwrites one of these.
+pub const SHIPPED_GENOMES: [&str; 12] = [
+    "checkers-ntuple.genome",
+    "checkers-subgrid.genome",
+    "checkers.genome",
+    "connect4-ntuple.genome",
+    "connect4-pure.genome",
+    "connect4-subgrid.genome",
+    "connect4.genome",
+    "matchsticks.genome",
+    "othello-ntuple.genome",
+    "othello.genome",
+    "solitaire.genome",
+    "tictactoe.genome",
+];
+
 /// The bot: a genome (whose moves can be explained) or any other player.
 pub enum Bot<G: TableGame + BuiltIn> {
     Genome {

@@ -560,9 +560,12 @@ impl Summary {
                 row.diversity
             );
         }
+        let (bytes, checkpoints) = written(run.root());
         outln!(
-            "run        {}  (run.toml, stats.csv, checkpoints/)",
-            run.root().display()
+            "run        {}  ({}: run.toml, stats.csv, best.genome and {checkpoints} checkpoint{})",
+            run.root().display(),
+            size_in_words(bytes),
+            if checkpoints == 1 { "" } else { "s" }
         );
         match &self.champion_copy {
             Some(copy) => outln!(
@@ -605,9 +608,60 @@ impl Summary {
     }
 }
 
+/// What a run directory holds: its bytes, and its checkpoints (every
+/// rank's under MPI). Links are not followed.
+fn written(dir: &std::path::Path) -> (u64, usize) {
+    let (mut bytes, mut checkpoints) = (0, 0);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return (0, 0);
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        if meta.is_dir() {
+            let (b, c) = written(&entry.path());
+            bytes += b;
+            checkpoints += c;
+        } else if meta.is_file() {
+            bytes += meta.len();
+            checkpoints += usize::from(entry.file_name().to_string_lossy().ends_with(".ckpt"));
+        }
+    }
+    (bytes, checkpoints)
+}
+
+/// A size for people: `812 B`, `4.7 kB`, `36.7 MB`, `1.2 GB` (powers of
+/// 1000, as `ls -lh --si` and file managers say).
+fn size_in_words(bytes: u64) -> String {
+    let units = ["kB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1000.0;
+    let mut unit = 0;
+    while value >= 999.95 && unit + 1 < units.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", units[unit])
+}
+
 #[cfg(test)]
 mod tests {
-    use super::progress_bar;
+    use super::{progress_bar, size_in_words};
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(size_in_words(0), "0 B");
+        assert_eq!(size_in_words(999), "999 B");
+        assert_eq!(size_in_words(1000), "1.0 kB");
+        assert_eq!(size_in_words(4_700), "4.7 kB");
+        assert_eq!(size_in_words(999_949), "999.9 kB");
+        assert_eq!(size_in_words(999_950), "1.0 MB");
+        assert_eq!(size_in_words(36_700_000), "36.7 MB");
+        assert_eq!(size_in_words(1_234_000_000), "1.2 GB");
+    }
     use std::time::Duration;
 
     /// A resumed run's bar starts at the generations already done; its ETA

@@ -303,6 +303,9 @@ pub struct GenomeEntry {
     /// How it learned: `self` (self-play) or the player it learned
     /// against; `null` when the file does not say.
     pub learning: Option<String>,
+    /// One of the champions shipped with bebete (`genomes/` and a shipped
+    /// name), not a genome of one's own.
+    pub shipped: bool,
 }
 
 /// A run directory, for the run list.
@@ -450,7 +453,11 @@ impl Project {
                 let path = self.resolve(&name).ok()?;
                 let file = open_plain(&path, &name, MAX_GENOME_BYTES).ok()?;
                 let (game, lookahead, learning) = Genome::peek_in(file, &path).ok()?;
+                let shipped = name
+                    .strip_prefix("genomes/")
+                    .is_some_and(|file| crate::play::SHIPPED_GENOMES.contains(&file));
                 Some(GenomeEntry {
+                    shipped,
                     game: game.kind().name(),
                     rules: game.to_string(),
                     lookahead,

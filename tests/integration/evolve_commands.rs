@@ -202,6 +202,54 @@ fn a_damaged_newest_checkpoint_loses_no_generation_and_no_result() {
     assert_eq!(stats_without_times(&run).len(), 1511);
 }
 
+/// Bytes under `path`, every file counted.
+fn bytes_under(path: &Path) -> u64 {
+    if path.is_file() {
+        return std::fs::metadata(path).unwrap().len();
+    }
+    std::fs::read_dir(path)
+        .unwrap()
+        .map(|e| bytes_under(&e.unwrap().path()))
+        .sum()
+}
+
+/// A Connect-Four value run keeps little on disk (its checkpoints are
+/// compressed: 2 genomes of 18.4 MB each), and its summary says how much
+/// it wrote. (Fewer self-play games than the recommended 25,000 a
+/// generation, to be quick: the files have the same sizes raw.)
+#[test]
+fn a_connect4_value_run_keeps_little_on_disk_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--game",
+        "c4",
+        "--encoder",
+        "ntuple",
+        "--generations",
+        "6",
+        "--self-play",
+        "300",
+        "--seed",
+        "1",
+        "--run",
+        "runs/v",
+    ]));
+    let run = dir.path().join("runs/v");
+    let written = bytes_under(&run);
+    let kept = written + bytes_under(&dir.path().join("genomes/v.genome"));
+    assert!(kept <= 60_000_000, "{kept} bytes kept");
+    for (_, ckpt) in [5, 6].map(|g| (g, run.join(format!("checkpoints/gen-{g:06}.ckpt")))) {
+        let size = bytes_under(&ckpt);
+        assert!(size < 36_700_000 / 5, "{}: {size} bytes", ckpt.display());
+    }
+    let said = format!(
+        "run        runs/v  ({:.1} MB: run.toml, stats.csv, best.genome and 2 checkpoints)",
+        written as f64 / 1e6
+    );
+    assert!(out.contains(&said), "{said}\n{out}");
+}
+
 #[test]
 fn the_run_directory_holds_what_the_design_promises() {
     let dir = tempfile::tempdir().unwrap();

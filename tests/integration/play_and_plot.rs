@@ -295,3 +295,20 @@ fn ctrl_c_in_play_says_the_score() {
         "{stderr}"
     );
 }
+
+/// The list of shipped champions is the repository's tracked genomes.
+#[test]
+fn the_shipped_genomes_are_the_tracked_ones() {
+    let out = std::process::Command::new("git")
+        .args(["ls-files", "genomes/*.genome"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("git runs (the tests run in a clone)");
+    assert!(out.status.success(), "{out:?}");
+    let tracked: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim_start_matches("genomes/").to_string())
+        .collect();
+    assert_eq!(tracked, bebete::play::SHIPPED_GENOMES);
+}

@@ -524,12 +524,14 @@ fn a_second_writer_is_refused_while_the_first_runs() {
 /// it: `tests/fixtures/vNfix` was written by the build of format N
 /// (`bebete evolve FLAGS --generations 3 --checkpoint-every 3 --run vNfix`;
 /// formats 1 to 5 store the configuration by position, 6 by name with the
-/// rows by position, 7 both by name).
+/// rows by position, 7 both by name, its genes raw; 7 was made from a run
+/// written by the build of format 8, with its payload inflated).
 /// Each exercises what its format added: sampled tournaments and the hall
 /// of fame (2), the shell's lookahead (3), islands (4), the one-player
 /// `solo` term (5), the configuration as JSON with a value genome learning
-/// by self-play and fitness terms stored field by field (6).
-const OLD_FORMATS: [(u16, &[&str]); 6] = [
+/// by self-play and fitness terms stored field by field (6), benchmark
+/// columns stored by name (7).
+const OLD_FORMATS: [(u16, &[&str]); 7] = [
     (
         1,
         &["--game", "nim", "--seed", "9", "--fitness", "round-robin"],
@@ -594,6 +596,19 @@ const OLD_FORMATS: [(u16, &[&str]); 6] = [
             "16",
             "--fitness",
             "vs:random:4+hof:2+exhaustive",
+        ],
+    ),
+    (
+        7,
+        &[
+            "--game",
+            "ttt",
+            "--seed",
+            "17",
+            "--bench-every",
+            "1",
+            "--fitness",
+            "round-robin",
         ],
     ),
 ];
@@ -661,7 +676,7 @@ fn runs_saved_by_every_older_checkpoint_format_resume_exactly() {
         assert_eq!(toml(&old), toml(&fresh), "{name}: run.toml");
         // The resumed run now checkpoints in today's format.
         let newest = std::fs::read(old.join(&name).join("checkpoints/gen-000006.ckpt")).unwrap();
-        assert_eq!(&newest[8..10], &7u16.to_le_bytes(), "{name} resumed");
+        assert_eq!(&newest[8..10], &8u16.to_le_bytes(), "{name} resumed");
     }
 }
 

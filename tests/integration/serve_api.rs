@@ -209,13 +209,20 @@ fn matchsticks_with_its_rules_and_the_run_pages() {
         &svg[..200.min(svg.len())]
     );
     let genomes = json(&server.get("/api/genomes").1);
-    assert!(
+    // The shipped champions are told from one's own: the run's champion
+    // and its copy in genomes/ are not shipped.
+    let shipped = |name: &str| {
         genomes
             .as_array()
             .unwrap()
             .iter()
-            .any(|g| g["name"] == "runs/tiny/best.genome")
-    );
+            .find(|g| g["name"] == name)
+            .unwrap_or_else(|| panic!("{name} not listed: {genomes}"))["shipped"]
+            .clone()
+    };
+    assert_eq!(shipped("runs/tiny/best.genome"), false);
+    assert_eq!(shipped("genomes/tiny.genome"), false);
+    assert_eq!(shipped("genomes/tictactoe.genome"), true);
     let state = new_game(&server, r#"{"opponent":"runs/tiny/best.genome"}"#);
     assert_eq!(state["game"], "tictactoe");
     // The page's run list and a run's page; a run that is not there is 404.

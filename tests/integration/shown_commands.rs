@@ -465,10 +465,12 @@ fn without_times(line: &str) -> String {
             && w.trim_start_matches('(')
                 .chars()
                 .all(|c| c.is_ascii_digit() || c == '.');
+        // Sizes too: `stats.csv` holds times, so a run's bytes vary.
         let unit = next == "s"
             || next.starts_with("s)")
             || next.starts_with("s,")
-            || next.starts_with("games/s");
+            || next.starts_with("games/s")
+            || ["B:", "kB:", "MB:", "GB:"].contains(&next);
         if number && unit {
             out.push(if w.starts_with('(') { "(#" } else { "#" });
         } else {
@@ -592,6 +594,10 @@ fn times_are_elided_and_ellipses_skip_lines() {
     assert_eq!(
         without_times("for generations 0-2 in 0.1 s (300 games, 3764 games/s)"),
         "for generations 0-2 in # s (300 games, # games/s)"
+    );
+    assert_eq!(
+        without_times("run  runs/x  (2.1 MB: run.toml, 2 checkpoints)"),
+        "run  runs/x  (# MB: run.toml, 2 checkpoints)"
     );
     let lines = |t: &str| t.lines().map(str::to_string).collect::<Vec<_>>();
     assert!(matches(&lines("a\n…\nd"), &lines("a\nb\nc\nd")));

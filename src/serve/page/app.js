@@ -83,8 +83,10 @@ function fillOpponents(select) {
   const game = $("game").value;
   const box = $("opponent");
   box.textContent = "";
-  const shipped = genomes.filter((g) => g.game === game && g.name.startsWith("genomes/"));
-  const champions = genomes.filter((g) => g.game === game && g.name.startsWith("runs/"));
+  const ofGame = genomes.filter((g) => g.game === game);
+  const shipped = ofGame.filter((g) => g.shipped);
+  const own = ofGame.filter((g) => !g.shipped && g.name.startsWith("genomes/"));
+  const champions = ofGame.filter((g) => g.name.startsWith("runs/"));
   const group = (label, items) => {
     if (items.length === 0) return;
     const g = html("optgroup", { label }, null, box);
@@ -99,7 +101,8 @@ function fillOpponents(select) {
     const notes = (search + learned(g)).replace(/^, /, "");
     return g.name + (notes ? ` (${notes})` : "");
   };
-  group("Genomes", shipped.map((g) => [g.name, describe(g)]));
+  group("Shipped champions", shipped.map((g) => [g.name, describe(g)]));
+  group("Your genomes", own.map((g) => [g.name, describe(g)]));
   group("Run champions", champions.map((g) => [g.name, describe(g)]));
   // Checkers and Othello have no exact solver, and their rules players
   // have rules of their own; Othello has the papers' weighted piece counter.
