@@ -224,6 +224,34 @@ async fn whole_games_are_played_by_clicking() {
     // The default opponent is the command line's: genomes/<game>.genome.
     let usual = value(&client, "opponent").await;
     assert_eq!(usual.as_deref(), Some("genomes/tictactoe.genome"));
+    // The menu tells the shipped champions from this project's own: the
+    // run's champion copied to genomes/ is among "Your genomes".
+    let mut groups = Vec::new();
+    for group in client
+        .find_all(Locator::Css("#opponent optgroup"))
+        .await
+        .unwrap()
+    {
+        let label = group.attr("label").await.unwrap().unwrap_or_default();
+        let first = group
+            .find(Locator::Css("option"))
+            .await
+            .unwrap()
+            .attr("value")
+            .await
+            .unwrap()
+            .unwrap_or_default();
+        groups.push(format!("{label}: {first}"));
+    }
+    assert_eq!(
+        groups,
+        [
+            "Shipped champions: genomes/tictactoe.genome",
+            "Your genomes: genomes/tiny.genome",
+            "Run champions: runs/tiny/best.genome",
+            "Fixed players: perfect",
+        ]
+    );
     choose(&client, "opponent", "perfect").await;
     click(&client, "start").await;
     let result = play_out(&client, 6, async |_| {}).await;
