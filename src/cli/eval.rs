@@ -163,6 +163,12 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let player_named = format!("{}{shell}", args.player);
     // An odd count is rounded up, as the match plays it.
     let games = args.games + args.games % 2;
+    if games != args.games {
+        eprintln!(
+            "note: --games {} rounded up to {games}: games come in pairs, one with each side first",
+            args.games
+        );
+    }
     // Ctrl-C, SIGTERM or SIGHUP stop the match after the pairs of games
     // under way; the games played by then are reported. Set up
     // before the heading, which tells a watcher the match has begun.

@@ -157,13 +157,13 @@ impl Observer for Progress {
         let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
         let learning = match self.learned {
             0 => String::new(),
-            n => format!(" | {:.0} learning games/s", n as f64 / seconds),
+            n => format!(" | {} learning games/s", grouped(n as f64 / seconds)),
         };
         self.bar.set_message(format!(
-            "best {} mean {:.1} | {:.0} games/s{learning}",
+            "best {} mean {:.1} | {} games/s{learning}",
             report.row.best,
             report.row.mean,
-            self.games as f64 / seconds
+            grouped(self.games as f64 / seconds)
         ));
         self.bar.inc(1);
     }
@@ -518,8 +518,9 @@ impl Summary {
         let (first, games, elapsed) = (self.first, self.games, self.seconds);
         let mut pace = if games > 0 {
             format!(
-                " ({games} games, {:.0} games/s)",
-                games as f64 / elapsed.max(1e-9)
+                " ({} games, {} games/s)",
+                grouped(games as f64),
+                grouped(games as f64 / elapsed.max(1e-9))
             )
         } else {
             String::new()
@@ -530,9 +531,9 @@ impl Summary {
                 Some(spec) => format!("games against {spec}"),
             };
             pace += &format!(
-                " and {} {against} learned from ({:.0}/s)",
-                self.learned,
-                self.learned as f64 / elapsed.max(1e-9)
+                " and {} {against} learned from ({}/s)",
+                grouped(self.learned as f64),
+                grouped(self.learned as f64 / elapsed.max(1e-9))
             );
         }
         let last = done.saturating_sub(1);
@@ -631,6 +632,20 @@ fn written(dir: &std::path::Path) -> (u64, usize) {
     (bytes, checkpoints)
 }
 
+/// A count or rate rounded to a whole number, its thousands grouped:
+/// `7,147,796`.
+fn grouped(value: f64) -> String {
+    let digits = format!("{:.0}", value.max(0.0));
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// A size for people: `812 B`, `4.7 kB`, `36.7 MB`, `1.2 GB` (powers of
 /// 1000, as `ls -lh --si` and file managers say).
 fn size_in_words(bytes: u64) -> String {
@@ -649,7 +664,16 @@ fn size_in_words(bytes: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{progress_bar, size_in_words};
+    use super::{grouped, progress_bar, size_in_words};
+
+    #[test]
+    fn counts_group_their_thousands() {
+        assert_eq!(grouped(0.0), "0");
+        assert_eq!(grouped(999.4), "999");
+        assert_eq!(grouped(1000.0), "1,000");
+        assert_eq!(grouped(7_147_796.2), "7,147,796");
+        assert_eq!(grouped(123_456.0), "123,456");
+    }
 
     #[test]
     fn sizes_read_as_people_write_them() {

@@ -259,6 +259,15 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     cfg.lookahead = args.lookahead;
     if let Some(bank) = &args.bank {
         cfg.tutor.bank = BankSource::parse(bank);
+        if let BankSource::File(path) = &cfg.tutor.bank
+            && !path.is_file()
+        {
+            anyhow::bail!(
+                "--bank {}: no such file; build one with `bebete bank --game c4 --out {}`, or leave --bank out for the bank built into bebete (builtin)",
+                path.display(),
+                path.display()
+            );
+        }
     }
     cfg.islands = Islands {
         count: args.islands,
@@ -284,6 +293,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     let dir = args
         .run
         .unwrap_or_else(|| PathBuf::from("runs").join(default_run_name(game, seed)));
+    super::output::check_out_path("--run", &dir, false)?;
     let run = RunDir::new(dir);
     if args.dry_run {
         refuse_a_run_in(&run)?;

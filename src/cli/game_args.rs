@@ -193,6 +193,14 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
     let Err(error) = loaded else {
         return loaded.map_err(Into::into);
     };
+    let with_extension = path.with_extension("genome");
+    if !path.exists() && path.extension().is_none() && with_extension.is_file() {
+        anyhow::bail!(
+            "{}: no such file; did you mean {}?",
+            path.display(),
+            with_extension.display()
+        );
+    }
     if path.is_dir() {
         let run = std::fs::read_dir(path)
             .into_iter()

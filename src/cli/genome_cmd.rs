@@ -91,6 +91,7 @@ pub struct ShellArgs {
 /// Refuses to replace an existing file (a shipped champion, say) unless
 /// `--force` was given.
 fn check_out(out: &std::path::Path, force: bool) -> anyhow::Result<()> {
+    super::output::check_out_path("--out", out, true)?;
     if out.exists() && !force {
         anyhow::bail!(
             "{} exists: choose another --out, or add --force to replace it",

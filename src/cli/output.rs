@@ -1,6 +1,48 @@
-//! Small helpers shared by the subcommands: seeds and pipes.
+//! Small helpers shared by the subcommands: seeds, pipes and the paths
+//! they write to.
 
 use std::io;
+use std::path::Path;
+
+/// The folders bebete makes itself when they are missing, relative to the
+/// folder it runs in: a run's, a champion's copy's, a plot's and a bank's.
+const OWN_FOLDERS: [&str; 4] = ["runs", "genomes", "plots", "banks"];
+
+/// Checks a path a command is about to write to, named by `flag`, before
+/// anything is done: its folder must exist (bebete makes only `runs/`,
+/// `genomes/`, `plots/` and `banks/` here, so a typo never becomes a new folder) and,
+/// for a file, the path must not be a folder. A run's folder itself is made.
+pub fn check_out_path(flag: &str, path: &Path, is_file: bool) -> anyhow::Result<()> {
+    if is_file && path.is_dir() {
+        anyhow::bail!(
+            "{flag} {}: a folder; name the file to write in it, e.g. {}",
+            path.display(),
+            path.join(if flag == "--out" { "x.genome" } else { "x" })
+                .display()
+        );
+    }
+    let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    if parent.is_dir() {
+        return Ok(());
+    }
+    if parent.exists() {
+        anyhow::bail!(
+            "{flag} {}: {} is a file, not a folder",
+            path.display(),
+            parent.display()
+        );
+    }
+    if OWN_FOLDERS.iter().any(|own| parent == Path::new(own)) {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "{flag} {}: the folder {} does not exist; create it first, or check the path for a typo (bebete makes only runs/, genomes/, plots/ and banks/ itself)",
+        path.display(),
+        parent.display()
+    )
+}
 
 /// A report as pretty JSON with a final newline, through a JSON value so
 /// that its keys print in sorted order, as every `--json` of bebete does.

@@ -69,6 +69,7 @@ pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
             out.display()
         );
     }
+    super::output::check_out_path("--out", &out, true)?;
     render(&args.runs, &out)?;
     writeln!(std::io::stdout(), "wrote {}", out.display())?;
     Ok(ExitCode::SUCCESS)

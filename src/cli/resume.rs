@@ -28,9 +28,18 @@ pub struct ResumeArgs {
     /// No progress bar and no summary
     #[arg(long, short)]
     pub quiet: bool,
+    /// (Refused: a run's seed is in its run.toml; a new seed is a new run.)
+    #[arg(long, hide = true)]
+    pub seed: Option<u64>,
 }
 
 pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
+    if let Some(seed) = args.seed {
+        anyhow::bail!(
+            "--seed {seed}: resume goes on with the run's own seed (in {}); for another seed start a new run: bebete evolve --seed {seed} …",
+            args.run.join("run.toml").display()
+        );
+    }
     let run = RunDir::new(&args.run);
     // Under MPI each rank reads its own checkpoints, and only the first
     // takes the lock and speaks.

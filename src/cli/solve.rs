@@ -86,7 +86,7 @@ impl GameVisitor for Perft {
         let mut counts = Vec::new();
         let mut out = format!(
             "{} from {}\ndepth     sequences   seconds\n",
-            game.spec(),
+            rules_only(&game.spec().to_string()),
             if text.is_empty() { "the start" } else { &text }
         );
         for depth in 1..=self.depth {
@@ -108,6 +108,25 @@ impl GameVisitor for Perft {
             });
         }
         Ok(out)
+    }
+}
+
+/// A game's description without its genome's part: `othello (value
+/// genome, 21×4 straight tuples)` is `othello`, `matchsticks (double, 30
+/// sticks, …; sticks encoder)` keeps its rules. Move sequences are the
+/// rules' alone.
+fn rules_only(described: &str) -> String {
+    let Some((name, inside)) = described.strip_suffix(')').and_then(|d| d.split_once(" (")) else {
+        return described.to_string();
+    };
+    let genome = |part: &&str| {
+        part.contains("encoder") || part.contains("genome") || part.contains("tuples")
+    };
+    let rules: Vec<&str> = inside.split("; ").filter(|p| !genome(p)).collect();
+    if rules.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} ({})", rules.join("; "))
     }
 }
 
@@ -362,4 +381,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     })?;
     std::io::stdout().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_perft_header_names_the_rules_not_the_genome() {
+        use super::rules_only;
+        assert_eq!(
+            rules_only("othello (value genome, 21×4 straight tuples)"),
+            "othello"
+        );
+        assert_eq!(rules_only("checkers"), "checkers");
+        assert_eq!(rules_only("tictactoe (symmetric encoder)"), "tictactoe");
+        assert_eq!(
+            rules_only("matchsticks (double, 30 sticks; sticks encoder)"),
+            "matchsticks (double, 30 sticks)"
+        );
+    }
 }

@@ -1,8 +1,9 @@
 //! `genome`, `explain` and `move` as a user runs them.
 
-use crate::common::{bebete, random_genome, stdout_of};
+use crate::common::{bebete, random_genome, refusal_of, stdout_of};
 use predicates::prelude::*;
 use serde_json::Value;
+use std::path::Path;
 
 #[test]
 fn genome_info_reports_game_rules_and_size() {
@@ -382,4 +383,140 @@ fn a_genome_of_another_game_is_named_with_its_article() {
         "ttt",
     ]));
     assert!(text.contains("holds an othello"), "{text}");
+}
+
+/// A path typo never becomes a folder: every command that writes a file
+/// or a run refuses a missing parent folder (but its own runs/, genomes/,
+/// plots/ and banks/, which it makes), names the flag, and writes nothing;
+/// a folder given for a file is named as one.
+#[test]
+fn a_missing_parent_folder_is_refused_and_nothing_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let refusals: [&[&str]; 5] = [
+        &["genome", "random", "--out", "typo/dir/x.genome"],
+        &["evolve", "--run", "typo/dir/run", "--generations", "1"],
+        &["plot", "runs/r", "--out", "typo/p.png"],
+        &[
+            "bank",
+            "--game",
+            "c4",
+            "--out",
+            "typo/b.bank",
+            "--positions",
+            "10",
+        ],
+        &["evolve", "--run", "typo/run", "--dry-run"],
+    ];
+    bebete(dir.path())
+        .args(["evolve", "--run", "runs/r", "--generations", "1", "--quiet"])
+        .assert()
+        .success();
+    for args in refusals {
+        let text = refusal_of(bebete(dir.path()).args(args));
+        let flag = if args.contains(&"--run") {
+            "--run"
+        } else {
+            "--out"
+        };
+        assert!(
+            text.contains(flag)
+                && text.contains("the folder typo")
+                && text.contains("does not exist"),
+            "{args:?}: {text}"
+        );
+        assert!(!dir.path().join("typo").exists(), "{args:?} made typo/");
+    }
+    // Its own folders are made when missing.
+    bebete(dir.path())
+        .args([
+            "genome",
+            "random",
+            "--out",
+            "genomes/g.genome",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success();
+    let text = refusal_of(bebete(dir.path()).args([
+        "genome", "random", "--out", "genomes", "--force", "--seed", "1",
+    ]));
+    assert!(text.contains("--out genomes: a folder"), "{text}");
+    // A run's folder that cannot be made says so, naming the folder.
+    if Path::new("/proc/self").exists() {
+        let text = refusal_of(bebete(dir.path()).args(["evolve", "--run", "/proc/x"]));
+        assert!(
+            text.contains("/proc/x: the run's folder cannot be made there"),
+            "{text}"
+        );
+    }
+}
+
+/// A newcomer's usual slips get a message that names what to do: each
+/// command, and what its refusal (or note) must say.
+#[test]
+fn a_newcomers_slips_are_answered_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::copy_shipped_genomes(dir.path(), &["tictactoe.genome"]);
+    bebete(dir.path())
+        .args(["evolve", "--run", "runs/r", "--generations", "2", "--quiet"])
+        .assert()
+        .success();
+    let refused: [(&[&str], &str); 6] = [
+        (
+            &["resume", "runs/r", "--seed", "3"],
+            "--seed 3: resume goes on with the run's own seed (in runs/r/run.toml); for another seed start a new run: bebete evolve --seed 3",
+        ),
+        (
+            &["evolve", "--learn-against", "wpc@0.1", "--dry-run"],
+            "--learn-against wpc@0.1: only a value genome learns between generations: use --encoder ntuple",
+        ),
+        (
+            &[
+                "evolve",
+                "--game",
+                "c4",
+                "--bank",
+                "missing.bank",
+                "--dry-run",
+            ],
+            "--bank missing.bank: no such file; build one with `bebete bank --game c4 --out missing.bank`",
+        ),
+        (
+            &["play", "genomes/tictactoe"],
+            "genomes/tictactoe: no such file; did you mean genomes/tictactoe.genome?",
+        ),
+        (
+            &["eval", "genomes/tictactoe", "--against", "random"],
+            "player 'genomes/tictactoe': no such genome file; did you mean 'genomes/tictactoe.genome'?",
+        ),
+        (
+            &["play", "--game", "othello", "--opponent", "perfect"],
+            "othello has no exact solver; alphabeta:D searches D plies with the weighted piece counter (wpc)",
+        ),
+    ];
+    for (args, said) in refused {
+        let text = refusal_of(bebete(dir.path()).args(args));
+        assert!(text.contains(said), "{args:?}: {text}");
+    }
+    let out = bebete(dir.path())
+        .args([
+            "eval",
+            "genomes/tictactoe.genome",
+            "--games",
+            "1",
+            "--against",
+            "random",
+        ])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains(
+            "note: --games 1 rounded up to 2: games come in pairs, one with each side first"
+        ),
+        "{stderr}"
+    );
+    let perft = stdout_of(bebete(dir.path()).args(["solve", "--game", "othello", "--perft", "2"]));
+    assert!(perft.starts_with("othello from the start\n"), "{perft}");
 }

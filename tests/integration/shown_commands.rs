@@ -464,7 +464,7 @@ fn without_times(line: &str) -> String {
         let number = !w.is_empty()
             && w.trim_start_matches('(')
                 .chars()
-                .all(|c| c.is_ascii_digit() || c == '.');
+                .all(|c| c.is_ascii_digit() || c == '.' || c == ',');
         // Sizes too: `stats.csv` holds times, so a run's bytes vary.
         let unit = next == "s"
             || next.starts_with("s)")
@@ -592,7 +592,7 @@ fn every_shown_console_output_is_what_the_command_prints() {
 #[test]
 fn times_are_elided_and_ellipses_skip_lines() {
     assert_eq!(
-        without_times("for generations 0-2 in 0.1 s (300 games, 3764 games/s)"),
+        without_times("for generations 0-2 in 0.1 s (300 games, 3,764 games/s)"),
         "for generations 0-2 in # s (300 games, # games/s)"
     );
     assert_eq!(

@@ -91,6 +91,10 @@ fn a_resumed_solitaire_run_equals_an_uninterrupted_one() {
         "--checkpoint-every",
         "5",
     ];
+    // Two runs of the same name (it is in the champion's provenance).
+    for folder in ["a", "b"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+    }
     bebete(dir.path())
         .args(["evolve", "--generations", "20", "--run", "a/run"])
         .args(flags)

@@ -478,6 +478,15 @@ impl EvolveConfig {
             );
         }
         if let Some(spec) = &self.learn_against
+            && !abilities.learns
+        {
+            return refuse(
+                "learn-against",
+                spec.to_string(),
+                "only a value genome learns between generations: use --encoder ntuple (tictactoe, connect4, checkers, othello)".into(),
+            );
+        }
+        if let Some(spec) = &self.learn_against
             && self.self_play == 0
         {
             return refuse(

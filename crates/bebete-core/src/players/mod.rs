@@ -102,7 +102,10 @@ impl PlayerError {
     /// reads as one, else as an unknown player.
     pub fn missing(path: &std::path::Path) -> PlayerError {
         let name = path.display().to_string();
-        if name.contains('/') || name.ends_with(".genome") {
+        let with_extension = path.with_extension("genome");
+        if path.extension().is_none() && with_extension.is_file() {
+            PlayerError::DidYouMean(name, with_extension.display().to_string())
+        } else if name.contains('/') || name.ends_with(".genome") {
             PlayerError::NoGenomeFile(name)
         } else {
             PlayerError::Unknown(name)
@@ -121,16 +124,17 @@ pub enum PlayerError {
     /// is there.
     #[error("player '{0}': no such genome file")]
     NoGenomeFile(String),
+    /// A genome's name without its `.genome`.
+    #[error("player '{0}': no such genome file; did you mean '{1}'?")]
+    DidYouMean(String, String),
     #[error("player '{spec}': {reason}")]
     OutOfRange { spec: String, reason: String },
     #[error(
         "player '{0}' plays against an opponent; {1} is a one-player game: only random, perfect and genomes play it"
     )]
     TwoPlayerOnly(String, &'static str),
-    #[error(
-        "player 'perfect': {0} has no exact solver; alphabeta:D searches D plies with a material count"
-    )]
-    NoSolver(&'static str),
+    #[error("player 'perfect': {0} has no exact solver; alphabeta:D searches D plies {1}")]
+    NoSolver(&'static str, &'static str),
     #[error(
         "player 'wpc': {0} has no weighted piece counter (othello's heuristic player); try rules or alphabeta:D"
     )]
@@ -255,10 +259,14 @@ impl PlayerSpec {
             PlayerSpec::MonteCarlo(n) => Made::MonteCarlo(*n),
             PlayerSpec::AlphaBeta(d) => Made::AlphaBeta(*d),
             PlayerSpec::Wpc => Made::Wpc,
-            PlayerSpec::Perfect => Made::Perfect(
-                game.exact()
-                    .ok_or(PlayerError::NoSolver(game.spec().kind().name()))?,
-            ),
+            PlayerSpec::Perfect => Made::Perfect(game.exact().ok_or(PlayerError::NoSolver(
+                game.spec().kind().name(),
+                if G::WEIGHTED_PIECES {
+                    "with the weighted piece counter (wpc)"
+                } else {
+                    "with a material count"
+                },
+            ))?),
             PlayerSpec::Genome(path) if !path.exists() => {
                 return Err(PlayerError::missing(path));
             }

@@ -418,10 +418,15 @@ fn perfect_is_refused_by_name_where_a_game_has_no_exact_play() {
             Err(e) => {
                 assert!(!has, "{spec}: {e}");
                 let name = spec.kind().name();
+                let counts = if name == "othello" {
+                    "with the weighted piece counter (wpc)"
+                } else {
+                    "with a material count"
+                };
                 assert_eq!(
                     e,
                     format!(
-                        "player 'perfect': {name} has no exact solver; alphabeta:D searches D plies with a material count"
+                        "player 'perfect': {name} has no exact solver; alphabeta:D searches D plies {counts}"
                     )
                 );
                 without.push(name);

@@ -231,6 +231,9 @@ pub fn peek_framed_in(
         .and_then(|()| file.read_exact(&mut payload_len))
         .map_err(|e| FileError::new(path, e))?;
     let payload_len = u64::from_le_bytes(payload_len);
+    if payload_len > MAX_PAYLOAD {
+        return Err(fail(damaged_length(payload_len)));
+    }
     let total = (header_end + 8)
         .saturating_add(payload_len)
         .saturating_add(4);
@@ -244,6 +247,16 @@ pub fn peek_framed_in(
         ))));
     }
     Ok((version, header, payload_len))
+}
+
+/// No file bebete writes has a payload of a terabyte: a length beyond it
+/// is a damaged field, not a file cut short.
+const MAX_PAYLOAD: u64 = 1 << 40;
+
+fn damaged_length(payload_len: u64) -> FileProblem {
+    FileProblem::Malformed(format!(
+        "the payload's length field reads {payload_len} bytes, more than any file bebete writes: the header is damaged"
+    ))
 }
 
 /// Reads a file written by [`write_framed`], checking every layer.
@@ -306,6 +319,9 @@ pub fn decode_framed_versions<H>(
             .expect("8 bytes"),
     );
     let payload_start = header_end + 8;
+    if payload_len > MAX_PAYLOAD {
+        return Err(damaged_length(payload_len));
+    }
     let total = (payload_start as u64)
         .saturating_add(payload_len)
         .saturating_add(4);
@@ -406,6 +422,32 @@ mod tests {
             bad[i] ^= 0x40;
             let r: Result<((String, u32), Vec<u8>), _> = decode_framed(bad, TEST);
             assert!(r.is_err(), "flipping byte {i} was accepted");
+        }
+    }
+
+    /// A damaged length field is named as such, not as a file short of
+    /// eighteen quintillion bytes.
+    #[test]
+    fn a_damaged_length_field_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let mut bytes = fs::read(&path).unwrap();
+        let header_len = u32::from_le_bytes(bytes[10..14].try_into().unwrap()) as usize;
+        let at = PREFIX_LEN + header_len;
+        bytes[at + 7] = 0xff;
+        fs::write(&path, &bytes).unwrap();
+        for err in [
+            decode_framed::<(String, u32)>(bytes, TEST)
+                .unwrap_err()
+                .to_string(),
+            peek_framed(&path, TEST).unwrap_err().to_string(),
+        ] {
+            assert!(
+                err.contains("length field")
+                    && err.contains("damaged")
+                    && !err.contains("truncated"),
+                "{err}"
+            );
         }
     }
 

@@ -29,6 +29,8 @@ pub enum LockError {
     NotADirectory { path: PathBuf },
     #[error("{path}: {error}", path = .path.display())]
     Io { path: PathBuf, error: io::Error },
+    #[error("{dir}: the run's folder cannot be made there: {error}", dir = .dir.display())]
+    Create { dir: PathBuf, error: io::Error },
 }
 
 /// A held run lock; released when dropped (or when the process ends).
@@ -68,7 +70,10 @@ impl RunLock {
                 path: dir.to_path_buf(),
             });
         }
-        fs::create_dir_all(dir).map_err(io_err)?;
+        fs::create_dir_all(dir).map_err(|error| LockError::Create {
+            dir: dir.to_path_buf(),
+            error,
+        })?;
         let mut file = fs::OpenOptions::new()
             .read(true)
             .write(true)
