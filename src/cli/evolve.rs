@@ -433,10 +433,12 @@ fn settings_as_flags(cfg: &EvolveConfig) -> String {
     if let Some(target) = &cfg.stop.target {
         flags.push_str(&format!(" --target {target}"));
     }
-    flags.push_str(&format!(
-        " --bench-every {} --checkpoint-every {}",
-        cfg.bench.every, cfg.checkpoint_every
-    ));
+    flags.push_str(&format!(" --bench-every {}", cfg.bench.every));
+    let against: Vec<String> = cfg.bench.against.iter().map(|s| s.to_string()).collect();
+    if against != ["random", "rules"] && !against.is_empty() {
+        flags.push_str(&format!(" --bench-against {}", against.join(",")));
+    }
+    flags.push_str(&format!(" --checkpoint-every {}", cfg.checkpoint_every));
     flags
 }
 

@@ -16,6 +16,11 @@ pub(super) struct Curve {
     shade: f64,
     /// A colour of its own (the palette's index), instead of its run's.
     hue: Option<usize>,
+    /// What the legend calls it, instead of its run's label and column.
+    name: Option<String>,
+    /// Measured now and then (the benchmark): each point marked, so that a
+    /// line between two measures does not read as a trend.
+    marked: bool,
 }
 
 /// Colours that read on white (no yellow): a curve each for one run, a run
@@ -36,6 +41,9 @@ const COLOURS: [RGBColor; 10] = [
 /// Above this many points a curve is drawn binned: per bin a band from the
 /// lowest to the highest value and a line through the means.
 const MAX_POINTS: usize = 1_500;
+
+/// Up to this many points a benchmark curve marks each.
+const MAX_MARKS: usize = 200;
 
 /// (x, min, mean, max) of each of `bins` equal runs of `points`.
 pub(super) fn binned(points: &[(f64, f64)], bins: usize) -> Vec<(f64, f64, f64, f64)> {
@@ -116,7 +124,7 @@ pub(super) fn title(runs: &[RunStats]) -> String {
         first.param("game"),
         population,
         match runs.len() {
-            1 => String::new(),
+            1 => format!(" (run {}, seed {})", first.name, first.param("seed")),
             n if runs
                 .iter()
                 .all(|r| r.params.contains_key(&Column::Island.name())) =>
@@ -178,6 +186,8 @@ pub(super) fn fitness_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve
                     .collect(),
                 shade,
                 hue: None,
+                name: None,
+                marked: false,
             })
         })
         .collect();
@@ -211,28 +221,52 @@ pub(super) fn fitness_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve
             },
             y_range: (low - pad).max(0.0)..high + pad,
             legend: SeriesLabelPosition::LowerRight,
+            marks: target_marks(runs),
         },
         series,
     )
+}
+
+/// Where each run met its target: one mark per run (islands share their
+/// run's).
+fn target_marks(runs: &[RunStats]) -> Vec<(f64, String)> {
+    let mut marks: Vec<(f64, String)> = Vec::new();
+    for run in runs {
+        if let Some(generation) = run.reached {
+            let words = format!("target reached (generation {generation})");
+            if !marks.iter().any(|(_, w)| *w == words) {
+                marks.push((generation as f64, words));
+            }
+        }
+    }
+    marks
 }
 
 /// The champion's benchmark: scores against fixed opponents and the
 /// optimal-move rate, shares from 0 to 1.
 pub(super) fn bench_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
     let mut series = Vec::new();
+    let island = Column::Island.name();
     for (i, run) in runs.iter().enumerate() {
         let columns = run.bench_columns();
         let count = columns.len().max(1) as f64;
         for (j, col) in columns.into_iter().enumerate() {
             let alpha = 1.0 - 0.6 * j as f64 / count;
+            let points = run.series(col);
+            // An island run's benchmark is the whole run's champion's,
+            // written on the first island's rows.
+            let name = (run.params.contains_key(&island) && !points.is_empty())
+                .then(|| format!("the run's champion: {col}"));
             series.push(Curve {
                 run: i,
                 column: col.to_string(),
-                points: run.series(col),
+                points,
                 shade: alpha,
                 // Several runs: every curve a hue of its own (shades of
                 // one hue are hard to tell apart).
                 hue: (runs.len() > 1).then_some(series.len()),
+                name,
+                marked: true,
             });
         }
     }
@@ -261,6 +295,7 @@ pub(super) fn bench_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>)
             y_desc: "share",
             y_range: floor..1.0 + 0.02 * (1.0 - floor),
             legend: SeriesLabelPosition::LowerRight,
+            marks: Vec::new(),
         },
         series,
     )
@@ -277,6 +312,8 @@ pub(super) fn diversity_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Cur
             points: run.series(&Column::Diversity.name()),
             shade: 1.0,
             hue: None,
+            name: None,
+            marked: false,
         })
         .collect();
     (
@@ -285,6 +322,7 @@ pub(super) fn diversity_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Cur
             y_desc: "diversity",
             y_range: 0.0..1.02,
             legend: SeriesLabelPosition::UpperRight,
+            marks: Vec::new(),
         },
         series,
     )
@@ -299,7 +337,7 @@ pub(super) fn compact(v: f64) -> String {
         format!("{v:.0}")
     } else {
         let text = format!("{v:.2}");
-        text.trim_end_matches('0').to_string()
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
@@ -346,6 +384,9 @@ pub(super) struct PanelSpec<'a> {
     y_desc: &'a str,
     pub(super) y_range: std::ops::Range<f64>,
     legend: SeriesLabelPosition,
+    /// Generations marked by a dashed vertical line, with the legend's
+    /// words: where a run met its target.
+    pub(super) marks: Vec<(f64, String)>,
 }
 
 /// One panel of curves.
@@ -364,6 +405,7 @@ where
         y_desc,
         y_range,
         legend,
+        marks,
     } = spec;
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let mut chart = ChartBuilder::on(area)
@@ -395,6 +437,8 @@ where
             points,
             shade,
             hue,
+            name,
+            marked,
         } = curve;
         if points.is_empty() {
             continue;
@@ -406,10 +450,10 @@ where
             None => (COLOURS[*run % COLOURS.len()], *shade),
         };
         let color = base.mix(shade);
-        let label = if single_run {
-            column.clone()
-        } else {
-            format!("{}: {column}", labels[*run])
+        let label = match name {
+            Some(name) => name.clone(),
+            None if single_run => column.clone(),
+            None => format!("{}: {column}", labels[*run]),
         };
         let (line, label): (Vec<(f64, f64)>, String) = if points.len() > MAX_POINTS {
             let bins = binned(points, MAX_POINTS / 3);
@@ -429,8 +473,9 @@ where
         } else {
             (points.clone(), label)
         };
-        if line.len() < 3 {
-            // Too few points for a line to show: mark each one.
+        if line.len() < 3 || (*marked && line.len() <= MAX_MARKS) {
+            // Too few points for a line to show, or measures taken now and
+            // then: mark each one.
             chart
                 .draw_series(line.iter().map(|&p| Circle::new(p, 4, color.filled())))
                 .map_err(err)?;
@@ -442,6 +487,15 @@ where
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
             });
+    }
+    for (x, words) in marks {
+        let style = COLOURS[4].stroke_width(2);
+        let dashes = DashedLineSeries::new([(x, y_range.start), (x, y_range.end)], 8, 6, style);
+        chart
+            .draw_series(dashes)
+            .map_err(err)?
+            .label(words)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
     }
     chart
         .configure_series_labels()

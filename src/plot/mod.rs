@@ -29,6 +29,9 @@ pub struct RunStats {
     pub params: toml::Table,
     pub columns: Vec<String>,
     pub rows: Vec<Vec<Option<f64>>>,
+    /// The generation whose champion met the run's `--target`, when it did
+    /// (from `ended.toml`): marked on the fitness panel.
+    pub reached: Option<u64>,
 }
 
 /// Parameters that never tell runs apart in a legend.
@@ -45,7 +48,17 @@ impl RunStats {
             .ok()
             .and_then(|t| t.parse::<toml::Table>().ok())
             .unwrap_or_default();
-        RunStats::of(dir, table, params)
+        let mut run = RunStats::of(dir, table, params)?;
+        run.reached = std::fs::read_to_string(dir.join(run_files::ENDED_TOML))
+            .ok()
+            .and_then(|text| toml::from_str::<crate::evolve::RunEnded>(&text).ok())
+            .and_then(|ended| {
+                ended
+                    .reason
+                    .starts_with("target reached")
+                    .then_some(ended.generation)
+            });
+        Ok(run)
     }
 
     /// The run in `dir` from its statistics and parameters as already read
@@ -67,6 +80,7 @@ impl RunStats {
             params,
             columns,
             rows,
+            reached: None,
         })
     }
 
@@ -92,6 +106,7 @@ impl RunStats {
                 params.insert(island.clone(), toml::Value::Integer(k as i64));
                 RunStats {
                     name: format!("{} island {k}", self.name),
+                    reached: self.reached,
                     params,
                     columns: self.columns.clone(),
                     rows: self
@@ -138,7 +153,7 @@ impl RunStats {
 
 /// The longest legend label made of parameters; a longer one is replaced by
 /// the run's name.
-const MAX_LABEL: usize = 32;
+const MAX_LABEL: usize = 48;
 
 /// Legend labels: the parameters in which the runs differ (or the run name).
 fn labels(runs: &[RunStats]) -> Vec<String> {
@@ -148,10 +163,22 @@ fn labels(runs: &[RunStats]) -> Vec<String> {
         .flat_map(|r| r.params.keys())
         .filter(|k| !IGNORED_PARAMS.contains(&k.as_str()))
         .collect();
+    // The keys in which the runs differ; the seed only when nothing else
+    // does (runs of other settings are told apart by those).
+    let differing: Vec<&&String> = keys
+        .iter()
+        .filter(|k| {
+            runs.iter()
+                .any(|a| runs.iter().any(|b| a.param(k) != b.param(k)))
+        })
+        .collect();
+    let settings_differ = differing.iter().any(|k| k.as_str() != "seed");
     let by_params: Vec<String> = runs
         .iter()
         .map(|run| {
-            keys.iter()
+            differing
+                .iter()
+                .filter(|k| !(settings_differ && k.as_str() == "seed"))
                 .filter(|k| runs.iter().any(|other| other.param(k) != run.param(k)))
                 .map(|k| match run.param(k).as_str() {
                     "-" => format!("no {k}"),
@@ -408,6 +435,40 @@ mod tests {
         assert_eq!(spec.y_range.start, 0.5);
         assert_eq!(compact(0.95), "0.95");
         assert_eq!(compact(0.9), "0.9");
+        // A tick a hair off a whole number reads as one ("1", not "1.").
+        assert_eq!(compact(0.999_999_9), "1");
+    }
+
+    /// Runs of other settings are told apart by those, not by their seeds;
+    /// one run's title names it and its seed; a met target is marked.
+    #[test]
+    fn legends_name_settings_titles_name_the_run_and_a_met_target_is_marked() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap();
+        let mut b = RunStats::load(&run_dir(dir.path(), "b", 2)).unwrap();
+        b.params.insert("mutation".into(), 0.01.into());
+        assert_eq!(labels(&[a.clone(), b]), ["no mutation", "mutation=0.01"]);
+        assert_eq!(title(&[a]), "tictactoe, population 100 (run a, seed 1)");
+        let reached = run_dir(dir.path(), "r", 3);
+        std::fs::write(
+            reached.join("ended.toml"),
+            "generation = 12\nreason = \"target reached: the champion of generation 12 is unbeatable\"\n",
+        )
+        .unwrap();
+        let run = RunStats::load(&reached).unwrap();
+        assert_eq!(run.reached, Some(12));
+        let (spec, _) = fitness_panel(&[run]);
+        assert_eq!(
+            spec.marks,
+            [(12.0, "target reached (generation 12)".to_string())]
+        );
+        let plan = run_dir(dir.path(), "p", 4);
+        std::fs::write(
+            plan.join("ended.toml"),
+            "generation = 19\nreason = \"its plan of 20 generations is done\"\n",
+        )
+        .unwrap();
+        assert_eq!(RunStats::load(&plan).unwrap().reached, None);
     }
 
     #[test]

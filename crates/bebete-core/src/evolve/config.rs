@@ -196,6 +196,12 @@ impl EvolveConfig {
         if let Some(n) = settings.bench_every {
             cfg.bench.every = n;
         }
+        if let Some(list) = settings.bench_against {
+            cfg.bench.against = list
+                .split(',')
+                .map(|text| PlayerSpec::parse(text).expect("a game's recommended benchmark"))
+                .collect();
+        }
         cfg
     }
 

@@ -797,7 +797,8 @@ impl Registered for GenomeGame<Othello> {
     /// generations, selected by a round-robin among themselves; no fixed
     /// player in the learning or the selection. (`--learn-against wpc@0.1
     /// --fitness vs:wpc@0.1:100` breeds a specialist against the papers'
-    /// yardstick instead.)
+    /// yardstick instead.) The benchmark includes that yardstick,
+    /// `wpc@0.1`, the figure the papers report.
     fn recommended(&self) -> RunSettings {
         RunSettings {
             population: Some(4),
@@ -809,6 +810,7 @@ impl Registered for GenomeGame<Othello> {
             generations: Some(100),
             checkpoint_every: Some(25),
             bench_every: Some(25),
+            bench_against: Some("random,rules,wpc@0.1"),
             ..RunSettings::default()
         }
     }

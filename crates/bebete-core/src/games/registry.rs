@@ -106,6 +106,9 @@ pub struct RunSettings {
     pub generations: Option<u64>,
     pub checkpoint_every: Option<u64>,
     pub bench_every: Option<u64>,
+    /// `--bench-against`: the field's own yardstick among them, where it
+    /// has one.
+    pub bench_against: Option<&'static str>,
 }
 
 /// A game this crate knows by name. Everything the program needs to list
