@@ -20,7 +20,8 @@ fn a_whole_game_can_be_piped_into_play() {
         "{out}"
     );
     assert!(
-        out.contains("bebete plays") && out.contains("(index "),
+        out.contains("bebete plays")
+            && out.contains("(the move its table holds for this position)"),
         "{out}"
     );
     assert!(out.contains("score: you"), "{out}");
@@ -41,7 +42,7 @@ fn connect4_play_explains_with_column_sums_and_eof_ends_cleanly() {
             .args(["--first", "bot"])
             .write_stdin("4\n"),
     );
-    assert!(out.contains("column sums 1:"), "{out}");
+    assert!(out.contains("votes per column 1:"), "{out}");
     assert!(out.contains("1 2 3 4 5 6 7"), "{out}");
     assert!(
         out.trim_end().ends_with("score: you 0, bebete 0, draws 0"),
@@ -156,7 +157,7 @@ fn play_uses_the_shipped_champion_whatever_its_encoder() {
             .args(["play", "--game", "c4", "--first", "bot"])
             .write_stdin("q\n"),
     );
-    assert!(out.contains("column sums"), "{out}");
+    assert!(out.contains("votes per column"), "{out}");
     // Asking for another encoder explicitly is refused, naming both.
     let out = bebete(dir.path())
         .args(["play", "--game", "c4", "--encoder", "playable"])

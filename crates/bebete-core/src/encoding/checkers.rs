@@ -197,7 +197,10 @@ impl Explanation<CheckersMove> for Ballot {
 
     fn summary(&self) -> String {
         let scores: Vec<String> = self.moves.iter().map(|(m, s)| format!("{m}:{s}")).collect();
-        format!("(move scores {})", scores.join(" "))
+        format!(
+            "(the move its windows voted for most; votes per move {})",
+            scores.join(" ")
+        )
     }
 
     fn details(&self, played: &str) -> String {

@@ -97,7 +97,7 @@ impl Explanation<u8> for Votes {
 
     fn summary(&self) -> String {
         format!(
-            "(column sums {})",
+            "(the column its 12 windows voted for most; votes per column {})",
             column_sums(&self.votes, &self.full).join(" ")
         )
     }

@@ -157,13 +157,25 @@ impl<M: Copy> Explanation<M> for GeneLookup<M> {
         self.chosen
     }
 
+    /// What a person reads: what the table said, in words (the indices
+    /// are `explain`'s).
     fn summary(&self) -> String {
-        let repaired = if self.repaired {
-            format!(", {}: repaired", self.illegal())
+        if self.repaired {
+            let names = self
+                .names
+                .as_ref()
+                .map_or(String::new(), |n| format!(" ({n})"));
+            format!(
+                "(its table holds {} move here{names}; the next legal one instead)",
+                if self.names.is_some() {
+                    "a taken"
+                } else {
+                    "an illegal"
+                }
+            )
         } else {
-            String::new()
-        };
-        format!("({}{repaired})", self.head())
+            "(the move its table holds for this position)".to_string()
+        }
     }
 
     fn details(&self, played: &str) -> String {
@@ -412,4 +424,42 @@ pub(crate) fn lookup_move(
         .map(|step| ((start + step) % space) as u8)
         .find(|&m| is_legal(m));
     (repaired, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CellName, Explanation, GeneLookup};
+
+    /// `play`'s line says what the table did in words; the indices are
+    /// `explain`'s.
+    #[test]
+    fn a_table_move_reads_in_words_and_explain_keeps_the_indices() {
+        let lookup = |repaired, names| GeneLookup {
+            index: 83,
+            gene: 0,
+            chosen: Some(6u8),
+            repaired,
+            names,
+            symmetric: true,
+        };
+        let plain = lookup(false, Some(CellName(3)));
+        assert_eq!(
+            plain.summary(),
+            "(the move its table holds for this position)"
+        );
+        let taken = lookup(true, Some(CellName(3)));
+        assert_eq!(
+            taken.summary(),
+            "(its table holds a taken move here (cell 3); the next legal one instead)"
+        );
+        assert_eq!(
+            lookup(true, None).summary(),
+            "(its table holds an illegal move here; the next legal one instead)"
+        );
+        assert!(
+            taken
+                .details("6")
+                .starts_with("index 83 of the symmetric image, gene 0")
+        );
+    }
 }
