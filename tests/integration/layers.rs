@@ -46,10 +46,68 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file without its test module (everything from the first
-/// `#[cfg(test)]` on: test modules sit at the end, by the house style).
-fn code_of(text: &str) -> &str {
-    text.find("#[cfg(test)]").map_or(text, |i| &text[..i])
+/// The code of a file without its test-only items: each `#[cfg(test)]`
+/// and the item after it (`mod x;`, or a block to its closing brace) are
+/// cut, wherever they sit, and the rest is checked.
+fn code_of(text: &str) -> String {
+    let mut code = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("#[cfg(test)]") {
+        code.push_str(&rest[..i]);
+        rest = &rest[i + "#[cfg(test)]".len()..];
+        rest = &rest[item_end(rest)..];
+    }
+    code.push_str(rest);
+    code
+}
+
+/// Where the item at the start of `text` ends: after its `;` when one
+/// comes before any `{`, else after the brace that closes its first block
+/// (braces in string and character literals not counted).
+fn item_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b';' if depth == 0 => return i + 1,
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'"' => {
+                // A string: to its closing quote, escapes skipped; a raw
+                // string's hashes are matched.
+                let hashes = text[..i].chars().rev().take_while(|&c| c == '#').count();
+                let raw = text[..i - hashes.min(i)].ends_with('r');
+                i += 1;
+                while i < bytes.len() {
+                    if !raw && bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if bytes[i] == b'"' && text[i + 1..].starts_with(&"#".repeat(hashes)) {
+                        i += hashes;
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            // A character literal ('{', '\''), not a lifetime.
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
+                i += 2;
+                while i < bytes.len() && bytes[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
 }
 
 /// The top-level modules `code` names as `crate::MODULE`.
@@ -87,7 +145,7 @@ fn violations(src: &Path) -> Vec<String> {
             continue;
         };
         let text = std::fs::read_to_string(&file).unwrap();
-        for used in uses(code_of(&text)) {
+        for used in uses(&code_of(&text)) {
             if used == module {
                 continue;
             }
@@ -128,6 +186,24 @@ fn the_check_catches_an_upward_import() {
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems[0].contains("audit (layer 6) uses crate::eval"));
     assert!(problems[1].contains("games (layer 1) uses crate::evolve"));
+    // A test-only item near the top hides nothing after it: only the item
+    // is cut (its braces in strings and characters not counted).
+    std::fs::write(
+        games.join("mod.rs"),
+        "#[cfg(test)]\nmod hot_paths;\n#[cfg(test)]\nfn helper() { let _ = (\"}\", '}', '{'); }\nuse crate::evolve::Evolution;\n",
+    )
+    .unwrap();
+    let problems = violations(dir.path());
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("games (layer 1) uses crate::evolve")),
+        "{problems:?}"
+    );
+    assert_eq!(
+        code_of("a\n#[cfg(test)]\nmod t { fn f() { let s = r#\"{\"#; } }\nb\n"),
+        "a\n\nb\n"
+    );
 }
 
 /// `cargo tree` of the engine's normal dependencies under its default

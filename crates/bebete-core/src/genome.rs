@@ -161,6 +161,30 @@ fn parse_header(version: u16, header: &[u8]) -> postcard::Result<GenomeHeaderV3>
 }
 
 /// A genome: a game, where it came from, and one byte per gene.
+///
+/// Its file is framed and checked: written atomically, read back whole,
+/// and refused with the reason when it is damaged.
+///
+/// ```
+/// use bebete_core::games::GameSpec;
+/// use bebete_core::genome::{Genome, Provenance};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("mine.genome");
+/// let genome = Genome {
+///     game: GameSpec::TICTACTOE,
+///     provenance: Provenance::default(),
+///     genes: vec![4; 19_683],
+///     lookahead: 0,
+/// };
+/// genome.save(&path).unwrap();
+/// assert_eq!(Genome::load(&path).unwrap(), genome);
+/// // Cut short, it is refused, and the message says so.
+/// let bytes = std::fs::read(&path).unwrap();
+/// std::fs::write(&path, &bytes[..100]).unwrap();
+/// let err = Genome::load(&path).unwrap_err().to_string();
+/// assert!(err.contains("truncated"), "{err}");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Genome {
     pub game: GameSpec,

@@ -35,6 +35,11 @@
 //!    data to generic code);
 //! 7. [`evolve`]: fitness, breeding, the generation loop, run directories.
 
+// No unsafe code in the engine. The unit tests' counting allocator
+// (`hot_paths`, a `GlobalAlloc`) is the one exception, allowed there alone.
+#![cfg_attr(not(test), forbid(unsafe_code))]
+#![cfg_attr(test, deny(unsafe_code))]
+
 pub mod audit;
 pub mod bank;
 pub mod budget;
@@ -46,6 +51,7 @@ pub mod explain;
 pub mod games;
 pub mod genome;
 #[cfg(test)]
+#[allow(unsafe_code)]
 mod hot_paths;
 pub mod labelling;
 pub mod players;

@@ -100,6 +100,21 @@ impl Score {
 }
 
 /// A memoising solver for one game.
+///
+/// ```
+/// use bebete_core::games::{Game, TicTacToe};
+/// use bebete_core::solve::{Solver, Value};
+///
+/// let game = TicTacToe;
+/// let mut solver = Solver::new(&game);
+/// // Perfect play draws; X in the centre, O on an edge: X wins.
+/// assert_eq!(solver.value(&game.start()), Value::Draw);
+/// let mut pos = game.start();
+/// for cell in ["5", "2"] {
+///     pos = game.play(&pos, game.parse_move(cell).unwrap());
+/// }
+/// assert_eq!(solver.value(&pos), Value::Win);
+/// ```
 pub struct Solver<G: Game> {
     game: G,
     scores: HashMap<G::Position, Score>,

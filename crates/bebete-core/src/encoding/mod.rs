@@ -197,6 +197,27 @@ pub type Opponent<'o, G> = dyn FnMut(&<G as Game>::Position) -> Option<<G as Gam
 /// one, [`GenomeGame`](crate::games::GenomeGame), which asks the
 /// [`GenomeKind`] it names; a game from outside the crate implements it
 /// on its own type (`examples/own_game.rs`).
+///
+/// A random gene table already plays a legal move everywhere: an illegal
+/// gene is repaired to the next legal move.
+///
+/// ```
+/// use bebete_core::encoding::{IllegalPolicy, TableGame};
+/// use bebete_core::games::{Game, TicTacToe};
+/// use bebete_core::genome::random_genes;
+/// use rand::SeedableRng;
+///
+/// let game = TicTacToe::BASE3; // one gene for each of the 3^9 boards
+/// assert_eq!(game.gene_count(), 19_683);
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+/// let genes = random_genes(&game, &mut rng);
+/// let mut pos = game.start();
+/// while game.outcome(&pos).is_none() {
+///     let mv = game.decide(&genes, &pos, IllegalPolicy::Repair).unwrap();
+///     assert!(game.is_legal(&pos, mv));
+///     pos = game.play(&pos, mv);
+/// }
+/// ```
 pub trait TableGame: Game {
     /// Whether genes carry a weight beside the move (Connect-Four votes),
     /// so that a zero-weight start (`--init zero`) means something.

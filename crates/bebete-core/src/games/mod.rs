@@ -151,6 +151,24 @@ pub struct NotationError {
 ///
 /// Positions are small `Copy` values; playing a move returns a new position.
 /// Implementations must be cheap to clone (they carry only rule parameters).
+///
+/// ```
+/// use bebete_core::games::{Game, Outcome, Side, TicTacToe};
+///
+/// let game = TicTacToe;
+/// let mut pos = game.start();
+/// let mut moves = Vec::new();
+/// game.legal_moves(&pos, &mut moves);
+/// assert_eq!(moves.len(), 9);
+/// // X takes the top row while O plays the middle one.
+/// for cell in ["1", "4", "2", "5", "3"] {
+///     let mv = game.parse_move(cell).unwrap();
+///     assert!(game.is_legal(&pos, mv));
+///     pos = game.play(&pos, mv);
+/// }
+/// assert_eq!(game.outcome(&pos), Some(Outcome::Win(Side::First)));
+/// assert!(game.parse_move("10").is_err());
+/// ```
 pub trait Game: Clone + Send + Sync + 'static {
     /// A board state, including whose turn it is.
     type Position: Copy + Eq + Hash + Debug + Send + Sync;

@@ -106,6 +106,45 @@ struct Island {
 }
 
 /// A run in progress.
+///
+/// A run of a few generations in a directory of its own, then resumed from
+/// its last checkpoint for a few more: the same result as running them all
+/// at once, byte for byte.
+///
+/// ```
+/// use bebete_core::evolve::checkpoint::{self, Checkpoint};
+/// use bebete_core::evolve::exchange::Alone;
+/// use bebete_core::evolve::{Evolution, EvolveConfig, Observer, GenerationReport, Prepared, RunDir, RunEnd};
+/// use bebete_core::games::{GameSpec, TicTacToe};
+/// use std::sync::atomic::AtomicBool;
+///
+/// struct Quiet;
+/// impl Observer for Quiet {
+///     fn generation_done(&mut self, _: &GenerationReport) {}
+/// }
+///
+/// let game = TicTacToe::BASE3;
+/// let mut cfg = EvolveConfig::recommended(GameSpec::from(game), 5);
+/// cfg.population = 20;
+/// cfg.elite = 4;
+/// let dir = tempfile::tempdir().unwrap();
+/// let run = RunDir::new(dir.path().join("run"));
+/// let prepared = Prepared::new(game, cfg).unwrap();
+/// let mut evolution = Evolution::start(prepared, run.clone(), 1, Box::new(Alone)).unwrap();
+/// let never = AtomicBool::new(false);
+/// assert_eq!(evolution.run(3, &never, &mut Quiet).unwrap(), RunEnd::Finished);
+/// assert_eq!(evolution.generation(), 3);
+/// assert_eq!(evolution.rows().len(), 3);
+///
+/// // Resumed from its newest checkpoint (the state before generation 3).
+/// let (generation, path) = checkpoint::list(&run.checkpoints()).pop().unwrap();
+/// assert_eq!(generation, 3);
+/// let ckpt = Checkpoint::load(&path).unwrap();
+/// let mut resumed = Evolution::resume(game, ckpt, run, 5, 1, Box::new(Alone)).unwrap();
+/// resumed.continue_run_files().unwrap();
+/// resumed.run(5, &never, &mut Quiet).unwrap();
+/// assert_eq!(resumed.rows().len(), 5);
+/// ```
 pub struct Evolution<G: TableGame + Knowledge + BuiltIn> {
     game: G,
     cfg: EvolveConfig,
