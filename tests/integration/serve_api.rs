@@ -176,6 +176,21 @@ fn matchsticks_with_its_rules_and_the_run_pages() {
     );
     assert_eq!(state["board"]["kind"], "heap");
     assert_eq!(state["board"]["sticks"], 8);
+    // The rule fields are the registry's to read: another game refuses
+    // them, and a one-player game is named as such.
+    error_of(
+        server.post(
+            "/api/games",
+            r#"{"opponent":"rules","game":"ttt","sticks":8}"#,
+        ),
+        422,
+        "apply only to --game matchsticks, not tictactoe",
+    );
+    error_of(
+        server.post("/api/games", r#"{"opponent":"random","game":"solitaire"}"#),
+        422,
+        "solitaire is a one-player game",
+    );
     assert_eq!(
         state["rules"].as_str().unwrap(),
         "matchsticks (double, 8 sticks, up to twice the last take, last stick wins)"
@@ -668,9 +683,12 @@ fn requests_from_other_sites_and_other_names_are_refused() {
             "",
         ),
     ];
+    // The form's body ends in its `=`; the page's own has none (a rule
+    // field for Connect-Four would be refused as such).
+    let own = br#"{"opponent":"alphabeta:1","game":"c4","first":"bot"}"#;
     for (name, headers, status, says) in cases {
-        let (got, reply) =
-            server.request_with("POST", "/api/games", name, &headers, Some(&body[..]));
+        let sent = if status == 200 { &own[..] } else { &body[..] };
+        let (got, reply) = server.request_with("POST", "/api/games", name, &headers, Some(sent));
         assert_eq!(got, status, "{name} {headers:?}: {reply}");
         assert!(reply.contains(says), "{reply}");
     }

@@ -47,25 +47,21 @@ impl NewGame {
                 }
             ))
         })?;
-        // The rule fields are matchsticks' own; other games ignore them.
-        let options = if kind == GameKind::Matchsticks {
-            self.matchsticks_options()?
-        } else {
-            GameOptions::default()
-        };
+        // The rule fields are read as the registry reads them: the game
+        // they belong to takes them, any other refuses them.
         let spec = kind
-            .from_options(&options)
+            .from_options(&self.rule_options()?)
             .map_err(ApiError::unprocessable)?;
         if abilities(spec).players == 1 {
-            return Err(one_player_refused());
+            return Err(one_player_refused(spec));
         }
         spec.validate()
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         Ok(spec)
     }
 
-    /// The matchsticks rule fields as the game reads them.
-    fn matchsticks_options(&self) -> Result<GameOptions, ApiError> {
+    /// The rule fields (matchsticks' today) as the registry reads them.
+    fn rule_options(&self) -> Result<GameOptions, ApiError> {
         let last_wins = match self.last.as_deref() {
             None | Some("loses") => false,
             Some("wins") => true,
@@ -103,10 +99,11 @@ impl NewGame {
 }
 
 /// The refusal of a one-player game (a genome's, or named by `game`).
-fn one_player_refused() -> ApiError {
-    ApiError::unprocessable(
-        "solitaire is a one-player game and the page plays against a bot: play it in the terminal (bebete play --game solitaire)",
-    )
+fn one_player_refused(spec: GameSpec) -> ApiError {
+    let name = spec.kind().name();
+    ApiError::unprocessable(format!(
+        "{name} is a one-player game and the page plays against a bot: play it in the terminal (bebete play --game {name})"
+    ))
 }
 
 /// A table's state, as the page draws it.
@@ -249,7 +246,7 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
         spec => (request.spec()?, Bot::Player(spec)),
     };
     if abilities(spec).players == 1 {
-        return Err(one_player_refused());
+        return Err(one_player_refused(spec));
     }
     let seed = rand::random::<u64>();
     let id = app
