@@ -419,6 +419,10 @@ fn ctrl_c_sigterm_and_sighup_write_a_checkpoint_and_exit_128_plus_the_signal() {
         crate::common::wait_until("4 logged generations", || {
             std::fs::read_to_string(&stats).map_or(0, |s| s.lines().count()) >= 5
         });
+        // Between checkpoints a generation writes its stats line only: the
+        // champion comes with the next checkpoint (here: the stop's).
+        let best = dir.path().join("runs/int/best.genome");
+        assert!(!best.exists(), "best.genome written between checkpoints");
         std::process::Command::new("kill")
             .args([&format!("-{signal}"), &child.id().to_string()])
             .status()
@@ -432,6 +436,7 @@ fn ctrl_c_sigterm_and_sighup_write_a_checkpoint_and_exit_128_plus_the_signal() {
             .path()
             .join(format!("runs/int/checkpoints/gen-{rows:06}.ckpt"));
         assert!(ckpt.exists(), "no checkpoint after {rows} generations");
+        assert!(best.exists(), "no champion with the stop's checkpoint");
         // The message names the last generation in stats.csv.
         assert!(
             stderr.contains(&format!("stopped after generation {}", rows - 1)),

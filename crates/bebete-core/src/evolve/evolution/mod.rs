@@ -2,12 +2,12 @@
 //!
 //! Per generation, [`Evolution::step`] reads as three steps: evaluate (the
 //! fitness terms, [`super::fitness`]), record (rank, stats, benchmark, the
-//! champion and `best.genome` when its genes changed) and breed (the next
-//! population into the spare buffer, then swap). Then a `stats.csv` row is
-//! appended, and every `checkpoint_every` generations (and at the end, or
-//! when stopped) a checkpoint of the population about to be evaluated is
-//! written, with `best.genome` rewritten beside it (so its provenance names
-//! the last generation, and a resumed run ends with the same file).
+//! champion) and breed (the next population into the spare buffer, then
+//! swap). Then a `stats.csv` row is appended — all a generation writes —
+//! and every `checkpoint_every` generations (and at the end, or when
+//! stopped) a checkpoint of the population about to be evaluated is
+//! written, with `best.genome` beside it (so its provenance names the last
+//! generation, and a resumed run ends with the same file).
 
 mod offspring;
 mod saving;
@@ -208,13 +208,6 @@ struct Figures {
     mean: f64,
     worst: u32,
     diversity: f64,
-}
-
-/// What [`Evolution::record`] found about the run's champion.
-struct Record {
-    bench: Vec<f64>,
-    /// The champion's genes differ from the last generation's.
-    changed: bool,
 }
 
 impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
@@ -472,16 +465,16 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
             genes.copy_from_slice(self.islands[local].population.genome(rankings[local][0]));
         }
         self.exchange.broadcast(champion / held, &mut genes);
-        let record = self.record(&genes, figures[champion].best);
+        let bench = self.record(&genes, figures[champion].best);
         self.champion_buffer = genes;
         let tournament_s = started.elapsed().as_secs_f64();
 
-        let io_started = Instant::now();
+        // The champion is written with the next checkpoint (or the run's
+        // end), not here: between checkpoints a generation writes only its
+        // stats line. A kill before then resumes from that checkpoint and
+        // runs the same generations again, so nothing is lost.
         self.champion_saved = false;
-        if record.changed && !self.replaying() {
-            self.save_champion()?;
-        }
-        let io_s = self.pending_io + io_started.elapsed().as_secs_f64();
+        let io_s = self.pending_io;
 
         let games = evals.iter().map(|e| e.games).sum();
         let bred = Instant::now();
@@ -489,7 +482,7 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
         let learned = self.self_play();
         let breeding_s = bred.elapsed().as_secs_f64();
 
-        let mut bench = Some(record.bench);
+        let mut bench = Some(bench);
         let rows = figures
             .into_iter()
             .enumerate()
@@ -582,9 +575,9 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
 
     /// Measures the champion (`champion_genes`, with `best` points) when
     /// due — on the first process, which shares the values — and takes it
-    /// as the run's champion (audited under `--target unbeatable`, marked
-    /// unsaved when its genes changed).
-    fn record(&mut self, champion_genes: &[u8], best: u32) -> Record {
+    /// as the run's champion (audited under `--target unbeatable` when its
+    /// genes changed); returns the benchmark's values (none when not due).
+    fn record(&mut self, champion_genes: &[u8], best: u32) -> Vec<f64> {
         if self
             .cfg
             .fitness
@@ -606,8 +599,8 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
             Vec::new()
         };
         // An elite champion is often the previous one: only new genes are
-        // audited, and written (an atomic write costs an fsync; checkpoints
-        // rewrite the file with fresh provenance).
+        // audited (the file is written at checkpoints, with fresh
+        // provenance).
         let changed = self
             .champion
             .as_ref()
@@ -638,7 +631,7 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
                 });
             }
         }
-        Record { bench, changed }
+        bench
     }
 
     /// Appends the generation's rows (one per island) and checkpoints when
