@@ -32,8 +32,7 @@ pub fn encoder_help() -> String {
 /// `--game` and the matchsticks rule flags.
 #[derive(Args, Clone, Debug, Default)]
 pub struct GameArgs {
-    /// The game: tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg), checkers (draughts) or othello (reversi)
-    #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME")]
+    #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME", help = games_help())]
     pub game: Option<GameKind>,
 
     /// How positions become gene indices (each game's encoders are listed
@@ -89,6 +88,24 @@ pub enum RuleArg {
 }
 
 /// clap value parser for `--game`.
+/// `--game`'s help, from the registry: every game with its short names,
+/// `tictactoe (ttt), …, or othello (reversi)`.
+pub fn games_help() -> String {
+    let named: Vec<String> = GameKind::ALL
+        .iter()
+        .map(|kind| match kind.aliases() {
+            [] => kind.name().to_string(),
+            aliases => format!("{} ({})", kind.name(), aliases.join(", ")),
+        })
+        .collect();
+    match named.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("The game: {} or {last}", rest.join(", "))
+        }
+        _ => format!("The game: {}", named.join("")),
+    }
+}
+
 pub fn parse_game_kind(text: &str) -> Result<GameKind, UnknownGame> {
     text.parse()
 }
