@@ -1,15 +1,14 @@
-//! Soak: many games between every pair of player kinds, in every game, with
-//! every move checked legal by the rules as it is played.
+//! Soak: many games between every pair of player kinds, in every
+//! registered two-player game under each of its encoders, with every move
+//! checked legal by the rules as it is played.
 //!
 //! The short soak runs with `cargo test`; the full one (100,000 games) is
 //! `scripts/soak.sh`, whose figures are in docs/reliability.md.
 
+use bebete_core::dispatch::abilities;
 use bebete_core::dispatch::{Dispatch, GameVisitor};
 use bebete_core::encoding::{IllegalPolicy, TableGame};
-use bebete_core::games::{
-    BuiltIn, Connect4, Connect4Encoder, Game, GameSpec, GenomeGame, Matchsticks,
-    MatchsticksEncoder, MatchsticksRules, Outcome, TakeRule, TicTacToe, TicTacToeEncoder,
-};
+use bebete_core::games::{BuiltIn, Game, GameSpec, Outcome};
 use bebete_core::genome::Genome;
 use bebete_core::players::{GenomePlayer, Knowledge, Player, PlayerSpec};
 use bebete_core::seed::derive_seed;
@@ -162,22 +161,14 @@ fn play_checked<G: Game>(
     soak.decisive += matches!(outcome, Outcome::Win(_)) as u64;
 }
 
+/// Every registered two-player game under each of its encoders and rule
+/// variants (the registry's list: a new game is soaked at once); peg
+/// solitaire, one player, has no pairs to soak.
 fn specs() -> Vec<GameSpec> {
-    vec![
-        TicTacToe::BASE3.into(),
-        GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric).into(),
-        Matchsticks::state(MatchsticksRules::default()).into(),
-        GenomeGame::votes(
-            Matchsticks::new(MatchsticksRules {
-                sticks: 40,
-                rule: TakeRule::Double,
-            }),
-            MatchsticksEncoder::Sticks,
-        )
-        .into(),
-        Connect4::SUBGRID.into(),
-        GenomeGame::votes(Connect4, Connect4Encoder::PlayableMirror).into(),
-    ]
+    GameSpec::registered()
+        .into_iter()
+        .filter(|spec| abilities(*spec).players == 2)
+        .collect()
 }
 
 /// Plays `games_per_pair` games for every ordered pair of kinds in every
