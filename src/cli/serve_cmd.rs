@@ -1,5 +1,6 @@
 //! `bebete serve`: the browser page and its API (see [`crate::serve`]).
 
+use crate::games::GameKind;
 use crate::serve::{self, Config};
 use clap::Args;
 use std::io::Write;
@@ -7,18 +8,35 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(Args, Debug)]
-#[command(after_help = "Examples:
+/// `serve --help`'s closing text: examples, and the games the page
+/// plays, from the registry (every two-player game).
+fn serve_help() -> String {
+    let games: Vec<&str> = GameKind::ALL
+        .iter()
+        .filter(|kind| crate::dispatch::abilities(kind.variants()[0]).players == 2)
+        .map(|kind| kind.name())
+        .collect();
+    let games = match games.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => games.join(""),
+    };
+    format!(
+        "Examples:
   bebete serve                         http://127.0.0.1:8080/ : play, explain, watch runs
   bebete serve --port 0                any free port (printed)
   bebete serve --host 0.0.0.0          reachable from other machines (no login: trusted networks only)
   curl -s http://127.0.0.1:8080/api/genomes
 
-The page plays tic-tac-toe, matchsticks, Connect-Four, checkers and Othello
+The page plays {games}
 against the genomes under genomes/, the champions of runs under runs/, or
 random, rules, mc:N, alphabeta:D, perfect (where a game has an exact
-solver) and wpc (Othello); /runs/NAME shows a run's curves as it evolves.
-Only files under genomes/ and runs/ of --dir can be named by a request.")]
+solver) and wpc (othello); /runs/NAME shows a run's curves as it evolves.
+Only files under genomes/ and runs/ of --dir can be named by a request."
+    )
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = serve_help())]
 pub struct ServeArgs {
     /// Port to listen on (0: any free port, printed at start)
     #[arg(long, default_value_t = 8080)]

@@ -111,6 +111,23 @@ impl GameVisitor for Perft {
     }
 }
 
+/// The games whose every position `solve` enumerates (from the registry):
+/// the solvable two-player games and the one-player puzzles.
+fn enumerable_games() -> String {
+    let names: Vec<&str> = GameKind::ALL
+        .iter()
+        .filter(|kind| {
+            let abilities = abilities(kind.variants()[0]);
+            abilities.solvable || abilities.players == 1
+        })
+        .map(|kind| kind.name())
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
 /// A game's description without its genome's part: `othello (value
 /// genome, 21×4 straight tuples)` is `othello`, `matchsticks (double, 30
 /// sticks, …; sticks encoder)` keeps its rules. Move sequences are the
@@ -247,7 +264,9 @@ impl GameVisitor for Survey {
         }
         if !G::SOLVABLE {
             anyhow::bail!(
-                "solve enumerates every position, which tictactoe, matchsticks and solitaire allow; Connect-Four has 4.5 trillion: give a position (e.g. --position 4453)"
+                "solve enumerates every position, which {} allow; {} has too many: give a position (--position MOVES: the moves played from the start)",
+                enumerable_games(),
+                game.spec().kind()
             );
         }
         let table = SolvedTable::build(&game);

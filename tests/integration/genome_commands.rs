@@ -520,3 +520,34 @@ fn a_newcomers_slips_are_answered_with_the_fix() {
     let perft = stdout_of(bebete(dir.path()).args(["solve", "--game", "othello", "--perft", "2"]));
     assert!(perft.starts_with("othello from the start\n"), "{perft}");
 }
+
+/// Lists of games in help and messages come from the registry: every
+/// game it holds is named where it belongs.
+#[test]
+fn game_lists_in_help_and_messages_come_from_the_registry() {
+    use bebete::dispatch::abilities;
+    use bebete::games::GameKind;
+    let dir = tempfile::tempdir().unwrap();
+    let evolve = stdout_of(bebete(dir.path()).args(["evolve", "--help"]));
+    let serve = stdout_of(bebete(dir.path()).args(["serve", "--help"]));
+    let refused = refusal_of(bebete(dir.path()).args(["solve", "--game", "c4"]));
+    for kind in GameKind::ALL {
+        let found = abilities(kind.variants()[0]);
+        assert!(evolve.contains(kind.name()), "evolve --help lacks {kind}");
+        assert_eq!(
+            serve.contains(&format!(" {}", kind.name())),
+            found.players == 2,
+            "serve --help and {kind}:\n{serve}"
+        );
+        let enumerable = found.solvable || found.players == 1;
+        assert_eq!(
+            refused
+                .split(" allow;")
+                .next()
+                .unwrap()
+                .contains(kind.name()),
+            enumerable,
+            "solve's refusal and {kind}: {refused}"
+        );
+    }
+}
