@@ -92,10 +92,7 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         .out
         .clone()
         .expect("clap requires --out without --info");
-    if out.is_dir() {
-        bail!("--out {}: a directory; name the bank file", out.display());
-    }
-    super::output::check_out_path("--out", &out, true)?;
+    super::output::check_out_path("--out", &out, Some("my.bank"))?;
     if !(0.0..=86_400.0).contains(&args.save_every) {
         bail!("--save-every {}: must be 0-86400 seconds", args.save_every);
     }

@@ -255,12 +255,7 @@ impl Drive {
                 ),
                 None => String::new(),
             };
-            let (from, to) = (evolution.generation(), until - 1);
-            let span = if from == to {
-                format!("generation {from}")
-            } else {
-                format!("generations {from}-{to}")
-            };
+            let span = generations(evolution.generation(), until - 1);
             outln!("resuming {}: {span}{again}", run.root().display());
         }
         // Held until the run ends, however it ends.
@@ -536,19 +531,12 @@ impl Summary {
                 grouped(self.learned as f64 / elapsed.max(1e-9))
             );
         }
-        let last = done.saturating_sub(1);
-        let span = match first {
-            f if f == last => format!("generation {f}"),
-            f => format!("generations {f}-{last}"),
-        };
+        let span = generations(first, done.saturating_sub(1));
         outln!("evolved {} for {span} in {elapsed:.1} s{pace}", cfg.game);
         if let Some(reached) = evolution.replayed_until() {
             outln!(
                 "replayed   {} from the checkpoint of generation {first}, as they ran before (newer checkpoints were damaged)",
-                match reached - 1 {
-                    l if l == first => format!("generation {first}"),
-                    l => format!("generations {first}-{l}"),
-                }
+                generations(first, reached - 1)
             );
         }
         if let Some(row) = evolution.rows().last() {
@@ -565,7 +553,7 @@ impl Summary {
         outln!(
             "run        {}  ({}: run.toml, stats.csv, best.genome and {checkpoints} checkpoint{})",
             run.root().display(),
-            size_in_words(bytes),
+            crate::store::size_in_words(bytes),
             if checkpoints == 1 { "" } else { "s" }
         );
         match &self.champion_copy {
@@ -632,6 +620,15 @@ fn written(dir: &std::path::Path) -> (u64, usize) {
     (bytes, checkpoints)
 }
 
+/// `generation 4` or `generations 4-9`: the generations `first` to `last`.
+fn generations(first: u64, last: u64) -> String {
+    if first == last {
+        format!("generation {first}")
+    } else {
+        format!("generations {first}-{last}")
+    }
+}
+
 /// A count or rate rounded to a whole number, its thousands grouped:
 /// `7,147,796`.
 fn grouped(value: f64) -> String {
@@ -646,25 +643,15 @@ fn grouped(value: f64) -> String {
     out
 }
 
-/// A size for people: `812 B`, `4.7 kB`, `36.7 MB`, `1.2 GB` (powers of
-/// 1000, as `ls -lh --si` and file managers say).
-fn size_in_words(bytes: u64) -> String {
-    let units = ["kB", "MB", "GB", "TB"];
-    if bytes < 1000 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1000.0;
-    let mut unit = 0;
-    while value >= 999.95 && unit + 1 < units.len() {
-        value /= 1000.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", units[unit])
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{grouped, progress_bar, size_in_words};
+    use super::{generations, grouped, progress_bar};
+
+    #[test]
+    fn spans_of_generations_read_as_words() {
+        assert_eq!(generations(4, 4), "generation 4");
+        assert_eq!(generations(4, 9), "generations 4-9");
+    }
 
     #[test]
     fn counts_group_their_thousands() {
@@ -675,17 +662,6 @@ mod tests {
         assert_eq!(grouped(123_456.0), "123,456");
     }
 
-    #[test]
-    fn sizes_read_as_people_write_them() {
-        assert_eq!(size_in_words(0), "0 B");
-        assert_eq!(size_in_words(999), "999 B");
-        assert_eq!(size_in_words(1000), "1.0 kB");
-        assert_eq!(size_in_words(4_700), "4.7 kB");
-        assert_eq!(size_in_words(999_949), "999.9 kB");
-        assert_eq!(size_in_words(999_950), "1.0 MB");
-        assert_eq!(size_in_words(36_700_000), "36.7 MB");
-        assert_eq!(size_in_words(1_234_000_000), "1.2 GB");
-    }
     use std::time::Duration;
 
     /// A resumed run's bar starts at the generations already done; its ETA

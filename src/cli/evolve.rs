@@ -293,7 +293,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
     let dir = args
         .run
         .unwrap_or_else(|| PathBuf::from("runs").join(default_run_name(game, seed)));
-    super::output::check_out_path("--run", &dir, false)?;
+    super::output::check_out_path("--run", &dir, None)?;
     let run = RunDir::new(dir);
     if args.dry_run {
         refuse_a_run_in(&run)?;

@@ -87,9 +87,8 @@ pub enum RuleArg {
     Double,
 }
 
-/// clap value parser for `--game`.
 /// `--game`'s help, from the registry: every game with its short names,
-/// `tictactoe (ttt), …, or othello (reversi)`.
+/// `tictactoe (ttt), … or othello (reversi)`.
 pub fn games_help() -> String {
     let named: Vec<String> = GameKind::ALL
         .iter()
@@ -98,14 +97,10 @@ pub fn games_help() -> String {
             aliases => format!("{} ({})", kind.name(), aliases.join(", ")),
         })
         .collect();
-    match named.split_last() {
-        Some((last, rest)) if !rest.is_empty() => {
-            format!("The game: {} or {last}", rest.join(", "))
-        }
-        _ => format!("The game: {}", named.join("")),
-    }
+    format!("The game: {}", crate::store::listed(&named, "or"))
 }
 
+/// clap value parser for `--game`.
 pub fn parse_game_kind(text: &str) -> Result<GameKind, UnknownGame> {
     text.parse()
 }
@@ -210,12 +205,11 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
     let Err(error) = loaded else {
         return loaded.map_err(Into::into);
     };
-    let with_extension = path.with_extension("genome");
-    if !path.exists() && path.extension().is_none() && with_extension.is_file() {
+    if let Some(meant) = crate::genome::meant_file(path) {
         anyhow::bail!(
             "{}: no such file; did you mean {}?",
             path.display(),
-            with_extension.display()
+            meant.display()
         );
     }
     if path.is_dir() {

@@ -91,7 +91,7 @@ pub struct ShellArgs {
 /// Refuses to replace an existing file (a shipped champion, say) unless
 /// `--force` was given.
 fn check_out(out: &std::path::Path, force: bool) -> anyhow::Result<()> {
-    super::output::check_out_path("--out", out, true)?;
+    super::output::check_out_path("--out", out, Some("my.genome"))?;
     if out.exists() && !force {
         anyhow::bail!(
             "{} exists: choose another --out, or add --force to replace it",
@@ -152,10 +152,9 @@ impl GameVisitor for Polish<'_> {
         let policy = IllegalPolicy::default();
         let Some(tutor) = Tutor::new(&game, &source, policy, self.genome.lookahead)? else {
             anyhow::bail!(
-                "{}: {} {} genome; only Connect-Four genomes learn from a bank",
+                "{}: {} genome; only Connect-Four genomes learn from a bank",
                 self.args.file.display(),
-                crate::store::article(self.genome.game.kind().name()),
-                self.genome.game.kind().name()
+                crate::store::with_article(self.genome.game.kind().name())
             );
         };
         let genes = &mut self.genome.genes;

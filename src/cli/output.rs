@@ -10,15 +10,18 @@ const OWN_FOLDERS: [&str; 4] = ["runs", "genomes", "plots", "banks"];
 
 /// Checks a path a command is about to write to, named by `flag`, before
 /// anything is done: its folder must exist (bebete makes only `runs/`,
-/// `genomes/`, `plots/` and `banks/` here, so a typo never becomes a new folder) and,
-/// for a file, the path must not be a folder. A run's folder itself is made.
-pub fn check_out_path(flag: &str, path: &Path, is_file: bool) -> anyhow::Result<()> {
-    if is_file && path.is_dir() {
+/// `genomes/`, `plots/` and `banks/` here, so a typo never becomes a new
+/// folder) and, for a file (`file`: an example of its name, as the message
+/// suggests it), the path must not be a folder. A run's folder (`file`
+/// `None`) is made.
+pub fn check_out_path(flag: &str, path: &Path, file: Option<&str>) -> anyhow::Result<()> {
+    if let Some(example) = file
+        && path.is_dir()
+    {
         anyhow::bail!(
             "{flag} {}: a folder; name the file to write in it, e.g. {}",
             path.display(),
-            path.join(if flag == "--out" { "x.genome" } else { "x" })
-                .display()
+            path.join(example).display()
         );
     }
     let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {

@@ -233,10 +233,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
                     || args.game.sticks.is_some();
                 if explicit && genome.game != wanted {
                     anyhow::bail!(
-                        "{}: {} {} genome, but {wanted} was asked for",
+                        "{}: {} genome, but {wanted} was asked for",
                         path.display(),
-                        crate::store::article(&genome.game.to_string()),
-                        genome.game
+                        crate::store::with_article(&genome.game.to_string())
                     );
                 }
                 (

@@ -53,13 +53,7 @@ pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
         .out
         .clone()
         .unwrap_or_else(|| default_plot(&args.runs[0]));
-    if out.is_dir() {
-        anyhow::bail!(
-            "--out {}: a directory; name the file to write (.png or .svg), e.g. {}",
-            out.display(),
-            out.join("plot.png").display()
-        );
-    }
+    super::output::check_out_path("--out", &out, Some("plot.png"))?;
     let kind = out
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
@@ -69,7 +63,6 @@ pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
             out.display()
         );
     }
-    super::output::check_out_path("--out", &out, true)?;
     render(&args.runs, &out)?;
     writeln!(std::io::stdout(), "wrote {}", out.display())?;
     Ok(ExitCode::SUCCESS)

@@ -84,11 +84,11 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
             run.root().display()
         );
     };
-    // How far the run had got: its newest checkpoint, damaged or not.
+    // How far the run had got: its newest checkpoint, damaged or not (the
+    // list is sorted, and holds the one chosen).
     let reached = found
         .last()
-        .map_or(ckpt.generation, |&(generation, _)| generation)
-        .max(ckpt.generation);
+        .map_or(ckpt.generation, |&(generation, _)| generation);
     if skipped > 0 {
         eprintln!(
             "warning: going back to the checkpoint of generation {}, the newest valid one; generations {}-{} run again first, as they ran (a run is deterministic), while stats.csv and best.genome keep what they hold",

@@ -16,10 +16,7 @@ fn serve_help() -> String {
         .filter(|kind| crate::dispatch::abilities(kind.variants()[0]).players == 2)
         .map(|kind| kind.name())
         .collect();
-    let games = match games.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => games.join(""),
-    };
+    let games = crate::store::listed(&games, "and");
     format!(
         "Examples:
   bebete serve                         http://127.0.0.1:8080/ : play, explain, watch runs

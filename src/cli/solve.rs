@@ -122,10 +122,7 @@ fn enumerable_games() -> String {
         })
         .map(|kind| kind.name())
         .collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.join(""),
-    }
+    crate::store::listed(&names, "and")
 }
 
 /// A game's description without its genome's part: `othello (value

@@ -236,12 +236,10 @@ fn one_game(runs: Vec<RunStats>) -> Result<Vec<RunStats>, PlotError> {
         return Err(PlotError::Run {
             path: first,
             reason: format!(
-                "{} {} run, and {} is {} {} run: overlay runs of one game",
-                crate::store::article(&runs[0].param("game")),
-                runs[0].param("game"),
+                "{} run, and {} is {} run: overlay runs of one game",
+                crate::store::with_article(&runs[0].param("game")),
                 other.name,
-                crate::store::article(&other.param("game")),
-                other.param("game")
+                crate::store::with_article(&other.param("game"))
             ),
         });
     }

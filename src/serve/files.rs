@@ -94,20 +94,12 @@ pub fn open_plain(path: &Path, name: &str, limit: u64) -> Result<std::fs::File, 
             format!(
                 "'{}': {}, more than the server reads of such a file ({})",
                 shown(name),
-                in_words(meta.len()),
-                in_words(limit)
+                crate::store::size_in_words(meta.len()),
+                crate::store::size_in_words(limit)
             ),
         ));
     }
     Ok(file)
-}
-
-/// A size as a refusal says it: whole MB from 1 MB up, else bytes.
-fn in_words(bytes: u64) -> String {
-    match bytes {
-        0..1_000_000 => format!("{bytes} bytes"),
-        _ => format!("{} MB", bytes / 1_000_000),
-    }
 }
 
 /// Opens `path` for reading, non-blocking, through no link at any

@@ -81,7 +81,7 @@ fn bad_requests_are_refused_in_one_line() {
     std::fs::create_dir(dir.path().join("adir")).unwrap();
     refused(
         &["bank", "--game", "c4", "--out", "adir"],
-        "--out adir: a directory; name the bank file",
+        "--out adir: a folder; name the file to write in it, e.g. adir/my.bank",
     );
     std::fs::write(dir.path().join("not.bank"), b"hello").unwrap();
     refused(

@@ -244,8 +244,8 @@ fn a_connect4_value_run_keeps_little_on_disk_and_says_so() {
         assert!(size < 36_700_000 / 5, "{}: {size} bytes", ckpt.display());
     }
     let said = format!(
-        "run        runs/v  ({:.1} MB: run.toml, stats.csv, best.genome and 2 checkpoints)",
-        written as f64 / 1e6
+        "run        runs/v  ({}: run.toml, stats.csv, best.genome and 2 checkpoints)",
+        bebete::store::size_in_words(written)
     );
     assert!(out.contains(&said), "{said}\n{out}");
 }

@@ -130,7 +130,10 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             "--population <POPULATION>': must be a whole number, 1-100000",
         ),
         (&["evolve", "--elite", "-1"], "--elite"),
-        (&["plot", "nowhere", "--out", "."], "--out .: a directory"),
+        (
+            &["plot", "nowhere", "--out", "."],
+            "--out .: a folder; name the file to write in it, e.g. ./plot.png",
+        ),
         (
             &["solve", "--game", "nim", "--encoder", "sticks"],
             "solve works on the rules alone",

@@ -111,6 +111,19 @@ pub fn play_match<G: TableGame + Knowledge + BuiltIn>(
     tally
 }
 
+/// Plays players made by `player` against `opponent` (the `index`-th
+/// opponent of a match), unwatched: a genome's fitness games and
+/// benchmark. The tally's `against` is left empty (no allocation).
+pub fn play_against<G: TableGame + Knowledge + BuiltIn>(
+    game: &G,
+    player: &MakePlayer<'_, G>,
+    opponent: &PlayerFactory<G>,
+    index: u64,
+    cfg: MatchConfig,
+) -> Tally {
+    play_with(game, player, &|| opponent.make(game, 0), index, cfg, None)
+}
+
 /// What a caller watching a long match shares with it: the games played
 /// so far (for a progress bar), and a flag that stops it (Ctrl-C). A
 /// stopped match's tally holds the pairs of games that were played; each

@@ -21,7 +21,7 @@ use crate::store::{
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Magic tag and version of genome files: version 2 adds the shell's
 /// lookahead, version 3 how the genome learned; each file is written in the
@@ -195,6 +195,15 @@ pub struct Genome {
     pub lookahead: u8,
 }
 
+/// The genome file `path` means when it was written without its
+/// `.genome` (`genomes/tictactoe`): that file, when `path` is not there and
+/// it is.
+pub fn meant_file(path: &Path) -> Option<PathBuf> {
+    let with_extension = path.with_extension("genome");
+    (!path.exists() && path.extension().is_none() && with_extension.is_file())
+        .then_some(with_extension)
+}
+
 /// A fresh table of uniformly random genes for `game`.
 pub fn random_genes<G: TableGame, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -> Vec<u8> {
     if game.learns() {
@@ -225,10 +234,9 @@ impl TableGameVisitor for CheckGenes<'_> {
     fn visit<G: TableGame + BuiltIn>(self, game: G) -> Result<(), FileProblem> {
         if self.0.len() != game.gene_count() {
             return Err(FileProblem::Malformed(format!(
-                "{} genes, but {} {} genome has {}",
+                "{} genes, but {} genome has {}",
                 self.0.len(),
-                crate::store::article(&game.spec().to_string()),
-                game.spec(),
+                crate::store::with_article(&game.spec().to_string()),
                 game.gene_count()
             )));
         }

@@ -37,14 +37,9 @@ impl NewGame {
                 .collect::<Vec<_>>()
         };
         let kind = GameKind::parse(name).ok_or_else(|| {
-            let names = two_players();
             ApiError::unprocessable(format!(
                 "game '{name}': expected {}",
-                match names.split_last() {
-                    Some((last, rest)) if !rest.is_empty() =>
-                        format!("{} or {last}", rest.join(", ")),
-                    _ => names.join(""),
-                }
+                crate::store::listed(&two_players(), "or")
             ))
         })?;
         // The rule fields are read as the registry reads them: the game
@@ -52,9 +47,6 @@ impl NewGame {
         let spec = kind
             .from_options(&self.rule_options()?)
             .map_err(ApiError::unprocessable)?;
-        if abilities(spec).players == 1 {
-            return Err(one_player_refused(spec));
-        }
         spec.validate()
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         Ok(spec)

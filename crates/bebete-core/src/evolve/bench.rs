@@ -13,7 +13,7 @@ use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
 use crate::dispatch::abilities;
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::eval::{MatchConfig, play_with};
+use crate::eval::{MatchConfig, play_against};
 use crate::games::BuiltIn;
 use crate::players::{GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec};
 use crate::seed::derive_seed;
@@ -182,17 +182,7 @@ impl<G: TableGame + Knowledge + BuiltIn> Bench<G> {
             .opponents
             .iter()
             .enumerate()
-            .map(|(i, opponent)| {
-                play_with(
-                    game,
-                    &me,
-                    &|| opponent.make(game, 0),
-                    i as u64,
-                    match_cfg,
-                    None,
-                )
-                .score()
-            })
+            .map(|(i, opponent)| play_against(game, &me, opponent, i as u64, match_cfg).score())
             .collect();
         if self.audit {
             let report = self.audit(game, champion, cfg.illegal);

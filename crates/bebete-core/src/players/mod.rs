@@ -102,9 +102,8 @@ impl PlayerError {
     /// reads as one, else as an unknown player.
     pub fn missing(path: &std::path::Path) -> PlayerError {
         let name = path.display().to_string();
-        let with_extension = path.with_extension("genome");
-        if path.extension().is_none() && with_extension.is_file() {
-            PlayerError::DidYouMean(name, with_extension.display().to_string())
+        if let Some(meant) = crate::genome::meant_file(path) {
+            PlayerError::DidYouMean(name, meant.display().to_string())
         } else if name.contains('/') || name.ends_with(".genome") {
             PlayerError::NoGenomeFile(name)
         } else {

@@ -41,20 +41,12 @@ pub enum FileProblem {
     #[error("corrupt: {0}")]
     Malformed(String),
     #[error(
-        "holds {} {found} genome, but {expected} was asked for",
-        article(found)
+        "holds {} genome, but {expected} was asked for",
+        super::with_article(found)
     )]
     OtherGame { found: String, expected: String },
     #[error("is a directory without a {wanted}: name a file, or a run directory")]
     Directory { wanted: &'static str },
-}
-
-/// "a" or "an" before `word`, as English reads it ("an othello genome").
-pub fn article(word: &str) -> &'static str {
-    match word.chars().next().map(|c| c.to_ascii_lowercase()) {
-        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
-        _ => "a",
-    }
 }
 
 /// A file that could not be read or written, and why.
@@ -352,12 +344,6 @@ pub fn decode_framed_versions<H>(
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn the_article_reads_as_english() {
-        assert_eq!(super::article("othello (value genome)"), "an");
-        assert_eq!(super::article("tictactoe"), "a");
-    }
-
     use super::*;
 
     const TEST: Framed = Framed {

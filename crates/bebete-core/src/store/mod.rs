@@ -1,13 +1,17 @@
 //! Everything bebete writes to disk: the framed binary container shared by
 //! genome and checkpoint files, atomic writes and the one-writer lock of a
 //! directory. The run directory itself belongs to the evolution layer.
+//! Beside them, the small pieces of the messages about files and everything
+//! else ([`words`]: an article, a size, a list of names).
 
 mod container;
 mod lock;
 pub mod run_files;
+pub mod words;
 
 pub use container::{
-    FileError, FileProblem, Framed, article, decode_framed, decode_framed_versions, peek_framed,
+    FileError, FileProblem, Framed, decode_framed, decode_framed_versions, peek_framed,
     peek_framed_in, read_framed, write_atomic, write_atomic_with, write_framed, write_framed_parts,
 };
 pub use lock::{LockError, RunLock};
+pub use words::{article, listed, size_in_words, with_article};

@@ -325,7 +325,7 @@ impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
     }
 
     /// Whether the generation about to run was run before ([`Evolution::replay_to`]).
-    pub fn replaying(&self) -> bool {
+    fn replaying(&self) -> bool {
         self.generation < self.replay.until
     }
 

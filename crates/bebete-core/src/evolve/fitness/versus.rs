@@ -6,7 +6,7 @@
 use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{GeneUsage, TableGame};
-use crate::eval::{MatchConfig, play_with};
+use crate::eval::{MatchConfig, play_against};
 use crate::evolve::{EvolveConfig, Population};
 use crate::games::BuiltIn;
 use crate::players::{
@@ -126,14 +126,7 @@ fn versus<G: TableGame + Knowledge + BuiltIn>(
                 }
                 None => Box::new(genome()),
             };
-            let t = play_with(
-                game,
-                &me,
-                &|| opponent.make(game, 0),
-                i as u64,
-                match_cfg,
-                None,
-            );
+            let t = play_against(game, &me, opponent, i as u64, match_cfg);
             (2 * t.wins + t.draws) as u32
         })
         .collect()
