@@ -138,17 +138,44 @@ fn rows(tallies: &[Tally]) -> String {
     out
 }
 
-pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
+/// The player, its opponents and its game, checked.
+fn players(args: &EvalArgs) -> anyhow::Result<(PlayerSpec, Vec<PlayerSpec>, GameSpec)> {
     let player = PlayerSpec::parse(&args.player)?;
     let opponents = PlayerSpec::parse_list(&args.against)?;
     let spec = args.game.game_of(&player)?;
-    let player_shown = player.clone();
     if crate::dispatch::abilities(spec).players == 1 {
         anyhow::bail!(
             "eval scores against opponents, and {} is a one-player game: `bebete audit GENOME` gives what it leaves and how it plays from every position",
             spec.kind()
         );
     }
+    Ok((player, opponents, spec))
+}
+
+/// The matches `args` asks for, printing nothing: a tally per opponent
+/// (the games played by then when `watch` is stopped).
+pub fn tallies(args: &EvalArgs, watch: &Watch) -> anyhow::Result<Vec<Tally>> {
+    let (player, opponents, spec) = players(args)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(thread_count(args.threads))
+        .build()
+        .context("starting the thread pool")?;
+    let bar = ProgressBar::hidden();
+    pool.install(|| {
+        spec.visit(Evaluate {
+            player,
+            opponents,
+            args,
+            watch,
+            heading: None,
+            bar: &bar,
+        })
+    })
+}
+
+pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
+    let (player, opponents, spec) = players(&args)?;
+    let player_shown = player.clone();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(thread_count(args.threads))
         .build()

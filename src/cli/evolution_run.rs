@@ -71,6 +71,24 @@ pub struct Drive {
     pub lock: Option<RunLock>,
     pub threads: usize,
     pub quiet: bool,
+    pub control: Control,
+}
+
+/// A caller's function, called after each generation.
+pub type EachGeneration = Box<dyn FnMut(&GenerationReport) + Send>;
+
+/// Who stops a run and hears of its generations. The command line's
+/// default: SIGINT, SIGTERM and SIGHUP stop it, and a progress bar shows
+/// it. A caller that embeds the command (the Python package) gives its
+/// own stop flag and a function called after each generation instead.
+#[derive(Default)]
+pub struct Control {
+    /// Raised by the caller: the run finishes the generation under way,
+    /// writes its checkpoint and ends as Ctrl-C ends it (exit code 130).
+    /// `None`: the signals raise it.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Called after each generation with its report (stats row included).
+    pub each: Option<EachGeneration>,
 }
 
 /// A file-size limit (`ulimit -f`) must fail the write that exceeds it,
@@ -133,6 +151,8 @@ fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
 /// The progress bar, and a fresh plot at every checkpoint.
 struct Progress {
     bar: ProgressBar,
+    /// The caller's function, called after each generation.
+    each: Option<EachGeneration>,
     /// Whether this process draws the plot (the first one under MPI).
     plots: bool,
     games: u64,
@@ -166,6 +186,9 @@ impl Observer for Progress {
             grouped(self.games as f64 / seconds)
         ));
         self.bar.inc(1);
+        if let Some(each) = self.each.as_mut() {
+            each(report);
+        }
     }
 
     fn checkpoint_written(&mut self, _generation: u64) {
@@ -220,6 +243,7 @@ impl Drive {
             lock,
             threads,
             quiet,
+            control,
         } = self;
         let quiet = quiet || !root;
         let resumed = matches!(origin, Origin::Resumed { .. });
@@ -261,8 +285,15 @@ impl Drive {
         // Held until the run ends, however it ends.
         let _lock = lock.or(claimed);
         let first = evolution.generation();
-        let stop = stop_on_signals();
+        let stop = match control.stop {
+            Some(flag) => Stop {
+                flag,
+                signal: Arc::new(AtomicI32::new(SIGINT)),
+            },
+            None => stop_on_signals(),
+        };
         let mut observer = Progress {
+            each: control.each,
             bar: progress_bar(quiet, first, until),
             plots: root,
             games: 0,

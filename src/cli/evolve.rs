@@ -1,6 +1,6 @@
 //! `bebete evolve`: start a run.
 
-use super::evolution_run::{Claim, Drive, Origin};
+use super::evolution_run::{Claim, Control, Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::bank::BankSource;
@@ -216,6 +216,23 @@ fn follow_population(cfg: &mut EvolveConfig, given: Given) {
 }
 
 pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
+    run_with(args, Control::default())
+}
+
+/// The run's directory: `--run`, else `runs/` and the game's default
+/// name for `seed`.
+pub fn run_dir(args: &EvolveArgs, seed: u64) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = &args.run {
+        return Ok(dir.clone());
+    }
+    let game = args
+        .game
+        .spec_with_encoders(GameKind::TicTacToe, args.fitness.is_none())?;
+    Ok(PathBuf::from("runs").join(default_run_name(game, seed)))
+}
+
+/// [`run`], stopped and heard by `control` (see [`Control`]).
+pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> {
     // Without --fitness, the recommended settings; with it, the method's.
     let recommended = args.fitness.is_none();
     let game = args
@@ -225,6 +242,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--seed: under MPI give the seed, so that every process runs the same run");
     }
     let seed = args.seed.unwrap_or_else(draw_seed);
+    let dir = run_dir(&args, seed)?;
     let mut cfg = if recommended {
         EvolveConfig::recommended(game, seed)
     } else {
@@ -290,9 +308,6 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         migrants: args.migrants.is_some(),
     };
     follow_population(&mut cfg, given);
-    let dir = args
-        .run
-        .unwrap_or_else(|| PathBuf::from("runs").join(default_run_name(game, seed)));
     super::output::check_out_path("--run", &dir, None)?;
     let run = RunDir::new(dir);
     if args.dry_run {
@@ -303,6 +318,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
             lock: None,
             threads: thread_count(args.threads),
             quiet: args.quiet,
+            control: Control::default(),
         });
         if args.seed.is_none() && planned.is_ok() {
             // The seed shown was drawn for this plan alone.
@@ -336,6 +352,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<ExitCode> {
         lock: None,
         threads: thread_count(args.threads),
         quiet: args.quiet,
+        control,
     })
 }
 

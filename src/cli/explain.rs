@@ -63,13 +63,18 @@ impl GameVisitor for Explain<'_> {
     }
 }
 
-pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+/// What `bebete explain` prints for `args`: text, or JSON with `--json`.
+pub fn text(args: &ExplainArgs) -> anyhow::Result<String> {
     let genome = super::game_args::load_genome(&args.genome)?;
-    let text = genome.game.visit(Explain {
+    genome.game.visit(Explain {
         genes: &genome.genes,
         lookahead: genome.lookahead,
-        args: &args,
-    })?;
+        args,
+    })
+}
+
+pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+    let text = text(&args)?;
     std::io::stdout().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -14,6 +14,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod api;
 mod audit;
 mod bank;
 mod eval;

@@ -51,7 +51,7 @@ struct Answer<'a> {
 }
 
 /// One position in, one move (in the notation) out.
-fn answer<G: TableGame>(
+pub(super) fn answer<G: TableGame>(
     game: &G,
     player: &mut dyn Player<G>,
     text: &str,

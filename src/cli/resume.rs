@@ -1,6 +1,6 @@
 //! `bebete resume`: continue a run from its newest valid checkpoint.
 
-use super::evolution_run::{Drive, Origin};
+use super::evolution_run::{Control, Drive, Origin};
 use super::evolve::thread_count;
 use crate::dispatch::Dispatch;
 use crate::evolve::RunDir;
@@ -34,6 +34,11 @@ pub struct ResumeArgs {
 }
 
 pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
+    run_with(args, Control::default())
+}
+
+/// [`run`], stopped and heard by `control` (see [`Control`]).
+pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> {
     if let Some(seed) = args.seed {
         anyhow::bail!(
             "--seed {seed}: resume goes on with the run's own seed (in {}); for another seed start a new run: bebete evolve --seed {seed} …",
@@ -122,5 +127,6 @@ pub fn run(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         lock,
         threads: thread_count(args.threads),
         quiet: args.quiet,
+        control,
     })
 }

@@ -189,6 +189,18 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("curl", "the server's API: tests/integration/serve_api.rs"),
     ("RUSTC_BOOTSTRAP=1 cargo fuzz", "fuzzing runs for minutes"),
     ("cp", "copies a file another shown command wrote"),
+    (
+        "python3 -m venv .venv",
+        ".ci/run makes a fresh virtual environment",
+    ),
+    (
+        ".venv/bin/pip install",
+        ".ci/run installs the package and OpenSpiel",
+    ),
+    (
+        ".venv/bin/python",
+        ".ci/run runs the package's tests and its example",
+    ),
 ];
 
 /// Console commands whose output is not compared here because they take

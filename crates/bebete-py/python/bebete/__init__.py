@@ -1,0 +1,208 @@
+"""bebete from Python: evolve game-playing genomes, resume and measure them,
+and play them as OpenSpiel bots (``bebete.openspiel``).
+
+Every setting is the command line's flag, with underscores for dashes
+(``population=50`` is ``--population 50``, ``self_play=2000`` is
+``--self-play 2000``, ``True`` a bare flag), checked by the command line's
+own parser: a bad value raises ``ValueError`` with the command line's
+message. A run is the command line's run, row for row, for the same seed
+and settings; it works without the GIL, and Ctrl-C stops it after the
+generation under way, its checkpoint written, then raises
+``KeyboardInterrupt`` (``bebete.resume`` goes on from there).
+
+    import bebete
+    run = bebete.evolve("tictactoe", seed=1, generations=20, run="runs/py-ttt")
+    print(run.stats[-1]["best"], run.best.move("5"))
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+from typing import Callable, Iterable, Optional, Union
+
+from . import _bebete
+
+__version__: str = _bebete.__version__
+
+__all__ = [
+    "__version__",
+    "games",
+    "legal_moves",
+    "load",
+    "evolve",
+    "resume",
+    "eval",
+    "Genome",
+    "Run",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def games() -> list:
+    """The registered games' names, as ``game=`` and ``--game`` take them."""
+    return _bebete.games()
+
+
+def legal_moves(game: str, position: str = "") -> list:
+    """The legal moves of ``game`` after ``position`` (the moves so far, in
+    the game's notation), in the notation; empty when the game is over."""
+    return _bebete.legal_moves(game, position)
+
+
+class Genome:
+    """A genome file, loaded once to answer positions.
+
+    ``position`` is always the moves so far in the game's notation, as the
+    command line's ``--position`` takes it (``"5"`` or ``"519"`` for
+    tic-tac-toe, ``"4453"`` for Connect-Four, ``"f5 d6"`` for Othello,
+    ``"11-15 23-19"`` for checkers).
+    """
+
+    def __init__(self, path: PathLike):
+        self.path = Path(os.fspath(path))
+        self._mover = _bebete.load(os.fspath(self.path))
+        #: The genome's game, as ``--game`` names it.
+        self.game: str = self._mover.game
+
+    def move(self, position: str = "") -> str:
+        """The genome's move after ``position``: ``bebete move`` 's answer."""
+        return self._mover.answer(position)
+
+    def explain(self, position: str = "") -> dict:
+        """Why it plays that move: ``bebete explain --json`` as a dict."""
+        return json.loads(_bebete.explain_json(os.fspath(self.path), position))
+
+    def __repr__(self) -> str:
+        return f"bebete.Genome({str(self.path)!r}, game={self.game!r})"
+
+
+def load(path: PathLike) -> Genome:
+    """Loads a genome file (a run's ``best.genome``, a shipped champion…)."""
+    return Genome(path)
+
+
+def _number(text: str):
+    """A column's value: a whole number, a float, or None where the column
+    was not measured that generation (an empty field)."""
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+class Run:
+    """A run directory written by ``evolve`` or ``resume``."""
+
+    def __init__(self, path: PathLike, stopped: bool = False):
+        #: The run's directory.
+        self.path = Path(os.fspath(path))
+        #: Whether Ctrl-C (or an exception from ``each``) stopped it early.
+        self.stopped = stopped
+
+    @property
+    def stats(self) -> list:
+        """The rows of ``stats.csv``, each a dict of numbers by column (None
+        where a column was not measured that generation, as a benchmark
+        between its generations)."""
+        with open(self.path / "stats.csv", newline="") as f:
+            return [
+                {name: _number(value) for name, value in row.items()}
+                for row in csv.DictReader(f)
+            ]
+
+    @property
+    def best(self) -> Genome:
+        """The run's champion (``best.genome``)."""
+        return Genome(self.path / "best.genome")
+
+    def __repr__(self) -> str:
+        return f"bebete.Run({str(self.path)!r})"
+
+
+def _words(settings: dict) -> list:
+    """Keyword arguments as the command line's flags."""
+    words = []
+    for name, value in settings.items():
+        if value is None or value is False:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif isinstance(value, (list, tuple)):
+            words += [flag, ",".join(str(v) for v in value)]
+        else:
+            words += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+    return words
+
+
+Each = Optional[Callable[[dict], object]]
+
+
+def evolve(
+    game: str = "tictactoe",
+    *,
+    seed: int,
+    generations: Optional[int] = None,
+    run: Optional[PathLike] = None,
+    each: Each = None,
+    **settings,
+) -> Run:
+    """Evolves genomes of ``game``: ``bebete evolve --game GAME --seed SEED
+    …`` with ``settings`` as its flags, without the progress bar and the
+    summary. ``run`` is the run's directory (default ``runs/GAME-SEED``, as
+    the command line names it). ``each``, if given, is called after every
+    generation with a dict of that generation's numbers (``generation``,
+    ``best``, ``mean``, ``worst``, ``diversity``, ``games``, ``learned``).
+    """
+    words = ["evolve", "--game", game, "--seed", str(seed)]
+    words += _words({"generations": generations, "run": run, **settings})
+    path, stopped = _bebete.run(words, each)
+    return Run(path, stopped)
+
+
+def resume(
+    run: Union[Run, PathLike],
+    generations: Optional[int] = None,
+    *,
+    each: Each = None,
+    **settings,
+) -> Run:
+    """Continues a run from its newest valid checkpoint: ``bebete resume
+    RUN --generations N``; without ``generations``, up to its plan."""
+    path = run.path if isinstance(run, Run) else Path(os.fspath(run))
+    words = ["resume", os.fspath(path)] + _words({"generations": generations, **settings})
+    path, stopped = _bebete.run(words, each)
+    return Run(path, stopped)
+
+
+def eval(
+    player: Union[Genome, PathLike],
+    against: Union[str, Iterable[str]] = "random,rules",
+    games: int = 200,
+    seed: int = 1,
+    **settings,
+) -> dict:
+    """Scores ``player`` (a ``Genome``, a genome file or a player spec such
+    as ``"rules"``) against ``against`` (one spec, a comma-separated list or
+    a list): ``bebete eval``. For one opponent, a dict with ``against``,
+    ``games``, ``wins``, ``draws``, ``losses`` and ``score`` (a win 1, a draw
+    ½, out of 1); for several, such a dict for each, by opponent."""
+    if isinstance(player, Genome):
+        player = player.path
+    if not isinstance(against, str):
+        against = ",".join(against)
+    words = ["eval", os.fspath(player), "--against", against]
+    words += _words({"games": games, "seed": seed, **settings})
+    tallies = [
+        dict(zip(("against", "games", "wins", "draws", "losses", "score"), row))
+        for row in _bebete.eval(words)
+    ]
+    if len(tallies) == 1:
+        return tallies[0]
+    return {t["against"]: t for t in tallies}

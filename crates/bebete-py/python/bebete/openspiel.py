@@ -1,0 +1,253 @@
+"""Genomes as OpenSpiel bots: ``Bot(genome, game)`` is a ``pyspiel.Bot``
+that plays OpenSpiel's ``tic_tac_toe``, ``connect_four``, ``othello`` and
+``checkers`` with a bebete genome (its search included), so that
+``pyspiel.evaluate_bots`` runs it against MCTS, random or any other bot.
+
+An OpenSpiel state is turned into bebete's position (the moves so far, in
+bebete's notation) by replaying its history, and bebete's move is turned
+back into OpenSpiel's action:
+
+- tic-tac-toe: action ``a`` (row-major from the top left, 0–8) is bebete's
+  cell ``a + 1``;
+- Connect-Four: action ``c`` (column 0–6 from the left) is bebete's column
+  ``c + 1``;
+- Othello: action ``r·8 + c`` is the square of column ``c`` (a–h) and row
+  ``r + 1`` (row 1 at the top, as in bebete), action 64 is ``pass``;
+- checkers: OpenSpiel's first player (``o``, starting on rows 1–3) is
+  bebete's Black (squares 1–12); the board is turned half a turn, so
+  OpenSpiel's square ``a1`` is bebete's square 4 and ``h8`` square 29. The
+  position is the board at the start of the turn, as a FEN string
+  (``B:W21,22,…:B1,2,…``), so that bebete's draw rules, which need the
+  game's history, do not end a game OpenSpiel goes on with. A capture of
+  several jumps is one bebete move (``9x18x27``) and one OpenSpiel action
+  per jump.
+
+Rule differences: OpenSpiel's checkers ends a game as a draw after 40
+moves without a capture, where bebete follows the English rules (a draw
+after 40 moves of each side with no capture and no man moved, or at a
+position's third occurrence); a game the bot plays in OpenSpiel ends by
+OpenSpiel's rules. The other three games have the same rules in both.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import pyspiel
+
+from . import Genome, PathLike, load
+
+#: OpenSpiel's game names and bebete's.
+GAMES = {
+    "tic_tac_toe": "tictactoe",
+    "connect_four": "connect4",
+    "othello": "othello",
+    "checkers": "checkers",
+}
+
+_FILES = "abcdefgh"
+
+
+def _checkers_square(name: str) -> int:
+    """bebete's number (1–32) of OpenSpiel's square ``name`` (``a1``…)."""
+    column, rank = _FILES.index(name[0]), int(name[1])
+    row, col = rank - 1, 7 - column
+    return row * 4 + col // 2 + 1
+
+
+def _checkers_name(square: int) -> str:
+    """OpenSpiel's name of bebete's square ``square`` (1–32)."""
+    row, index = divmod(square - 1, 4)
+    col = 2 * index + (1 if row % 2 == 0 else 0)
+    return f"{_FILES[7 - col]}{row + 1}"
+
+
+def _is_jump(text: str) -> bool:
+    return abs(int(text[1]) - int(text[3])) == 2
+
+
+class _Mapping:
+    """One game's translation between OpenSpiel and bebete."""
+
+    separator = ""
+
+    def token(self, text: str, action: int) -> str:
+        raise NotImplementedError
+
+    def action(self, state, move: str, hops) -> int:
+        raise NotImplementedError
+
+
+class _Cells(_Mapping):
+    """Tic-tac-toe and Connect-Four: action ``a`` is bebete's ``a + 1``."""
+
+    def token(self, text, action):
+        return str(action + 1)
+
+    def action(self, state, move, hops):
+        return int(move) - 1
+
+
+class _Othello(_Mapping):
+    separator = " "
+
+    def token(self, text, action):
+        if action == 64:
+            return "pass"
+        return f"{_FILES[action % 8]}{action // 8 + 1}"
+
+    def action(self, state, move, hops):
+        if move == "pass":
+            return 64
+        return (int(move[1:]) - 1) * 8 + _FILES.index(move[0])
+
+
+class _Checkers(_Mapping):
+    def action(self, state, move, hops):
+        squares = [int(s) for s in move.replace("-", "x").split("x")]
+        names = [_checkers_name(s) for s in squares]
+        step = len(hops)
+        wanted = names[step] + names[step + 1]
+        for action in state.legal_actions():
+            if state.action_to_string(state.current_player(), action) == wanted:
+                return action
+        raise ValueError(f"bebete's move {move} is not legal in OpenSpiel here ({wanted})")
+
+    @staticmethod
+    def move_of(turn) -> str:
+        """bebete's move of a turn's OpenSpiel action texts."""
+        squares = [_checkers_square(turn[0][:2])] + [_checkers_square(t[2:]) for t in turn]
+        sep = "x" if _is_jump(turn[0]) else "-"
+        return sep.join(str(s) for s in squares)
+
+    @staticmethod
+    def fen(state) -> str:
+        """The board of ``state`` (OpenSpiel's text of it: ``o`` and ``8``
+        the first player's men and kings, ``+`` and ``*`` the second's) as
+        bebete's FEN, the first player being Black."""
+        black, white = [], []
+        for line in str(state).splitlines():
+            if not line or not line[0].isdigit():
+                continue
+            rank, cells = line[0], line[1:9]
+            for column, cell in enumerate(cells):
+                if cell == ".":
+                    continue
+                square = _checkers_square(f"{_FILES[column]}{rank}")
+                king = "K" if cell in "8*" else ""
+                (black if cell in "o8" else white).append((square, f"{king}{square}"))
+        side = "B" if state.current_player() == 0 else "W"
+
+        def listed(pieces):
+            return ",".join(text for _, text in sorted(pieces))
+
+        return f"{side}:W{listed(white)}:B{listed(black)}"
+
+
+_MAPPINGS = {
+    "tic_tac_toe": _Cells(),
+    "connect_four": _Cells(),
+    "othello": _Othello(),
+    "checkers": _Checkers(),
+}
+
+
+def _steps(state):
+    """Each action so far: (player, action, OpenSpiel's text of it)."""
+    replay = state.get_game().new_initial_state()
+    steps = []
+    for action in state.history():
+        player = replay.current_player()
+        steps.append((player, action, replay.action_to_string(player, action)))
+        replay.apply_action(action)
+    return steps
+
+
+def position(state) -> str:
+    """bebete's position of an OpenSpiel state of one of the four games:
+    the moves so far in bebete's notation, or for checkers the board at the
+    start of the turn (a capture of several jumps under way is left out)."""
+    name = state.get_game().get_type().short_name
+    if name not in _MAPPINGS:
+        raise ValueError(f"{name}: bebete plays {', '.join(GAMES)}")
+    steps = _steps(state)
+    if name == "checkers":
+        return _Checkers.fen(_turn_start(state, steps))
+    mapping = _MAPPINGS[name]
+    return mapping.separator.join(mapping.token(text, action) for _, action, text in steps)
+
+
+def _hops(state, steps) -> list:
+    """The jumps already made in a checkers capture under way."""
+    hops = []
+    if _capturing(state, steps):
+        player = state.current_player()
+        for who, _, text in reversed(steps):
+            if who != player or not _is_jump(text):
+                break
+            hops.append(text)
+    return hops[::-1]
+
+
+def _turn_start(state, steps):
+    """``state`` as it was at the start of its turn."""
+    hops = len(_hops(state, steps))
+    if hops == 0:
+        return state
+    start = state.get_game().new_initial_state()
+    for action in state.history()[:-hops]:
+        start.apply_action(action)
+    return start
+
+
+def _capturing(state, steps) -> bool:
+    """Whether a checkers capture is under way: the last action was a jump
+    by the player to move, who must jump again."""
+    return (
+        state.get_game().get_type().short_name == "checkers"
+        and bool(steps)
+        and _is_jump(steps[-1][2])
+        and steps[-1][0] == state.current_player()
+    )
+
+
+def action_of(state, move: str) -> int:
+    """OpenSpiel's action for bebete's ``move`` in ``state`` (for a capture
+    of several jumps, the next jump)."""
+    name = state.get_game().get_type().short_name
+    hops = _hops(state, _steps(state)) if name == "checkers" else []
+    return _MAPPINGS[name].action(state, move, hops)
+
+
+class Bot(pyspiel.Bot):
+    """A bebete genome playing an OpenSpiel game.
+
+    ``genome``: a ``bebete.Genome`` or a genome file; ``game``: the
+    ``pyspiel`` game (or its name) it plays, one of ``GAMES``.
+    """
+
+    def __init__(self, genome: Union[Genome, PathLike], game):
+        pyspiel.Bot.__init__(self)
+        self.genome = genome if isinstance(genome, Genome) else load(genome)
+        if isinstance(game, str):
+            game = pyspiel.load_game(game)
+        name = game.get_type().short_name
+        if name not in GAMES:
+            raise ValueError(f"{name}: bebete plays {', '.join(GAMES)}")
+        if GAMES[name] != self.genome.game:
+            raise ValueError(
+                f"{self.genome.path} is a {self.genome.game} genome; OpenSpiel's {name} needs a {GAMES[name]} genome"
+            )
+        self.game = game
+
+    def step(self, state) -> int:
+        """The genome's action in ``state``. In the middle of a capture of
+        several jumps the genome is asked again for the whole capture from
+        the turn's start (it decides alike), and its next jump is played."""
+        return action_of(state, self.genome.move(position(state)))
+
+    def restart_at(self, state) -> None:
+        """Nothing to reset: each step reads the whole history."""
+
+    def inform_action(self, state, player_id, action) -> None:
+        """Nothing to learn: each step reads the whole history."""

@@ -1,0 +1,188 @@
+//! The commands as functions, for programs that embed bebete (the Python
+//! package, `crates/bebete-py`): the command line's own words are parsed
+//! by the command line's own parser, so every flag, default, check and
+//! message is the command line's; what differs is who stops a run (the
+//! caller's flag instead of signals), who hears of its generations (the
+//! caller's function instead of a progress bar) and what comes back
+//! (values instead of printed tables).
+
+use super::eval::EvalArgs;
+use super::evolve::EvolveArgs;
+use super::explain::ExplainArgs;
+use super::resume::ResumeArgs;
+use super::{Cli, Command};
+use crate::dispatch::{Dispatch, GameVisitor};
+use crate::encoding::{IllegalPolicy, TableGame};
+use crate::eval::{Tally, Watch};
+use crate::games::{BuiltIn, GameKind};
+use crate::players::{Knowledge, Player, PlayerSpec};
+use clap::Parser;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use super::evolution_run::{Control, EachGeneration};
+pub use crate::evolve::GenerationReport;
+
+/// A command line's words after `bebete` (`["evolve", "--game", "c4"]`),
+/// parsed as the command line parses them; a refusal is clap's message,
+/// as the command line prints it (its tip included), without the usage
+/// lines.
+pub fn parse(words: &[String]) -> Result<Command, String> {
+    let all = std::iter::once("bebete".to_string()).chain(words.iter().cloned());
+    match Cli::try_parse_from(all) {
+        Ok(cli) => Ok(cli.command),
+        Err(e) => {
+            let text = e.render().to_string();
+            let kept: Vec<&str> = text
+                .split("\n\n")
+                .map(str::trim)
+                .filter(|p| !p.is_empty() && !p.starts_with("Usage:") && !p.starts_with("For more"))
+                .collect();
+            Err(kept.join("\n").trim_start_matches("error: ").to_string())
+        }
+    }
+}
+
+/// The names of the registered games, as `--game` takes them.
+pub fn games() -> Vec<String> {
+    GameKind::ALL
+        .iter()
+        .map(|kind| kind.name().to_string())
+        .collect()
+}
+
+/// How a run given to [`evolve`] or [`resume`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Its generations ran (or its stopping rule was met).
+    Done,
+    /// The caller's stop flag ended it; its checkpoint is written.
+    Stopped,
+}
+
+/// `bebete evolve` with `args` (quiet: no bar, no summary), under
+/// `control`; the run's directory and how it ended.
+pub fn evolve(mut args: EvolveArgs, control: Control) -> anyhow::Result<(PathBuf, Ended)> {
+    let seed = args.seed.unwrap_or_else(super::draw_seed);
+    args.seed = Some(seed);
+    let dir = super::evolve::run_dir(&args, seed)?;
+    args.run = Some(dir.clone());
+    args.quiet = true;
+    let stop = control.stop.clone();
+    super::evolve::run_with(args, control)?;
+    Ok((dir, ended(stop)))
+}
+
+/// `bebete resume` with `args` (quiet), under `control`.
+pub fn resume(mut args: ResumeArgs, control: Control) -> anyhow::Result<Ended> {
+    args.quiet = true;
+    let stop = control.stop.clone();
+    super::resume::run_with(args, control)?;
+    Ok(ended(stop))
+}
+
+fn ended(stop: Option<Arc<AtomicBool>>) -> Ended {
+    match stop {
+        Some(flag) if flag.load(Ordering::SeqCst) => Ended::Stopped,
+        _ => Ended::Done,
+    }
+}
+
+/// `bebete eval` with `args`: a tally per opponent, printing nothing (the
+/// games played by then when `watch` is stopped).
+pub fn eval(args: &EvalArgs, watch: &Watch) -> anyhow::Result<Vec<Tally>> {
+    super::eval::tallies(args, watch)
+}
+
+/// What `bebete explain GENOME --position POSITION --json` prints.
+pub fn explain_json(genome: &Path, position: &str) -> anyhow::Result<String> {
+    super::explain::text(&ExplainArgs {
+        genome: genome.to_path_buf(),
+        position: position.to_string(),
+        illegal: IllegalPolicy::Repair,
+        json: true,
+    })
+}
+
+/// A genome loaded once to answer positions as `bebete move` answers
+/// them, without reading the file again for each.
+pub struct Mover {
+    game: String,
+    answer: Answer,
+}
+
+/// A loaded genome's answer to a position.
+type Answer = Box<dyn FnMut(&str) -> anyhow::Result<String> + Send>;
+
+impl Mover {
+    /// Loads the genome at `path` (its game and lookahead from the file).
+    pub fn load(path: &Path) -> anyhow::Result<Mover> {
+        let genome = super::game_args::load_genome(path)?;
+        let game = genome.game.kind().name().to_string();
+        let answer = genome.game.visit(Answering {
+            player: PlayerSpec::Genome(path.to_path_buf()),
+        })?;
+        Ok(Mover { game, answer })
+    }
+
+    /// The genome's game, as `--game` names it.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// The move for `position` (the moves so far, in the game's notation),
+    /// in the notation: `bebete move GENOME --position POSITION`.
+    pub fn answer(&mut self, position: &str) -> anyhow::Result<String> {
+        (self.answer)(position.trim())
+    }
+}
+
+struct Answering {
+    player: PlayerSpec,
+}
+
+impl GameVisitor for Answering {
+    type Output = anyhow::Result<Answer>;
+
+    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> Self::Output {
+        let mut player: Box<dyn Player<G>> = self.player.build(&game, 1, IllegalPolicy::Repair)?;
+        Ok(Box::new(move |text: &str| {
+            super::move_cmd::answer(&game, player.as_mut(), text)
+        }))
+    }
+}
+
+/// The legal moves of `game` (as `--game` names it, default rules) in
+/// `position` (the moves so far), in the notation; none when it is over.
+pub fn legal_moves(game: &str, position: &str) -> anyhow::Result<Vec<String>> {
+    let words: Vec<String> = ["move", "--player", "random", "--game", game]
+        .map(String::from)
+        .to_vec();
+    let Command::Move(args) = parse(&words).map_err(anyhow::Error::msg)? else {
+        anyhow::bail!("--game {game}: not a game");
+    };
+    let spec = args.game.game_of(&PlayerSpec::parse("random")?)?;
+    spec.visit(Legal { position })
+}
+
+struct Legal<'a> {
+    position: &'a str,
+}
+
+impl GameVisitor for Legal<'_> {
+    type Output = anyhow::Result<Vec<String>>;
+
+    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> Self::Output {
+        let text = self.position.trim();
+        let pos = game
+            .parse_position(text)
+            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
+        if game.outcome(&pos).is_some() {
+            return Ok(Vec::new());
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(&pos, &mut moves);
+        Ok(moves.into_iter().map(|m| game.format_move(m)).collect())
+    }
+}
