@@ -246,6 +246,15 @@ impl Drive {
             control,
         } = self;
         let quiet = quiet || !root;
+        // Before the first line is printed: a Ctrl-C as soon as a person
+        // (or a test) sees the run start stops it at its next checkpoint.
+        let stop = match control.stop {
+            Some(flag) => Stop {
+                flag,
+                signal: Arc::new(AtomicI32::new(SIGINT)),
+            },
+            None => stop_on_signals(),
+        };
         let resumed = matches!(origin, Origin::Resumed { .. });
         let copy_allowed = champion_copy_allowed(&run, resumed);
         let (mut evolution, until, claimed) = match begin(game, origin, &run, threads, exchange)? {
@@ -285,13 +294,6 @@ impl Drive {
         // Held until the run ends, however it ends.
         let _lock = lock.or(claimed);
         let first = evolution.generation();
-        let stop = match control.stop {
-            Some(flag) => Stop {
-                flag,
-                signal: Arc::new(AtomicI32::new(SIGINT)),
-            },
-            None => stop_on_signals(),
-        };
         let mut observer = Progress {
             each: control.each,
             bar: progress_bar(quiet, first, until),
