@@ -25,6 +25,11 @@ pub struct Learner<'g, G: CellBoard, R> {
     spare: Vec<Visited>,
     /// The legal moves of the position being played, kept likewise.
     moves: Vec<G::Move>,
+    /// The slot indices of the position to move from, when the learner's
+    /// own move made it (its afterstate's, known without reading the
+    /// board again); `known` says whether they are.
+    indices: Vec<u32>,
+    known: bool,
 }
 
 impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
@@ -39,6 +44,8 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
             trace: Vec::with_capacity(TRACE),
             spare: Vec::with_capacity(TRACE),
             moves: Vec::new(),
+            indices: Vec::new(),
+            known: false,
         }
     }
 
@@ -111,6 +118,7 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
         let mut plies = 0;
         self.cut_trace();
         let mut moves = std::mem::take(&mut self.moves);
+        self.known = false;
         // The legal moves are listed once a ply: here for an exploratory
         // move, inside `best_afterstate` for a greedy one. (A position
         // without a move is finished, and the loop ends at a finished
@@ -124,6 +132,7 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
                     break plies;
                 };
                 pos = game.play(&pos, mv);
+                self.known = false;
                 plies += 1;
                 if let Some(outcome) = game.outcome(&pos) {
                     if let Some(before) = previous {
@@ -140,12 +149,18 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
                     break plies;
                 }
                 let mv = moves[self.rng.random_range(0..moves.len())];
-                self.eval.load(&game, self.genes, &pos, game.turn(&pos));
+                let known = self.known.then_some(self.indices.as_slice());
+                self.eval
+                    .load_indexed(&game, self.genes, &pos, game.turn(&pos), known);
                 let after = self.eval.afterstate(&game, self.genes, &pos, mv);
                 std::mem::swap(&mut self.eval.kept, &mut self.eval.changes);
                 after
             } else {
-                match self.eval.best_afterstate(&game, self.genes, &pos) {
+                let known = self.known.then_some(self.indices.as_slice());
+                match self
+                    .eval
+                    .best_afterstate_indexed(&game, self.genes, &pos, known)
+                {
                     Some((_, after)) => after,
                     None => break plies,
                 }
@@ -169,6 +184,9 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
                 })
             };
             self.eval.kept_offsets(&mut entry.offsets);
+            // The next position's indices are this afterstate's.
+            self.eval.kept_indices(&mut self.indices);
+            self.known = true;
             entry.slope = 1.0 - after.value * after.value;
             self.trace.push(entry);
             previous = Some(after.value);

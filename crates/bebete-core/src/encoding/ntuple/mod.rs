@@ -544,6 +544,16 @@ impl<G: CellBoard> Evaluator<G> {
         }
     }
 
+    /// The slot indices of the kept afterstate: the loaded position's, with
+    /// the slots its move changed.
+    fn kept_indices(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(&self.base);
+        for &(slot, index) in &self.kept {
+            out[slot as usize] = index;
+        }
+    }
+
     /// The byte offsets of the weights the kept afterstate reads.
     fn kept_offsets(&self, out: &mut Vec<u32>) {
         self.tuples.offsets(&self.base, self.side, out);
@@ -587,8 +597,20 @@ impl<G: CellBoard> Evaluator<G> {
         genes: &[u8],
         pos: &G::Position,
     ) -> Option<(G::Move, Afterstate<G::Position>)> {
+        self.best_afterstate_indexed(game, genes, pos, None)
+    }
+
+    /// [`Evaluator::best_afterstate`], given the slot indices of `pos` when
+    /// they are already known (the afterstate a learner just played).
+    fn best_afterstate_indexed(
+        &mut self,
+        game: &G,
+        genes: &[u8],
+        pos: &G::Position,
+        indices: Option<&[u32]>,
+    ) -> Option<(G::Move, Afterstate<G::Position>)> {
         let sign = sign(game.turn(pos));
-        self.load(game, genes, pos, game.turn(pos));
+        self.load_indexed(game, genes, pos, game.turn(pos), indices);
         let mut moves = std::mem::take(&mut self.moves);
         game.legal_moves(pos, &mut moves);
         let mut best: Option<(G::Move, Afterstate<G::Position>)> = None;
