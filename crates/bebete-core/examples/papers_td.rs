@@ -1,0 +1,269 @@
+//! An Othello TD learner written apart from the engine's, as the papers
+//! describe theirs, to test the engine's learner against: every straight
+//! pair of squares (32 classes under the board's 8 symmetries, each read
+//! in all 8 images, 9 weights a class: the papers' 288), one table of `f32`
+//! weights valued from Black's side, `tanh` of the sum, TD(0) between
+//! consecutive positions of self-play with ε-greedy moves (learning from
+//! every move, exploratory ones included). Of the engine it uses only the
+//! rules' bitboard functions and the weighted piece counter's weights.
+//!
+//! Every `EVERY` games it prints the learner's score on the papers'
+//! yardstick: 1,000 games against the weighted piece counter, both sides
+//! playing a random move one time in ten, sides alternating, from the
+//! standard start.
+//!
+//! ```sh
+//! cargo run --release --example papers_td -- ALPHA GAMES EVERY SEED
+//! cargo run --release --example papers_td -- 0.001 200000 25000 1
+//! ```
+
+use bebete_core::games::{othello_flips, othello_moves, othello_symmetric_square, straight_tuples};
+use bebete_core::players::knowledge::WPC;
+
+/// xorshift64: the learner's and the yardstick's random moves.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A position: each side's discs and whether Black is to move (a side
+/// without a move passes at once).
+#[derive(Clone, Copy)]
+struct Pos {
+    black: u64,
+    white: u64,
+    black_to_move: bool,
+}
+
+impl Pos {
+    fn start() -> Pos {
+        Pos {
+            black: (1 << 28) | (1 << 35),
+            white: (1 << 27) | (1 << 36),
+            black_to_move: true,
+        }
+    }
+    fn sides(&self) -> (u64, u64) {
+        if self.black_to_move {
+            (self.black, self.white)
+        } else {
+            (self.white, self.black)
+        }
+    }
+    fn moves(&self, out: &mut Vec<u8>) {
+        let (me, them) = self.sides();
+        let mut bits = othello_moves(me, them);
+        out.clear();
+        while bits != 0 {
+            out.push(bits.trailing_zeros() as u8);
+            bits &= bits - 1;
+        }
+    }
+    fn play(&self, square: u8) -> Pos {
+        let (me, them) = self.sides();
+        let flipped = othello_flips(me, them, square);
+        let (me, them) = (me | flipped | (1 << square), them & !flipped);
+        let mut next = if self.black_to_move {
+            Pos {
+                black: me,
+                white: them,
+                black_to_move: false,
+            }
+        } else {
+            Pos {
+                black: them,
+                white: me,
+                black_to_move: true,
+            }
+        };
+        let (a, b) = next.sides();
+        if othello_moves(a, b) == 0 && othello_moves(b, a) != 0 {
+            next.black_to_move = !next.black_to_move;
+        }
+        next
+    }
+    fn over(&self) -> bool {
+        let (a, b) = self.sides();
+        othello_moves(a, b) == 0 && othello_moves(b, a) == 0
+    }
+    /// The result from Black's side: 1, 0 or −1.
+    fn result(&self) -> f32 {
+        let (b, w) = (self.black.count_ones(), self.white.count_ones());
+        (b as f32 - w as f32).signum()
+    }
+}
+
+/// The network: a slot per tuple image, a table of 9 weights per class.
+struct Net {
+    slots: Vec<(usize, usize, usize)>,
+    weights: Vec<f32>,
+}
+
+impl Net {
+    fn new() -> Net {
+        let mut slots = Vec::new();
+        let classes = straight_tuples(2);
+        for (class, line) in classes.iter().enumerate() {
+            for s in 0..8 {
+                let a = othello_symmetric_square(s, line[0] as usize);
+                let b = othello_symmetric_square(s, line[1] as usize);
+                slots.push((class, a, b));
+            }
+        }
+        Net {
+            slots,
+            weights: vec![0.0; classes.len() * 9],
+        }
+    }
+    fn features(&self, pos: &Pos, out: &mut Vec<usize>) {
+        let cell = |q: usize| {
+            if pos.black >> q & 1 == 1 {
+                1
+            } else if pos.white >> q & 1 == 1 {
+                2
+            } else {
+                0
+            }
+        };
+        out.clear();
+        out.extend(
+            self.slots
+                .iter()
+                .map(|&(class, a, b)| class * 9 + cell(a) * 3 + cell(b)),
+        );
+    }
+    /// From Black's side; exact when the game is over.
+    fn value(&self, pos: &Pos, scratch: &mut Vec<usize>) -> f32 {
+        if pos.over() {
+            return pos.result();
+        }
+        self.features(pos, scratch);
+        scratch.iter().map(|&i| self.weights[i]).sum::<f32>().tanh()
+    }
+    fn greedy(&self, pos: &Pos, moves: &[u8], scratch: &mut Vec<usize>) -> u8 {
+        let sign = if pos.black_to_move { 1.0 } else { -1.0 };
+        let mut best = (f32::MIN, moves[0]);
+        for &m in moves {
+            let v = sign * self.value(&pos.play(m), scratch);
+            if v > best.0 {
+                best = (v, m);
+            }
+        }
+        best.1
+    }
+}
+
+/// The weighted piece counter's move: the highest Σ weights of own discs
+/// less the opponent's after it.
+fn wpc_move(pos: &Pos, moves: &[u8]) -> u8 {
+    let weighted = |discs: u64| -> i32 {
+        (0..64)
+            .filter(|q| discs >> q & 1 == 1)
+            .map(|q| WPC[q])
+            .sum()
+    };
+    let mut best = (i32::MIN, moves[0]);
+    for &m in moves {
+        let next = pos.play(m);
+        let (mine, theirs) = if pos.black_to_move {
+            (next.black, next.white)
+        } else {
+            (next.white, next.black)
+        };
+        let score = weighted(mine) - weighted(theirs);
+        if score > best.0 {
+            best = (score, m);
+        }
+    }
+    best.1
+}
+
+/// The yardstick: the learner's share of points in `games` games against
+/// the weighted piece counter, both sides 10% random moves.
+fn yardstick(net: &Net, games: usize, seed: u64) -> f64 {
+    let mut rng = Rng::new(seed);
+    let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+    let mut points = 0.0;
+    for g in 0..games {
+        let learner_black = g % 2 == 0;
+        let mut pos = Pos::start();
+        while !pos.over() {
+            pos.moves(&mut moves);
+            let m = if rng.unit() < 0.1 {
+                moves[rng.below(moves.len())]
+            } else if pos.black_to_move == learner_black {
+                net.greedy(&pos, &moves, &mut scratch)
+            } else {
+                wpc_move(&pos, &moves)
+            };
+            pos = pos.play(m);
+        }
+        let result = if learner_black {
+            pos.result()
+        } else {
+            -pos.result()
+        };
+        points += (result as f64 + 1.0) / 2.0;
+    }
+    points / games as f64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number = |i: usize, default: f64| -> f64 {
+        args.get(i)
+            .map(|a| a.parse().expect("ALPHA GAMES EVERY SEED are numbers"))
+            .unwrap_or(default)
+    };
+    let alpha = number(0, 0.001) as f32;
+    let games = number(1, 200_000.0) as usize;
+    let every = (number(2, 25_000.0) as usize).max(1);
+    let seed = number(3, 1.0) as u64;
+    const EPSILON: f64 = 0.1;
+    let mut net = Net::new();
+    let mut rng = Rng::new(seed);
+    let (mut moves, mut features, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+    println!("# alpha {alpha}, epsilon {EPSILON}, seed {seed}: games, score against wpc@0.1");
+    for g in 1..=games {
+        let mut pos = Pos::start();
+        let mut previous: Option<Pos> = None;
+        while !pos.over() {
+            pos.moves(&mut moves);
+            let m = if rng.unit() < EPSILON {
+                moves[rng.below(moves.len())]
+            } else {
+                net.greedy(&pos, &moves, &mut scratch)
+            };
+            let next = pos.play(m);
+            if let Some(before) = previous {
+                let target = net.value(&next, &mut scratch);
+                net.features(&before, &mut features);
+                let v = features.iter().map(|&i| net.weights[i]).sum::<f32>().tanh();
+                let step = alpha * (target - v) * (1.0 - v * v);
+                for &i in &features {
+                    net.weights[i] += step;
+                }
+            }
+            previous = Some(next);
+            pos = next;
+        }
+        if g % every == 0 {
+            println!("{g} {:.3}", yardstick(&net, 1000, g as u64));
+        }
+    }
+}
