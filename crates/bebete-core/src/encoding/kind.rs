@@ -4,7 +4,7 @@
 
 use super::ntuple::{Decision, Values};
 use super::{Explanation, IllegalPolicy, Opponent, TableGame, own_or_first_allowed};
-use crate::games::{Game, GenomeGame, Kind, NoGenome, Rules};
+use crate::games::{Game, GenomeGame, Kind, NoGenome, Outcome, Rules};
 use rand::Rng;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -44,6 +44,16 @@ pub trait GenomeKind<G: Game>:
     /// [`TableGame::gene_is_valid`].
     fn gene_is_valid(&self, _game: &G, _gene: u8) -> bool {
         true
+    }
+    /// [`TableGame::whole_game`].
+    fn whole_game(
+        &self,
+        _game: &G,
+        _first: &[u8],
+        _second: &[u8],
+        _policy: IllegalPolicy,
+    ) -> Option<Outcome> {
+        None
     }
     /// [`TableGame::decide`].
     fn decide(
@@ -214,6 +224,10 @@ where
     #[inline]
     fn decide(&self, genes: &[u8], pos: &R::Position, policy: IllegalPolicy) -> Option<R::Move> {
         on_kind!(self, k => k.decide(&self.rules, genes, pos, policy))
+    }
+    #[inline]
+    fn whole_game(&self, first: &[u8], second: &[u8], policy: IllegalPolicy) -> Option<Outcome> {
+        on_kind!(self, k => k.whole_game(&self.rules, first, second, policy))
     }
     fn explain(&self, genes: &[u8], pos: &R::Position, policy: IllegalPolicy) -> Self::Reason {
         match &self.kind {

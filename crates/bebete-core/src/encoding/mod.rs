@@ -24,7 +24,7 @@ pub use kind::GenomeKind;
 pub use tictactoe::ternary_index;
 
 use crate::games::BuiltIn;
-use crate::games::{Game, GameSpec};
+use crate::games::{Game, GameSpec, Outcome};
 use bitvec::order::Lsb0;
 use bitvec::vec::BitVec;
 use rand::Rng;
@@ -257,6 +257,13 @@ pub trait TableGame: Game {
         pos: &Self::Position,
         policy: IllegalPolicy,
     ) -> Option<Self::Move>;
+    /// One whole game between two pure genomes (`first` moving first),
+    /// played by a loop of the game's own when it has one faster than the
+    /// engine's generic loop of decisions (the round-robin's), with the
+    /// same outcome; `None` when it has none.
+    fn whole_game(&self, _first: &[u8], _second: &[u8], _policy: IllegalPolicy) -> Option<Outcome> {
+        None
+    }
     /// The same decision with its reasons.
     fn explain(&self, genes: &[u8], pos: &Self::Position, policy: IllegalPolicy) -> Self::Reason;
     /// The gene values a local search tries at one index (every valid byte

@@ -8,8 +8,9 @@
 
 use super::ntuple::{self, CellBoard};
 use super::{CellName, GeneLookup, GenomeKind, IllegalPolicy, lookup_move};
+use crate::games::TICTACTOE_LINES as LINES;
 use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
-use crate::games::{Game, TicTacToe, TicTacToeEncoder, TicTacToePosition};
+use crate::games::{Game, Outcome, Side, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -41,6 +42,56 @@ static TERNARY: [u16; 512] = {
 /// The base-3 index of a board.
 pub fn ternary_index(pos: &TicTacToePosition) -> usize {
     TERNARY[pos.x as usize & 511] as usize + 2 * TERNARY[pos.o as usize & 511] as usize
+}
+
+/// 3^k: what a stone of X on cell k adds to the base-3 index (O adds twice).
+const POWERS: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+/// The lines through each cell, as masks (two to four of them).
+static LINES_THROUGH: [[u16; 4]; 9] = {
+    let mut table = [[0u16; 4]; 9];
+    let mut cell = 0;
+    while cell < 9 {
+        let (mut line, mut n) = (0, 0);
+        while line < 8 {
+            if LINES[line] & (1 << cell) != 0 {
+                table[cell][n] = LINES[line];
+                n += 1;
+            }
+            line += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
+/// One game between two base-3 genomes, `first` playing X.
+#[inline]
+fn base3_game(first: &[u8], second: &[u8], policy: IllegalPolicy) -> Outcome {
+    let mut stones = [0u16; 2];
+    let mut index = 0usize;
+    for ply in 0..9 {
+        let (genes, me) = if ply % 2 == 0 {
+            (first, 0)
+        } else {
+            (second, 1)
+        };
+        let empty = !(stones[0] | stones[1]) & 511;
+        let (cell, _) = lookup_move(genes[index] % 9, 9, |c| empty & (1 << c) != 0, policy);
+        let Some(cell) = cell else {
+            return Outcome::Win(if me == 0 { Side::Second } else { Side::First });
+        };
+        stones[me] |= 1 << cell;
+        index += POWERS[cell as usize] as usize * (me + 1);
+        let mine = stones[me];
+        if LINES_THROUGH[cell as usize]
+            .iter()
+            .any(|&line| line != 0 && mine & line == line)
+        {
+            return Outcome::Win(if me == 0 { Side::First } else { Side::Second });
+        }
+    }
+    Outcome::Draw
 }
 
 /// The 8 symmetries of the board as cell permutations: `SYMMETRIES[t][c]`
@@ -215,6 +266,20 @@ impl GenomeKind<TicTacToe> for TicTacToeEncoder {
         self.lookup(genes, pos, policy).chosen
     }
 
+    /// The base-3 encoder's games in a loop of their own: the index kept
+    /// up to date move by move, a win looked for only on the lines through
+    /// the cell just played. The same outcome as the engine's loop (a test
+    /// plays both on random genomes).
+    fn whole_game(
+        &self,
+        _: &TicTacToe,
+        first: &[u8],
+        second: &[u8],
+        policy: IllegalPolicy,
+    ) -> Option<Outcome> {
+        (*self == TicTacToeEncoder::Base3).then(|| base3_game(first, second, policy))
+    }
+
     fn explain(
         &self,
         _: &TicTacToe,
@@ -250,6 +315,60 @@ mod tests {
     use super::*;
     use crate::encoding::TableGame;
     use crate::games::GenomeGame;
+
+    /// The engine's own loop: decide, play, look at the outcome.
+    fn engine_game(
+        game: &GenomeGame<TicTacToe>,
+        first: &[u8],
+        second: &[u8],
+        policy: IllegalPolicy,
+    ) -> Outcome {
+        let mut pos = game.start();
+        loop {
+            if let Some(outcome) = game.outcome(&pos) {
+                return outcome;
+            }
+            let side = game.turn(&pos);
+            let genes = if side == Side::First { first } else { second };
+            match game.decide(genes, &pos, policy) {
+                Some(mv) => pos = game.play(&pos, mv),
+                None => return Outcome::Win(side.other()),
+            }
+        }
+    }
+
+    #[test]
+    fn the_base3_loop_gives_the_engines_outcome_game_for_game() {
+        use rand::SeedableRng;
+        let game = TicTacToe::BASE3;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let mut seen = [0usize; 3];
+        for _ in 0..300 {
+            // Any byte: genes of 9 and more are read modulo 9, and
+            // illegal cells are repaired or forfeited.
+            let genomes: Vec<Vec<u8>> = (0..2)
+                .map(|_| (0..TICTACTOE_GENES).map(|_| rng.random()).collect())
+                .collect();
+            for policy in [IllegalPolicy::Repair, IllegalPolicy::Forfeit] {
+                let fast = game.whole_game(&genomes[0], &genomes[1], policy);
+                let engine = engine_game(&game, &genomes[0], &genomes[1], policy);
+                assert_eq!(fast, Some(engine));
+                seen[match engine {
+                    Outcome::Win(Side::First) => 0,
+                    Outcome::Win(Side::Second) => 1,
+                    Outcome::Draw => 2,
+                }] += 1;
+            }
+        }
+        // Every outcome was met.
+        assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
+        // The symmetric encoder has no loop of its own.
+        let symmetric = GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric);
+        assert_eq!(
+            symmetric.whole_game(&[0; 19_683], &[0; 19_683], IllegalPolicy::Repair),
+            None
+        );
+    }
 
     fn board(x: &[u8], o: &[u8]) -> TicTacToePosition {
         let mask = |cells: &[u8]| cells.iter().fold(0u16, |m, &c| m | 1 << c);

@@ -31,6 +31,11 @@ pub fn genome_game<G: TableGame>(
     rules: impl Into<GenomeRules>,
 ) -> Outcome {
     let rules = rules.into();
+    if rules.lookahead == 0
+        && let Some(outcome) = game.whole_game(first, second, rules.policy)
+    {
+        return outcome;
+    }
     let mut pos = game.start();
     loop {
         if let Some(outcome) = game.outcome(&pos) {
