@@ -33,21 +33,103 @@ pub const CHECKPOINT_FORMAT: Framed = Framed {
 /// The first format whose payload is compressed.
 const COMPRESSED: u16 = 8;
 
+/// Bytes of genes a piece of the deflate stream covers (see [`deflate`]).
+const DEFLATE_PIECE: usize = 1 << 20;
+
 /// Deflates the genes: fast, for most tables are long runs of the same
 /// byte (a Connect-Four value checkpoint shrinks about tenfold).
+///
+/// The genes are cut into pieces of [`DEFLATE_PIECE`] bytes, compressed on
+/// the thread pool, each but the last ending with a sync flush (an empty
+/// stored block, byte-aligned, not final) and none referring back into
+/// another: their concatenation is one deflate stream, read as any other.
+/// The pieces do not depend on the number of threads, so neither do the
+/// bytes written.
 fn deflate(parts: &[&[u8]]) -> Vec<u8> {
-    use std::io::Write;
+    use rayon::prelude::*;
     let raw: usize = parts.iter().map(|p| p.len()).sum();
-    let mut encoder = flate2::write::DeflateEncoder::new(
-        Vec::with_capacity(raw / 8),
-        flate2::Compression::fast(),
-    );
+    let pieces = raw.div_ceil(DEFLATE_PIECE).max(1);
+    let packed: Vec<Vec<u8>> = (0..pieces)
+        .into_par_iter()
+        .map(|piece| {
+            let start = piece * DEFLATE_PIECE;
+            let end = (start + DEFLATE_PIECE).min(raw);
+            deflate_piece(&slices(parts, start, end), piece + 1 == pieces)
+        })
+        .collect();
+    packed.concat()
+}
+
+/// The bytes `start..end` of the parts laid end to end, as slices of them.
+fn slices<'a>(parts: &[&'a [u8]], start: usize, end: usize) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
     for part in parts {
-        encoder
-            .write_all(part)
-            .expect("writing to memory cannot fail");
+        let (from, to) = (start.max(at), end.min(at + part.len()));
+        if from < to {
+            out.push(&part[from - at..to - at]);
+        }
+        at += part.len();
     }
-    encoder.finish().expect("writing to memory cannot fail")
+    out
+}
+
+/// One piece of the stream: `input` compressed from a fresh dictionary,
+/// ended by a sync flush, or finished when it is the `last`.
+fn deflate_piece(input: &[&[u8]], last: bool) -> Vec<u8> {
+    use flate2::{Compress, Compression, FlushCompress};
+    let size: usize = input.iter().map(|s| s.len()).sum();
+    let mut compress = Compress::new(Compression::fast(), false);
+    let mut out = Vec::with_capacity(size / 2 + 1024);
+    let count = input.len();
+    for (i, slice) in input.iter().enumerate() {
+        let flush = match (i + 1 == count, last) {
+            (false, _) => FlushCompress::None,
+            (true, false) => FlushCompress::Sync,
+            (true, true) => FlushCompress::Finish,
+        };
+        feed(&mut compress, slice, flush, &mut out);
+    }
+    if count == 0 {
+        let flush = if last {
+            FlushCompress::Finish
+        } else {
+            FlushCompress::Sync
+        };
+        feed(&mut compress, &[], flush, &mut out);
+    }
+    out
+}
+
+/// Gives `slice` to `compress` with `flush`, growing `out` until all of
+/// it is taken and the flush is complete.
+fn feed(
+    compress: &mut flate2::Compress,
+    slice: &[u8],
+    flush: flate2::FlushCompress,
+    out: &mut Vec<u8>,
+) {
+    use flate2::{FlushCompress, Status};
+    let start = compress.total_in();
+    loop {
+        if out.capacity() - out.len() < 64 {
+            out.reserve(out.capacity().max(4096));
+        }
+        let taken = (compress.total_in() - start) as usize;
+        let status = compress
+            .compress_vec(&slice[taken..], out, flush)
+            .expect("deflating in memory cannot fail");
+        let all_in = (compress.total_in() - start) as usize == slice.len();
+        let done = match flush {
+            FlushCompress::Finish => status == Status::StreamEnd,
+            // A sync flush is complete once it left room to spare.
+            FlushCompress::Sync => all_in && out.len() < out.capacity(),
+            _ => all_in,
+        };
+        if done {
+            return;
+        }
+    }
 }
 
 /// Inflates a compressed payload that must hold exactly `expected` bytes:
@@ -363,6 +445,45 @@ pub(super) mod tests {
     use super::*;
     use crate::evolve::Init;
     use crate::games::{Connect4, GameSpec};
+
+    #[test]
+    fn genes_deflated_in_pieces_are_one_stream_whatever_the_threads() {
+        // Three parts of odd sizes over three pieces (a piece spans parts),
+        // compressible runs and random bytes.
+        let mut x = 7u64;
+        let mut noise = |n: usize| -> Vec<u8> {
+            (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 9) as u8
+                })
+                .collect()
+        };
+        let a = noise(DEFLATE_PIECE - 1000);
+        let b = vec![3u8; DEFLATE_PIECE + 17];
+        let c = noise(12_345);
+        let parts: [&[u8]; 3] = [&a, &b, &c];
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let packed = one.install(|| deflate(&parts));
+        assert_eq!(two.install(|| deflate(&parts)), packed);
+        let whole = [a.as_slice(), &b, &c].concat();
+        assert_eq!(inflate(&packed, whole.len()).unwrap(), whole);
+        assert!(packed.len() < whole.len() * 3 / 4);
+        // Small and empty payloads too.
+        for parts in [&[][..], &[&b"x"[..]][..], &[&[][..], &[][..]][..]] {
+            let whole = parts.concat();
+            assert_eq!(inflate(&deflate(parts), whole.len()).unwrap(), whole);
+        }
+    }
 
     /// A two-genome Connect-Four run with a shell of 2 plies, and its
     /// initial population.
