@@ -163,14 +163,15 @@ def _steps(state):
     return steps
 
 
-def position(state) -> str:
+def position(state, steps=None) -> str:
     """bebete's position of an OpenSpiel state of one of the four games:
     the moves so far in bebete's notation, or for checkers the board at the
-    start of the turn (a capture of several jumps under way is left out)."""
+    start of the turn (a capture of several jumps under way is left out).
+    ``steps``: the state's history as ``_steps`` replays it, when known."""
     name = state.get_game().get_type().short_name
     if name not in _MAPPINGS:
         raise ValueError(f"{name}: bebete plays {', '.join(GAMES)}")
-    steps = _steps(state)
+    steps = _steps(state) if steps is None else steps
     if name == "checkers":
         return _Checkers.fen(_turn_start(state, steps))
     mapping = _MAPPINGS[name]
@@ -211,11 +212,14 @@ def _capturing(state, steps) -> bool:
     )
 
 
-def action_of(state, move: str) -> int:
+def action_of(state, move: str, steps=None) -> int:
     """OpenSpiel's action for bebete's ``move`` in ``state`` (for a capture
-    of several jumps, the next jump)."""
+    of several jumps, the next jump); ``steps`` as for ``position``."""
     name = state.get_game().get_type().short_name
-    hops = _hops(state, _steps(state)) if name == "checkers" else []
+    if name != "checkers":
+        hops = []
+    else:
+        hops = _hops(state, _steps(state) if steps is None else steps)
     return _MAPPINGS[name].action(state, move, hops)
 
 
@@ -244,7 +248,8 @@ class Bot(pyspiel.Bot):
         """The genome's action in ``state``. In the middle of a capture of
         several jumps the genome is asked again for the whole capture from
         the turn's start (it decides alike), and its next jump is played."""
-        return action_of(state, self.genome.move(position(state)))
+        steps = _steps(state)  # the history replayed once a step
+        return action_of(state, self.genome.move(position(state, steps)), steps)
 
     def restart_at(self, state) -> None:
         """Nothing to reset: each step reads the whole history."""

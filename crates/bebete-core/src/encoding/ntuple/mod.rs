@@ -609,10 +609,7 @@ impl<G: CellBoard> Evaluator<G> {
         pos: &G::Position,
         indices: Option<&[u32]>,
     ) -> Option<(G::Move, Afterstate<G::Position>)> {
-        let sign = sign(game.turn(pos));
-        self.load_indexed(game, genes, pos, game.turn(pos), indices);
-        let mut moves = std::mem::take(&mut self.moves);
-        game.legal_moves(pos, &mut moves);
+        let (sign, moves) = self.open(game, genes, pos, indices);
         let mut best: Option<(G::Move, Afterstate<G::Position>)> = None;
         for &mv in &moves {
             let after = self.afterstate(game, genes, pos, mv);

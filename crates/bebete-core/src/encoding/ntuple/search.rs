@@ -91,7 +91,7 @@ fn scored(value: f32, finished: bool, bonus: f32) -> f32 {
 impl<G: CellBoard> Evaluator<G> {
     /// Loads `pos` for the side to move and lists its moves (in the buffer
     /// the caller gives back to `self.moves`): that side's sign and the moves.
-    fn open(
+    pub(super) fn open(
         &mut self,
         game: &G,
         genes: &[u8],

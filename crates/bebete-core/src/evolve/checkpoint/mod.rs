@@ -81,23 +81,15 @@ fn deflate_piece(input: &[&[u8]], last: bool) -> Vec<u8> {
     let size: usize = input.iter().map(|s| s.len()).sum();
     let mut compress = Compress::new(Compression::fast(), false);
     let mut out = Vec::with_capacity(size / 2 + 1024);
-    let count = input.len();
-    for (i, slice) in input.iter().enumerate() {
-        let flush = match (i + 1 == count, last) {
-            (false, _) => FlushCompress::None,
-            (true, false) => FlushCompress::Sync,
-            (true, true) => FlushCompress::Finish,
-        };
-        feed(&mut compress, slice, flush, &mut out);
+    for slice in input {
+        feed(&mut compress, slice, FlushCompress::None, &mut out);
     }
-    if count == 0 {
-        let flush = if last {
-            FlushCompress::Finish
-        } else {
-            FlushCompress::Sync
-        };
-        feed(&mut compress, &[], flush, &mut out);
-    }
+    let end = if last {
+        FlushCompress::Finish
+    } else {
+        FlushCompress::Sync
+    };
+    feed(&mut compress, &[], end, &mut out);
     out
 }
 
