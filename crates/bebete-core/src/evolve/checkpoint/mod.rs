@@ -75,11 +75,20 @@ fn slices<'a>(parts: &[&'a [u8]], start: usize, end: usize) -> Vec<&'a [u8]> {
 }
 
 /// One piece of the stream: `input` compressed from a fresh dictionary,
-/// ended by a sync flush, or finished when it is the `last`.
+/// ended by a sync flush, or finished when it is the `last`. A piece whose
+/// bytes look random is stored instead (deflate's stored blocks, the same
+/// stream to the reader): a Connect-Four sub-grid table is random bytes
+/// wherever play never reached, and searching them for matches costs six
+/// times a copy to gain nothing.
 fn deflate_piece(input: &[&[u8]], last: bool) -> Vec<u8> {
     use flate2::{Compress, Compression, FlushCompress};
     let size: usize = input.iter().map(|s| s.len()).sum();
-    let mut compress = Compress::new(Compression::fast(), false);
+    let level = if looks_random(input) {
+        Compression::none()
+    } else {
+        Compression::fast()
+    };
+    let mut compress = Compress::new(level, false);
     let mut out = Vec::with_capacity(size / 2 + 1024);
     for slice in input {
         feed(&mut compress, slice, FlushCompress::None, &mut out);
@@ -91,6 +100,33 @@ fn deflate_piece(input: &[&[u8]], last: bool) -> Vec<u8> {
     };
     feed(&mut compress, &[], end, &mut out);
     out
+}
+
+/// Whether the bytes' order-0 entropy is within 1% of 8 bits a byte, so
+/// that no Huffman code could shrink them by more than 1% (a piece of
+/// repeated random blocks would compress by its matches and is still
+/// called random: stored, it is merely larger).
+fn looks_random(input: &[&[u8]]) -> bool {
+    let mut counts = [0u64; 256];
+    for slice in input {
+        for &byte in *slice {
+            counts[byte as usize] += 1;
+        }
+    }
+    let total: u64 = counts.iter().sum();
+    if total < 4096 {
+        return false;
+    }
+    let n = total as f64;
+    let bits: f64 = counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = c as f64 / n;
+            -p * p.log2()
+        })
+        .sum();
+    bits > 7.92
 }
 
 /// Gives `slice` to `compress` with `flush`, growing `out` until all of
@@ -475,6 +511,33 @@ pub(super) mod tests {
             let whole = parts.concat();
             assert_eq!(inflate(&deflate(parts), whole.len()).unwrap(), whole);
         }
+    }
+
+    #[test]
+    fn random_pieces_are_stored_and_others_compressed() {
+        let mut x = 11u64;
+        let random: Vec<u8> = (0..DEFLATE_PIECE + 5000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        let cells: Vec<u8> = random.iter().map(|b| b % 9).collect();
+        assert!(looks_random(&[&random]));
+        assert!(!looks_random(&[&cells]));
+        // Stored: a few bytes of block headers over the raw size, no more.
+        let packed = deflate(&[&random]);
+        assert!(packed.len() >= random.len() && packed.len() < random.len() + 1024);
+        assert_eq!(inflate(&packed, random.len()).unwrap(), random);
+        // Nine values a byte: compressed, even by the fixed Huffman code.
+        let packed = deflate(&[&cells, &random]);
+        assert!(packed.len() < cells.len() * 3 / 4 + random.len() + 1024);
+        assert_eq!(
+            inflate(&packed, cells.len() + random.len()).unwrap(),
+            [cells, random].concat()
+        );
     }
 
     /// A two-genome Connect-Four run with a shell of 2 plies, and its
