@@ -1,0 +1,259 @@
+//! Othello's genomes: how files store them, the straight tuples and
+//! their symmetries, and the registry's entry.
+
+use super::{
+    GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, NTuple, NoGenome, Othello,
+    Placement, Registered, Rules, RunSettings, SQUARES, ValueGenome,
+};
+use serde::{Deserialize, Serialize};
+
+/// Othello with its genome as files store it: both are value genomes,
+/// their tuples read in the board's 8 symmetries. Stored by variant
+/// index: append only.
+#[derive(Serialize, Deserialize)]
+pub enum Stored {
+    /// `ntuple`: tuples drawn as random walks ("snakes"), redrawn by
+    /// mutation.
+    NTuple(NTuple),
+    /// `straight`: every straight line of `length` squares (along a row, a
+    /// column or a diagonal), one tuple per class under the symmetries;
+    /// fixed, so that evolution and learning change only the weights.
+    Straight(NTuple),
+}
+
+/// Othello has no vote table (see `encoding::othello`): its genomes are
+/// value genomes.
+impl Rules for Othello {
+    type Votes = NoGenome;
+    type Values = ValueGenome;
+    type Stored = Stored;
+
+    fn store(game: &GenomeGame<Othello>) -> Stored {
+        match game.kind {
+            Kind::Votes(none) => match none {},
+            Kind::Value(ValueGenome {
+                shape,
+                placement: Placement::Drawn,
+            }) => Stored::NTuple(shape),
+            Kind::Value(ValueGenome {
+                shape,
+                placement: Placement::Straight,
+            }) => Stored::Straight(shape),
+        }
+    }
+
+    fn load(stored: Stored) -> GenomeGame<Othello> {
+        GenomeGame::value(
+            Othello,
+            match stored {
+                Stored::NTuple(shape) => ValueGenome::drawn(shape),
+                Stored::Straight(shape) => ValueGenome::straight(shape),
+            },
+        )
+    }
+}
+
+impl Othello {
+    /// Random snakes' shape by default: 12 tuples of 6 squares.
+    pub const SNAKES: NTuple = NTuple {
+        tuples: 12,
+        length: 6,
+    };
+    /// Straight tuples' length by default: quadruples (21 tuples, 81
+    /// weights a table). Jaśkowski found pairs enough for self-play, and
+    /// here pairs and quadruples learn alike by self-play; learning against
+    /// the benchmark's player, quadruples score higher and learn faster
+    /// (fewer tuples to read; docs/experiments.md).
+    pub const STRAIGHT_LENGTH: u8 = 4;
+    /// The value genome of straight quadruples.
+    pub const STRAIGHT: GenomeGame<Othello> = Othello::straight(Othello::STRAIGHT_LENGTH);
+    /// The value genome of straight pairs (Jaśkowski's 288 weights; the
+    /// shipped `othello.genome`).
+    pub const STRAIGHT_PAIRS: GenomeGame<Othello> = Othello::straight(2);
+
+    /// The value genome of every straight line of `length` squares.
+    pub const fn straight(length: u8) -> GenomeGame<Othello> {
+        GenomeGame::value(
+            Othello,
+            ValueGenome::straight(NTuple {
+                tuples: straight_count(length),
+                length,
+            }),
+        )
+    }
+    /// The value genome of random snakes.
+    pub const NTUPLE: GenomeGame<Othello> =
+        GenomeGame::value(Othello, ValueGenome::drawn(Othello::SNAKES));
+}
+
+/// The image of square `square` under symmetry `s` of the square board
+/// (0 the identity; 1–3 the mirrors and the half turn; 4–7 the same after
+/// exchanging rows and columns).
+pub const fn symmetric_square(s: usize, square: usize) -> usize {
+    let (mut row, mut col) = (square / 8, square % 8);
+    if s & 4 != 0 {
+        (row, col) = (col, row);
+    }
+    if s & 1 != 0 {
+        col = 7 - col;
+    }
+    if s & 2 != 0 {
+        row = 7 - row;
+    }
+    row * 8 + col
+}
+
+/// Straight lines of `length` squares, one per class of lines that the
+/// board's symmetries map onto each other: the tuples of the `straight`
+/// encoder. Each is its squares in order along the line.
+pub fn straight_tuples(length: u8) -> Vec<Vec<u8>> {
+    let length = length as i32;
+    let mut classes: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    // East, south, south-east, south-west.
+    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for start in 0..64i32 {
+            let (r0, c0) = (start / 8, start % 8);
+            let (r1, c1) = (r0 + dr * (length - 1), c0 + dc * (length - 1));
+            if !(0..8).contains(&r1) || !(0..8).contains(&c1) {
+                continue;
+            }
+            let line: Vec<u8> = (0..length)
+                .map(|i| ((r0 + dr * i) * 8 + c0 + dc * i) as u8)
+                .collect();
+            let key = (0..8)
+                .map(|s| {
+                    let mut image: Vec<u8> = line
+                        .iter()
+                        .map(|&q| symmetric_square(s, q as usize) as u8)
+                        .collect();
+                    image.sort_unstable();
+                    image
+                })
+                .min()
+                .expect("eight images");
+            if !classes.iter().any(|(k, _)| *k == key) {
+                classes.push((key, line));
+            }
+        }
+    }
+    classes.into_iter().map(|(_, line)| line).collect()
+}
+
+/// How many tuples [`straight_tuples`] gives, computed at compile time
+/// for the encoder's constants (lengths 2–8).
+pub const fn straight_count(length: u8) -> u16 {
+    // Counted once by `straight_tuples` and pinned by a test.
+    match length {
+        2 => 32,
+        3 => 24,
+        4 => 21,
+        5 => 14,
+        6 => 12,
+        7 => 6,
+        8 => 5,
+        _ => 0,
+    }
+}
+
+impl Registered for GenomeGame<Othello> {
+    const NAME: &'static str = "othello";
+    const ALIASES: &'static [&'static str] = &["reversi"];
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.01,
+        generations: 100,
+        checkpoint_every: 10,
+        bench_every: 10,
+    };
+
+    fn variants() -> Vec<Self> {
+        vec![Othello::STRAIGHT, Othello::STRAIGHT_PAIRS, Othello::NTUPLE]
+    }
+
+    fn from_options(options: &GameOptions) -> Result<Self, String> {
+        const NAMES: [&str; 2] = ["straight", "ntuple"];
+        let genome = match options.encoder.as_deref().unwrap_or(NAMES[0]) {
+            "ntuple" => ValueGenome::drawn(options.value_shape(Othello::SNAKES, SQUARES)?),
+            "straight" => {
+                let length = options.tuple_length.unwrap_or(Othello::STRAIGHT_LENGTH);
+                let tuples = straight_count(length);
+                if tuples == 0 {
+                    return Err(format!(
+                        "--tuple-length {length}: straight tuples are 2 to 8 squares long"
+                    ));
+                }
+                if let Some(given) = options.tuples.filter(|&t| t != tuples) {
+                    return Err(format!(
+                        "--tuples {given}: the straight encoder has every straight line of {length} squares, {tuples} tuples (leave --tuples out, or use --encoder ntuple)"
+                    ));
+                }
+                ValueGenome::straight(NTuple { tuples, length })
+            }
+            _ => return Err(options.unknown_encoder(Self::NAME, &NAMES, NAMES[0])),
+        };
+        Ok(GenomeGame::value(Othello, genome))
+    }
+
+    fn encoder_name(&self) -> &'static str {
+        match self.value_kind().map(|genome| genome.placement) {
+            Some(Placement::Straight) => "straight",
+            _ => "ntuple",
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self.value_kind() {
+            Some(ValueGenome {
+                shape,
+                placement: Placement::Straight,
+            }) => format!("othello (value genome, {shape} straight tuples)"),
+            genome => format!(
+                "othello (value genome, {} snake tuples)",
+                genome.map_or(Othello::SNAKES, |g| g.shape)
+            ),
+        }
+    }
+
+    fn validate(&self) -> Result<(), InvalidRules> {
+        let Some(genome) = self.value_kind() else {
+            return Ok(());
+        };
+        let s = genome.shape;
+        s.check(SQUARES).map_err(InvalidRules)?;
+        if genome.placement == Placement::Straight && s.tuples != straight_count(s.length) {
+            return Err(InvalidRules(format!(
+                "{} straight tuples of {} squares: there are {}",
+                s.tuples,
+                s.length,
+                straight_count(s.length)
+            )));
+        }
+        Ok(())
+    }
+
+    fn value_genome(&self) -> Option<NTuple> {
+        self.value_kind().map(|genome| genome.shape)
+    }
+
+    /// Coevolutionary TD learning, as the papers learn (docs/experiments.md):
+    /// a small population, each genome learning by TD(λ) self-play between
+    /// generations, selected by a round-robin among themselves; no fixed
+    /// player in the learning or the selection. (`--learn-against wpc@0.1
+    /// --fitness vs:wpc@0.1:100` breeds a specialist against the papers'
+    /// yardstick instead.) The benchmark includes that yardstick,
+    /// `wpc@0.1`, the figure the papers report.
+    fn recommended(&self) -> RunSettings {
+        RunSettings {
+            population: Some(4),
+            elite: Some(2),
+            parents: Some(2),
+            mutation: Some("0.01"),
+            self_play: Some(2_000),
+            fitness: Some("round-robin"),
+            generations: Some(100),
+            checkpoint_every: Some(25),
+            bench_every: Some(25),
+            bench_against: Some("random,rules,wpc@0.1"),
+            ..RunSettings::default()
+        }
+    }
+}
