@@ -27,6 +27,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Instant;
 
+use super::summary::{Summary, generations, grouped};
+
 /// Takes a new run's directory once its configuration is checked and
 /// built: the lock, the refusal of a directory that holds a run, the first
 /// line printed. Returns the lock (the first process's, under MPI).
@@ -54,7 +56,7 @@ pub enum Origin {
 
 /// How to resume this run: under the same launcher with as many processes
 /// when an MPI launcher started it.
-fn resume_command() -> String {
+pub(super) fn resume_command() -> String {
     match exchange::launched() {
         Some((_, size)) => format!("mpirun -n {size} bebete resume"),
         None => "bebete resume".to_string(),
@@ -208,7 +210,7 @@ impl Observer for Progress {
 }
 
 /// Benchmark values, as `name value` pairs.
-fn bench_summary(cfg: &crate::evolve::EvolveConfig, values: &[f64]) -> String {
+pub(super) fn bench_summary(cfg: &crate::evolve::EvolveConfig, values: &[f64]) -> String {
     crate::evolve::bench::columns(cfg)
         .iter()
         .zip(values)
@@ -524,177 +526,9 @@ fn copy_champion(run: &RunDir, allowed: bool) -> anyhow::Result<Option<PathBuf>>
     Ok(copy)
 }
 
-/// What the closing summary of a finished run says beyond the run itself.
-struct Summary {
-    first: u64,
-    games: u64,
-    learned: u64,
-    seconds: f64,
-    champion_copy: Option<PathBuf>,
-    plotted: Option<PathBuf>,
-    /// The stopping rule that ended the run, if one did.
-    reached: Option<String>,
-}
-
-impl Summary {
-    fn print<G: TableGame + Knowledge + BuiltIn>(
-        self,
-        evolution: &Evolution<G>,
-    ) -> anyhow::Result<()> {
-        let (run, done) = (evolution.run_dir(), evolution.generation());
-        let cfg = evolution.config();
-        let (first, games, elapsed) = (self.first, self.games, self.seconds);
-        let mut pace = if games > 0 {
-            format!(
-                " ({} games, {} games/s)",
-                grouped(games as f64),
-                grouped(games as f64 / elapsed.max(1e-9))
-            )
-        } else {
-            String::new()
-        };
-        if self.learned > 0 {
-            let against = match &cfg.learn_against {
-                None => "self-play games".to_string(),
-                Some(spec) => format!("games against {spec}"),
-            };
-            pace += &format!(
-                " and {} {against} learned from ({}/s)",
-                grouped(self.learned as f64),
-                grouped(self.learned as f64 / elapsed.max(1e-9))
-            );
-        }
-        let span = generations(first, done.saturating_sub(1));
-        outln!("evolved {} for {span} in {elapsed:.1} s{pace}", cfg.game);
-        if let Some(reached) = evolution.replayed_until() {
-            outln!(
-                "replayed   {} from the checkpoint of generation {first}, as they ran before (newer checkpoints were damaged)",
-                generations(first, reached - 1)
-            );
-        }
-        if let Some(row) = evolution.rows().last() {
-            outln!(
-                "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",
-                row.best,
-                crate::evolve::fitness::max_points(cfg),
-                row.generation,
-                row.mean,
-                row.diversity
-            );
-        }
-        let (bytes, checkpoints) = written(run.root());
-        outln!(
-            "run        {}  ({}: run.toml, stats.csv, best.genome and {checkpoints} checkpoint{})",
-            run.root().display(),
-            crate::store::size_in_words(bytes),
-            if checkpoints == 1 { "" } else { "s" }
-        );
-        match &self.champion_copy {
-            Some(copy) => outln!(
-                "champion   {} and {}",
-                run.best_genome().display(),
-                copy.display()
-            ),
-            None => outln!("champion   {}", run.best_genome().display()),
-        }
-        if let Some(plot) = &self.plotted {
-            outln!("plot       {}", plot.display());
-        }
-        if let Some(reason) = &self.reached {
-            outln!("stopped    {reason}");
-        }
-        // The run's end put the final champion's benchmark on the last
-        // generation's first row.
-        let last = evolution
-            .rows()
-            .len()
-            .checked_sub(cfg.islands.count)
-            .and_then(|at| evolution.rows().get(at));
-        if let Some(row) = last.filter(|r| !r.bench.is_empty()) {
-            let columns = bench_summary(cfg, &row.bench);
-            outln!(
-                "benchmark  {columns} (the final champion, generation {})",
-                row.generation
-            );
-        }
-        outln!("seed       {}", cfg.seed);
-        // After a stopping rule, resuming would stop again at once.
-        if self.reached.is_none() {
-            outln!(
-                "continue   {} {} --generations 100  (100 more)",
-                resume_command(),
-                run.root().display()
-            );
-        }
-        Ok(())
-    }
-}
-
-/// What a run directory holds: its bytes, and its checkpoints (every
-/// rank's under MPI). Links are not followed.
-fn written(dir: &std::path::Path) -> (u64, usize) {
-    let (mut bytes, mut checkpoints) = (0, 0);
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return (0, 0);
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let Ok(meta) = entry.path().symlink_metadata() else {
-            continue;
-        };
-        if meta.is_dir() {
-            let (b, c) = written(&entry.path());
-            bytes += b;
-            checkpoints += c;
-        } else if meta.is_file() {
-            bytes += meta.len();
-            checkpoints += usize::from(entry.file_name().to_string_lossy().ends_with(".ckpt"));
-        }
-    }
-    (bytes, checkpoints)
-}
-
-/// `generation 4` or `generations 4-9`: the generations `first` to `last`.
-fn generations(first: u64, last: u64) -> String {
-    if first == last {
-        format!("generation {first}")
-    } else {
-        format!("generations {first}-{last}")
-    }
-}
-
-/// A count or rate rounded to a whole number, its thousands grouped:
-/// `7,147,796`.
-fn grouped(value: f64) -> String {
-    let digits = format!("{:.0}", value.max(0.0));
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{generations, grouped, progress_bar};
-
-    #[test]
-    fn spans_of_generations_read_as_words() {
-        assert_eq!(generations(4, 4), "generation 4");
-        assert_eq!(generations(4, 9), "generations 4-9");
-    }
-
-    #[test]
-    fn counts_group_their_thousands() {
-        assert_eq!(grouped(0.0), "0");
-        assert_eq!(grouped(999.4), "999");
-        assert_eq!(grouped(1000.0), "1,000");
-        assert_eq!(grouped(7_147_796.2), "7,147,796");
-        assert_eq!(grouped(123_456.0), "123,456");
-    }
-
+    use super::progress_bar;
     use std::time::Duration;
 
     /// A resumed run's bar starts at the generations already done; its ETA

@@ -31,6 +31,7 @@ mod resume;
 #[cfg(feature = "serve")]
 mod serve_cmd;
 mod solve;
+mod summary;
 
 pub use game_args::{GameArgs, RuleArg};
 pub use output::{draw_seed, is_broken_pipe};
