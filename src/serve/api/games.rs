@@ -46,7 +46,7 @@ impl NewGame {
         // they belong to takes them, any other refuses them.
         let spec = kind
             .from_options(&self.rule_options()?)
-            .map_err(ApiError::unprocessable)?;
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         spec.validate()
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         Ok(spec)

@@ -20,6 +20,7 @@ use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
     NTuple, Outcome, Registered, Rules, RunSettings, Side, ValueGenome, plain_number,
 };
+use crate::games::OptionError;
 
 /// Board width (columns).
 pub const WIDTH: u32 = 7;
@@ -244,7 +245,7 @@ impl Registered for GenomeGame<Connect4> {
         games
     }
 
-    fn from_options(options: &GameOptions) -> Result<Self, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
         let default = if options.recommended {
             "ntuple"
         } else {
@@ -280,7 +281,7 @@ impl Registered for GenomeGame<Connect4> {
 
     fn validate(&self) -> Result<(), InvalidRules> {
         match self.value_genome() {
-            Some(shape) => shape.check(42).map_err(InvalidRules),
+            Some(shape) => shape.check(42).map_err(InvalidRules::from),
             None => Ok(()),
         }
     }

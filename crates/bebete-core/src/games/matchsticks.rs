@@ -13,6 +13,7 @@ use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
     NoGenome, Outcome, Registered, Rules, RunSettings, Side, plain_number,
 };
+use crate::games::OptionError;
 use serde::{Deserialize, Serialize};
 
 /// Which take rule is in force.
@@ -177,7 +178,7 @@ impl Registered for GenomeGame<Matchsticks> {
         ]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Self, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
         let double = options.rule == Some(TakeRuleName::Double);
         let default = if options.recommended && double {
             "sticks"
@@ -195,12 +196,17 @@ impl Registered for GenomeGame<Matchsticks> {
         let sticks = options.sticks.unwrap_or(defaults.sticks);
         let rule = if double {
             if options.max_take.is_some() || options.last_loses || options.last_wins {
-                return Err("--max-take, --last-loses and --last-wins apply only to --rule subtract (double: last stick wins, takes limited by the last take)".to_string());
+                return Err(OptionError::misplaced(
+                    "--max-take, --last-loses and --last-wins",
+                    "apply only to --rule subtract (double: last stick wins, takes limited by the last take)".to_string(),
+                ));
             }
             if sticks < 2 {
-                return Err(format!(
-                    "--sticks must be 2-255 with --rule double (got {sticks})"
-                ));
+                return Err(OptionError {
+                    flag: "--sticks",
+                    value: Some(sticks.to_string()),
+                    allowed: "2-255 with --rule double".to_string(),
+                });
             }
             TakeRule::Double
         } else {

@@ -30,7 +30,8 @@ mod invariants;
 pub use invariants::{BrokenInvariant, check_moves};
 
 pub use checkers::{
-    Checkers, CheckersEncoder, CheckersMove, CheckersPosition, square_at as checkers_square_at,
+    Checkers, CheckersEncoder, CheckersMove, CheckersPosition, FenError,
+    square_at as checkers_square_at,
 };
 pub use connect4::{
     Connect4, Connect4Encoder, Connect4Position, HEIGHT as CONNECT4_HEIGHT,
@@ -48,10 +49,10 @@ pub use othello::{
     moves_of as othello_moves, perft_bitboards as othello_perft, straight_tuples,
     symmetric_square as othello_symmetric_square,
 };
-pub use registry::{GameOptions, MethodSettings, Registered, RunSettings};
+pub use registry::{GameOptions, MethodSettings, OptionError, Registered, RunSettings};
 pub use solitaire::{
     Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, PegBits, Solitaire,
-    SolitairePosition, SolitaireRules, jumps as solitaire_jumps,
+    SolitairePosition, SolitaireRules, SolitaireRulesError, jumps as solitaire_jumps,
 };
 pub(crate) use spec::with_game;
 pub use spec::{BuiltIn, GameKind, GameSpec, InvalidRules, UnknownGame};
@@ -59,7 +60,7 @@ pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
     has_line as tictactoe_has_line,
 };
-pub use tuples::{MAX_TUPLE_LENGTH, NTuple};
+pub use tuples::{MAX_TUPLE_LENGTH, NTuple, ShapeError};
 pub use view::BoardView;
 
 use std::fmt::Debug;

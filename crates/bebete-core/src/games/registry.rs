@@ -46,28 +46,64 @@ pub struct GameOptions {
 impl GameOptions {
     /// A value genome's shape: `default` with `--tuples` and
     /// `--tuple-length` applied, checked against a board of `cells`.
-    pub fn value_shape(&self, default: NTuple, cells: usize) -> Result<NTuple, String> {
+    pub fn value_shape(&self, default: NTuple, cells: usize) -> Result<NTuple, OptionError> {
         let shape = NTuple {
             tuples: self.tuples.unwrap_or(default.tuples),
             length: self.tuple_length.unwrap_or(default.length),
         };
-        shape
-            .check(cells)
-            .map_err(|reason| format!("--tuple-length {}: {reason}", shape.length))?;
+        shape.check(cells).map_err(|e| OptionError {
+            flag: e.flag(),
+            value: Some(e.value()),
+            allowed: e.to_string(),
+        })?;
         Ok(shape)
     }
 
     /// The error for an `--encoder` the game does not have.
-    pub fn unknown_encoder(&self, game: &str, names: &[&str], default: &str) -> String {
+    pub fn unknown_encoder(&self, game: &str, names: &[&str], default: &str) -> OptionError {
         let list = match names.split_last() {
             Some((last, [])) => format!("has one encoder, {last}"),
             Some((last, rest)) => format!("encoders are {} and {last}", rest.join(", ")),
             None => "has no encoders".to_string(),
         };
-        format!(
-            "--encoder {}: {game} {list} (default here: {default})",
-            self.encoder.as_deref().unwrap_or_default()
-        )
+        OptionError {
+            flag: "--encoder",
+            value: Some(self.encoder.clone().unwrap_or_default()),
+            allowed: format!("{game} {list} (default here: {default})"),
+        }
+    }
+}
+
+/// Options a game cannot take: the flag at fault (or the flags, together),
+/// the value it was given, and what the game allows there. Written as the
+/// command line reads it: `--encoder votes: othello encoders are straight
+/// and ntuple (default here: straight)`, or, for flags out of place,
+/// `--rows and --empty apply only to --game solitaire, not connect4`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{flag}{}", match value {
+    Some(value) => format!(" {value}: {allowed}"),
+    None => format!(" {allowed}"),
+})]
+pub struct OptionError {
+    /// `--encoder`, or flags that go together (`--rows and --empty`).
+    pub flag: &'static str,
+    /// The value given, when the fault is one flag's value.
+    pub value: Option<String>,
+    /// What the game allows for that value; without a value, what is
+    /// wrong with the flags, as the rest of a sentence that starts with
+    /// them.
+    pub allowed: String,
+}
+
+impl OptionError {
+    /// `flags` (given together) have no place here: `allowed` says where,
+    /// as the rest of a sentence (`apply only to …`).
+    pub fn misplaced(flags: &'static str, allowed: String) -> OptionError {
+        OptionError {
+            flag: flags,
+            value: None,
+            allowed,
+        }
     }
 }
 
@@ -126,7 +162,7 @@ pub trait Registered: Game + Copy + Into<GameSpec> {
     fn variants() -> Vec<Self>;
     /// The game the options choose. Errors name the flag and what it
     /// allows.
-    fn from_options(options: &GameOptions) -> Result<Self, String>;
+    fn from_options(options: &GameOptions) -> Result<Self, OptionError>;
     /// The flags of this game's own rules that `options` sets, as the
     /// error for another game says them (`"--rows and --empty"`); `None`
     /// when none is set.
@@ -223,14 +259,14 @@ macro_rules! registry {
             /// The game `options` choose: refuses another game's rule
             /// flags and the value genome's shape flags without a value
             /// genome.
-            pub fn from_options(self, options: &GameOptions) -> Result<GameSpec, String> {
+            pub fn from_options(self, options: &GameOptions) -> Result<GameSpec, $crate::games::OptionError> {
                 $(
                     if GameKind::$kind != self {
                         if let Some(flags) = <$game as Registered>::rule_flags_given(options) {
-                            return Err(format!(
-                                "{flags} apply only to --game {}, not {self}",
+                            return Err($crate::games::OptionError::misplaced(flags, format!(
+                                "apply only to --game {}, not {self}",
                                 GameKind::$kind
-                            ));
+                            )));
                         }
                     }
                 )+
@@ -240,10 +276,10 @@ macro_rules! registry {
                 if spec.value_genome().is_none()
                     && (options.tuples.is_some() || options.tuple_length.is_some())
                 {
-                    return Err(
-                        "--tuples and --tuple-length shape a value genome: they need --encoder ntuple"
-                            .to_string(),
-                    );
+                    return Err($crate::games::OptionError::misplaced(
+                        "--tuples and --tuple-length",
+                        "shape a value genome: they need --encoder ntuple".to_string(),
+                    ));
                 }
                 Ok(spec)
             }

@@ -22,6 +22,7 @@ use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, MethodSettings, MoveError, NoGenome,
     Outcome, Registered, Rules, RunSettings, Side, plain_number,
 };
+use crate::games::OptionError;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -52,19 +53,43 @@ impl SolitaireRules {
     }
 
     /// Whether the rules are in range; says which part is not.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SolitaireRulesError> {
         if !(MIN_ROWS..=MAX_ROWS).contains(&self.rows) {
-            return Err(format!("solitaire with {} rows (4-7)", self.rows));
+            return Err(SolitaireRulesError::Rows(self.rows));
         }
         if self.empty == 0 || self.empty as u32 > self.holes() {
-            return Err(format!(
-                "solitaire empty hole {} (1-{} on {} rows)",
-                self.empty,
-                self.holes(),
-                self.rows
-            ));
+            return Err(SolitaireRulesError::Empty {
+                empty: self.empty,
+                holes: self.holes(),
+                rows: self.rows,
+            });
         }
         Ok(())
+    }
+}
+
+/// Peg-solitaire rules out of range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SolitaireRulesError {
+    /// Not 4 to 7 rows.
+    #[error("solitaire with {0} rows (4-7)")]
+    Rows(u8),
+    /// An empty hole that is not on the board.
+    #[error("solitaire empty hole {empty} (1-{holes} on {rows} rows)")]
+    Empty { empty: u8, holes: u32, rows: u8 },
+}
+
+impl From<SolitaireRulesError> for OptionError {
+    fn from(e: SolitaireRulesError) -> OptionError {
+        let (flag, value) = match e {
+            SolitaireRulesError::Rows(rows) => ("--rows", rows),
+            SolitaireRulesError::Empty { empty, .. } => ("--empty", empty),
+        };
+        OptionError {
+            flag,
+            value: Some(value.to_string()),
+            allowed: e.to_string(),
+        }
     }
 }
 
@@ -223,20 +248,20 @@ impl Registered for GenomeGame<Solitaire> {
         ]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Self, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
         if let Some(name) = options.encoder.as_deref().filter(|&n| n != "bits") {
-            return Err(format!(
-                "--encoder {name}: solitaire has one encoder, bits (the pegs as a bit mask)"
-            ));
+            return Err(OptionError {
+                flag: "--encoder",
+                value: Some(name.to_string()),
+                allowed: "solitaire has one encoder, bits (the pegs as a bit mask)".to_string(),
+            });
         }
         let defaults = SolitaireRules::default();
         let rules = SolitaireRules {
             rows: options.rows.unwrap_or(defaults.rows),
             empty: options.empty.unwrap_or(defaults.empty),
         };
-        rules
-            .check()
-            .map_err(|reason| format!("--empty {}: {reason}", rules.empty))?;
+        rules.check()?;
         Ok(Solitaire::bits(rules))
     }
 
@@ -262,7 +287,10 @@ impl Registered for GenomeGame<Solitaire> {
     }
 
     fn validate(&self) -> Result<(), InvalidRules> {
-        self.rules.rules.check().map_err(InvalidRules)
+        self.rules
+            .rules
+            .check()
+            .map_err(|e| InvalidRules(e.to_string()))
     }
 
     /// Stop at a perfect game (one peg left).

@@ -167,6 +167,7 @@ impl std::fmt::Display for GameSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::OptionError;
 
     /// The registry lists each game once, by the name the command line
     /// reads, with variants of that game only, all within their rules, and
@@ -215,7 +216,10 @@ mod tests {
         };
         assert_eq!(
             GameKind::Connect4.from_options(&rows).unwrap_err(),
-            "--rows and --empty apply only to --game solitaire, not connect4"
+            OptionError::misplaced(
+                "--rows and --empty",
+                "apply only to --game solitaire, not connect4".to_string()
+            )
         );
         let tuples = GameOptions {
             tuples: Some(5),
@@ -225,6 +229,7 @@ mod tests {
             GameKind::TicTacToe
                 .from_options(&tuples)
                 .unwrap_err()
+                .to_string()
                 .contains("need --encoder ntuple")
         );
     }

@@ -7,6 +7,7 @@ use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
     NTuple, Outcome, Registered, Rules, RunSettings, Side, ValueGenome, plain_number,
 };
+use crate::games::OptionError;
 
 /// The eight lines of three, as cell masks.
 pub const LINES: [u16; 8] = [
@@ -136,7 +137,7 @@ impl Registered for GenomeGame<TicTacToe> {
         ]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Self, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
         let default = if options.recommended {
             "symmetric"
         } else {
@@ -175,7 +176,7 @@ impl Registered for GenomeGame<TicTacToe> {
 
     fn validate(&self) -> Result<(), InvalidRules> {
         match self.value_genome() {
-            Some(shape) => shape.check(9).map_err(InvalidRules),
+            Some(shape) => shape.check(9).map_err(InvalidRules::from),
             None => Ok(()),
         }
     }

@@ -32,18 +32,53 @@ impl NTuple {
     }
 
     /// Checks the shape against a board of `cells` cells; says what is wrong.
-    pub fn check(self, cells: usize) -> Result<(), String> {
+    pub fn check(self, cells: usize) -> Result<(), ShapeError> {
         if self.tuples == 0 || self.tuples > 1000 {
-            return Err(format!("{} tuples (1 to 1000)", self.tuples));
+            return Err(ShapeError::Tuples(self.tuples));
         }
         let longest = (MAX_TUPLE_LENGTH as usize).min(cells) as u8;
         if self.length < 2 || self.length > longest {
-            return Err(format!(
-                "tuples of {} cells (2 to {longest} on this board)",
-                self.length
-            ));
+            return Err(ShapeError::Length {
+                length: self.length,
+                longest,
+            });
         }
         Ok(())
+    }
+}
+
+/// A value genome's shape that a board cannot take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// Not 1 to 1000 tuples.
+    #[error("{0} tuples (1 to 1000)")]
+    Tuples(u16),
+    /// Tuples shorter than 2 cells, or longer than the board or 8 cells.
+    #[error("tuples of {length} cells (2 to {longest} on this board)")]
+    Length { length: u8, longest: u8 },
+}
+
+impl ShapeError {
+    /// The command-line flag that sets what is wrong.
+    pub fn flag(self) -> &'static str {
+        match self {
+            ShapeError::Tuples(_) => "--tuples",
+            ShapeError::Length { .. } => "--tuple-length",
+        }
+    }
+
+    /// The value given to that flag.
+    pub fn value(self) -> String {
+        match self {
+            ShapeError::Tuples(tuples) => tuples.to_string(),
+            ShapeError::Length { length, .. } => length.to_string(),
+        }
+    }
+}
+
+impl From<ShapeError> for super::InvalidRules {
+    fn from(e: ShapeError) -> Self {
+        super::InvalidRules(e.to_string())
     }
 }
 

@@ -6,6 +6,7 @@
 use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
+use crate::evolve::OperatorError;
 use crate::evolve::tutor::Tutor;
 use crate::evolve::{ConfigError, EvolveConfig};
 use crate::games::BuiltIn;
@@ -42,7 +43,7 @@ impl TermKind for Bank {
     const SYNTAX: &'static str = "bank or bank-score";
     const HELP: &'static str = "(connect4) 1,000,000 × the share of the bank's training positions where the move keeps the solver's value (bank), or each move scored between the worst and the best move (bank-score)";
 
-    fn parse(word: &str) -> Option<Result<Self, String>> {
+    fn parse(word: &str) -> Option<Result<Self, OperatorError>> {
         match word {
             "bank" => Some(Ok(Bank(BankMetric::Keep))),
             "bank-score" => Some(Ok(Bank(BankMetric::Score))),

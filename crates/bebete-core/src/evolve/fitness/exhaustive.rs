@@ -8,6 +8,7 @@
 use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::dispatch::Abilities;
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
+use crate::evolve::OperatorError;
 use crate::evolve::{ConfigError, EvolveConfig};
 use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
@@ -24,7 +25,7 @@ impl TermKind for Exhaustive {
     const HELP: &'static str = "1,000,000 × the share of every position of the solved game (tictactoe, matchsticks; solitaire: the best count of pegs) where the genome's move keeps the game's value";
     const PLAYERS: Option<u8> = None;
 
-    fn parse(word: &str) -> Option<Result<Self, String>> {
+    fn parse(word: &str) -> Option<Result<Self, OperatorError>> {
         (word == Self::SYNTAX).then_some(Ok(Exhaustive))
     }
 

@@ -4,6 +4,7 @@
 use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
 use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
+use crate::evolve::OperatorError;
 use crate::evolve::{ConfigError, EvolveConfig};
 use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
@@ -17,7 +18,7 @@ impl TermKind for HallOfFame {
     const SYNTAX: &'static str = "hof:N";
     const HELP: &'static str = "N games against past champions: every 10th generation's enters a hall of fame of the latest 50";
 
-    fn parse(word: &str) -> Option<Result<Self, String>> {
+    fn parse(word: &str) -> Option<Result<Self, OperatorError>> {
         count_term(word, "hof", 100_000, "games against the hall of fame")
             .map(|n| n.map(HallOfFame))
     }

@@ -42,6 +42,7 @@ use super::{ConfigError, EvolveConfig, Hall, MutationScope, Population};
 use crate::dispatch::Abilities;
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{GeneUsage, IllegalPolicy, TableGame};
+use crate::evolve::OperatorError;
 use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
 use crate::solve::SolvedOnce;
@@ -148,7 +149,7 @@ pub trait TermKind:
     const REPEATS: bool = false;
     /// Reads one `+`-joined word of `--fitness` (`hof:12`); `None` when the
     /// word is not this kind's.
-    fn parse(word: &str) -> Option<Result<Self, String>>;
+    fn parse(word: &str) -> Option<Result<Self, OperatorError>>;
     /// Checks it against the rest of the configuration and the game's
     /// abilities; the problem names its flag.
     fn check(&self, cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
@@ -200,7 +201,7 @@ macro_rules! terms {
 
         impl AnyTerm {
             /// Reads one word with the first kind of the table that claims it.
-            fn parse(word: &str) -> Option<Result<AnyTerm, String>> {
+            fn parse(word: &str) -> Option<Result<AnyTerm, OperatorError>> {
                 $(if let Some(read) = <$ty>::parse(word) {
                     return Some(read.map(AnyTerm::$kind));
                 })*
@@ -335,7 +336,7 @@ impl Fitness {
                 }
                 _ => format!("'{word}' is not a fitness term: {}", expected()),
             };
-            let term = AnyTerm::parse(word).ok_or_else(unknown)??;
+            let term = AnyTerm::parse(word).ok_or_else(unknown)?.map_err(|e| e.0)?;
             if !term.repeats() && terms.iter().any(|t| t.rank() == term.rank()) {
                 return Err(format!("give {} once", term.syntax()));
             }
@@ -404,11 +405,18 @@ impl<'de> serde::Deserialize<'de> for Fitness {
 
 /// A count term's word (`hof:12` for `prefix` `hof`): 1..=`most`; `None`
 /// when the word has another prefix.
-fn count_term(word: &str, prefix: &str, most: u32, what: &str) -> Option<Result<u32, String>> {
+fn count_term(
+    word: &str,
+    prefix: &str,
+    most: u32,
+    what: &str,
+) -> Option<Result<u32, OperatorError>> {
     let n = word.strip_prefix(prefix)?.strip_prefix(':')?;
     Some(match n.parse::<u32>() {
         Ok(n) if (1..=most).contains(&n) => Ok(n),
-        _ => Err(format!("{word}: the {what} must be 1-{most}")),
+        _ => Err(OperatorError(format!(
+            "{word}: the {what} must be 1-{most}"
+        ))),
     })
 }
 

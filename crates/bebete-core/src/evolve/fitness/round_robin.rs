@@ -4,6 +4,7 @@
 use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::encoding::TableGame;
 use crate::evolve::EvolveConfig;
+use crate::evolve::OperatorError;
 use crate::evolve::tournament::round_robin;
 use crate::games::BuiltIn;
 use crate::players::{Knowledge, PlayerError};
@@ -18,7 +19,7 @@ impl TermKind for RoundRobin {
     const HELP: &'static str =
         "every ordered pair of genomes plays once (the method); 2 points a win, 1 a draw";
 
-    fn parse(word: &str) -> Option<Result<Self, String>> {
+    fn parse(word: &str) -> Option<Result<Self, OperatorError>> {
         (word == "round-robin").then_some(Ok(RoundRobin))
     }
 

@@ -6,6 +6,7 @@ use super::round_robin::RoundRobin;
 use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
 use crate::dispatch::Abilities;
 use crate::encoding::TableGame;
+use crate::evolve::OperatorError;
 use crate::evolve::tournament::sampled;
 use crate::evolve::{ConfigError, EvolveConfig};
 use crate::games::BuiltIn;
@@ -20,7 +21,7 @@ impl TermKind for Sampled {
     const SYNTAX: &'static str = "sample:K";
     const HELP: &'static str = "K opponents drawn from the population, one game on each side: a tournament affordable for large populations";
 
-    fn parse(word: &str) -> Option<Result<Self, String>> {
+    fn parse(word: &str) -> Option<Result<Self, OperatorError>> {
         count_term(word, "sample", 10_000, "number of sampled opponents").map(|k| k.map(Sampled))
     }
 

@@ -19,6 +19,7 @@ use crate::dispatch::abilities;
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::EvolveConfig;
+use crate::evolve::OperatorError;
 use crate::games::BuiltIn;
 use crate::games::walk::reachable;
 use crate::players::{Knowledge, PlayerError};
@@ -33,7 +34,7 @@ impl TermKind for Solo {
     const HELP: &'static str = "one game per genome from the start, 1,000 points a piece removed and a tie-break for the ways on along its game";
     const PLAYERS: Option<u8> = Some(1);
 
-    fn parse(word: &str) -> Option<Result<Self, String>> {
+    fn parse(word: &str) -> Option<Result<Self, OperatorError>> {
         (word == Self::SYNTAX).then_some(Ok(Solo))
     }
 

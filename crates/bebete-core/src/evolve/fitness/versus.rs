@@ -7,6 +7,7 @@ use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{GeneUsage, TableGame};
 use crate::eval::{MatchConfig, play_against};
+use crate::evolve::OperatorError;
 use crate::evolve::{EvolveConfig, Population};
 use crate::games::BuiltIn;
 use crate::players::{
@@ -34,17 +35,17 @@ impl TermKind for Versus {
 
     /// Any word with a colon the other kinds did not claim: the player is
     /// what comes before the last colon (`mc:200:50`).
-    fn parse(word: &str) -> Option<Result<Self, String>> {
+    fn parse(word: &str) -> Option<Result<Self, OperatorError>> {
         let (spec, n) = word.rsplit_once(':')?;
         Some(match n.parse::<u64>() {
             Ok(games) if (1..=100_000).contains(&games) && !spec.is_empty() => {
                 PlayerSpec::parse(spec)
                     .map(|player| Versus { player, games })
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| OperatorError(e.to_string()))
             }
-            _ => Err(format!(
+            _ => Err(OperatorError(format!(
                 "the game count '{n}' must be 1-100000 after a player"
-            )),
+            ))),
         })
     }
 

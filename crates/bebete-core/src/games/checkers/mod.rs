@@ -37,6 +37,7 @@
 //! are read too).
 
 mod notation;
+pub use notation::FenError;
 mod registration;
 mod render;
 #[cfg(test)]
@@ -523,7 +524,7 @@ impl Game for Checkers {
             return self.parse_fen(text).map_err(|reason| NotationError {
                 number: 1,
                 text: text.to_string(),
-                reason: MoveError::Illegal(reason),
+                reason: MoveError::Illegal(reason.to_string()),
             });
         }
         self.parse_moves(text)

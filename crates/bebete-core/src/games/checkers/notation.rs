@@ -25,17 +25,14 @@ impl Checkers {
     }
 
     /// Reads a FEN string; says what is wrong with a bad one.
-    pub fn parse_fen(&self, text: &str) -> Result<CheckersPosition, String> {
+    pub fn parse_fen(&self, text: &str) -> Result<CheckersPosition, FenError> {
         let text = text.trim().trim_end_matches('.');
         let mut parts = text.split(':');
         let to_move = match parts.next().map(str::trim) {
             Some("B") | Some("b") => Side::First,
             Some("W") | Some("w") => Side::Second,
             other => {
-                return Err(format!(
-                    "a FEN string starts with the side to move, B or W (found '{}')",
-                    other.unwrap_or_default()
-                ));
+                return Err(FenError::SideToMove(other.unwrap_or_default().to_string()));
             }
         };
         let (mut black, mut white, mut kings) = (0u32, 0u32, 0u32);
@@ -46,9 +43,7 @@ impl Checkers {
                 Some(("W" | "w", list)) => (Side::Second, list),
                 Some(("B" | "b", list)) => (Side::First, list),
                 _ => {
-                    return Err(format!(
-                        "'{part}': each side's list starts with W or B (W18,24,K28)"
-                    ));
+                    return Err(FenError::SideList(part.to_string()));
                 }
             };
             sides_read += 1;
@@ -57,10 +52,10 @@ impl Checkers {
                     Some(rest) => (true, rest),
                     None => (false, item),
                 };
-                let number = |s: &str| -> Result<usize, String> {
+                let number = |s: &str| -> Result<usize, FenError> {
                     match s.parse::<usize>() {
                         Ok(n) if (1..=32).contains(&n) => Ok(n - 1),
-                        _ => Err(format!("'{item}': squares are 1-32")),
+                        _ => Err(FenError::Square(item.to_string())),
                     }
                 };
                 let (first, last) = match squares.split_once('-') {
@@ -70,7 +65,7 @@ impl Checkers {
                 for sq in first..=last {
                     let bit = 1u32 << sq;
                     if (black | white) & bit != 0 {
-                        return Err(format!("square {} is listed twice", sq + 1));
+                        return Err(FenError::Twice(sq as u8 + 1));
                     }
                     match side {
                         Side::First => black |= bit,
@@ -83,14 +78,37 @@ impl Checkers {
             }
         }
         if sides_read == 0 {
-            return Err("a FEN string lists the pieces: B:W21-32:B1-12".to_string());
+            return Err(FenError::NoPieces);
         }
         let men = (black | white) & !kings;
         if men & ((black & BLACK_CROWN) | (white & WHITE_CROWN)) != 0 {
-            return Err("a man stands on its crowning row: it would be a king".to_string());
+            return Err(FenError::UncrownedMan);
         }
         Ok(CheckersPosition::new(black, white, kings, to_move))
     }
+}
+
+/// What is wrong with a FEN string.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// It does not start with `B` or `W`.
+    #[error("a FEN string starts with the side to move, B or W (found '{0}')")]
+    SideToMove(String),
+    /// A list of pieces that does not start with `W` or `B`.
+    #[error("'{0}': each side's list starts with W or B (W18,24,K28)")]
+    SideList(String),
+    /// A square or a range with a square outside 1–32.
+    #[error("'{0}': squares are 1-32")]
+    Square(String),
+    /// A square given twice.
+    #[error("square {0} is listed twice")]
+    Twice(u8),
+    /// No list of pieces.
+    #[error("a FEN string lists the pieces: B:W21-32:B1-12")]
+    NoPieces,
+    /// A man on its crowning row.
+    #[error("a man stands on its crowning row: it would be a king")]
+    UncrownedMan,
 }
 
 /// Reads one move: `11-15`, or a capture with every landing square.

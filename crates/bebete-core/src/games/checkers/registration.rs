@@ -2,6 +2,7 @@
 //! `games::registry`): its names, settings, encoders and options.
 
 use super::*;
+use crate::games::OptionError;
 
 /// Checkers with its genome kind as files store it: the vote table's
 /// encoder, then the value genome. Append only.
@@ -51,7 +52,7 @@ impl Registered for GenomeGame<Checkers> {
         ]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Self, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
         // evolve's recommended settings learn a value genome; the text's
         // sub-grid genome is the default everywhere else.
         let default = if options.recommended {
@@ -81,7 +82,7 @@ impl Registered for GenomeGame<Checkers> {
 
     fn validate(&self) -> Result<(), InvalidRules> {
         match self.value_genome() {
-            Some(shape) => shape.check(SQUARES).map_err(InvalidRules),
+            Some(shape) => shape.check(SQUARES).map_err(InvalidRules::from),
             None => Ok(()),
         }
     }

@@ -5,6 +5,7 @@ use super::{
     GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, NTuple, NoGenome, Othello,
     Placement, Registered, Rules, RunSettings, SQUARES, ValueGenome,
 };
+use crate::games::OptionError;
 use serde::{Deserialize, Serialize};
 
 /// Othello with its genome as files store it: both are value genomes,
@@ -169,7 +170,7 @@ impl Registered for GenomeGame<Othello> {
         vec![Othello::STRAIGHT, Othello::STRAIGHT_PAIRS, Othello::NTUPLE]
     }
 
-    fn from_options(options: &GameOptions) -> Result<Self, String> {
+    fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
         const NAMES: [&str; 2] = ["straight", "ntuple"];
         let genome = match options.encoder.as_deref().unwrap_or(NAMES[0]) {
             "ntuple" => ValueGenome::drawn(options.value_shape(Othello::SNAKES, SQUARES)?),
@@ -177,14 +178,20 @@ impl Registered for GenomeGame<Othello> {
                 let length = options.tuple_length.unwrap_or(Othello::STRAIGHT_LENGTH);
                 let tuples = straight_count(length);
                 if tuples == 0 {
-                    return Err(format!(
-                        "--tuple-length {length}: straight tuples are 2 to 8 squares long"
-                    ));
+                    return Err(OptionError {
+                        flag: "--tuple-length",
+                        value: Some(length.to_string()),
+                        allowed: "straight tuples are 2 to 8 squares long".to_string(),
+                    });
                 }
                 if let Some(given) = options.tuples.filter(|&t| t != tuples) {
-                    return Err(format!(
-                        "--tuples {given}: the straight encoder has every straight line of {length} squares, {tuples} tuples (leave --tuples out, or use --encoder ntuple)"
-                    ));
+                    return Err(OptionError {
+                        flag: "--tuples",
+                        value: Some(given.to_string()),
+                        allowed: format!(
+                            "the straight encoder has every straight line of {length} squares, {tuples} tuples (leave --tuples out, or use --encoder ntuple)"
+                        ),
+                    });
                 }
                 ValueGenome::straight(NTuple { tuples, length })
             }
@@ -218,7 +225,7 @@ impl Registered for GenomeGame<Othello> {
             return Ok(());
         };
         let s = genome.shape;
-        s.check(SQUARES).map_err(InvalidRules)?;
+        s.check(SQUARES).map_err(InvalidRules::from)?;
         if genome.placement == Placement::Straight && s.tuples != straight_count(s.length) {
             return Err(InvalidRules(format!(
                 "{} straight tuples of {} squares: there are {}",

@@ -335,6 +335,8 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
         }
     );
     let err = GenomeGame::<Othello>::from_options(&options("straight", Some(5), None)).unwrap_err();
+    assert_eq!((err.flag, err.value.as_deref()), ("--tuples", Some("5")));
+    let err = err.to_string();
     assert!(
         err.starts_with(
             "--tuples 5: the straight encoder has every straight line of 4 squares, 21 tuples"
@@ -354,6 +356,8 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
         )
     );
     let err = GenomeGame::<Othello>::from_options(&options("subgrid", None, None)).unwrap_err();
+    assert_eq!(err.flag, "--encoder");
+    let err = err.to_string();
     assert!(
         err.contains("othello encoders are straight and ntuple"),
         "{err}"
