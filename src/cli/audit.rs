@@ -5,6 +5,7 @@ use super::explain::parse_policy;
 use super::output::pretty_json;
 use crate::audit::audit;
 use crate::bank::BankSource;
+use crate::dispatch::games_with;
 use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::tutor::Tutor;
@@ -163,15 +164,18 @@ impl GameVisitor for Audit<'_> {
         }
         if !G::SOLVABLE {
             anyhow::bail!(
-                "{}: audit proves tic-tac-toe and matchsticks exactly and measures Connect-Four on its bank; {} has neither a solved table nor a bank: eval measures it against fixed players (e.g. --against random,rules,alphabeta:4)",
+                "{}: audit proves {} exactly and measures {} on a bank; {} has neither a solved table nor a bank: eval measures it against fixed players (e.g. --against random,rules,alphabeta:4)",
                 self.args.genome.display(),
+                games_with(|a| a.solvable, "and"),
+                games_with(|a| a.banked, "and"),
                 game.spec().kind()
             );
         }
         if self.args.bank.is_some() {
             anyhow::bail!(
-                "--bank: {} is solved whole and audited exactly; a bank is for Connect-Four",
-                game.spec()
+                "--bank: {} is solved whole and audited exactly; a bank is for {}",
+                game.spec(),
+                games_with(|a| a.banked, "and")
             );
         }
         if self.genome.lookahead > 0 {
@@ -238,7 +242,8 @@ impl PuzzleVisitor for AuditPuzzle<'_> {
         let (genome, args) = (self.genome, self.args);
         if args.bank.is_some() {
             anyhow::bail!(
-                "--bank: banks are Connect-Four's; {} is audited on every reachable position",
+                "--bank: banks are for {}; {} is audited on every reachable position",
+                games_with(|a| a.banked, "and"),
                 genome.game.kind()
             );
         }

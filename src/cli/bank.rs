@@ -3,6 +3,7 @@
 
 use super::evolve::thread_count;
 use crate::bank::{BankFile, BankSource, HELD_OUT_EVERY};
+use crate::dispatch::{abilities, games_with};
 use crate::games::GameKind;
 use crate::labelling::{self, DEFAULT_PLAYERS, Plan, Speed};
 use crate::players::PlayerSpec;
@@ -277,15 +278,21 @@ fn merge(list: &str, out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Building a bank: Connect-Four only.
+/// Building a bank: only for the games that learn from one.
 fn check_build_flags(args: &BankArgs) -> anyhow::Result<()> {
+    let banked = games_with(|a| a.banked, "and");
     match args.game {
-        Some(GameKind::Connect4) => {}
+        Some(kind)
+            if kind
+                .variants()
+                .into_iter()
+                .any(|spec| abilities(spec).banked) => {}
         Some(other) => bail!(
-            "--game {}: a bank labels Connect-Four positions; tictactoe and matchsticks are solved whole (evolve --fitness vs:exhaustive)",
-            other.name()
+            "--game {}: a bank labels {banked} positions; {} are solved whole (evolve --fitness vs:exhaustive)",
+            other.name(),
+            games_with(|a| a.solvable, "and")
         ),
-        None => bail!("--game: name the game, connect4 (the only game a bank is built for)"),
+        None => bail!("--game: name the game, {banked} (the games a bank is built for)"),
     }
     Ok(())
 }

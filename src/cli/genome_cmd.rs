@@ -152,9 +152,10 @@ impl GameVisitor for Polish<'_> {
         let policy = IllegalPolicy::default();
         let Some(tutor) = Tutor::new(&game, &source, policy, self.genome.lookahead)? else {
             anyhow::bail!(
-                "{}: {} genome; only Connect-Four genomes learn from a bank",
+                "{}: {} genome; only {} genomes learn from a bank",
                 self.args.file.display(),
-                crate::store::with_article(self.genome.game.kind().name())
+                crate::store::with_article(self.genome.game.kind().name()),
+                crate::dispatch::games_with(|a| a.banked, "and")
             );
         };
         let genes = &mut self.genome.genes;

@@ -238,7 +238,7 @@ fn banks_merge_genomes_gather_and_polish_fits_a_genome() {
         .args(["--out", "q.genome"])
         .assert()
         .failure()
-        .stderr(contains("only Connect-Four genomes learn from a bank"));
+        .stderr(contains("only connect4 genomes learn from a bank"));
 }
 
 /// `bank --dry-run` checks the players and --out and writes nothing: a

@@ -94,8 +94,44 @@ pub fn abilities(spec: GameSpec) -> Abilities {
     spec.visit(AbilitiesOf)
 }
 
+/// The built-in games of which some variant (an encoder, a rule) has what
+/// `has` asks, by their command-line names in the registry's order,
+/// joined for a sentence with `last` before the last
+/// (`tictactoe, connect4, checkers or othello`): messages and help name
+/// the games that can do a thing from the registry, never from a list
+/// typed by hand.
+pub fn games_with(has: impl Fn(&Abilities) -> bool, last: &str) -> String {
+    let names: Vec<&str> = crate::games::GameKind::ALL
+        .iter()
+        .filter(|kind| {
+            kind.variants()
+                .into_iter()
+                .any(|spec| has(&abilities(spec)))
+        })
+        .map(|kind| kind.name())
+        .collect();
+    match names.split_last() {
+        None => "none".to_string(),
+        Some((only, [])) => only.to_string(),
+        Some((final_name, rest)) => format!("{} {last} {final_name}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn games_are_listed_by_what_they_can_do() {
+        use super::games_with;
+        assert_eq!(games_with(|a| a.solvable, "or"), "tictactoe or matchsticks");
+        assert_eq!(
+            games_with(|a| a.learns, "or"),
+            "tictactoe, connect4, checkers or othello"
+        );
+        assert_eq!(games_with(|a| a.banked, "and"), "connect4");
+        assert_eq!(games_with(|a| a.players == 1, "or"), "solitaire");
+        assert_eq!(games_with(|a| a.players == 3, "or"), "none");
+    }
+
     use super::*;
     use crate::players::Puzzle;
 

@@ -276,7 +276,10 @@ impl EvolveConfig {
                 return err(
                     "target",
                     "pegs".into(),
-                    "pegs:N is a target of one-player games (solitaire)",
+                    &format!(
+                        "pegs:N is a target of one-player games ({})",
+                        crate::dispatch::games_with(|a| a.players == 1, "and")
+                    ),
                 );
             }
             return Ok(());
@@ -459,8 +462,10 @@ impl EvolveConfig {
             return refuse(
                 "target",
                 "unbeatable".into(),
-                "needs an exact audit: tictactoe or matchsticks (use score:SPEC:X for connect4)"
-                    .into(),
+                format!(
+                    "needs an exact audit: {} (use score:SPEC:X for the others)",
+                    crate::dispatch::games_with(|a| a.solvable, "or")
+                ),
             );
         }
         if self.lookahead > 0 && self.stop.target == Some(Target::Unbeatable) {
@@ -489,7 +494,10 @@ impl EvolveConfig {
             return refuse(
                 "learn-against",
                 spec.to_string(),
-                "only a value genome learns between generations: use --encoder ntuple (tictactoe, connect4, checkers, othello)".into(),
+                format!(
+                    "only a value genome learns between generations: use --encoder ntuple ({})",
+                    crate::dispatch::games_with(|a| a.learns, "or")
+                ),
             );
         }
         if let Some(spec) = &self.learn_against
@@ -527,14 +535,20 @@ impl EvolveConfig {
             return refuse(
                 "self-play",
                 self.self_play.to_string(),
-                "only a value genome learns by self-play: use --encoder ntuple (tictactoe, connect4, checkers, othello)".into(),
+                format!(
+                    "only a value genome learns by self-play: use --encoder ntuple ({})",
+                    crate::dispatch::games_with(|a| a.learns, "or")
+                ),
             );
         }
         if self.init == Init::Zero && !abilities.weighted_genes {
             return refuse(
                 "init",
                 "zero".into(),
-                "only Connect-Four genes carry a weight: use random".into(),
+                format!(
+                    "only {} genes carry a weight: use random",
+                    crate::dispatch::games_with(|a| a.weighted_genes, "and")
+                ),
             );
         }
         if !abilities.banked {
