@@ -130,3 +130,52 @@ pub fn read_until(from: &mut impl std::io::Read, marker: &str, what: &str) -> St
     }
     String::from_utf8_lossy(&seen).into_owned()
 }
+
+/// `solve --game GAME --perft D` lists `counts` (depths 1 to D, D their
+/// number) in its table.
+pub fn perft_lists(dir: &std::path::Path, game: &str, counts: &[&str]) {
+    let depth = counts.len().to_string();
+    let out = stdout_of(bebete(dir).args(["solve", "--game", game, "--perft", &depth]));
+    for count in counts {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(*count)),
+            "{game}, {count}: {out}"
+        );
+    }
+}
+
+/// Runs `args` (an evolve command writing `runs/r`, without
+/// --generations) for 2·half generations on 1 and on 2 threads, and for
+/// half then a resume of half more on 2 threads: all three end the same.
+/// The three folders, for more checks (the runs are `runs/r` in each).
+pub fn exact_on_threads_and_resume(args: &[&str], half: u32) -> Vec<tempfile::TempDir> {
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let (whole, half) = ((2 * half).to_string(), half.to_string());
+    for (dir, threads, generations) in [
+        (&dirs[0], "1", &whole),
+        (&dirs[1], "2", &whole),
+        (&dirs[2], "2", &half),
+    ] {
+        bebete(dir.path())
+            .args(args)
+            .args([
+                "--run",
+                "runs/r",
+                "--generations",
+                generations,
+                "--threads",
+                threads,
+            ])
+            .assert()
+            .success();
+    }
+    let run = |i: usize| dirs[i].path().join("runs/r");
+    same_run(&run(0), &run(1));
+    bebete(dirs[2].path())
+        .args(["resume", "runs/r", "--generations", &half])
+        .assert()
+        .success();
+    same_run(&run(0), &run(2));
+    dirs
+}

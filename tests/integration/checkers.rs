@@ -2,7 +2,7 @@
 //! a run that resumes exactly on any thread count, and every command that
 //! plays or explains a genome.
 
-use crate::common::{bebete, same_run, score_of, stdout_of};
+use crate::common::{bebete, exact_on_threads_and_resume, perft_lists, score_of, stdout_of};
 
 /// `solve --perft` prints the published counts; plain `solve` says that
 /// checkers has no exact solver and what to use instead.
@@ -57,20 +57,6 @@ fn perft_counts_and_no_solver() {
     assert!(text.contains("move 2 ('9-13')"), "{text}");
 }
 
-/// `solve --game GAME --perft D` lists `counts` (depths 1 to D, D their
-/// number) in its table.
-pub(crate) fn perft_lists(dir: &std::path::Path, game: &str, counts: &[&str]) {
-    let depth = counts.len().to_string();
-    let out = stdout_of(bebete(dir).args(["solve", "--game", game, "--perft", &depth]));
-    for count in counts {
-        assert!(
-            out.lines()
-                .any(|l| l.split_whitespace().nth(1) == Some(*count)),
-            "{game}, {count}: {out}"
-        );
-    }
-}
-
 /// A short run: the same seed gives the same champion on 1 and 2 threads,
 /// and a run cut in two by a resume equals the whole one.
 #[test]
@@ -95,39 +81,6 @@ fn a_checkers_run_is_exact_on_any_thread_count_and_across_a_resume() {
         ],
         3,
     );
-}
-
-/// Runs `args` (an evolve command writing `runs/r`, without
-/// --generations) for 2·half generations on 1 and on 2 threads, and for
-/// half then a resume of half more on 2 threads: all three end the same.
-pub(crate) fn exact_on_threads_and_resume(args: &[&str], half: u32) {
-    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-    let (whole, half) = ((2 * half).to_string(), half.to_string());
-    for (dir, threads, generations) in [
-        (&dirs[0], "1", &whole),
-        (&dirs[1], "2", &whole),
-        (&dirs[2], "2", &half),
-    ] {
-        bebete(dir.path())
-            .args(args)
-            .args([
-                "--run",
-                "runs/r",
-                "--generations",
-                generations,
-                "--threads",
-                threads,
-            ])
-            .assert()
-            .success();
-    }
-    let run = |i: usize| dirs[i].path().join("runs/r");
-    same_run(&run(0), &run(1));
-    bebete(dirs[2].path())
-        .args(["resume", "runs/r", "--generations", &half])
-        .assert()
-        .success();
-    same_run(&run(0), &run(2));
 }
 
 /// A genome plays, moves, explains and is measured; `perfect` is refused

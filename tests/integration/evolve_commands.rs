@@ -1,7 +1,10 @@
 //! `evolve` and `resume`: reproducible on any thread count, exact on resume,
 //! and robust to interruption.
 
-use crate::common::{bebete, refusal_of, run_toml_has, same_run, stats_without_times, stdout_of};
+use crate::common::{
+    bebete, exact_on_threads_and_resume, refusal_of, run_toml_has, same_run, stats_without_times,
+    stdout_of,
+};
 use std::path::Path;
 
 fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
@@ -513,39 +516,23 @@ fn benchmarks_fill_their_columns_every_k_generations() {
 
 #[test]
 fn fitness_against_a_fixed_opponent_is_reproducible_and_resumable() {
-    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let flags = [
-        "--fitness",
-        "round-robin+random:6",
-        "--checkpoint-every",
-        "4",
-    ];
-    evolve(
-        whole.path(),
-        "runs/f",
-        &["--game", "ttt"],
-        &[&flags[..], &["--generations", "12", "--threads", "2"]].concat(),
-    );
-    evolve(
-        split.path(),
-        "runs/f",
-        &["--game", "ttt"],
-        &[&flags[..], &["--generations", "6", "--threads", "1"]].concat(),
-    );
-    bebete(split.path())
-        .args([
-            "resume",
-            "runs/f",
-            "--generations",
-            "6",
+    let dirs = exact_on_threads_and_resume(
+        &[
+            "evolve",
             "--quiet",
-            "--threads",
-            "1",
-        ])
-        .assert()
-        .success();
-    same_run(&whole.path().join("runs/f"), &split.path().join("runs/f"));
+            "--seed",
+            "11",
+            "--game",
+            "ttt",
+            "--fitness",
+            "round-robin+random:6",
+            "--checkpoint-every",
+            "4",
+        ],
+        6,
+    );
     // vs:SPEC:N replaces the round-robin: points are at most 2 per game.
+    let whole = &dirs[0];
     evolve(
         whole.path(),
         "runs/v",
@@ -626,8 +613,13 @@ fn targets_stop_the_run_and_say_why() {
 
 #[test]
 fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
-    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let flags = [
+        "evolve",
+        "--quiet",
+        "--seed",
+        "11",
+        "--game",
+        "c4",
         "--population",
         "8",
         "--elite",
@@ -647,25 +639,10 @@ fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
         "--bench-every",
         "0",
     ];
-    evolve(
-        whole.path(),
-        "runs/s",
-        &["--game", "c4"],
-        &[&flags[..], &["--generations", "12", "--threads", "2"]].concat(),
-    );
-    evolve(
-        split.path(),
-        "runs/s",
-        &["--game", "c4"],
-        &[&flags[..], &["--generations", "6", "--threads", "1"]].concat(),
-    );
-    bebete(split.path())
-        .args(["resume", "runs/s", "--generations", "6", "--quiet"])
-        .assert()
-        .success();
-    same_run(&whole.path().join("runs/s"), &split.path().join("runs/s"));
+    let dirs = exact_on_threads_and_resume(&flags, 6);
+    let run = dirs[0].path().join("runs/r");
     run_toml_has(
-        &whole.path().join("runs/s"),
+        &run,
         &[
             "fitness = \"vs:sample:3+hof:4+random:2\"",
             "init = \"zero\"",
@@ -676,13 +653,13 @@ fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
     // Zero weights, and mutation (at rate 0.5) only where play went: the
     // champion's weights stay zero outside the genes read in 12
     // generations of games (mutating all 923,521 would weight ~460,000).
-    let champion = std::fs::read(whole.path().join("runs/s/best.genome")).unwrap();
+    let champion = std::fs::read(run.join("best.genome")).unwrap();
     let weighted = champion.iter().filter(|&&g| g & 63 != 0).count();
     assert!(weighted < 50_000, "{weighted} weighted genes");
     // 3 opponents, 2 games each, 4 against the hall of fame (from
     // generation 1, once the champion of generation 0 is in it) and 2
     // against random.
-    let stats = stats_without_times(&whole.path().join("runs/s"));
+    let stats = stats_without_times(&run);
     for (g, row) in stats[1..].iter().enumerate() {
         let best: u32 = row.split(',').nth(1).unwrap().parse().unwrap();
         assert!(best <= if g == 0 { 16 } else { 24 }, "{row}");
@@ -691,8 +668,13 @@ fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
 
 #[test]
 fn a_shelled_run_is_exact_on_resume_and_its_champion_keeps_the_shell() {
-    let (whole, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let flags = [
+        "evolve",
+        "--quiet",
+        "--seed",
+        "11",
+        "--game",
+        "c4",
         "--population",
         "6",
         "--elite",
@@ -708,34 +690,18 @@ fn a_shelled_run_is_exact_on_resume_and_its_champion_keeps_the_shell() {
         "--bench-games",
         "10",
     ];
-    let game = ["--game", "c4"];
-    evolve(
-        whole.path(),
-        "runs/l",
-        &game,
-        &[&flags[..], &["--generations", "6"]].concat(),
-    );
-    evolve(
-        split.path(),
-        "runs/l",
-        &game,
-        &[&flags[..], &["--generations", "3", "--threads", "1"]].concat(),
-    );
-    bebete(split.path())
-        .args(["resume", "runs/l", "--generations", "3", "--quiet"])
-        .assert()
-        .success();
-    same_run(&whole.path().join("runs/l"), &split.path().join("runs/l"));
-    let toml = std::fs::read_to_string(whole.path().join("runs/l/run.toml")).unwrap();
+    let dirs = exact_on_threads_and_resume(&flags, 3);
+    let whole = &dirs[0];
+    let toml = std::fs::read_to_string(whole.path().join("runs/r/run.toml")).unwrap();
     assert!(toml.contains("lookahead = 2"), "{toml}");
     let info =
-        stdout_of(bebete(whole.path()).args(["genome", "info", "runs/l/best.genome", "--json"]));
+        stdout_of(bebete(whole.path()).args(["genome", "info", "runs/r/best.genome", "--json"]));
     let doc: serde_json::Value = serde_json::from_str(&info).unwrap();
     assert_eq!(doc["lookahead"], 2);
     // The shell sees the win in column 1 that the genes may not.
     let out = stdout_of(bebete(whole.path()).args([
         "explain",
-        "runs/l/best.genome",
+        "runs/r/best.genome",
         "--position",
         "121212",
         "--json",
@@ -840,51 +806,32 @@ fn a_run_outside_the_project_runs_keeps_its_plot_and_champion() {
 
 #[test]
 fn bank_learning_is_reproducible_on_any_thread_count_and_resumes_exactly() {
-    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-    let game = [
-        "--game",
-        "c4",
-        "--population",
-        "8",
-        "--elite",
-        "2",
-        "--fitness",
-        "round-robin+bank",
-        "--guided",
-        "20",
-        "--local-search",
-        "1",
-        "--bench-every",
-        "2",
-        "--bench-games",
-        "4",
-    ];
-    let run = "runs/learn";
-    evolve(
-        dirs[0].path(),
-        run,
-        &game,
-        &["--generations", "6", "--threads", "1"],
+    let dirs = exact_on_threads_and_resume(
+        &[
+            "evolve",
+            "--quiet",
+            "--seed",
+            "11",
+            "--game",
+            "c4",
+            "--population",
+            "8",
+            "--elite",
+            "2",
+            "--fitness",
+            "round-robin+bank",
+            "--guided",
+            "20",
+            "--local-search",
+            "1",
+            "--bench-every",
+            "2",
+            "--bench-games",
+            "4",
+        ],
+        3,
     );
-    evolve(
-        dirs[1].path(),
-        run,
-        &game,
-        &["--generations", "6", "--threads", "2"],
-    );
-    evolve(
-        dirs[2].path(),
-        run,
-        &game,
-        &["--generations", "3", "--checkpoint-every", "1"],
-    );
-    bebete(dirs[2].path())
-        .args(["resume", run, "--generations", "3", "--quiet"])
-        .assert()
-        .success();
-    let a = dirs[0].path().join(run);
-    same_run(&a, &dirs[1].path().join(run));
-    same_run(&a, &dirs[2].path().join(run));
+    let a = dirs[0].path().join("runs/r");
     run_toml_has(
         &a,
         &[

@@ -1,23 +1,35 @@
 //! The island model in one process: reproducible on any thread count, exact
 //! on resume, migrating as documented, plotted per island.
 
-use crate::common::{bebete, run_toml_has, same_run, stats_without_times, stdout_of};
+use crate::common::{
+    bebete, exact_on_threads_and_resume, run_toml_has, same_run, stats_without_times, stdout_of,
+};
 use bebete_core::evolve::checkpoint::Checkpoint;
 use predicates::str::contains;
 use std::path::Path;
 
+/// Three islands of tic-tac-toe genomes, migrants every 2 generations.
+const ISLANDS: &[&str] = &[
+    "--seed",
+    "5",
+    "--fitness",
+    "vs:exhaustive",
+    "--population",
+    "12",
+    "--elite",
+    "3",
+    "--islands",
+    "3",
+    "--migrate-every",
+    "2",
+    "--migrants",
+    "2",
+];
+
 fn evolve(dir: &Path, run: &str, extra: &[&str]) {
     bebete(dir)
-        .args(["evolve", "--quiet", "--seed", "5", "--run", run])
-        .args([
-            "--fitness",
-            "vs:exhaustive",
-            "--population",
-            "12",
-            "--elite",
-            "3",
-        ])
-        .args(["--islands", "3", "--migrate-every", "2", "--migrants", "2"])
+        .args(["evolve", "--quiet", "--run", run])
+        .args(ISLANDS)
         .args(extra)
         .assert()
         .success();
@@ -25,30 +37,8 @@ fn evolve(dir: &Path, run: &str, extra: &[&str]) {
 
 #[test]
 fn islands_are_the_same_on_any_thread_count_and_after_a_resume() {
-    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-    let run = "runs/isl";
-    evolve(
-        dirs[0].path(),
-        run,
-        &["--generations", "12", "--threads", "1"],
-    );
-    evolve(
-        dirs[1].path(),
-        run,
-        &["--generations", "12", "--threads", "2"],
-    );
-    evolve(
-        dirs[2].path(),
-        run,
-        &["--generations", "5", "--checkpoint-every", "5"],
-    );
-    bebete(dirs[2].path())
-        .args(["resume", run, "--generations", "7", "--quiet"])
-        .assert()
-        .success();
-    let a = dirs[0].path().join(run);
-    same_run(&a, &dirs[1].path().join(run));
-    same_run(&a, &dirs[2].path().join(run));
+    let dirs = exact_on_threads_and_resume(&[&["evolve", "--quiet"][..], ISLANDS].concat(), 6);
+    let a = dirs[0].path().join("runs/r");
     // A row per island and generation, the island last; the benchmark on
     // island 0's rows only, every 10 generations and at the run's last.
     let rows = stats_without_times(&a);

@@ -2,8 +2,8 @@
 //! self-play inside an exact run, the `wpc` player and random-move rates,
 //! and every command that plays or explains a genome.
 
-use crate::checkers::{exact_on_threads_and_resume, perft_lists};
 use crate::common::{bebete, refusal_of, score_of, stdout_of};
+use crate::common::{exact_on_threads_and_resume, perft_lists};
 
 /// `solve --perft` prints the published counts (a pass is a ply); plain
 /// `solve` says Othello has no exact solver.
