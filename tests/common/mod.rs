@@ -179,3 +179,14 @@ pub fn exact_on_threads_and_resume(args: &[&str], half: u32) -> Vec<tempfile::Te
     same_run(&run(0), &run(2));
     dirs
 }
+
+/// `evolve --quiet --seed 11 --run RUN`, the game's flags and `extra`,
+/// in `dir`; it must succeed.
+pub fn evolve(dir: &Path, run: &str, game: &[&str], extra: &[&str]) {
+    bebete(dir)
+        .args(["evolve", "--quiet", "--seed", "11", "--run", run])
+        .args(game)
+        .args(extra)
+        .assert()
+        .success();
+}

@@ -272,3 +272,45 @@ pub fn project(with_run: bool) -> tempfile::TempDir {
     }
     dir
 }
+
+/// A reply's body as JSON, or a failure that shows it.
+pub fn json(body: &str) -> serde_json::Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+}
+
+/// Starts a table and returns its state.
+pub fn new_game(server: &Server, request: &str) -> serde_json::Value {
+    let (status, body) = server.post("/api/games", request);
+    assert_eq!(status, 200, "{body}");
+    json(&body)
+}
+
+/// Plays the first legal move until the game ends (at most `limit` moves);
+/// the final state.
+pub fn play_out(server: &Server, mut state: serde_json::Value, limit: usize) -> serde_json::Value {
+    for _ in 0..limit {
+        if !state["result"].is_null() {
+            return state;
+        }
+        assert_eq!(state["your_turn"], true, "{state}");
+        let mv = state["legal"][0].as_str().unwrap().to_string();
+        let id = state["id"].as_str().unwrap();
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/move"),
+            &format!(r#"{{"move":"{mv}"}}"#),
+        );
+        assert_eq!(status, 200, "{body}");
+        state = json(&body);
+    }
+    panic!("the game did not end in {limit} moves: {state}");
+}
+
+/// A refusal with `status` whose JSON error says `words`.
+pub fn error_of(reply: (u16, String), status: u16, words: &str) {
+    assert_eq!(reply.0, status, "{}", reply.1);
+    let body = json(&reply.1);
+    let message = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {body}"));
+    assert!(message.contains(words), "{message:?} lacks {words:?}");
+}

@@ -10,16 +10,20 @@ mod bank_commands;
 mod checkers;
 mod docs;
 mod evolve_commands;
+mod evolve_settings;
 mod genome_commands;
 mod invariants;
 mod islands;
 mod layers;
 mod measure_commands;
+mod old_formats;
 mod othello;
 mod play_and_plot;
 mod reliability;
 #[cfg(feature = "serve")]
 mod serve_api;
+#[cfg(feature = "serve")]
+mod serve_refusals;
 #[cfg(feature = "serve")]
 mod serve_work;
 mod shown_commands;

@@ -3,22 +3,11 @@
 //! game is deleted, and slow bots do not hold up quick ones. Spoken to over
 //! real sockets; every wait is bounded.
 
-use crate::common::server::{Server, project};
+use crate::common::server::{Server, json, new_game, project};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-
-fn json(body: &str) -> Value {
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
-}
-
-/// A new table from `request`, which the server must accept: its state.
-fn open(server: &Server, request: &str) -> Value {
-    let (status, body) = server.post("/api/games", request);
-    assert_eq!(status, 200, "{request}: {body}");
-    json(&body)
-}
 
 /// The id of a table's state.
 fn id_of(state: &Value) -> String {
@@ -65,7 +54,7 @@ fn post_and_hang_up(server: &Server, path: &str, body: &str, after: Duration) {
 /// move on the empty board (about 25 CPU-seconds), and the thread waiting
 /// for that move's answer.
 fn start_slow(server: &Server) -> (String, std::thread::JoinHandle<(u16, String)>) {
-    let id = id_of(&open(
+    let id = id_of(&new_game(
         server,
         r#"{"opponent":"alphabeta:12","game":"c4","first":"human"}"#,
     ));
@@ -143,7 +132,7 @@ fn deleting_a_game_stops_its_bots_move() {
 fn a_slow_bot_moves_within_the_servers_time_and_says_how_far_it_got() {
     let dir = project(false);
     let server = Server::start(dir.path(), &["--move-seconds", "1"]);
-    let state = open(&server, SLOW_GAME);
+    let state = new_game(&server, SLOW_GAME);
     assert_eq!(state["moves"].as_str().unwrap().len(), 1, "{state}");
     let reason = state["bot"]["reason"].as_str().unwrap();
     assert!(
@@ -167,7 +156,7 @@ fn slow_bots_do_not_hold_up_quick_ones() {
         r#"{"opponent":"rules","game":"c4","first":"bot"}"#,
         r#"{"opponent":"genomes/connect4-subgrid.genome","first":"bot"}"#,
     ] {
-        let state = open(&server, request);
+        let state = new_game(&server, request);
         assert_eq!(state["moves"].as_str().unwrap().len(), 1, "{state}");
     }
     for table in slow {
@@ -313,7 +302,7 @@ fn a_flood_of_new_games_neither_locks_the_store_nor_drops_a_game_in_play() {
     let server = Server::start(dir.path(), &["--max-games", "3", "--move-seconds", "600"]);
     const TTT: &str = r#"{"opponent":"rules","game":"ttt"}"#;
     let played = |server: &Server| {
-        let id = id_of(&open(server, TTT));
+        let id = id_of(&new_game(server, TTT));
         let (status, body) = server.post(&format!("/api/games/{id}/move"), r#"{"move":"5"}"#);
         assert_eq!(status, 200, "{body}");
         id
@@ -323,7 +312,7 @@ fn a_flood_of_new_games_neither_locks_the_store_nor_drops_a_game_in_play() {
     // tables: every one is opened, and the game in play stays.
     let slow: Vec<_> = (0..3).map(|_| start_slow(&server)).collect();
     for _ in 0..30 {
-        open(&server, TTT);
+        new_game(&server, TTT);
     }
     for (id, mover) in slow {
         let (status, body) = mover.join().unwrap();
@@ -338,7 +327,7 @@ fn a_flood_of_new_games_neither_locks_the_store_nor_drops_a_game_in_play() {
     assert_eq!(status, 503, "{body}");
     assert!(body.contains("in play"), "{body}");
     delete(&server, &others[0]);
-    open(&server, TTT);
+    new_game(&server, TTT);
 }
 
 /// A request's time counts its wait in the queue: behind a queue of long
@@ -369,7 +358,7 @@ fn a_queue_of_searches_holds_no_request_past_its_time() {
         r#"{"opponent":"rules","game":"c4","first":"bot"}"#,
     ] {
         let started = Instant::now();
-        let state = open(&server, quick);
+        let state = new_game(&server, quick);
         let took = started.elapsed();
         assert!(took < Duration::from_secs(3), "{quick}: {took:?}");
         assert_eq!(state["last"]["by"], "bot", "{state}");
@@ -414,7 +403,7 @@ fn games_share_one_copy_of_a_genome_within_a_memory_budget() {
     let start = server.resident_mb();
     let game = r#"{"opponent":"genomes/connect4.genome"}"#;
     let other = r#"{"opponent":"genomes/other.genome"}"#;
-    let ids: Vec<String> = (0..32).map(|_| id_of(&open(&server, game))).collect();
+    let ids: Vec<String> = (0..32).map(|_| id_of(&new_game(&server, game))).collect();
     let playing = server.resident_mb();
     assert!(
         playing - start < 60.0,
@@ -433,14 +422,14 @@ fn games_share_one_copy_of_a_genome_within_a_memory_budget() {
         "{start:.0} MB before, {ended:.0} MB after the games ended"
     );
     // Room again; and a file changed on disk is read again.
-    let state = open(&server, other);
+    let state = new_game(&server, other);
     assert_eq!(state["game"], "connect4", "{state}");
     std::fs::copy(
         genomes.join("tictactoe.genome"),
         genomes.join("other.genome"),
     )
     .unwrap();
-    assert_eq!(open(&server, other)["game"], "tictactoe");
+    assert_eq!(new_game(&server, other)["game"], "tictactoe");
     delete(&server, &id_of(&state));
 }
 
