@@ -109,34 +109,45 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
         players: PlayerSpec::parse_list(&args.players).context("--players")?,
     };
     if args.dry_run {
-        labelling::players(&plan).context("--players")?;
-        let continues = match BankFile::load(&out) {
-            Ok(old) => {
-                refuse_to_continue(
-                    &out,
-                    &old,
-                    &labelling::new_bank(&plan, &Default::default()),
-                    None,
-                )?;
-                format!(
-                    "continues the unfinished bank there ({} of {} positions labelled)",
-                    old.header.labelled, old.header.gathered
-                )
-            }
-            Err(_) if !out.exists() => "a new file".to_string(),
-            Err(e) => return Err(e.into()),
-        };
-        outln!(
-            "would gather {} positions of at least {} stones from games between {} (seed {}) and label them with the exact solver into {}: {continues}",
-            plan.positions,
-            plan.min_stones,
-            args.players,
-            plan.seed,
-            out.display()
-        );
-        outln!("dry run: the players and --out checked; nothing gathered, labelled or written");
-        return Ok(ExitCode::SUCCESS);
+        return dry_run(&args, &plan, &out);
     }
+    build(&args, &plan, &out)
+}
+
+/// `bank --dry-run`: the players and `--out` checked, the plan said.
+fn dry_run(args: &BankArgs, plan: &Plan, out: &Path) -> anyhow::Result<ExitCode> {
+    labelling::players(plan).context("--players")?;
+    let continues = match BankFile::load(out) {
+        Ok(old) => {
+            refuse_to_continue(
+                out,
+                &old,
+                &labelling::new_bank(plan, &Default::default()),
+                None,
+            )?;
+            format!(
+                "continues the unfinished bank there ({} of {} positions labelled)",
+                old.header.labelled, old.header.gathered
+            )
+        }
+        Err(_) if !out.exists() => "a new file".to_string(),
+        Err(e) => return Err(e.into()),
+    };
+    outln!(
+        "would gather {} positions of at least {} stones from games between {} (seed {}) and label them with the exact solver into {}: {continues}",
+        plan.positions,
+        plan.min_stones,
+        args.players,
+        plan.seed,
+        out.display()
+    );
+    outln!("dry run: the players and --out checked; nothing gathered, labelled or written");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Gathers the plan's positions and labels them into `out`, continuing
+/// an unfinished bank there; stopped by a signal, saves what is labelled.
+fn build(args: &BankArgs, plan: &Plan, out: &Path) -> anyhow::Result<ExitCode> {
     let threads = thread_count(args.threads);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -164,7 +175,7 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
     }
     let gathering = bar(plan.positions, "gathering {pos}/{len} positions {wide_bar}");
     let gathered = pool.install(|| {
-        labelling::gather(&plan, |n| {
+        labelling::gather(plan, |n| {
             gathering.set_position(n);
             !stop.load(Ordering::SeqCst)
         })
@@ -193,7 +204,7 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
             gathered.games
         );
     }
-    let mut bank = fresh_or_continued(&out, &plan, &gathered)?;
+    let mut bank = fresh_or_continued(out, plan, &gathered)?;
     let total = bank.header.gathered;
     let labelling = bar(
         total,
@@ -202,14 +213,14 @@ pub fn run(args: BankArgs) -> anyhow::Result<ExitCode> {
     let speed = label_all(
         &mut bank,
         &gathered,
-        &out,
+        out,
         threads,
         args.save_every,
         &labelling,
         &stop,
     )?;
     labelling.finish_and_clear();
-    bank.save(&out)?;
+    bank.save(out)?;
     if bank.header.labelled < total {
         eprintln!(
             "interrupted: {} of {} positions labelled and saved in {}; run the same command to continue",
