@@ -183,6 +183,10 @@ const NOT_RUN: &[(&str, &str)] = &[
         "the example's own tests run it",
     ),
     (
+        "cargo run --release --example own_value_genome",
+        "the example's own test runs it",
+    ),
+    (
         "bebete serve",
         "a server: tests/integration/serve_api.rs speaks to one",
     ),

@@ -162,20 +162,23 @@ pub type EvaluatorPool<G> = RefCell<Vec<Evaluator<G>>>;
 /// against each of the others in turn, so two are in use at a time.
 const POOL_SIZE: usize = 8;
 
-/// Writes [`CellBoard::evaluator_pool`] for the game `$game`.
+/// Writes [`CellBoard::evaluator_pool`] for the game `$game`, inside its
+/// `impl CellBoard` (a game outside this crate too:
+/// `bebete_core::evaluator_pool!(MyGame);`).
+#[macro_export]
 macro_rules! evaluator_pool {
     ($game:ty) => {
         fn evaluator_pool()
-        -> &'static std::thread::LocalKey<$crate::encoding::ntuple::EvaluatorPool<$game>> {
-            thread_local! {
+        -> &'static ::std::thread::LocalKey<$crate::encoding::ntuple::EvaluatorPool<$game>> {
+            ::std::thread_local! {
                 static POOL: $crate::encoding::ntuple::EvaluatorPool<$game> =
-                    const { std::cell::RefCell::new(Vec::new()) };
+                    const { ::std::cell::RefCell::new(::std::vec::Vec::new()) };
             }
             &POOL
         }
     };
 }
-pub(crate) use evaluator_pool;
+pub use crate::evaluator_pool;
 
 /// The value genome is a genome kind of every game with a board view:
 /// decided, searched, learned, explained, bred and checked here, once.
