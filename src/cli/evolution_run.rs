@@ -4,7 +4,6 @@
 
 use super::plot_cmd::{default_plot, in_project_runs};
 use crate::dispatch::GameVisitor;
-use crate::encoding::TableGame;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
 use crate::evolve::exchange;
@@ -12,8 +11,7 @@ use crate::evolve::run_toml_text;
 use crate::evolve::{
     Evolution, EvolveConfig, GenerationReport, Observer, Prepared, RunEnd, RunEnded,
 };
-use crate::games::BuiltIn;
-use crate::players::Knowledge;
+use crate::players::Playable;
 use crate::plot::render;
 use crate::store::RunLock;
 use anyhow::Context;
@@ -222,7 +220,7 @@ pub(super) fn bench_summary(cfg: &crate::evolve::EvolveConfig, values: &[f64]) -
 impl GameVisitor for Drive {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: Playable>(self, game: G) -> anyhow::Result<ExitCode> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
@@ -234,7 +232,7 @@ impl GameVisitor for Drive {
 impl Drive {
     /// Starts or resumes the run, runs it with a progress bar until its
     /// end, then writes the plot and the champion's copy and sums up.
-    fn drive<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn drive<G: Playable>(self, game: G) -> anyhow::Result<ExitCode> {
         survive_file_size_limits();
         let started = Instant::now();
         let exchange = exchange::for_this_process()?;
@@ -367,7 +365,7 @@ impl Drive {
 }
 
 /// What [`begin`] found.
-enum Begun<G: TableGame + Knowledge + BuiltIn> {
+enum Begun<G: Playable> {
     /// The evolution to run, the generation to run it up to, and a fresh
     /// run's lock.
     Run {
@@ -387,7 +385,7 @@ enum Begun<G: TableGame + Knowledge + BuiltIn> {
 /// that met its `--target` or `--patience` rule is finished, unless
 /// `--generations N` asks for more: those run without the rule (it is met
 /// already, and would stop the run after one generation).
-fn begin<G: TableGame + Knowledge + BuiltIn>(
+fn begin<G: Playable>(
     game: G,
     origin: Origin,
     run: &RunDir,

@@ -2,10 +2,9 @@
 
 use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::{IllegalPolicy, TableGame, UnknownPolicy};
+use crate::encoding::{IllegalPolicy, UnknownPolicy};
 use crate::explain::Explained;
-use crate::games::BuiltIn;
-use crate::players::Knowledge;
+use crate::players::Playable;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -44,7 +43,7 @@ struct Explain<'a> {
 impl GameVisitor for Explain<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: Playable>(self, game: G) -> anyhow::Result<String> {
         let text = self.args.position.as_str();
         let pos = game
             .parse_position(text)

@@ -6,14 +6,13 @@ use super::output::pretty_json;
 use super::{GameArgs, draw_seed};
 use crate::bank::BankSource;
 use crate::dispatch::{Dispatch, GameVisitor};
+use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::max_lookahead;
-use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::tutor::Tutor;
-use crate::games::BuiltIn;
+use crate::players::Playable;
 
 use crate::games::GameKind;
 use crate::genome::Genome;
-use crate::players::Knowledge;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -143,7 +142,7 @@ struct Polish<'a> {
 impl GameVisitor for Polish<'_> {
     type Output = anyhow::Result<()>;
 
-    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<()> {
+    fn visit<G: Playable>(self, game: G) -> anyhow::Result<()> {
         let source = self
             .args
             .bank

@@ -3,12 +3,12 @@
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::dispatch::{Dispatch, GameVisitor};
-use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::BuiltIn;
+use crate::encoding::IllegalPolicy;
 use crate::games::{GameKind, GameSpec};
 use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};
+use crate::players::Playable;
 use crate::players::PlayerSpec;
-use crate::players::{Knowledge, Puzzle, PuzzleVisitor};
+use crate::players::{Puzzle, PuzzleVisitor};
 use clap::{Args, ValueEnum};
 use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -90,7 +90,7 @@ struct Session<'a> {
 impl GameVisitor for Session<'_> {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: Playable>(self, game: G) -> anyhow::Result<ExitCode> {
         let (against, mut bot) = match (self.genes, self.opponent) {
             (Some((path, genes, lookahead)), _) => {
                 let how = super::lookahead_note(game.spec(), lookahead);

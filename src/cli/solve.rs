@@ -5,10 +5,9 @@
 use super::GameArgs;
 use super::output::pretty_json;
 use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
-use crate::encoding::TableGame;
-use crate::games::BuiltIn;
 use crate::games::GameKind;
-use crate::players::{Knowledge, Puzzle, PuzzleVisitor};
+use crate::players::Playable;
+use crate::players::{Puzzle, PuzzleVisitor};
 use crate::puzzle::PuzzleError;
 use crate::solve::SolvedTable;
 use crate::solve::{Score, Value};
@@ -78,7 +77,7 @@ struct Perft {
 impl GameVisitor for Perft {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: Playable>(self, game: G) -> anyhow::Result<String> {
         let text = self.position.unwrap_or_default();
         let pos = game
             .parse_position(&text)
@@ -189,11 +188,7 @@ struct Survey {
 }
 
 impl Survey {
-    fn position<G: TableGame + Knowledge + BuiltIn>(
-        &self,
-        game: &G,
-        text: &str,
-    ) -> anyhow::Result<String> {
+    fn position<G: Playable>(&self, game: &G, text: &str) -> anyhow::Result<String> {
         let pos = game
             .parse_position(text)
             .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
@@ -248,7 +243,7 @@ impl Survey {
 impl GameVisitor for Survey {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: Playable>(self, game: G) -> anyhow::Result<String> {
         if let Some(text) = &self.position {
             return self.position(&game, text);
         }

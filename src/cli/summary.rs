@@ -2,10 +2,8 @@
 //! wrote and where the champion went.
 
 use super::evolution_run::{bench_summary, resume_command};
-use crate::encoding::TableGame;
 use crate::evolve::Evolution;
-use crate::games::BuiltIn;
-use crate::players::Knowledge;
+use crate::players::Playable;
 use std::path::PathBuf;
 
 /// What the closing summary of a finished run says beyond the run itself.
@@ -21,10 +19,7 @@ pub(super) struct Summary {
 }
 
 impl Summary {
-    pub(super) fn print<G: TableGame + Knowledge + BuiltIn>(
-        self,
-        evolution: &Evolution<G>,
-    ) -> anyhow::Result<()> {
+    pub(super) fn print<G: Playable>(self, evolution: &Evolution<G>) -> anyhow::Result<()> {
         let (run, done) = (evolution.run_dir(), evolution.generation());
         let cfg = evolution.config();
         let (first, games, elapsed) = (self.first, self.games, self.seconds);

@@ -8,15 +8,14 @@
 //! ([`Knowledge`]). Code below the players that needs only genomes uses
 //! [`crate::encoding::visit_table_game`].
 
-use crate::encoding::TableGame;
-use crate::games::BuiltIn;
 use crate::games::{GameSpec, with_game};
+use crate::players::Playable;
 use crate::players::{Knowledge, NotAPuzzle, PuzzleVisitor};
 
 /// Something to do with a concrete game type; see [`Dispatch::visit`].
 pub trait GameVisitor {
     type Output;
-    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> Self::Output;
+    fn visit<G: Playable>(self, game: G) -> Self::Output;
 }
 
 /// Runs a [`GameVisitor`] with the concrete game of a spec.
@@ -66,7 +65,7 @@ pub struct Abilities {
 
 impl Abilities {
     /// The abilities of the game type `G`.
-    pub fn of<G: TableGame + Knowledge + BuiltIn>(game: &G) -> Abilities {
+    pub fn of<G: Playable>(game: &G) -> Abilities {
         Abilities {
             learns: game.learns(),
             solvable: G::SOLVABLE,
@@ -84,7 +83,7 @@ struct AbilitiesOf;
 
 impl GameVisitor for AbilitiesOf {
     type Output = Abilities;
-    fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> Abilities {
+    fn visit<G: Playable>(self, game: G) -> Abilities {
         Abilities::of(&game)
     }
 }

@@ -7,9 +7,9 @@
 //! from (seed, opponent, pair), so results do not depend on thread count.
 
 use crate::encoding::TableGame;
-use crate::games::BuiltIn;
 use crate::games::{Outcome, Side};
-use crate::players::{Knowledge, Player, PlayerFactory, play_game};
+use crate::players::Playable;
+use crate::players::{Player, PlayerFactory, play_game};
 use crate::seed::derive_seed;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -91,7 +91,7 @@ pub type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
 
 /// Plays `player` against `opponent` (the `index`-th opponent of a match),
 /// watched by `watch` when given ([`play_with`]).
-pub fn play_match<G: TableGame + Knowledge + BuiltIn>(
+pub fn play_match<G: Playable>(
     game: &G,
     player: &PlayerFactory<G>,
     opponent: &PlayerFactory<G>,
@@ -114,7 +114,7 @@ pub fn play_match<G: TableGame + Knowledge + BuiltIn>(
 /// Plays players made by `player` against `opponent` (the `index`-th
 /// opponent of a match), unwatched: a genome's fitness games and
 /// benchmark. The tally's `against` is left empty (no allocation).
-pub fn play_against<G: TableGame + Knowledge + BuiltIn>(
+pub fn play_against<G: Playable>(
     game: &G,
     player: &MakePlayer<'_, G>,
     opponent: &PlayerFactory<G>,

@@ -12,10 +12,10 @@ use super::tutor::Tutor;
 use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
 use crate::dispatch::abilities;
-use crate::encoding::{IllegalPolicy, TableGame};
+use crate::encoding::IllegalPolicy;
 use crate::eval::{MatchConfig, play_against};
-use crate::games::BuiltIn;
-use crate::players::{GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec};
+use crate::players::Playable;
+use crate::players::{GenomePlayer, Player, PlayerError, PlayerFactory, PlayerSpec};
 use crate::seed::derive_seed;
 use std::sync::Arc;
 
@@ -108,7 +108,7 @@ pub fn due(cfg: &EvolveConfig, generation: u64) -> bool {
 
 /// The fixed opponents of a run's benchmark, ready to play, and its
 /// audit.
-pub struct Bench<G: TableGame + Knowledge + BuiltIn> {
+pub struct Bench<G: Playable> {
     opponents: Vec<PlayerFactory<G>>,
     audit: bool,
     /// The run's solved game and exhaustive table, shared with the fitness.
@@ -119,7 +119,7 @@ pub struct Bench<G: TableGame + Knowledge + BuiltIn> {
     solo: Vec<String>,
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Bench<G> {
+impl<G: Playable> Bench<G> {
     /// Resolves the benchmark opponents of `cfg` for `game` (loading genome
     /// files), on the run's shared `tables`.
     pub fn new(

@@ -9,8 +9,7 @@
 use super::tutor::Tutor;
 use super::{Crossover, EvolveConfig, Mutation, Population, Selection};
 use crate::encoding::TableGame;
-use crate::games::BuiltIn;
-use crate::players::Knowledge;
+use crate::players::Playable;
 use crate::seed::derive_seed;
 use rand::seq::IndexedRandom;
 use rand::{Rng, RngExt, SeedableRng};
@@ -262,7 +261,7 @@ pub fn breed_with<G: TableGame>(
 /// bank (`tutor`), children are then guided (`--guided`) and the first
 /// `--local-search` of them polished.
 #[allow(clippy::too_many_arguments)]
-pub fn breed<G: TableGame + Knowledge + BuiltIn>(
+pub fn breed<G: Playable>(
     game: &G,
     cfg: &EvolveConfig,
     current: &Population,

@@ -8,9 +8,8 @@ use super::fitness::hall_of_fame::HallOfFame;
 use super::fitness::{FitnessTerms, RunTables};
 use super::hall::HALL_SIZE;
 use super::{ConfigError, EvolveConfig};
-use crate::encoding::TableGame;
-use crate::games::BuiltIn;
-use crate::players::{Knowledge, PlayerError, PlayerFactory};
+use crate::players::Playable;
+use crate::players::{PlayerError, PlayerFactory};
 use crate::store::FileError;
 use std::sync::Arc;
 
@@ -74,7 +73,7 @@ fn check_memory(gene_count: usize, cfg: &EvolveConfig) -> Result<(), EvolveError
 /// tables and bank ready. What `Evolution::start` would refuse is refused
 /// here, before anything is printed or written, and nothing is checked or
 /// built twice.
-pub struct Prepared<G: TableGame + Knowledge + BuiltIn> {
+pub struct Prepared<G: Playable> {
     pub(super) game: G,
     pub(super) cfg: EvolveConfig,
     pub(super) fitness: FitnessTerms<G>,
@@ -84,7 +83,7 @@ pub struct Prepared<G: TableGame + Knowledge + BuiltIn> {
     pub(super) learner_opponent: Option<PlayerFactory<G>>,
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Prepared<G> {
+impl<G: Playable> Prepared<G> {
     /// Checks `cfg` for `game` and builds what the run needs.
     pub fn new(game: G, cfg: EvolveConfig) -> Result<Self, EvolveError> {
         cfg.validate()?;

@@ -22,8 +22,7 @@ use super::{BankMetric, EvolveConfig};
 use crate::bank::{Bank, BankSource, Labelled, Rate};
 use crate::encoding::shell::{allowed_moves, choose_among};
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
-use crate::games::BuiltIn;
-use crate::players::Knowledge;
+use crate::players::Playable;
 use crate::store::FileError;
 use rand::{Rng, RngExt};
 use rayon::prelude::*;
@@ -104,7 +103,7 @@ struct Readers {
     positions: Vec<u32>,
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Tutor<G> {
+impl<G: Playable> Tutor<G> {
     /// The bank `source` names, for genomes of `game` playing under
     /// `policy` in a shell of `lookahead` plies; `None` for a game without
     /// banks.
@@ -311,6 +310,7 @@ mod tests {
     use super::*;
     use crate::bank::BankSource;
     use crate::games::{Connect4, GenomeGame};
+    use crate::players::Knowledge;
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
 

@@ -35,6 +35,14 @@ use crate::store::{FileError, FileProblem};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// A built-in game with its genome kind ([`TableGame`]) and what the fixed
+/// players know of it ([`Knowledge`]): what matches, evolution and the
+/// commands run. Every type with the three is one; the name stands for
+/// the bound.
+pub trait Playable: TableGame + Knowledge + BuiltIn {}
+
+impl<G: TableGame + Knowledge + BuiltIn> Playable for G {}
+
 /// Something that chooses moves.
 pub trait Player<G: Game>: Send {
     /// The move to play in `pos` (which is not finished); `None` forfeits.
@@ -231,7 +239,7 @@ impl PlayerSpec {
 
     /// Checks the spec against `game` once (loading a genome file) and
     /// returns a factory of players.
-    pub fn factory<G: TableGame + Knowledge + BuiltIn>(
+    pub fn factory<G: Playable>(
         &self,
         game: &G,
         policy: IllegalPolicy,
@@ -297,7 +305,7 @@ impl PlayerSpec {
     }
 
     /// One player for `game`; `seed` drives any randomness it has.
-    pub fn build<G: TableGame + Knowledge + BuiltIn>(
+    pub fn build<G: Playable>(
         &self,
         game: &G,
         seed: u64,
@@ -393,7 +401,7 @@ impl<G: Knowledge> Clone for PlayerFactory<G> {
     }
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> PlayerFactory<G> {
+impl<G: Playable> PlayerFactory<G> {
     /// The spec this factory makes.
     pub fn spec(&self) -> &PlayerSpec {
         &self.spec

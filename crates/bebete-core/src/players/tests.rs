@@ -2,20 +2,15 @@
 
 use super::*;
 use crate::encoding::Explanation;
-use crate::games::BuiltIn;
 use crate::games::{Connect4, Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
+use crate::players::Playable;
 
 fn spec(text: &str) -> PlayerSpec {
     PlayerSpec::parse(text).unwrap()
 }
 
 /// Outcomes of `games` games of `a` against `b`, sides alternating.
-fn results<G: TableGame + Knowledge + BuiltIn>(
-    game: &G,
-    a: &str,
-    b: &str,
-    games: u64,
-) -> Vec<(Side, Outcome)> {
+fn results<G: Playable>(game: &G, a: &str, b: &str, games: u64) -> Vec<(Side, Outcome)> {
     let fa = spec(a).factory(game, IllegalPolicy::Repair).unwrap();
     let fb = spec(b).factory(game, IllegalPolicy::Repair).unwrap();
     (0..games)
@@ -394,7 +389,7 @@ fn perfect_is_refused_by_name_where_a_game_has_no_exact_play() {
     struct Perfect;
     impl GameVisitor for Perfect {
         type Output = (bool, Result<(), String>);
-        fn visit<G: TableGame + Knowledge + BuiltIn>(self, game: G) -> Self::Output {
+        fn visit<G: Playable>(self, game: G) -> Self::Output {
             let has = game.exact().is_some();
             let made = PlayerSpec::Perfect
                 .factory(&game, IllegalPolicy::Repair)

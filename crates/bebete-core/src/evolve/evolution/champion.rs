@@ -3,14 +3,12 @@
 //! resuming.
 
 use super::Evolution;
-use crate::encoding::TableGame;
 use crate::evolve::fitness::{hall_of_fame::HallOfFame, solo};
 use crate::evolve::{Target, bench};
-use crate::games::BuiltIn;
 use crate::genome::{Genome, Provenance};
-use crate::players::Knowledge;
+use crate::players::Playable;
 
-impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
+impl<G: Playable> Evolution<G> {
     /// How this run's genomes learn, for the champion's file: `self` or
     /// `--learn-against`'s player, when they learn between generations.
     fn learning_record(&self) -> Option<String> {

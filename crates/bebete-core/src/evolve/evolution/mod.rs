@@ -24,10 +24,9 @@ use super::stats::diversity;
 use super::tournament::rank;
 use super::tutor::Tutor;
 use super::{EvolveConfig, Hall, Population, StatsRow, breeding};
-use crate::encoding::TableGame;
-use crate::games::BuiltIn;
 use crate::genome::Genome;
-use crate::players::{Knowledge, PlayerFactory};
+use crate::players::Playable;
+use crate::players::PlayerFactory;
 use crate::seed::derive_seed;
 use crate::store::FileError;
 use rand::SeedableRng;
@@ -146,7 +145,7 @@ struct Island {
 /// resumed.run(5, &never, &mut Quiet).unwrap();
 /// assert_eq!(resumed.rows().len(), 5);
 /// ```
-pub struct Evolution<G: TableGame + Knowledge + BuiltIn> {
+pub struct Evolution<G: Playable> {
     game: G,
     cfg: EvolveConfig,
     run: RunDir,
@@ -211,7 +210,7 @@ struct Figures {
     diversity: f64,
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
+impl<G: Playable> Evolution<G> {
     /// Starts a new run in `run` (which must not hold one): writes the
     /// checkpoint of generation 0, `run.toml` and an empty `stats.csv`.
     pub fn start(

@@ -2,12 +2,12 @@
 //! then breeding from the ranked islands.
 
 use super::*;
-use crate::games::BuiltIn;
+use crate::players::Playable;
 
 /// Keeps `--learn-against`'s player's stream apart from its learner's.
 const OPPONENT_STREAM: u64 = 0x0dd5_1de5_0f0e_1ea5;
 
-impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
+impl<G: Playable> Evolution<G> {
     /// Every genome of the next generation (elite included) learns from
     /// `--self-play` games, against itself or `--learn-against`'s player,
     /// each from its own stream (island seed, generation, genome; the

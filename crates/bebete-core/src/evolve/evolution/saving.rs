@@ -1,9 +1,9 @@
 //! Writing a run down: checkpoints and the champion's files.
 
 use super::*;
-use crate::games::BuiltIn;
+use crate::players::Playable;
 
-impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
+impl<G: Playable> Evolution<G> {
     /// Writes the checkpoint of the current state (once per generation) and
     /// removes the oldest beyond `keep`.
     pub fn checkpoint(&mut self) -> Result<(), FileError> {

@@ -2,11 +2,9 @@
 //! benchmark its end puts on the last row.
 
 use super::Evolution;
-use crate::encoding::TableGame;
 use crate::evolve::bench;
 use crate::evolve::{StatsRow, Target};
-use crate::games::BuiltIn;
-use crate::players::Knowledge;
+use crate::players::Playable;
 use crate::store::FileError;
 
 /// The best (generation, value) of a benchmark series when it is older than
@@ -26,7 +24,7 @@ fn out_of_patience(
     best.filter(|&(generation, _)| now.saturating_sub(generation) >= patience)
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Evolution<G> {
+impl<G: Playable> Evolution<G> {
     /// The first island's row of the last generation, if there is one.
     pub(super) fn last_bench_row(&self) -> Option<usize> {
         self.rows.len().checked_sub(self.cfg.islands.count)

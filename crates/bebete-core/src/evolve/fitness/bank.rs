@@ -5,12 +5,11 @@
 
 use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::dispatch::Abilities;
-use crate::encoding::TableGame;
 use crate::evolve::OperatorError;
 use crate::evolve::tutor::Tutor;
 use crate::evolve::{ConfigError, EvolveConfig};
-use crate::games::BuiltIn;
-use crate::players::{Knowledge, PlayerError};
+use crate::players::Playable;
+use crate::players::PlayerError;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -69,7 +68,7 @@ impl TermKind for Bank {
     }
 
     /// On the run's bank.
-    fn build<G: TableGame + Knowledge + BuiltIn>(
+    fn build<G: Playable>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -92,12 +91,12 @@ impl std::fmt::Display for Bank {
 }
 
 /// The term built, on the run's bank.
-struct Banked<G: TableGame + Knowledge + BuiltIn> {
+struct Banked<G: Playable> {
     metric: BankMetric,
     tutor: Arc<Tutor<G>>,
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Banked<G> {
+impl<G: Playable> Term<G> for Banked<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         eval.add_each(round.pop, |genes| {
             self.tutor.points(game, genes, self.metric)

@@ -10,8 +10,8 @@ use crate::dispatch::Abilities;
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::evolve::OperatorError;
 use crate::evolve::{ConfigError, EvolveConfig};
-use crate::games::BuiltIn;
-use crate::players::{Knowledge, PlayerError};
+use crate::players::Playable;
+use crate::players::PlayerError;
 use crate::solve::{SolvedTable, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -65,7 +65,7 @@ impl TermKind for Exhaustive {
     }
 
     /// On the run's score table.
-    fn build<G: TableGame + Knowledge + BuiltIn>(
+    fn build<G: Playable>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -86,9 +86,9 @@ impl std::fmt::Display for Exhaustive {
 pub const SHELL_VS_AUDIT: &str = "scores the genome inside its shell, which the exact audit (exhaustive fitness, --target unbeatable) does not: use --lookahead 0 with them";
 
 /// The term built, on the run's tables.
-struct Scored<G: TableGame + Knowledge + BuiltIn>(Arc<RunTables<G>>);
+struct Scored<G: Playable>(Arc<RunTables<G>>);
 
-impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Scored<G> {
+impl<G: Playable> Term<G> for Scored<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         if game.learns() && G::PLAYERS == 2 {
             // A value genome reads every gene in every decision: no table of

@@ -3,11 +3,10 @@
 
 use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
 use crate::dispatch::Abilities;
-use crate::encoding::TableGame;
 use crate::evolve::OperatorError;
 use crate::evolve::{ConfigError, EvolveConfig};
-use crate::games::BuiltIn;
-use crate::players::{Knowledge, PlayerError};
+use crate::players::Playable;
+use crate::players::PlayerError;
 use std::sync::Arc;
 
 /// `hof:N`: N games per genome against the hall.
@@ -41,7 +40,7 @@ impl TermKind for HallOfFame {
         2 * u64::from(self.0)
     }
 
-    fn build<G: TableGame + Knowledge + BuiltIn>(
+    fn build<G: Playable>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -58,7 +57,7 @@ impl std::fmt::Display for HallOfFame {
     }
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Term<G> for HallOfFame {
+impl<G: Playable> Term<G> for HallOfFame {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         if round.hall.is_empty() {
             return;

@@ -41,10 +41,10 @@ use super::tutor::Tutor;
 use super::{ConfigError, EvolveConfig, Hall, MutationScope, Population};
 use crate::dispatch::Abilities;
 use crate::encoding::shell::GenomeRules;
-use crate::encoding::{GeneUsage, IllegalPolicy, TableGame};
+use crate::encoding::{GeneUsage, IllegalPolicy};
 use crate::evolve::OperatorError;
-use crate::games::BuiltIn;
-use crate::players::{Knowledge, PlayerError};
+use crate::players::Playable;
+use crate::players::PlayerError;
 use crate::solve::SolvedOnce;
 use crate::store::FileError;
 use std::sync::{Arc, OnceLock};
@@ -93,20 +93,20 @@ pub struct Round<'a> {
 
 /// One fitness term of a run, built: adds each genome's points (and the
 /// games it played) to `eval`.
-pub trait Term<G: TableGame + Knowledge + BuiltIn>: Send + Sync {
+pub trait Term<G: Playable>: Send + Sync {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation);
 }
 
 /// What a run builds at most once and its fitness terms and benchmark
 /// share: the solved game (the small games), the exhaustive score table
 /// (built on first use) and the bank.
-pub struct RunTables<G: TableGame + Knowledge + BuiltIn> {
+pub struct RunTables<G: Playable> {
     pub solved: Arc<SolvedOnce<G::Position>>,
     exhaustive: OnceLock<Option<ExhaustiveScores>>,
     pub tutor: Option<Arc<Tutor<G>>>,
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> RunTables<G> {
+impl<G: Playable> RunTables<G> {
     /// The run's tables; the bank is loaded now when `cfg` uses it.
     pub fn for_run(game: &G, cfg: &EvolveConfig) -> Result<Self, FileError> {
         Ok(RunTables {
@@ -161,7 +161,7 @@ pub trait TermKind:
     /// Builds it for a run of `game`: `nth` is its place among the terms of
     /// its kind (each its own seed stream); `None` when it has nothing to
     /// evaluate in this run.
-    fn build<G: TableGame + Knowledge + BuiltIn>(
+    fn build<G: Playable>(
         &self,
         game: &G,
         cfg: &EvolveConfig,
@@ -240,7 +240,7 @@ macro_rules! terms {
                 match self { $(AnyTerm::$kind(t) => t.max_points(cfg)),* }
             }
 
-            fn build<G: TableGame + Knowledge + BuiltIn>(
+            fn build<G: Playable>(
                 &self,
                 game: &G,
                 cfg: &EvolveConfig,
@@ -473,12 +473,12 @@ pub fn max_points(cfg: &EvolveConfig) -> u64 {
 }
 
 /// The fitness terms of a run, with their players built once.
-pub struct FitnessTerms<G: TableGame + Knowledge + BuiltIn> {
+pub struct FitnessTerms<G: Playable> {
     terms: Vec<Box<dyn Term<G>>>,
     record_usage: bool,
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> FitnessTerms<G> {
+impl<G: Playable> FitnessTerms<G> {
     /// Builds the terms `cfg` names for `game` (loading genome files), on
     /// the run's shared `tables`.
     pub fn new(

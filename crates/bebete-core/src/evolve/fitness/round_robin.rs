@@ -2,12 +2,11 @@
 //! 2 points a win, 1 a draw ([`crate::evolve::tournament::round_robin`]).
 
 use super::{Evaluation, Round, RunTables, Term, TermKind};
-use crate::encoding::TableGame;
 use crate::evolve::EvolveConfig;
 use crate::evolve::OperatorError;
 use crate::evolve::tournament::round_robin;
-use crate::games::BuiltIn;
-use crate::players::{Knowledge, PlayerError};
+use crate::players::Playable;
+use crate::players::PlayerError;
 use std::sync::Arc;
 
 /// The method's term: written first, as `round-robin[+TERM…]`.
@@ -28,7 +27,7 @@ impl TermKind for RoundRobin {
         4 * (cfg.population as u64 - 1)
     }
 
-    fn build<G: TableGame + Knowledge + BuiltIn>(
+    fn build<G: Playable>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -45,7 +44,7 @@ impl std::fmt::Display for RoundRobin {
     }
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Term<G> for RoundRobin {
+impl<G: Playable> Term<G> for RoundRobin {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         let n = round.pop.size();
         eval.add(round_robin(game, round.pop, round.rules));

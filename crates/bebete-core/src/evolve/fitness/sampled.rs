@@ -5,12 +5,11 @@
 use super::round_robin::RoundRobin;
 use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
 use crate::dispatch::Abilities;
-use crate::encoding::TableGame;
 use crate::evolve::OperatorError;
 use crate::evolve::tournament::sampled;
 use crate::evolve::{ConfigError, EvolveConfig};
-use crate::games::BuiltIn;
-use crate::players::{Knowledge, PlayerError};
+use crate::players::Playable;
+use crate::players::PlayerError;
 use std::sync::Arc;
 
 /// `sample:K`: K opponents per genome.
@@ -46,7 +45,7 @@ impl TermKind for Sampled {
         4 * u64::from(self.0)
     }
 
-    fn build<G: TableGame + Knowledge + BuiltIn>(
+    fn build<G: Playable>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -63,7 +62,7 @@ impl std::fmt::Display for Sampled {
     }
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Sampled {
+impl<G: Playable> Term<G> for Sampled {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         let (n, k) = (round.pop.size(), self.0 as usize);
         eval.add(sampled(

@@ -20,9 +20,9 @@ use crate::encoding::shell::GenomeRules;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::EvolveConfig;
 use crate::evolve::OperatorError;
-use crate::games::BuiltIn;
 use crate::games::walk::reachable;
-use crate::players::{Knowledge, PlayerError};
+use crate::players::Playable;
+use crate::players::PlayerError;
 use std::sync::Arc;
 
 /// `solo`: one game per genome.
@@ -45,7 +45,7 @@ impl TermKind for Solo {
         1000 * u64::from(pieces.saturating_sub(1)) + 999
     }
 
-    fn build<G: TableGame + Knowledge + BuiltIn>(
+    fn build<G: Playable>(
         &self,
         _: &G,
         _: &EvolveConfig,
@@ -62,7 +62,7 @@ impl std::fmt::Display for Solo {
     }
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Solo {
+impl<G: Playable> Term<G> for Solo {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         eval.add_each(round.pop, |genes| {
             points(game, play(game, genes, round.rules))
@@ -130,10 +130,7 @@ pub fn points<G: TableGame>(game: &G, played: SoloGame) -> u32 {
 /// reachable unfinished position with the moves that keep the best
 /// achievable count, tabulated per gene. `None` when the board has more
 /// positions than [`MAX_POSITIONS`] or the game has no exact play.
-pub fn exhaustive_scores<G: TableGame + Knowledge + BuiltIn>(
-    game: &G,
-    policy: IllegalPolicy,
-) -> Option<ExhaustiveScores> {
+pub fn exhaustive_scores<G: Playable>(game: &G, policy: IllegalPolicy) -> Option<ExhaustiveScores> {
     let positions = reachable(game, MAX_POSITIONS).ok()?;
     let mut solver = game.exact()?.solver(game);
     let unfinished: Vec<G::Position> = positions

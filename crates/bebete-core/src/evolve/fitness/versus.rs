@@ -4,14 +4,14 @@
 //! genes each genome read.
 
 use super::{Evaluation, Round, RunTables, Term, TermKind};
+use crate::encoding::GeneUsage;
 use crate::encoding::shell::GenomeRules;
-use crate::encoding::{GeneUsage, TableGame};
 use crate::eval::{MatchConfig, play_against};
 use crate::evolve::OperatorError;
 use crate::evolve::{EvolveConfig, Population};
-use crate::games::BuiltIn;
+use crate::players::Playable;
 use crate::players::{
-    GenomePlayer, Knowledge, Player, PlayerError, PlayerFactory, PlayerSpec, RecordingPlayer,
+    GenomePlayer, Player, PlayerError, PlayerFactory, PlayerSpec, RecordingPlayer,
 };
 use crate::seed::derive_seed;
 use rayon::prelude::*;
@@ -55,7 +55,7 @@ impl TermKind for Versus {
     }
 
     /// Its player resolved (a genome file loaded) once.
-    fn build<G: TableGame + Knowledge + BuiltIn>(
+    fn build<G: Playable>(
         &self,
         game: &G,
         cfg: &EvolveConfig,
@@ -77,13 +77,13 @@ impl std::fmt::Display for Versus {
 }
 
 /// The term built: its player and seed stream.
-struct Built<G: TableGame + Knowledge + BuiltIn> {
+struct Built<G: Playable> {
     opponent: PlayerFactory<G>,
     games: u64,
     stream: u64,
 }
 
-impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Built<G> {
+impl<G: Playable> Term<G> for Built<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
         let n = round.pop.size() as u64;
         let stream = derive_seed(round.seed, round.generation, self.stream);
@@ -103,7 +103,7 @@ impl<G: TableGame + Knowledge + BuiltIn> Term<G> for Built<G> {
 
 /// Points of each genome from `games` games against `opponent` (2 a win, 1
 /// a draw), marking the genes read in `usage` when given.
-fn versus<G: TableGame + Knowledge + BuiltIn>(
+fn versus<G: Playable>(
     game: &G,
     pop: &Population,
     opponent: &PlayerFactory<G>,
