@@ -10,11 +10,20 @@
 //! Every `EVERY` games it prints the learner's score on the papers'
 //! yardstick: 1,000 games against the weighted piece counter, both sides
 //! playing a random move one time in ten, sides alternating, from the
-//! standard start.
+//! standard start; then the same with the learner searching two plies
+//! over its values.
 //!
 //! ```sh
-//! cargo run --release --example papers_td -- ALPHA GAMES EVERY SEED
+//! cargo run --release --example papers_td -- ALPHA GAMES EVERY SEED [PLIES]
 //! cargo run --release --example papers_td -- 0.001 200000 25000 1
+//! ```
+//!
+//! With PLIES 2 the learner chooses its self-play moves by a two-ply
+//! search over its own values (the TD updates still run between the
+//! positions actually played):
+//!
+//! ```sh
+//! cargo run --release --example papers_td -- 0.0003 100000 25000 1 2
 //! ```
 
 use bebete_core::games::{othello_flips, othello_moves, othello_symmetric_square, straight_tuples};
@@ -166,6 +175,30 @@ impl Net {
         }
         best.1
     }
+    /// The move whose worst reply leaves the best value for the side to
+    /// move (a two-ply search over the same values; a reply that passes
+    /// or ends the game is valued at once).
+    fn greedy2(&self, pos: &Pos, moves: &[u8], scratch: &mut Vec<usize>) -> u8 {
+        let sign = if pos.black_to_move { 1.0 } else { -1.0 };
+        let mut replies = Vec::new();
+        let mut best = (f32::MIN, moves[0]);
+        for &m in moves {
+            let after = pos.play(m);
+            let v = if after.over() || after.black_to_move == pos.black_to_move {
+                sign * self.value(&after, scratch)
+            } else {
+                after.moves(&mut replies);
+                replies
+                    .iter()
+                    .map(|&r| sign * self.value(&after.play(r), scratch))
+                    .fold(f32::MAX, f32::min)
+            };
+            if v > best.0 {
+                best = (v, m);
+            }
+        }
+        best.1
+    }
 }
 
 /// The weighted piece counter's move: the highest Σ weights of own discs
@@ -195,7 +228,7 @@ fn wpc_move(pos: &Pos, moves: &[u8]) -> u8 {
 
 /// The yardstick: the learner's share of points in `games` games against
 /// the weighted piece counter, both sides 10% random moves.
-fn yardstick(net: &Net, games: usize, seed: u64) -> f64 {
+fn yardstick(net: &Net, games: usize, seed: u64, plies: u32) -> f64 {
     let mut rng = Rng::new(seed);
     let (mut moves, mut scratch) = (Vec::new(), Vec::new());
     let mut points = 0.0;
@@ -207,7 +240,11 @@ fn yardstick(net: &Net, games: usize, seed: u64) -> f64 {
             let m = if rng.unit() < 0.1 {
                 moves[rng.below(moves.len())]
             } else if pos.black_to_move == learner_black {
-                net.greedy(&pos, &moves, &mut scratch)
+                if plies == 2 {
+                    net.greedy2(&pos, &moves, &mut scratch)
+                } else {
+                    net.greedy(&pos, &moves, &mut scratch)
+                }
             } else {
                 wpc_move(&pos, &moves)
             };
@@ -227,18 +264,21 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize, default: f64| -> f64 {
         args.get(i)
-            .map(|a| a.parse().expect("ALPHA GAMES EVERY SEED are numbers"))
+            .map(|a| a.parse().expect("ALPHA GAMES EVERY SEED PLIES are numbers"))
             .unwrap_or(default)
     };
     let alpha = number(0, 0.001) as f32;
     let games = number(1, 200_000.0) as usize;
     let every = (number(2, 25_000.0) as usize).max(1);
     let seed = number(3, 1.0) as u64;
+    let plies = number(4, 1.0) as u32;
     const EPSILON: f64 = 0.1;
     let mut net = Net::new();
     let mut rng = Rng::new(seed);
     let (mut moves, mut features, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
-    println!("# alpha {alpha}, epsilon {EPSILON}, seed {seed}: games, score against wpc@0.1");
+    println!(
+        "# alpha {alpha}, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning: games, score against wpc@0.1 at one ply and at two"
+    );
     for g in 1..=games {
         let mut pos = Pos::start();
         let mut previous: Option<Pos> = None;
@@ -246,6 +286,8 @@ fn main() {
             pos.moves(&mut moves);
             let m = if rng.unit() < EPSILON {
                 moves[rng.below(moves.len())]
+            } else if plies == 2 {
+                net.greedy2(&pos, &moves, &mut scratch)
             } else {
                 net.greedy(&pos, &moves, &mut scratch)
             };
@@ -263,7 +305,8 @@ fn main() {
             pos = next;
         }
         if g % every == 0 {
-            println!("{g} {:.3}", yardstick(&net, 1000, g as u64));
+            let one = yardstick(&net, 1000, g as u64, 1);
+            println!("{g} {one:.3} {:.3}", yardstick(&net, 1000, g as u64, 2));
         }
     }
 }
