@@ -4,7 +4,7 @@
 //!
 //! It sits above the players because the code it runs (evolution, matches,
 //! audits, the commands) needs both the genome side of a game
-//! ([`TableGame`]) and what the fixed opponents know about it
+//! ([`TableGame`](crate::encoding::TableGame)) and what the fixed opponents know about it
 //! ([`Knowledge`]). Code below the players that needs only genomes uses
 //! [`crate::encoding::visit_table_game`].
 
@@ -43,7 +43,7 @@ pub struct Abilities {
     /// The whole game can be solved in memory ([`Knowledge::SOLVABLE`]):
     /// exact audits, the exhaustive fitness, `--target unbeatable`.
     pub solvable: bool,
-    /// Genes carry a weight ([`TableGame::WEIGHTED_GENES`]): `--init zero`.
+    /// Genes carry a weight ([`TableGame::WEIGHTED_GENES`](crate::encoding::TableGame::WEIGHTED_GENES)): `--init zero`.
     pub weighted_genes: bool,
     /// Random plies before measured games ([`crate::games::Game::DEFAULT_OPENINGS`]).
     pub default_openings: u32,
@@ -53,7 +53,7 @@ pub struct Abilities {
     /// Players: 2, or 1 for a puzzle ([`crate::games::Game::PLAYERS`]).
     pub players: u8,
     /// The genome is a value genome that learns by self-play
-    /// ([`TableGame::learns`]): `--self-play`, a population of one.
+    /// ([`TableGame::learns`](crate::encoding::TableGame::learns)): `--self-play`, a population of one.
     pub learns: bool,
     /// `Some(the boards that are)` when every reachable position cannot
     /// be read in memory ([`Knowledge::too_large_to_read`]).

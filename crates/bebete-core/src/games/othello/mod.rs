@@ -329,7 +329,7 @@ impl Game for Othello {
         perft_bitboards(pos, depth)
     }
 
-    /// The last [`ENDING_EMPTIES`](ending::ENDING_EMPTIES) empty squares (`ending_moves`).
+    /// The last 12 empty squares (`ENDING_EMPTIES`, `ending_moves`).
     fn exact_ending(&self, pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
         ending_moves(pos)
     }
