@@ -291,7 +291,7 @@ fn merge(list: &str, out: &Path) -> anyhow::Result<()> {
 
 /// Building a bank: only for the games that learn from one.
 fn check_build_flags(args: &BankArgs) -> anyhow::Result<()> {
-    let banked = games_with(|a| a.banked, "and");
+    let banked = || games_with(|a| a.banked, "and");
     match args.game {
         Some(kind)
             if kind
@@ -299,11 +299,15 @@ fn check_build_flags(args: &BankArgs) -> anyhow::Result<()> {
                 .into_iter()
                 .any(|spec| abilities(spec).banked) => {}
         Some(other) => bail!(
-            "--game {}: a bank labels {banked} positions; {} are solved whole (evolve --fitness vs:exhaustive)",
+            "--game {}: a bank labels {} positions; {} are solved whole (evolve --fitness vs:exhaustive)",
             other.name(),
+            banked(),
             games_with(|a| a.solvable, "and")
         ),
-        None => bail!("--game: name the game, {banked} (the games a bank is built for)"),
+        None => bail!(
+            "--game: name the game, {} (the games a bank is built for)",
+            banked()
+        ),
     }
     Ok(())
 }

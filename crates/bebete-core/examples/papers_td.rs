@@ -178,16 +178,21 @@ impl Net {
     /// The move whose worst reply leaves the best value for the side to
     /// move (a two-ply search over the same values; a reply that passes
     /// or ends the game is valued at once).
-    fn greedy2(&self, pos: &Pos, moves: &[u8], scratch: &mut Vec<usize>) -> u8 {
+    fn greedy2(
+        &self,
+        pos: &Pos,
+        moves: &[u8],
+        scratch: &mut Vec<usize>,
+        replies: &mut Vec<u8>,
+    ) -> u8 {
         let sign = if pos.black_to_move { 1.0 } else { -1.0 };
-        let mut replies = Vec::new();
         let mut best = (f32::MIN, moves[0]);
         for &m in moves {
             let after = pos.play(m);
             let v = if after.over() || after.black_to_move == pos.black_to_move {
                 sign * self.value(&after, scratch)
             } else {
-                after.moves(&mut replies);
+                after.moves(replies);
                 replies
                     .iter()
                     .map(|&r| sign * self.value(&after.play(r), scratch))
@@ -198,6 +203,21 @@ impl Net {
             }
         }
         best.1
+    }
+    /// The move `plies` deep (1 or 2) by the values.
+    fn choose(
+        &self,
+        pos: &Pos,
+        moves: &[u8],
+        plies: u32,
+        scratch: &mut Vec<usize>,
+        replies: &mut Vec<u8>,
+    ) -> u8 {
+        if plies == 2 {
+            self.greedy2(pos, moves, scratch, replies)
+        } else {
+            self.greedy(pos, moves, scratch)
+        }
     }
 }
 
@@ -230,7 +250,7 @@ fn wpc_move(pos: &Pos, moves: &[u8]) -> u8 {
 /// the weighted piece counter, both sides 10% random moves.
 fn yardstick(net: &Net, games: usize, seed: u64, plies: u32) -> f64 {
     let mut rng = Rng::new(seed);
-    let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+    let (mut moves, mut scratch, mut replies) = (Vec::new(), Vec::new(), Vec::new());
     let mut points = 0.0;
     for g in 0..games {
         let learner_black = g % 2 == 0;
@@ -240,11 +260,7 @@ fn yardstick(net: &Net, games: usize, seed: u64, plies: u32) -> f64 {
             let m = if rng.unit() < 0.1 {
                 moves[rng.below(moves.len())]
             } else if pos.black_to_move == learner_black {
-                if plies == 2 {
-                    net.greedy2(&pos, &moves, &mut scratch)
-                } else {
-                    net.greedy(&pos, &moves, &mut scratch)
-                }
+                net.choose(&pos, &moves, plies, &mut scratch, &mut replies)
             } else {
                 wpc_move(&pos, &moves)
             };
@@ -275,7 +291,8 @@ fn main() {
     const EPSILON: f64 = 0.1;
     let mut net = Net::new();
     let mut rng = Rng::new(seed);
-    let (mut moves, mut features, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut moves, mut features, mut scratch, mut replies) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     println!(
         "# alpha {alpha}, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning: games, score against wpc@0.1 at one ply and at two"
     );
@@ -286,10 +303,8 @@ fn main() {
             pos.moves(&mut moves);
             let m = if rng.unit() < EPSILON {
                 moves[rng.below(moves.len())]
-            } else if plies == 2 {
-                net.greedy2(&pos, &moves, &mut scratch)
             } else {
-                net.greedy(&pos, &moves, &mut scratch)
+                net.choose(&pos, &moves, plies, &mut scratch, &mut replies)
             };
             let next = pos.play(m);
             if let Some(before) = previous {
