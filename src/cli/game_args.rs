@@ -13,7 +13,8 @@ pub fn encoder_help() -> String {
         "How positions become gene indices, per game (the default first; `ntuple` is the value \
          genome: tuples of cells, a weight per state, learning by self-play, shaped by --tuples \
          and --tuple-length; othello's `straight` is a value genome of every straight line of \
-         --tuple-length squares):",
+         --tuple-length squares, its `patterns` one of 7 hand-placed tables of 8 squares: rows, \
+         the long diagonal, the edge, two corner blocks):",
     );
     for &kind in GameKind::ALL {
         let names = kind.encoders(false);

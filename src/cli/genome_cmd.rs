@@ -295,6 +295,16 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
                 "schedule    α {:.6} (now {:.6}), λ {:.2}, ε {:.3} (now {:.3}): α falls to a quarter and ε to a tenth over {} games",
                 s.alpha, s.alpha_now, s.lambda, s.epsilon, s.epsilon_now, s.horizon
             )?;
+            let mut how = Vec::new();
+            if s.from_exploration {
+                how.push("learns from its exploratory moves too");
+            }
+            if s.one_table {
+                how.push("one table per tuple for both sides");
+            }
+            if !how.is_empty() {
+                writeln!(out, "td          {}", how.join("; "))?;
+            }
         }
     }
     out.flush().context("writing the report")?;

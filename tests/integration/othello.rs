@@ -166,3 +166,78 @@ fn othello_learning_against_a_fixed_player_is_exact_and_recorded() {
     let args = [&args[..], &["--checkpoint-every", "2"]].concat();
     exact_on_threads_and_resume(&args, 2);
 }
+
+/// `--encoder patterns`: the 7 hand-placed tables, learning as the papers'
+/// TD(0) (from every move, one table for both sides). A few hundred games
+/// teach them to beat random moves; `genome info` says how they learn, in
+/// text and JSON; a run is exact on 1 and 2 threads and across a resume;
+/// a shape of one's own is refused, naming the flag.
+#[test]
+fn othello_patterns_learn_say_how_and_their_runs_are_exact() {
+    let patterns = [LEARNERS, &["--encoder", "patterns", "--seed", "4"]].concat();
+    let dir = tempfile::tempdir().unwrap();
+    bebete(dir.path())
+        .arg("evolve")
+        .args(&patterns)
+        .args(["--self-play", "500", "--generations", "2"])
+        .args(["--run", "runs/p"])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "eval",
+        "genomes/p.genome",
+        "--against",
+        "random",
+        "--games",
+        "200",
+        "--json",
+    ])))
+    .unwrap();
+    assert!(score_of(&json[0]) > 0.8, "{json}");
+    let info = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/p.genome"]));
+    assert!(
+        info.contains("othello (value genome, 7×8 patterns)"),
+        "{info}"
+    );
+    assert!(
+        info.contains(
+            "td          learns from its exploratory moves too; one table per tuple for both sides"
+        ),
+        "{info}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "genome",
+        "info",
+        "genomes/p.genome",
+        "--json",
+    ])))
+    .unwrap();
+    let learning = &json["learning"];
+    assert_eq!(learning["opponent"], "self", "{json}");
+    assert_eq!(learning["from_exploration"], true, "{json}");
+    assert_eq!(learning["one_table"], true, "{json}");
+    assert_eq!(learning["lambda"], 0.0, "{json}");
+
+    let text = refusal_of(bebete(dir.path()).args([
+        "evolve",
+        "--game",
+        "othello",
+        "--encoder",
+        "patterns",
+        "--tuples",
+        "9",
+        "--dry-run",
+    ]));
+    assert!(
+        text.contains("--tuples 9") && text.contains("its own 7 tuples of 8 squares"),
+        "{text}"
+    );
+
+    let args = [
+        &["evolve"],
+        &patterns[..],
+        &["--self-play", "60", "--checkpoint-every", "2"],
+    ]
+    .concat();
+    exact_on_threads_and_resume(&args, 2);
+}

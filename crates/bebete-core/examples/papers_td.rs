@@ -11,7 +11,7 @@
 //! yardstick: 1,000 games against the weighted piece counter, both sides
 //! playing a random move one time in ten, sides alternating, from the
 //! standard start; then the same with the learner searching two plies
-//! over its values.
+//! over its values, and at one ply from 4 random opening plies.
 //!
 //! ```sh
 //! cargo run --release --example papers_td -- ALPHA GAMES EVERY SEED [PLIES]
@@ -24,6 +24,18 @@
 //!
 //! ```sh
 //! cargo run --release --example papers_td -- 0.0003 100000 25000 1 2
+//! ```
+//!
+//! Further arguments, in order: NETWORK (`pairs`, the default;
+//! `straight3`, `straight4`, `patterns`, `patterns8`, `patterns7`: see
+//! [`classes`]), STAGES (tables by the discs on the board, 1 by default),
+//! FALL (α falls exponentially to this fraction of itself over the run, 1
+//! by default) and AVERAGE (1: also measure a moving average of the
+//! weights). Each checkpoint also reports the score from 4 random opening
+//! plies, a measure over many openings:
+//!
+//! ```sh
+//! cargo run --release --example papers_td -- 0.003 200000 25000 3 1 patterns7 1 1 1
 //! ```
 
 use bebete_core::games::{othello_flips, othello_moves, othello_symmetric_square, straight_tuples};
@@ -117,26 +129,82 @@ impl Pos {
     }
 }
 
-/// The network: a slot per tuple image, a table of 9 weights per class.
+/// The tuple classes a network reads, each as its squares (`row * 8 +
+/// column`): `pairs`, `straight3` and `straight4` are every straight line
+/// of that many squares (the papers' systematic networks); `patterns` is
+/// the classic hand-placed set of Othello programs (the four rows and the
+/// diagonals of four or more squares, an edge with its two X-squares, a
+/// corner's 3×3 and 2×5 blocks); `patterns8` the same cut to eight squares
+/// a tuple (the edge alone, the 3×3 block less its far corner, a 2×4
+/// block), the longest tuple the engine's value genome stores;
+/// `patterns7` those less the diagonals shorter than 8 (7 tuples of
+/// exactly 8 squares).
+fn classes(name: &str) -> Vec<Vec<u8>> {
+    let line = |length: u8| straight_tuples(length);
+    let at = |cells: &[(u8, u8)]| cells.iter().map(|&(r, c)| r * 8 + c).collect::<Vec<u8>>();
+    match name {
+        "pairs" => line(2),
+        "straight3" => line(3),
+        "straight4" => line(4),
+        "patterns" | "patterns8" | "patterns7" => {
+            let short = name != "patterns";
+            let diagonals = if name == "patterns7" { 1 } else { 5 };
+            let mut out = Vec::new();
+            for row in 1..4 {
+                out.push(at(&(0..8).map(|c| (row, c)).collect::<Vec<_>>()));
+            }
+            for shift in 0..diagonals {
+                out.push(at(&(0..8 - shift)
+                    .map(|i| (i, i + shift))
+                    .collect::<Vec<_>>()));
+            }
+            let mut edge: Vec<(u8, u8)> = (0..8).map(|c| (0, c)).collect();
+            if !short {
+                edge.extend([(1, 1), (1, 6)]);
+            }
+            out.push(at(&edge));
+            let (block, wide) = if short { (8, 4) } else { (9, 5) };
+            out.push(at(&(0..block).map(|i| (i / 3, i % 3)).collect::<Vec<_>>()));
+            out.push(at(&(0..2 * wide)
+                .map(|i| (i / wide, i % wide))
+                .collect::<Vec<_>>()));
+            out
+        }
+        other => panic!(
+            "unknown network {other:?}: pairs, straight3, straight4, patterns, patterns8 or patterns7"
+        ),
+    }
+}
+
+/// The network: a slot per tuple image (its table's first weight and its
+/// squares), a table of 3^n weights per class.
 struct Net {
-    slots: Vec<(usize, usize, usize)>,
+    slots: Vec<(usize, Vec<usize>)>,
+    /// Weights of one stage of the game; `stages` tables in all.
+    stage_size: usize,
+    stages: usize,
     weights: Vec<f32>,
 }
 
 impl Net {
-    fn new() -> Net {
+    fn new(network: &str, stages: usize) -> Net {
         let mut slots = Vec::new();
-        let classes = straight_tuples(2);
-        for (class, line) in classes.iter().enumerate() {
+        let mut size = 0;
+        for line in classes(network) {
             for s in 0..8 {
-                let a = othello_symmetric_square(s, line[0] as usize);
-                let b = othello_symmetric_square(s, line[1] as usize);
-                slots.push((class, a, b));
+                let squares = line
+                    .iter()
+                    .map(|&q| othello_symmetric_square(s, q as usize))
+                    .collect();
+                slots.push((size, squares));
             }
+            size += 3usize.pow(line.len() as u32);
         }
         Net {
             slots,
-            weights: vec![0.0; classes.len() * 9],
+            stage_size: size,
+            stages,
+            weights: vec![0.0; size * stages],
         }
     }
     fn features(&self, pos: &Pos, out: &mut Vec<usize>) {
@@ -149,11 +217,14 @@ impl Net {
                 0
             }
         };
+        // The stage by discs on the board: 4 at the start, 64 at most.
+        let discs = (pos.black | pos.white).count_ones() as usize;
+        let stage = (discs - 4) * self.stages / 61 * self.stage_size;
         out.clear();
         out.extend(
-            self.slots
-                .iter()
-                .map(|&(class, a, b)| class * 9 + cell(a) * 3 + cell(b)),
+            self.slots.iter().map(|(base, squares)| {
+                stage + base + squares.iter().fold(0, |i, &q| i * 3 + cell(q))
+            }),
         );
     }
     /// From Black's side; exact when the game is over.
@@ -248,16 +319,21 @@ fn wpc_move(pos: &Pos, moves: &[u8]) -> u8 {
 
 /// The yardstick: the learner's share of points in `games` games against
 /// the weighted piece counter, both sides 10% random moves.
-fn yardstick(net: &Net, games: usize, seed: u64, plies: u32) -> f64 {
+///
+/// With `opening` > 0, the first `opening` plies of every game are random
+/// (a measure over many openings, not the papers').
+fn yardstick(net: &Net, games: usize, seed: u64, plies: u32, opening: usize) -> f64 {
     let mut rng = Rng::new(seed);
     let (mut moves, mut scratch, mut replies) = (Vec::new(), Vec::new(), Vec::new());
     let mut points = 0.0;
     for g in 0..games {
         let learner_black = g % 2 == 0;
         let mut pos = Pos::start();
+        let mut ply = 0;
         while !pos.over() {
             pos.moves(&mut moves);
-            let m = if rng.unit() < 0.1 {
+            ply += 1;
+            let m = if ply <= opening || rng.unit() < 0.1 {
                 moves[rng.below(moves.len())]
             } else if pos.black_to_move == learner_black {
                 net.choose(&pos, &moves, plies, &mut scratch, &mut replies)
@@ -280,7 +356,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize, default: f64| -> f64 {
         args.get(i)
-            .map(|a| a.parse().expect("ALPHA GAMES EVERY SEED PLIES are numbers"))
+            .map(|a| {
+                a.parse()
+                    .expect("ALPHA GAMES EVERY SEED PLIES STAGES FALL AVERAGE are numbers")
+            })
             .unwrap_or(default)
     };
     let alpha = number(0, 0.001) as f32;
@@ -288,15 +367,29 @@ fn main() {
     let every = (number(2, 25_000.0) as usize).max(1);
     let seed = number(3, 1.0) as u64;
     let plies = number(4, 1.0) as u32;
+    let network = args.get(5).map_or("pairs", String::as_str);
+    let stages = (number(6, 1.0) as usize).max(1);
+    // α falls exponentially to `fall` of itself over the run (1: constant).
+    let fall = number(7, 1.0) as f32;
+    // With AVERAGE 1, also the score of the weights' moving average.
+    let average = number(8, 0.0) == 1.0;
     const EPSILON: f64 = 0.1;
-    let mut net = Net::new();
+    let mut net = Net::new(network, stages);
+    let mut averaged = Net::new(network, stages);
     let mut rng = Rng::new(seed);
     let (mut moves, mut features, mut scratch, mut replies) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     println!(
-        "# alpha {alpha}, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning: games, score against wpc@0.1 at one ply and at two"
+        "# network {network} ({} weights, {stages} stages), alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
+        net.weights.len(),
+        if average {
+            ", and the weights' moving average at one ply"
+        } else {
+            ""
+        }
     );
     for g in 1..=games {
+        let alpha = alpha * fall.powf((g - 1) as f32 / games as f32);
         let mut pos = Pos::start();
         let mut previous: Option<Pos> = None;
         while !pos.over() {
@@ -319,9 +412,23 @@ fn main() {
             previous = Some(next);
             pos = next;
         }
+        if average && g % 500 == 0 {
+            // A moving average of the weights, a snapshot blended in
+            // every 500 games (about the last 25,000 games' weights).
+            for (a, w) in averaged.weights.iter_mut().zip(&net.weights) {
+                *a += 0.02 * (w - *a);
+            }
+        }
         if g % every == 0 {
-            let one = yardstick(&net, 1000, g as u64, 1);
-            println!("{g} {one:.3} {:.3}", yardstick(&net, 1000, g as u64, 2));
+            let one = yardstick(&net, 1000, g as u64, 1, 0);
+            let two = yardstick(&net, 1000, g as u64, 2, 0);
+            let opened = yardstick(&net, 1000, g as u64, 1, 4);
+            if average {
+                let mean = yardstick(&averaged, 1000, g as u64, 1, 0);
+                println!("{g} {one:.3} {two:.3} {opened:.3} {mean:.3}");
+            } else {
+                println!("{g} {one:.3} {two:.3} {opened:.3}");
+            }
         }
     }
 }

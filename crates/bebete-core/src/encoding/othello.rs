@@ -13,7 +13,10 @@
 //! states a thousand games revisit).
 
 use super::ntuple::{self, CellBoard};
-use crate::games::{Game, Othello, OthelloPosition, othello_symmetric_square, straight_tuples};
+use crate::games::{
+    Game, Othello, OthelloPosition, Placement, othello_symmetric_square, pattern_tuples,
+    straight_tuples,
+};
 
 /// Cell states: empty, a black disc, a white disc.
 const EMPTY: u8 = 0;
@@ -90,6 +93,27 @@ impl CellBoard for Othello {
         Some(straight_tuples(length))
     }
 
+    fn pattern_tuples() -> Option<Vec<Vec<u8>>> {
+        Some(pattern_tuples())
+    }
+
+    /// The patterns learn as the papers' TD(0) learns, measured on a lone
+    /// learner (docs/experiments.md, "Patterns"): α 0.003 (they read 56
+    /// images where the straight quadruples read 168, each seeing far more
+    /// of the board), λ 0, from every move, exploratory ones included, and
+    /// one table for both sides (their large tables learn from twice the
+    /// positions).
+    fn learning_codes(placement: Placement) -> ntuple::LearningCodes {
+        match placement {
+            Placement::Patterns => ntuple::LearningCodes {
+                alpha: 95,
+                lambda: 0,
+                flags: ntuple::FROM_EXPLORATION | ntuple::ONE_TABLE,
+            },
+            _ => ntuple::LearningCodes::default_for::<Self>(),
+        }
+    }
+
     ntuple::evaluator_pool!(Othello);
 }
 
@@ -145,5 +169,59 @@ mod tests {
         snakes.fill_random(&mut genes, &mut rng);
         assert_eq!(snakes.mutate_own(&mut genes, 1.0, &mut rng), Some(12));
         assert_eq!(snakes.genes_problem(&genes), None);
+    }
+
+    /// A fresh `patterns` genome learns as the papers' TD(0) does (α
+    /// 0.003, λ 0, from every move, one table for both sides), keeps its
+    /// flags through mutation, and never writes its second tables; a
+    /// straight genome keeps the old settings; an unknown flag is corrupt.
+    #[test]
+    fn pattern_genomes_carry_their_learning_flags() {
+        let game = Othello::PATTERNS;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let mut genes = vec![0u8; game.gene_count()];
+        game.fill_random(&mut genes, &mut rng);
+        assert_eq!(game.genes_problem(&genes), None);
+        let params = ntuple::Params::read(&genes);
+        assert!(params.from_exploration && params.one_table);
+        assert_eq!(params.lambda, 0.0);
+        assert!((params.alpha - 0.003).abs() < 0.0001, "{}", params.alpha);
+        // Mutation drifts α, λ and ε but never the flags.
+        for _ in 0..20 {
+            game.mutate_own(&mut genes, 1.0, &mut rng);
+        }
+        assert_eq!(
+            genes[genes.len() - 5],
+            ntuple::FROM_EXPLORATION | ntuple::ONE_TABLE
+        );
+        game.learn(&mut genes, 20, rand_pcg::Pcg64Mcg::seed_from_u64(6));
+        let block = Othello::PATTERN_SHAPE.block_in(3);
+        let table = 3usize.pow(8) * 2;
+        let (mut first, mut second) = (0, 0);
+        for t in 0..Othello::PATTERN_SHAPE.tuples as usize {
+            let start = t * block + 8;
+            first += genes[start..start + table]
+                .iter()
+                .filter(|&&b| b != 0)
+                .count();
+            second += genes[start + table..start + 2 * table]
+                .iter()
+                .filter(|&&b| b != 0)
+                .count();
+        }
+        assert!(first > 0, "learning wrote the first tables");
+        assert_eq!(second, 0, "one table: the second stays zero");
+        let straight = Othello::STRAIGHT;
+        let mut plain = vec![0u8; straight.gene_count()];
+        straight.fill_random(&mut plain, &mut rng);
+        let params = ntuple::Params::read(&plain);
+        assert!(!params.from_exploration && !params.one_table);
+        assert_eq!(plain[plain.len() - 7], 128, "λ 0.5");
+        let n = genes.len();
+        genes[n - 5] |= 4;
+        let problem = game
+            .genes_problem(&genes)
+            .expect("an unknown flag is refused");
+        assert!(problem.starts_with("learning flags 0x07"), "{problem}");
     }
 }

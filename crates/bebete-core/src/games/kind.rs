@@ -191,6 +191,10 @@ pub enum Placement {
     /// (the board view's straight tuples: Othello's), kept fixed: mutation
     /// changes only the weights and the learning settings.
     Straight,
+    /// The board view's hand-placed patterns (Othello's: rows, diagonals,
+    /// edges and corner blocks, the classic tables of Othello programs),
+    /// kept fixed like the straight tuples.
+    Patterns,
 }
 
 /// The value genome: tuples of cells with a weight per tuple state, a
@@ -218,6 +222,14 @@ impl ValueGenome {
         ValueGenome {
             shape,
             placement: Placement::Straight,
+        }
+    }
+
+    /// The board view's patterns ([`Placement::Patterns`]).
+    pub const fn patterns(shape: NTuple) -> Self {
+        ValueGenome {
+            shape,
+            placement: Placement::Patterns,
         }
     }
 }

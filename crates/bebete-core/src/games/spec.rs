@@ -274,6 +274,7 @@ mod tests {
                 &[5, 1, 32, 2],
             ),
             ("othello (value genome, 12×6 snake tuples)", &[5, 0, 12, 6]),
+            ("othello (value genome, 7×8 patterns)", &[5, 2, 7, 8]),
         ];
         let registered = GameSpec::registered();
         for spec in &registered {

@@ -21,18 +21,23 @@ pub fn fill_random<G: CellBoard, R: Rng + ?Sized>(shape: NTuple, genes: &mut [u8
         write_shape::<G>(shape, genes, t, &cells);
     }
     let p = genes.len() - PARAM_BYTES;
-    genes[p..p + 3].copy_from_slice(&fresh_codes::<G>());
+    genes[p..p + 4].copy_from_slice(&fresh_codes::<G>(Placement::Drawn));
 }
 
 /// A fresh genome of the given tuples (a systematic placement): their
-/// cells, zero weights, the default learning settings.
-pub fn fill_given<G: CellBoard>(shape: NTuple, genes: &mut [u8], tuples: &[Vec<u8>]) {
+/// cells, zero weights, the default learning settings for that placement.
+pub fn fill_given<G: CellBoard>(
+    shape: NTuple,
+    genes: &mut [u8],
+    tuples: &[Vec<u8>],
+    placement: Placement,
+) {
     genes.fill(0);
     for (t, cells) in tuples.iter().take(shape.tuples as usize).enumerate() {
         write_shape::<G>(shape, genes, t, cells);
     }
     let p = genes.len() - PARAM_BYTES;
-    genes[p..p + 3].copy_from_slice(&fresh_codes::<G>());
+    genes[p..p + 4].copy_from_slice(&fresh_codes::<G>(placement));
 }
 
 pub(super) fn cell_set(cells: &[u8]) -> u64 {
@@ -71,7 +76,8 @@ fn random_walk<G: CellBoard, R: Rng + ?Sized>(length: u8, rng: &mut R) -> Vec<u8
 }
 
 /// What is wrong with a stored value genome, if anything: every tuple's
-/// cells on the board, distinct, and unused bytes empty.
+/// cells on the board, distinct, unused bytes empty, and only known
+/// learning flags.
 pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
     if genes.len() != shape.gene_count_in(G::STATES) {
         return Some(format!(
@@ -97,6 +103,12 @@ pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
         if rest.iter().any(|&b| b != NO_CELL) {
             return Some(format!("tuple {t} has stray bytes after its cells"));
         }
+    }
+    let flags = genes[genes.len() - PARAM_BYTES + 3];
+    if flags & !KNOWN_FLAGS != 0 {
+        return Some(format!(
+            "learning flags {flags:#04x}: only {FROM_EXPLORATION} (from exploration) and {ONE_TABLE} (one table) are known"
+        ));
     }
     None
 }

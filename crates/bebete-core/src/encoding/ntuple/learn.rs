@@ -88,7 +88,13 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
                 };
                 (&mut **o, side)
             });
-            moves += self.game_of::<AGAINST>(alpha, params.lambda, epsilon, against);
+            moves += self.game_of::<AGAINST>(
+                alpha,
+                params.lambda,
+                epsilon,
+                params.from_exploration,
+                against,
+            );
         }
         let p = self.genes.len() - PARAM_BYTES;
         let total = params.games.saturating_add(games);
@@ -99,7 +105,8 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
     /// One game of self-play: ε-greedy moves; after each greedy move the
     /// TD error between the new afterstate's value and the previous one's
     /// updates the last few afterstates (λ-decayed); an exploratory move is
-    /// not learned from and cuts the traces.
+    /// not learned from and cuts the traces, unless the genome learns
+    /// `from_exploration`, when it is learned from like any other.
     ///
     /// With an opponent (and the side it plays), the opponent's moves are
     /// the environment's: they change the position between two of the
@@ -110,6 +117,7 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
         alpha: f32,
         lambda: f32,
         epsilon: f32,
+        from_exploration: bool,
         mut opponent: Option<(&mut Opponent<'o, G>, Side)>,
     ) -> u64 {
         let game = self.game.clone();
@@ -166,7 +174,7 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
                 }
             };
             plies += 1;
-            if explore {
+            if explore && !from_exploration {
                 self.cut_trace();
             } else if let Some(before) = previous {
                 self.update(alpha * (after.value - before), lambda);

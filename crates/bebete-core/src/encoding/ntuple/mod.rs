@@ -25,8 +25,10 @@
 //! ```
 //!
 //! Unused cell bytes hold [`NO_CELL`]. The parameter bytes are the genome's
-//! own learning rate, λ and exploration (self-adapted by mutation), and the
-//! number of self-play games it has learned from (the schedules' clock).
+//! own learning rate, λ and exploration (self-adapted by mutation), its
+//! learning flags ([`FROM_EXPLORATION`], [`ONE_TABLE`]; fixed for its
+//! life, 0 in genomes written before them), and the number of self-play
+//! games it has learned from (the schedules' clock).
 //!
 //! Weights are `i16` in units of 1/[`SCALE`] (±4): half the memory of
 //! `f32` (a 70-tuple, length-8 genome is 18 MB instead of 37 MB, and a
@@ -65,6 +67,16 @@ pub const NO_CELL: u8 = 0xff;
 pub(crate) const SHAPE_BYTES: usize = 8;
 /// Parameter bytes at the end of the genome.
 pub(crate) const PARAM_BYTES: usize = 8;
+/// Learning flag: the genome learns from its exploratory moves too (the
+/// TD error runs through them and the trace is kept, as the papers' TD(0)
+/// learns), instead of cutting its trace at each.
+pub const FROM_EXPLORATION: u8 = 1;
+/// Learning flag: both sides read and learn one table per tuple (the
+/// first), the value of a position whoever left it; the second table stays
+/// zero.
+pub const ONE_TABLE: u8 = 2;
+/// The learning flags a genome may carry.
+pub(crate) const KNOWN_FLAGS: u8 = FROM_EXPLORATION | ONE_TABLE;
 /// Afterstates a TD error reaches back to (older trace entries are cut).
 const TRACE: usize = 8;
 
@@ -147,6 +159,19 @@ pub trait CellBoard: Game {
     fn straight_tuples(_length: u8) -> Option<Vec<Vec<u8>>> {
         None
     }
+    /// The board's hand-placed patterns, one tuple per class under the
+    /// symmetries, each of at most [`MAX_LENGTH`] cells
+    /// ([`Placement::Patterns`]: Othello); `None` for a board without.
+    fn pattern_tuples() -> Option<Vec<Vec<u8>>> {
+        None
+    }
+    /// A fresh genome's learning codes for tuples placed so: α code, λ
+    /// code (λ = code/255) and learning flags. By default
+    /// [`CellBoard::ALPHA_CODE`], λ 0.5 and no flags, for every placement.
+    fn learning_codes(placement: Placement) -> LearningCodes {
+        let _ = placement;
+        LearningCodes::default_for::<Self>()
+    }
     /// This thread's evaluators of the game, kept between decisions so
     /// that a decision allocates nothing (see [`decide`]). A game names its
     /// own thread-local with `evaluator_pool!(Game)`: a generic function
@@ -199,9 +224,14 @@ where
     }
 
     fn fill_random<R: Rng + ?Sized>(&self, _game: &G, genes: &mut [u8], rng: &mut R) {
-        match (self.placement, G::straight_tuples(self.shape.length)) {
-            (Placement::Straight, Some(tuples)) => fill_given::<G>(self.shape, genes, &tuples),
-            _ => fill_random::<G, R>(self.shape, genes, rng),
+        let given = match self.placement {
+            Placement::Drawn => None,
+            Placement::Straight => G::straight_tuples(self.shape.length),
+            Placement::Patterns => G::pattern_tuples(),
+        };
+        match given {
+            Some(tuples) => fill_given::<G>(self.shape, genes, &tuples, self.placement),
+            None => fill_random::<G, R>(self.shape, genes, rng),
         }
     }
 
@@ -266,6 +296,8 @@ where
             alpha: params.alpha,
             lambda: params.lambda,
             epsilon: params.epsilon,
+            from_exploration: params.from_exploration,
+            one_table: params.one_table,
             horizon: G::HORIZON,
             alpha_now,
             epsilon_now,
@@ -312,6 +344,28 @@ where
     }
 }
 
+/// A fresh genome's learning codes ([`CellBoard::learning_codes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LearningCodes {
+    /// α = 10^(−4 + code/64) at the start of the schedule.
+    pub alpha: u8,
+    /// λ = code/255.
+    pub lambda: u8,
+    /// [`FROM_EXPLORATION`] and [`ONE_TABLE`], or 0.
+    pub flags: u8,
+}
+
+impl LearningCodes {
+    /// The default: [`CellBoard::ALPHA_CODE`], λ 0.5, no flags.
+    pub fn default_for<G: CellBoard>() -> Self {
+        LearningCodes {
+            alpha: G::ALPHA_CODE,
+            lambda: DEFAULT_CODES[1],
+            flags: 0,
+        }
+    }
+}
+
 /// The genome's own learning settings, stored in its last bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Params {
@@ -320,6 +374,10 @@ pub struct Params {
     pub lambda: f32,
     /// Exploration at the start of the schedule.
     pub epsilon: f32,
+    /// Learns from its exploratory moves too ([`FROM_EXPLORATION`]).
+    pub from_exploration: bool,
+    /// One table per tuple for both sides ([`ONE_TABLE`]).
+    pub one_table: bool,
     /// Self-play games learned from so far.
     pub games: u32,
 }
@@ -334,6 +392,10 @@ pub struct Schedule {
     pub alpha: f32,
     pub lambda: f32,
     pub epsilon: f32,
+    /// Learns from its exploratory moves too ([`FROM_EXPLORATION`]).
+    pub from_exploration: bool,
+    /// One table per tuple for both sides ([`ONE_TABLE`]).
+    pub one_table: bool,
     pub horizon: u32,
     pub alpha_now: f32,
     pub epsilon_now: f32,
@@ -344,9 +406,11 @@ pub struct Schedule {
 /// prototype).
 const DEFAULT_CODES: [u8; 3] = [102, 128, 100];
 
-/// The parameter codes a fresh genome of `G` starts with.
-pub(crate) fn fresh_codes<G: CellBoard>() -> [u8; 3] {
-    [G::ALPHA_CODE, DEFAULT_CODES[1], DEFAULT_CODES[2]]
+/// The parameter bytes a fresh genome of `G` with tuples placed so starts
+/// with: α, λ and ε codes, then its learning flags.
+pub(crate) fn fresh_codes<G: CellBoard>(placement: Placement) -> [u8; 4] {
+    let codes = G::learning_codes(placement);
+    [codes.alpha, codes.lambda, DEFAULT_CODES[2], codes.flags]
 }
 
 fn alpha_of(code: u8) -> f32 {
@@ -361,6 +425,8 @@ impl Params {
             alpha: alpha_of(p[0]),
             lambda: p[1] as f32 / 255.0,
             epsilon: p[2] as f32 / 1000.0,
+            from_exploration: p[3] & FROM_EXPLORATION != 0,
+            one_table: p[3] & ONE_TABLE != 0,
             games: u32::from_le_bytes([p[4], p[5], p[6], p[7]]),
         }
     }

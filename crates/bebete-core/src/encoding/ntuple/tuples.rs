@@ -23,6 +23,8 @@ pub struct Tuples {
     pub(super) readers: Vec<Vec<(u16, u32)>>,
     /// Per slot: the byte offset of its tuple's first table.
     pub(super) tables: Vec<u32>,
+    /// Both sides read the first table ([`ONE_TABLE`]).
+    one_table: bool,
 }
 
 impl Tuples {
@@ -65,6 +67,7 @@ impl Tuples {
             images,
             readers,
             tables,
+            one_table: Self::one_table_in(genes),
         }
     }
 
@@ -72,7 +75,11 @@ impl Tuples {
     /// board, same shape, same cell bytes): compared in place, allocating
     /// nothing.
     pub(super) fn read_from<G: CellBoard>(&self, shape: NTuple, genes: &[u8]) -> bool {
-        if self.shape != shape || self.base != G::STATES || self.board != (G::WIDTH, G::HEIGHT) {
+        if self.shape != shape
+            || self.base != G::STATES
+            || self.board != (G::WIDTH, G::HEIGHT)
+            || self.one_table != Self::one_table_in(genes)
+        {
             return false;
         }
         let block = shape.block_in(self.base);
@@ -104,6 +111,14 @@ impl Tuples {
         })
     }
 
+    /// Whether `genes` carries the [`ONE_TABLE`] flag.
+    fn one_table_in(genes: &[u8]) -> bool {
+        genes
+            .len()
+            .checked_sub(PARAM_BYTES - 3)
+            .is_some_and(|p| genes[p] & ONE_TABLE != 0)
+    }
+
     /// The state index each slot reads in a position.
     pub(super) fn indices(&self, states: &[u8], out: &mut Vec<u32>) {
         out.clear();
@@ -116,9 +131,11 @@ impl Tuples {
     }
 
     /// The byte offset where the tables of `mover` (the side that left the
-    /// position) start, past a tuple's first table.
+    /// position) start, past a tuple's first table (0 for both sides with
+    /// [`ONE_TABLE`]).
     pub(super) fn side(&self, mover: Side) -> u32 {
         match mover {
+            _ if self.one_table => 0,
             Side::First => 0,
             Side::Second => 2 * self.shape.states_in(self.base) as u32,
         }

@@ -20,6 +20,9 @@ pub enum Stored {
     /// column or a diagonal), one tuple per class under the symmetries;
     /// fixed, so that evolution and learning change only the weights.
     Straight(NTuple),
+    /// `patterns`: the hand-placed patterns of [`pattern_tuples`], fixed
+    /// like the straight tuples.
+    Patterns(NTuple),
 }
 
 /// Othello has no vote table (see `encoding::othello`): its genomes are
@@ -40,6 +43,10 @@ impl Rules for Othello {
                 shape,
                 placement: Placement::Straight,
             }) => Stored::Straight(shape),
+            Kind::Value(ValueGenome {
+                shape,
+                placement: Placement::Patterns,
+            }) => Stored::Patterns(shape),
         }
     }
 
@@ -49,6 +56,7 @@ impl Rules for Othello {
             match stored {
                 Stored::NTuple(shape) => ValueGenome::drawn(shape),
                 Stored::Straight(shape) => ValueGenome::straight(shape),
+                Stored::Patterns(shape) => ValueGenome::patterns(shape),
             },
         )
     }
@@ -82,6 +90,14 @@ impl Othello {
             }),
         )
     }
+    /// The hand-placed patterns' shape: [`PATTERNS`] tuples of 8 squares.
+    pub const PATTERN_SHAPE: NTuple = NTuple {
+        tuples: PATTERNS,
+        length: 8,
+    };
+    /// The value genome of the hand-placed patterns.
+    pub const PATTERNS: GenomeGame<Othello> =
+        GenomeGame::value(Othello, ValueGenome::patterns(Othello::PATTERN_SHAPE));
     /// The value genome of random snakes.
     pub const NTUPLE: GenomeGame<Othello> =
         GenomeGame::value(Othello, ValueGenome::drawn(Othello::SNAKES));
@@ -140,6 +156,32 @@ pub fn straight_tuples(length: u8) -> Vec<Vec<u8>> {
     classes.into_iter().map(|(_, line)| line).collect()
 }
 
+/// How many tuples [`pattern_tuples`] gives (pinned by a test).
+pub const PATTERNS: u16 = 7;
+
+/// The `patterns` encoder's tuples: the tables classic Othello programs
+/// learn, each of exactly 8 squares (the longest tuple a value genome
+/// stores) and one class under the board's 8 symmetries (read in all 8
+/// images): the second, third and fourth rows; a long diagonal; an edge;
+/// a corner's 3×3 block less its far corner; a corner's 2×4 block.
+/// Squares are `row * 8 + column` from a corner. (The programs' shorter
+/// diagonals and 10-square edge and block add nothing measurable here:
+/// docs/experiments.md.)
+pub fn pattern_tuples() -> Vec<Vec<u8>> {
+    let squares = |cells: &mut dyn Iterator<Item = (u8, u8)>| -> Vec<u8> {
+        cells.map(|(row, col)| row * 8 + col).collect()
+    };
+    let mut tuples = Vec::new();
+    for row in [1, 2, 3] {
+        tuples.push(squares(&mut (0..8).map(|col| (row, col))));
+    }
+    tuples.push(squares(&mut (0..8).map(|i| (i, i))));
+    tuples.push(squares(&mut (0..8).map(|col| (0, col))));
+    tuples.push(squares(&mut (0..8).map(|i| (i / 3, i % 3))));
+    tuples.push(squares(&mut (0..8).map(|i| (i / 4, i % 4))));
+    tuples
+}
+
 /// How many tuples [`straight_tuples`] gives, computed at compile time
 /// for the encoder's constants (lengths 2–8).
 pub const fn straight_count(length: u8) -> u16 {
@@ -167,13 +209,40 @@ impl Registered for GenomeGame<Othello> {
     };
 
     fn variants() -> Vec<Self> {
-        vec![Othello::STRAIGHT, Othello::STRAIGHT_PAIRS, Othello::NTUPLE]
+        vec![
+            Othello::STRAIGHT,
+            Othello::STRAIGHT_PAIRS,
+            Othello::PATTERNS,
+            Othello::NTUPLE,
+        ]
     }
 
     fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
-        const NAMES: [&str; 2] = ["straight", "ntuple"];
+        const NAMES: [&str; 3] = ["straight", "patterns", "ntuple"];
         let genome = match options.encoder.as_deref().unwrap_or(NAMES[0]) {
             "ntuple" => ValueGenome::drawn(options.value_shape(Othello::SNAKES, SQUARES)?),
+            "patterns" => {
+                // Given, they must be the patterns' own (as run.toml records them).
+                let shape = Othello::PATTERN_SHAPE;
+                if let Some((flag, value)) = options
+                    .tuples
+                    .filter(|&t| t != shape.tuples)
+                    .map(|t| ("--tuples", t.to_string()))
+                    .or(options
+                        .tuple_length
+                        .filter(|&l| l != shape.length)
+                        .map(|l| ("--tuple-length", l.to_string())))
+                {
+                    return Err(OptionError {
+                        flag,
+                        value: Some(value),
+                        allowed: format!(
+                            "the patterns encoder has its own {PATTERNS} tuples of 8 squares (leave --tuples and --tuple-length out, or use --encoder ntuple)"
+                        ),
+                    });
+                }
+                ValueGenome::patterns(shape)
+            }
             "straight" => {
                 let length = options.tuple_length.unwrap_or(Othello::STRAIGHT_LENGTH);
                 let tuples = straight_count(length);
@@ -203,6 +272,7 @@ impl Registered for GenomeGame<Othello> {
     fn encoder_name(&self) -> &'static str {
         match self.value_kind().map(|genome| genome.placement) {
             Some(Placement::Straight) => "straight",
+            Some(Placement::Patterns) => "patterns",
             _ => "ntuple",
         }
     }
@@ -213,6 +283,10 @@ impl Registered for GenomeGame<Othello> {
                 shape,
                 placement: Placement::Straight,
             }) => format!("othello (value genome, {shape} straight tuples)"),
+            Some(ValueGenome {
+                placement: Placement::Patterns,
+                ..
+            }) => format!("othello (value genome, {PATTERNS}×8 patterns)"),
             genome => format!(
                 "othello (value genome, {} snake tuples)",
                 genome.map_or(Othello::SNAKES, |g| g.shape)
@@ -232,6 +306,12 @@ impl Registered for GenomeGame<Othello> {
                 s.tuples,
                 s.length,
                 straight_count(s.length)
+            )));
+        }
+        if genome.placement == Placement::Patterns && s != Othello::PATTERN_SHAPE {
+            return Err(InvalidRules(format!(
+                "{} pattern tuples of {} squares: the patterns are {} of 8",
+                s.tuples, s.length, PATTERNS
             )));
         }
         Ok(())

@@ -315,6 +315,40 @@ fn straight_tuples_are_one_line_per_class() {
 }
 
 #[test]
+fn patterns_are_distinct_classes_of_eight_squares_covering_the_board() {
+    let patterns = pattern_tuples();
+    assert_eq!(patterns.len(), PATTERNS as usize);
+    let images = |tuple: &[u8]| -> Vec<u64> {
+        (0..8)
+            .map(|s| {
+                tuple
+                    .iter()
+                    .fold(0u64, |m, &q| m | 1 << symmetric_square(s, q as usize))
+            })
+            .collect()
+    };
+    let mut covered = 0u64;
+    for (i, tuple) in patterns.iter().enumerate() {
+        let set = tuple.iter().fold(0u64, |m, &q| m | 1 << q);
+        assert_eq!(set.count_ones(), 8, "pattern {i}: {tuple:?}");
+        // No pattern is an image of another: each is its own class.
+        for other in &patterns[i + 1..] {
+            let other = other.iter().fold(0u64, |m, &q| m | 1 << q);
+            assert!(!images(tuple).contains(&other), "pattern {i}: {tuple:?}");
+        }
+        covered |= images(tuple).iter().fold(0, |m, s| m | s);
+    }
+    // Read in their 8 images, the patterns see every square.
+    assert_eq!(covered, u64::MAX);
+    // Four read a corner, the square that decides most Othello games.
+    let corner = patterns.iter().filter(|t| t.contains(&0)).count();
+    assert_eq!(
+        corner, 4,
+        "the long diagonal, the edge and the two corner blocks"
+    );
+}
+
+#[test]
 fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
     let options = |encoder: &str, tuples: Option<u16>, length: Option<u8>| GameOptions {
         encoder: Some(encoder.to_string()),
@@ -355,11 +389,32 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
             })
         )
     );
+    assert_eq!(
+        GenomeGame::<Othello>::from_options(&options("patterns", None, None)),
+        Ok(Othello::PATTERNS)
+    );
+    assert_eq!(
+        Othello::PATTERNS.value_genome(),
+        Some(Othello::PATTERN_SHAPE)
+    );
+    for (tuples, length, flag) in [
+        (Some(5), None, "--tuples"),
+        (None, Some(6), "--tuple-length"),
+    ] {
+        let err =
+            GenomeGame::<Othello>::from_options(&options("patterns", tuples, length)).unwrap_err();
+        assert_eq!(err.flag, flag);
+        assert!(
+            err.to_string()
+                .contains("the patterns encoder has its own 7 tuples of 8 squares"),
+            "{err}"
+        );
+    }
     let err = GenomeGame::<Othello>::from_options(&options("subgrid", None, None)).unwrap_err();
     assert_eq!(err.flag, "--encoder");
     let err = err.to_string();
     assert!(
-        err.contains("othello encoders are straight and ntuple"),
+        err.contains("othello encoders are straight, patterns and ntuple"),
         "{err}"
     );
     // A stored straight genome whose count is not the lines' is refused.
