@@ -83,7 +83,7 @@ const LEARNERS: &[&str] = &[
 /// learning steps included.
 #[test]
 fn othello_value_genomes_learn_play_and_their_runs_are_exact() {
-    let learner = [LEARNERS, &["--seed", "3"]].concat();
+    let learner = [LEARNERS, &["--encoder", "straight", "--seed", "3"]].concat();
     let dir = tempfile::tempdir().unwrap();
     bebete(dir.path())
         .arg("evolve")

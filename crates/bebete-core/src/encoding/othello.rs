@@ -5,7 +5,8 @@
 //! square of bit `c` (`a1` = 0, rows from the top). The `ntuple` encoder
 //! draws its tuples as random walks; `straight` places one tuple on every
 //! class of straight lines of a length, as Jaśkowski's systematic networks
-//! do, and keeps them fixed.
+//! do, and keeps them fixed; `patterns` (the default) places the 7
+//! hand-placed tables of 8 squares that Othello programs learn, fixed too.
 //!
 //! The text's vote-table genome is not offered: a 4×4 window of three
 //! states has 3^16 = 43,046,721 states, a 43 MB genome whose genes are

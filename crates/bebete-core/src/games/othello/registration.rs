@@ -76,8 +76,7 @@ impl Othello {
     pub const STRAIGHT_LENGTH: u8 = 4;
     /// The value genome of straight quadruples.
     pub const STRAIGHT: GenomeGame<Othello> = Othello::straight(Othello::STRAIGHT_LENGTH);
-    /// The value genome of straight pairs (Jaśkowski's 288 weights; the
-    /// shipped `othello.genome`).
+    /// The value genome of straight pairs (Jaśkowski's 288 weights).
     pub const STRAIGHT_PAIRS: GenomeGame<Othello> = Othello::straight(2);
 
     /// The value genome of every straight line of `length` squares.
@@ -210,15 +209,15 @@ impl Registered for GenomeGame<Othello> {
 
     fn variants() -> Vec<Self> {
         vec![
+            Othello::PATTERNS,
             Othello::STRAIGHT,
             Othello::STRAIGHT_PAIRS,
-            Othello::PATTERNS,
             Othello::NTUPLE,
         ]
     }
 
     fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
-        const NAMES: [&str; 3] = ["straight", "patterns", "ntuple"];
+        const NAMES: [&str; 3] = ["patterns", "straight", "ntuple"];
         let genome = match options.encoder.as_deref().unwrap_or(NAMES[0]) {
             "ntuple" => ValueGenome::drawn(options.value_shape(Othello::SNAKES, SQUARES)?),
             "patterns" => {
@@ -237,7 +236,7 @@ impl Registered for GenomeGame<Othello> {
                         flag,
                         value: Some(value),
                         allowed: format!(
-                            "the patterns encoder has its own {PATTERNS} tuples of 8 squares (leave --tuples and --tuple-length out, or use --encoder ntuple)"
+                            "the patterns encoder has its own {PATTERNS} tuples of 8 squares (leave --tuples and --tuple-length out, or use --encoder straight or ntuple)"
                         ),
                     });
                 }
@@ -322,9 +321,10 @@ impl Registered for GenomeGame<Othello> {
     }
 
     /// Coevolutionary TD learning, as the papers learn (docs/experiments.md):
-    /// a small population, each genome learning by TD(λ) self-play between
+    /// a small population, each genome learning by TD self-play between
     /// generations, selected by a round-robin among themselves; no fixed
-    /// player in the learning or the selection. (`--learn-against wpc@0.1
+    /// player in the learning or the selection. The default genome is the
+    /// patterns' (`--encoder patterns`), which learn by TD(0). (`--learn-against wpc@0.1
     /// --fitness vs:wpc@0.1:100` breeds a specialist against the papers'
     /// yardstick instead.) The benchmark includes that yardstick,
     /// `wpc@0.1`, the figure the papers report.

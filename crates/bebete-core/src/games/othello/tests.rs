@@ -358,7 +358,7 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
     };
     assert_eq!(
         GenomeGame::<Othello>::from_options(&GameOptions::default()),
-        Ok(Othello::STRAIGHT)
+        Ok(Othello::PATTERNS)
     );
     let four = GenomeGame::<Othello>::from_options(&options("straight", None, Some(4))).unwrap();
     assert_eq!(
@@ -414,7 +414,7 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
     assert_eq!(err.flag, "--encoder");
     let err = err.to_string();
     assert!(
-        err.contains("othello encoders are straight, patterns and ntuple"),
+        err.contains("othello encoders are patterns, straight and ntuple"),
         "{err}"
     );
     // A stored straight genome whose count is not the lines' is refused.
