@@ -500,15 +500,16 @@ fn othello(c: &mut Criterion) {
     }
     group.finish();
     // Self-play on one thread and on two (one learner a thread, as a
-    // generation learns), for the straight pairs and the default
-    // quadruples; and the quadruples learning against the benchmark's
-    // player (`wpc@0.1`, what the recommended run learns from).
+    // generation learns), for the straight pairs and quadruples and the
+    // default patterns; and the quadruples learning against the
+    // benchmark's player (`wpc@0.1`, the specialist recipe's).
     for (game, shape) in [
-        (Othello::STRAIGHT_PAIRS, "32×2"),
-        (Othello::STRAIGHT, "21×4"),
+        (Othello::STRAIGHT_PAIRS, "32×2 straight"),
+        (Othello::STRAIGHT, "21×4 straight"),
+        (Othello::PATTERNS, "7×8 patterns"),
     ] {
         let genes = trained(&game);
-        let mut group = c.benchmark_group(format!("value genome (othello, {shape} straight)"));
+        let mut group = c.benchmark_group(format!("value genome (othello, {shape})"));
         bench_learning(&mut group, &game, &genes);
         group.throughput(Throughput::Elements(200));
         // The same two learners one after the other: what the two threads'
