@@ -165,8 +165,12 @@ def test_the_gil_is_released_while_a_run_works(scratch):
 
 
 def test_ctrl_c_raises_keyboard_interrupt_after_the_checkpoint(scratch):
+    # A shell that starts a job in the background without job control
+    # leaves SIGINT ignored, and the child would inherit that: restore
+    # Python's own handler, as an interactive session has it.
     script = (
-        "import bebete, sys\n"
+        "import bebete, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "def each(row):\n"
         "    print('generation', row['generation'], flush=True)\n"
         "try:\n"
