@@ -76,6 +76,22 @@ const LEARNERS: &[&str] = &[
     "0",
 ];
 
+/// A genome's share of points in 200 games against random moves, and the
+/// JSON tally it came from.
+fn against_random(dir: &std::path::Path, genome: &str) -> (f64, serde_json::Value) {
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir).args([
+        "eval",
+        genome,
+        "--against",
+        "random",
+        "--games",
+        "200",
+        "--json",
+    ])))
+    .unwrap();
+    (score_of(&json[0]), json)
+}
+
 /// A value genome of straight quadruples learns by self-play inside evolution:
 /// after 6,000 games per learner it beats random, where an untrained one
 /// plays at random; it moves, explains itself square by square and plays
@@ -98,17 +114,8 @@ fn othello_value_genomes_learn_play_and_their_runs_are_exact() {
         ])
         .assert()
         .success();
-    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
-        "eval",
-        "genomes/v.genome",
-        "--against",
-        "random",
-        "--games",
-        "200",
-        "--json",
-    ])))
-    .unwrap();
-    assert!(score_of(&json[0]) > 0.85, "{json}");
+    let (score, json) = against_random(dir.path(), "genomes/v.genome");
+    assert!(score > 0.85, "{json}");
 
     let mv =
         stdout_of(bebete(dir.path()).args(["move", "genomes/v.genome", "--position", "f5 d6"]));
@@ -183,17 +190,8 @@ fn othello_patterns_learn_say_how_and_their_runs_are_exact() {
         .args(["--run", "runs/p"])
         .assert()
         .success();
-    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
-        "eval",
-        "genomes/p.genome",
-        "--against",
-        "random",
-        "--games",
-        "200",
-        "--json",
-    ])))
-    .unwrap();
-    assert!(score_of(&json[0]) > 0.8, "{json}");
+    let (score, json) = against_random(dir.path(), "genomes/p.genome");
+    assert!(score > 0.8, "{json}");
     let info = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/p.genome"]));
     assert!(
         info.contains("othello (value genome, 7×8 patterns)"),

@@ -38,7 +38,9 @@
 //! cargo run --release --example papers_td -- 0.003 200000 25000 3 1 patterns7 1 1 1
 //! ```
 
-use bebete_core::games::{othello_flips, othello_moves, othello_symmetric_square, straight_tuples};
+use bebete_core::games::{
+    othello_flips, othello_moves, othello_symmetric_square, pattern_tuples, straight_tuples,
+};
 use bebete_core::players::knowledge::WPC;
 
 /// xorshift64: the learner's and the yardstick's random moves.
@@ -137,23 +139,22 @@ impl Pos {
 /// corner's 3×3 and 2×5 blocks); `patterns8` the same cut to eight squares
 /// a tuple (the edge alone, the 3×3 block less its far corner, a 2×4
 /// block), the longest tuple the engine's value genome stores;
-/// `patterns7` those less the diagonals shorter than 8 (7 tuples of
-/// exactly 8 squares).
+/// `patterns7` those less the diagonals shorter than 8: the engine's own
+/// `pattern_tuples` (7 tuples of exactly 8 squares).
 fn classes(name: &str) -> Vec<Vec<u8>> {
-    let line = |length: u8| straight_tuples(length);
     let at = |cells: &[(u8, u8)]| cells.iter().map(|&(r, c)| r * 8 + c).collect::<Vec<u8>>();
     match name {
-        "pairs" => line(2),
-        "straight3" => line(3),
-        "straight4" => line(4),
-        "patterns" | "patterns8" | "patterns7" => {
-            let short = name != "patterns";
-            let diagonals = if name == "patterns7" { 1 } else { 5 };
+        "pairs" => straight_tuples(2),
+        "straight3" => straight_tuples(3),
+        "straight4" => straight_tuples(4),
+        "patterns7" => pattern_tuples(),
+        "patterns" | "patterns8" => {
+            let short = name == "patterns8";
             let mut out = Vec::new();
             for row in 1..4 {
                 out.push(at(&(0..8).map(|c| (row, c)).collect::<Vec<_>>()));
             }
-            for shift in 0..diagonals {
+            for shift in 0..5 {
                 out.push(at(&(0..8 - shift)
                     .map(|i| (i, i + shift))
                     .collect::<Vec<_>>()));

@@ -104,7 +104,7 @@ pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
             return Some(format!("tuple {t} has stray bytes after its cells"));
         }
     }
-    let flags = genes[genes.len() - PARAM_BYTES + 3];
+    let flags = learning_flags(genes);
     if flags & !KNOWN_FLAGS != 0 {
         return Some(format!(
             "learning flags {flags:#04x}: only {FROM_EXPLORATION} (from exploration) and {ONE_TABLE} (one table) are known"

@@ -77,6 +77,11 @@ pub const FROM_EXPLORATION: u8 = 1;
 pub const ONE_TABLE: u8 = 2;
 /// The learning flags a genome may carry.
 pub(crate) const KNOWN_FLAGS: u8 = FROM_EXPLORATION | ONE_TABLE;
+
+/// The learning flags of `genes`, its fourth parameter byte.
+pub(crate) fn learning_flags(genes: &[u8]) -> u8 {
+    genes[genes.len() - PARAM_BYTES + 3]
+}
 /// Afterstates a TD error reaches back to (older trace entries are cut).
 const TRACE: usize = 8;
 
@@ -425,8 +430,8 @@ impl Params {
             alpha: alpha_of(p[0]),
             lambda: p[1] as f32 / 255.0,
             epsilon: p[2] as f32 / 1000.0,
-            from_exploration: p[3] & FROM_EXPLORATION != 0,
-            one_table: p[3] & ONE_TABLE != 0,
+            from_exploration: learning_flags(genes) & FROM_EXPLORATION != 0,
+            one_table: learning_flags(genes) & ONE_TABLE != 0,
             games: u32::from_le_bytes([p[4], p[5], p[6], p[7]]),
         }
     }

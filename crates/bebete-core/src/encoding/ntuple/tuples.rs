@@ -23,8 +23,9 @@ pub struct Tuples {
     pub(super) readers: Vec<Vec<(u16, u32)>>,
     /// Per slot: the byte offset of its tuple's first table.
     pub(super) tables: Vec<u32>,
-    /// Both sides read the first table ([`ONE_TABLE`]).
-    one_table: bool,
+    /// Where the second player's tables start, past a tuple's first
+    /// table: 0 when both sides read the first ([`ONE_TABLE`]).
+    second: u32,
 }
 
 impl Tuples {
@@ -67,7 +68,7 @@ impl Tuples {
             images,
             readers,
             tables,
-            one_table: Self::one_table_in(genes),
+            second: Self::second_in(shape, G::STATES, genes),
         }
     }
 
@@ -78,7 +79,7 @@ impl Tuples {
         if self.shape != shape
             || self.base != G::STATES
             || self.board != (G::WIDTH, G::HEIGHT)
-            || self.one_table != Self::one_table_in(genes)
+            || self.second != Self::second_in(shape, G::STATES, genes)
         {
             return false;
         }
@@ -111,12 +112,14 @@ impl Tuples {
         })
     }
 
-    /// Whether `genes` carries the [`ONE_TABLE`] flag.
-    fn one_table_in(genes: &[u8]) -> bool {
-        genes
-            .len()
-            .checked_sub(PARAM_BYTES - 3)
-            .is_some_and(|p| genes[p] & ONE_TABLE != 0)
+    /// Where the second player's tables of `genes` start past a tuple's
+    /// first table: after it, or at it with [`ONE_TABLE`].
+    fn second_in(shape: NTuple, base: u32, genes: &[u8]) -> u32 {
+        if learning_flags(genes) & ONE_TABLE != 0 {
+            0
+        } else {
+            2 * shape.states_in(base) as u32
+        }
     }
 
     /// The state index each slot reads in a position.
@@ -135,9 +138,8 @@ impl Tuples {
     /// [`ONE_TABLE`]).
     pub(super) fn side(&self, mover: Side) -> u32 {
         match mover {
-            _ if self.one_table => 0,
             Side::First => 0,
-            Side::Second => 2 * self.shape.states_in(self.base) as u32,
+            Side::Second => self.second,
         }
     }
 

@@ -27,7 +27,7 @@ mod tests;
 pub(crate) use ending::ending_by_minimax;
 use ending::ending_moves;
 use notation::{cell, parse_board, square_name};
-pub use registration::{PATTERNS, pattern_tuples, straight_tuples, symmetric_square};
+pub use registration::{pattern_tuples, straight_tuples, symmetric_square};
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,

@@ -283,9 +283,9 @@ impl Registered for GenomeGame<Othello> {
                 placement: Placement::Straight,
             }) => format!("othello (value genome, {shape} straight tuples)"),
             Some(ValueGenome {
+                shape,
                 placement: Placement::Patterns,
-                ..
-            }) => format!("othello (value genome, {PATTERNS}×8 patterns)"),
+            }) => format!("othello (value genome, {shape} patterns)"),
             genome => format!(
                 "othello (value genome, {} snake tuples)",
                 genome.map_or(Othello::SNAKES, |g| g.shape)

@@ -1,5 +1,5 @@
 use super::ending::{ending_moves, ending_score};
-use super::registration::straight_count;
+use super::registration::{PATTERNS, straight_count};
 use super::*;
 use crate::games::check_moves;
 use crate::games::walk::perft;
