@@ -89,7 +89,8 @@ impl Othello {
             }),
         )
     }
-    /// The hand-placed patterns' shape: [`PATTERNS`] tuples of 8 squares.
+    /// The hand-placed patterns' shape: the 7 tuples of 8 squares of
+    /// [`pattern_tuples`].
     pub const PATTERN_SHAPE: NTuple = NTuple {
         tuples: PATTERNS,
         length: 8,
