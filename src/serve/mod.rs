@@ -129,7 +129,7 @@ pub fn router(state: Arc<AppState>, bound: SocketAddr, client_time: std::time::D
         .route("/runs", get(api::runs))
         .route("/runs/{name}", get(api::run))
         .route("/runs/{name}/plot.svg", get(api::run_plot))
-        .route("/games", post(api::new_game))
+        .route("/games", get(api::catalogue).post(api::new_game))
         .route("/games/{id}", get(api::get_game).delete(api::delete_game))
         .route("/games/{id}/move", post(api::play_move))
         .route("/games/{id}/next", post(api::next_game))

@@ -422,3 +422,66 @@ fn the_next_game_during_a_game_scores_it_for_the_bot() {
     assert_eq!(state["score"]["bot"], 1, "{state}");
     assert_eq!(state["game_number"], 3, "{state}");
 }
+
+/// `GET /api/games` is the page's menu: the registry's two-player games,
+/// each with the fixed players it can face; every one listed starts a
+/// table, and a player a game does not list is refused.
+#[test]
+fn the_game_list_offers_what_the_server_plays() {
+    let dir = project(false);
+    let server = Server::start(dir.path(), &[]);
+    let (status, body) = server.get("/api/games");
+    assert_eq!(status, 200, "{body}");
+    let games = json(&body);
+    let names: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    // Solitaire is a puzzle: the page plays against a bot.
+    assert_eq!(
+        names,
+        [
+            "tictactoe",
+            "matchsticks",
+            "connect4",
+            "checkers",
+            "othello"
+        ]
+    );
+    for game in games.as_array().unwrap() {
+        let name = game["name"].as_str().unwrap();
+        assert!(!game["title"].as_str().unwrap().is_empty());
+        assert_eq!(game["rules"].is_null(), name != "matchsticks", "{game}");
+        let players: Vec<&str> = game["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            players.contains(&"perfect"),
+            ["tictactoe", "matchsticks", "connect4"].contains(&name),
+            "{name}"
+        );
+        assert_eq!(players.contains(&"wpc"), name == "othello", "{name}");
+        for player in game["players"].as_array().unwrap() {
+            let spec = match player["count"]["usual"].as_u64() {
+                Some(n) => format!("{}:{n}", player["name"].as_str().unwrap()),
+                None => player["name"].as_str().unwrap().to_string(),
+            };
+            let body = format!(r#"{{"opponent":"{spec}","game":"{name}"}}"#);
+            let (status, reply) = server.post("/api/games", &body);
+            assert_eq!(status, 200, "{body}: {reply}");
+            let id = json(&reply)["id"].as_str().unwrap().to_string();
+            let (status, _) = server.request("DELETE", &format!("/api/games/{id}"), None);
+            assert_eq!(status, 200);
+        }
+    }
+    error_of(
+        server.post("/api/games", r#"{"opponent":"perfect","game":"checkers"}"#),
+        422,
+        "no exact solver",
+    );
+}

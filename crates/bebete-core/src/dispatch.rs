@@ -93,6 +93,41 @@ pub fn abilities(spec: GameSpec) -> Abilities {
     spec.visit(AbilitiesOf)
 }
 
+struct FixedPlayersOf;
+
+impl GameVisitor for FixedPlayersOf {
+    type Output = Vec<crate::players::FixedPlayer>;
+    fn visit<G: Playable>(self, game: G) -> Self::Output {
+        crate::players::fixed_players(&game)
+    }
+}
+
+/// The fixed players the game `spec` names can face
+/// ([`crate::players::fixed_players`]).
+pub fn fixed_players(spec: GameSpec) -> Vec<crate::players::FixedPlayer> {
+    spec.visit(FixedPlayersOf)
+}
+
+struct Builds<'a>(&'a crate::players::PlayerSpec);
+
+impl GameVisitor for Builds<'_> {
+    type Output = Result<(), crate::players::PlayerError>;
+    fn visit<G: Playable>(self, game: G) -> Self::Output {
+        let policy = crate::encoding::IllegalPolicy::Repair;
+        self.0.factory(&game, policy).map(drop)
+    }
+}
+
+/// Whether `player` can play the game `spec` names: `Err` says why not
+/// (`perfect` where the game has no exact solver, say), as the command
+/// line says it. A genome's file is read to check its game.
+pub fn check_player(
+    spec: GameSpec,
+    player: &crate::players::PlayerSpec,
+) -> Result<(), crate::players::PlayerError> {
+    spec.visit(Builds(player))
+}
+
 /// The built-in games of which some variant (an encoder, a rule) has what
 /// `has` asks, by their command-line names in the registry's order,
 /// joined for a sentence with `last` before the last

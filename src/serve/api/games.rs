@@ -2,6 +2,8 @@
 //! the bot's answer, bounded in time and stopped when its client leaves.
 
 use super::*;
+use crate::dispatch::{check_player, fixed_players};
+use crate::players::FixedPlayer;
 
 /// The body of `POST /api/games`.
 #[derive(Deserialize)]
@@ -183,6 +185,39 @@ fn state(id: &str, session: &mut Session) -> Reply {
     ok(&state)
 }
 
+/// One game the page can set up, as `GET /api/games` lists it.
+#[derive(Serialize)]
+struct Listed {
+    /// The name `game` takes (`connect4`).
+    name: &'static str,
+    /// The name in words (`Connect-Four`).
+    title: &'static str,
+    /// The fixed players it can face, strongest first.
+    players: Vec<FixedPlayer>,
+    /// Its default rule parameters, `null` for a game without any
+    /// (matchsticks has them: the page offers its rule fields).
+    rules: serde_json::Value,
+}
+
+/// `GET /api/games`: the two-player games of the registry, each with its
+/// fixed players and its rules, for the page's menus. Nothing is read
+/// from disk; the genomes come from `GET /api/genomes`.
+pub async fn catalogue() -> Reply {
+    let listed: Vec<Listed> = GameKind::ALL
+        .iter()
+        .filter_map(|kind| {
+            let spec = kind.from_options(&GameOptions::default()).ok()?;
+            (abilities(spec).players == 2).then(|| Listed {
+                name: kind.name(),
+                title: kind.title(),
+                players: fixed_players(spec),
+                rules: spec.rules_json(),
+            })
+        })
+        .collect();
+    ok(&listed)
+}
+
 /// `POST /api/games`: a new table against a genome or a player.
 pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) -> Reply {
     let request: NewGame = body(bytes)?;
@@ -239,6 +274,11 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
     };
     if abilities(spec).players == 1 {
         return Err(one_player_refused(spec));
+    }
+    // A fixed player the game cannot have (`perfect` without a solver) is
+    // refused now, not at the bot's first move.
+    if let Bot::Player(player) = &bot {
+        check_player(spec, player).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     }
     let seed = rand::random::<u64>();
     let id = app

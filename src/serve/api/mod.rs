@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 mod games;
-pub use games::{delete_game, get_game, new_game, next_game, play_move};
+pub use games::{catalogue, delete_game, get_game, new_game, next_game, play_move};
 
 /// What every handler shares.
 pub struct AppState {

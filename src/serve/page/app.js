@@ -49,14 +49,20 @@ function route() {
 
 // ---------------------------------------------------------------- play
 
-const PLAYERS = [
-  ["perfect", "perfect (exact play)"],
-  ["alphabeta", "alphabeta:D (search to depth D)"],
-  ["mc", "mc:N (N random playouts per move)"],
-  ["rules", "rules (win, block, prefer the centre)"],
-  ["random", "random"],
-];
-const PARAMS = { mc: ["playouts N", 1, 100000, 200], alphabeta: ["depth D", 1, 12, 4] };
+// The games and their fixed players come from the server's registry
+// (GET /api/games): a game it knows is on the menu, with the players it
+// can face, and none is typed here.
+let catalogue = [];
+
+function entry(game = $("game").value) {
+  return catalogue.find((g) => g.name === game) || { players: [], rules: null };
+}
+
+// The count a fixed player takes after ":" (alphabeta:D), or undefined.
+function countOf(value) {
+  const player = entry().players.find((p) => p.name === value);
+  return player ? player.count || undefined : undefined;
+}
 
 let genomes = [];
 let current = null; // the table's state, as the API returns it
@@ -65,14 +71,17 @@ let busy = false;
 async function showPlay() {
   $("play-view").hidden = false;
   try {
-    genomes = await api("GET", "/genomes");
+    [catalogue, genomes] = await Promise.all([api("GET", "/games"), api("GET", "/genomes")]);
   } catch (e) {
     genomes = [];
     showMessage(e.message);
   }
-  const wanted = new URLSearchParams(location.search).get("opponent");
-  const chosen = genomes.find((g) => g.name === wanted);
+  fillGames();
+  const query = new URLSearchParams(location.search);
+  const chosen = genomes.find((g) => g.name === query.get("opponent"));
   if (chosen) $("game").value = chosen.game;
+  else if (entry(query.get("game")).players.length) $("game").value = query.get("game");
+  fillRules();
   fillOpponents(chosen ? chosen.name : null);
   // A board ready to play at once: the first game against the chosen
   // opponent (the shipped genome of the game, as `bebete play`).
@@ -104,20 +113,34 @@ function fillOpponents(select) {
   group("Shipped champions", shipped.map((g) => [g.name, describe(g)]));
   group("Your genomes", own.map((g) => [g.name, describe(g)]));
   group("Run champions", champions.map((g) => [g.name, describe(g)]));
-  // Checkers and Othello have no exact solver, and their rules players
-  // have rules of their own; Othello has the papers' weighted piece counter.
-  const fixed = {
-    checkers: PLAYERS.filter(([v]) => v !== "perfect").map(([v, t]) => v === "rules" ? [v, "rules (take the most, crown, leave nothing to take)"] : [v, t]),
-    othello: [["wpc", "wpc (the weighted piece counter, one ply)"]].concat(PLAYERS
-      .filter(([v]) => v !== "perfect")
-      .map(([v, t]) => v === "rules" ? [v, "rules (corners first, never next to one)"] : [v, t])),
-  };
-  group("Fixed players", fixed[game] || PLAYERS);
+  group("Fixed players", entry(game).players.map((p) => [p.name, `${p.count ? `${p.name}:${p.count.name.split(" ").pop()}` : p.name} (${p.about})`]));
   // The command line's default (`bebete play`): the shipped genomes/<game>.genome.
   const usual = `genomes/${game}.genome`;
   if (!select && shipped.some((g) => g.name === usual)) select = usual;
   if (select) box.value = select;
   opponentChanged();
+}
+
+// The game menu, from the catalogue: Connect-Four first chosen where the
+// server has it, as the command line's own demonstration game.
+function fillGames() {
+  const box = $("game");
+  const was = box.value;
+  box.textContent = "";
+  for (const g of catalogue) html("option", { value: g.name }, g.title, box);
+  const names = catalogue.map((g) => g.name);
+  box.value = names.includes(was) ? was : names.includes("connect4") ? "connect4" : names[0] || "";
+}
+
+// The rule fields start at the game's default rules, as the server
+// lists them.
+function fillRules() {
+  const rules = entry().rules;
+  if (!rules) return;
+  $("rule").value = rules.rule;
+  $("sticks").value = rules.sticks;
+  if ("max_take" in rules) $("max-take").value = rules.max_take;
+  if ("last_loses" in rules) $("last").value = rules.last_loses ? "loses" : "wins";
 }
 
 function isGenome(value) {
@@ -126,20 +149,22 @@ function isGenome(value) {
 
 function opponentChanged() {
   const value = $("opponent").value;
-  const param = PARAMS[value];
-  $("param-label").hidden = !param;
-  if (param) {
-    $("param-name").textContent = param[0];
-    Object.assign($("param"), { min: param[1], max: param[2], value: param[3] });
+  const count = countOf(value);
+  $("param-label").hidden = !count;
+  if (count) {
+    $("param-name").textContent = count.name;
+    Object.assign($("param"), { min: count.least, max: count.most, value: count.usual });
   }
-  $("rules").hidden = !($("game").value === "matchsticks" && !isGenome(value));
+  // The rule fields are the ones of the game with rule parameters
+  // (matchsticks); a genome's rules come with it.
+  $("rules").hidden = !(entry().rules && !isGenome(value));
   const double = $("rule").value === "double";
   for (const label of document.querySelectorAll("#rules .subtract")) label.hidden = double;
 }
 
 function opponentSpec() {
   const value = $("opponent").value;
-  return PARAMS[value] ? `${value}:${$("param").value}` : value;
+  return countOf(value) ? `${value}:${$("param").value}` : value;
 }
 
 async function startGame(event) {
@@ -151,7 +176,7 @@ async function startGame(event) {
   const body = { opponent, first: $("first").value };
   if (!isGenome(opponent)) {
     body.game = $("game").value;
-    if (body.game === "matchsticks") {
+    if (entry(body.game).rules) {
       body.rule = $("rule").value;
       body.sticks = Number($("sticks").value);
       if (body.rule === "subtract") {
@@ -750,7 +775,10 @@ async function showRun(name) {
 
 // ---------------------------------------------------------------- wiring
 
-$("game").addEventListener("change", () => fillOpponents(null));
+$("game").addEventListener("change", () => {
+  fillRules();
+  fillOpponents(null);
+});
 $("opponent").addEventListener("change", opponentChanged);
 $("rule").addEventListener("change", opponentChanged);
 $("show-votes").addEventListener("change", () => {

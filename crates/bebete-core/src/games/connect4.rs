@@ -225,6 +225,7 @@ impl Connect4Position {
 
 impl Registered for GenomeGame<Connect4> {
     const NAME: &'static str = "connect4";
+    const TITLE: &'static str = "Connect-Four";
     const ALIASES: &'static [&'static str] = &["c4"];
     /// A checkpoint of 100 sub-grid genomes is 92 MB: written less often.
     const METHOD: MethodSettings = MethodSettings {

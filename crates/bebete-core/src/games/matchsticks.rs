@@ -157,6 +157,7 @@ impl Rules for Matchsticks {
 
 impl Registered for GenomeGame<Matchsticks> {
     const NAME: &'static str = "matchsticks";
+    const TITLE: &'static str = "Matchsticks";
     const ALIASES: &'static [&'static str] = &["nim"];
     const METHOD: MethodSettings = MethodSettings {
         mutation: 0.05,

@@ -152,6 +152,8 @@ pub struct RunSettings {
 pub trait Registered: Game + Copy + Into<GameSpec> {
     /// The canonical command-line name.
     const NAME: &'static str;
+    /// The game's name in words, for people (`Connect-Four`).
+    const TITLE: &'static str;
     /// Shorter names the command line also reads.
     const ALIASES: &'static [&'static str];
     /// The plain method's settings.
@@ -233,6 +235,11 @@ macro_rules! registry {
             /// The canonical command-line name.
             pub fn name(self) -> &'static str {
                 match self { $(GameKind::$kind => <$game as Registered>::NAME,)+ }
+            }
+
+            /// The game's name in words, for people (`Connect-Four`).
+            pub fn title(self) -> &'static str {
+                match self { $(GameKind::$kind => <$game as Registered>::TITLE,)+ }
             }
 
             /// The shorter names the command line also reads.

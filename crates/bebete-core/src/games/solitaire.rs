@@ -232,6 +232,7 @@ impl Solitaire {
 
 impl Registered for GenomeGame<Solitaire> {
     const NAME: &'static str = "solitaire";
+    const TITLE: &'static str = "Peg solitaire";
     const ALIASES: &'static [&'static str] = &["peg"];
     const METHOD: MethodSettings = MethodSettings {
         mutation: 0.001,

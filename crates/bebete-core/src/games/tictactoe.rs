@@ -121,6 +121,7 @@ pub fn has_line(mask: u16) -> bool {
 
 impl Registered for GenomeGame<TicTacToe> {
     const NAME: &'static str = "tictactoe";
+    const TITLE: &'static str = "Tic-tac-toe";
     const ALIASES: &'static [&'static str] = &["ttt"];
     const METHOD: MethodSettings = MethodSettings {
         mutation: 0.001,

@@ -81,6 +81,70 @@ pub const MAX_PLAYOUTS: u32 = 100_000;
 /// Deepest search for `alphabeta:D`.
 pub const MAX_DEPTH: u32 = 12;
 
+/// The count a fixed player takes after `:` (`alphabeta:D`), for a menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PlayerCount {
+    /// What the count is, in words (`depth D`).
+    pub name: &'static str,
+    /// The least and most it may be.
+    pub least: u32,
+    pub most: u32,
+    /// A sensible first choice.
+    pub usual: u32,
+}
+
+/// One fixed player a game can face, as a menu lists it: its name as a
+/// spec takes it, what it does in words, and its count when it takes one.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FixedPlayer {
+    /// The spec's name (`alphabeta`); with a count, the spec is
+    /// `name:count`.
+    pub name: &'static str,
+    /// What the player does, in words (`search to depth D`).
+    pub about: String,
+    /// The count after `:`, for the players that take one.
+    pub count: Option<PlayerCount>,
+}
+
+/// The fixed players `game` can face, strongest first: `perfect` where
+/// the game has an exact solver, `wpc` where it has a weighted piece
+/// counter, the searchers and `rules` where it has an opponent, `random`
+/// always. Every one of them builds for `game` ([`PlayerSpec::factory`]),
+/// and no other plain player does (a test holds both).
+pub fn fixed_players<G: Playable>(game: &G) -> Vec<FixedPlayer> {
+    let player = |name, about: &str, count| FixedPlayer {
+        name,
+        about: about.to_string(),
+        count,
+    };
+    let mut players = Vec::new();
+    if game.exact().is_some() {
+        players.push(player("perfect", "exact play", None));
+    }
+    if G::PLAYERS == 2 {
+        if G::WEIGHTED_PIECES {
+            players.push(player("wpc", "the weighted piece counter, one ply", None));
+        }
+        let depth = PlayerCount {
+            name: "depth D",
+            least: 1,
+            most: MAX_DEPTH,
+            usual: 4,
+        };
+        let playouts = PlayerCount {
+            name: "playouts N",
+            least: 1,
+            most: MAX_PLAYOUTS,
+            usual: 200,
+        };
+        players.push(player("alphabeta", "search to depth D", Some(depth)));
+        players.push(player("mc", "N random playouts per move", Some(playouts)));
+        players.push(player("rules", G::RULES_PLAYER, None));
+    }
+    players.push(player("random", "a random legal move", None));
+    players
+}
+
 /// A player as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {

@@ -494,3 +494,48 @@ fn the_fixed_players_and_exact_play_need_only_the_rules() {
     assert_eq!(Othello.perft(&Othello.start(), 4), 244);
     assert!(Othello.exact_ending(&Othello.start()).is_none());
 }
+
+/// A game's menu of fixed players ([`fixed_players`]) lists exactly the
+/// plain players that build for it, each with a count in the range its
+/// spec reads, and a rules player saying what it does.
+#[test]
+fn the_menu_of_fixed_players_is_what_builds() {
+    use crate::dispatch::{Dispatch, GameVisitor};
+    struct Menu;
+    impl GameVisitor for Menu {
+        type Output = ();
+        fn visit<G: Playable>(self, game: G) {
+            let menu = fixed_players(&game);
+            let spec_of = |p: &FixedPlayer| match p.count {
+                Some(c) => {
+                    assert!(c.least <= c.usual && c.usual <= c.most, "{}", p.name);
+                    // The count's ends parse; one past the most does not.
+                    assert!(PlayerSpec::parse(&format!("{}:{}", p.name, c.most + 1)).is_err());
+                    format!("{}:{}", p.name, c.usual)
+                }
+                None => p.name.to_string(),
+            };
+            for name in ["perfect", "wpc", "alphabeta:2", "mc:2", "rules", "random"] {
+                let builds = spec(name).factory(&game, IllegalPolicy::Repair).is_ok();
+                let plain = name.split(':').next().unwrap();
+                let listed = menu.iter().find(|p| p.name == plain);
+                assert_eq!(builds, listed.is_some(), "{}: {name}", game.spec());
+                if let Some(p) = listed {
+                    assert!(!p.about.is_empty());
+                    assert!(
+                        spec(&spec_of(p))
+                            .factory(&game, IllegalPolicy::Repair)
+                            .is_ok()
+                    );
+                }
+            }
+            assert_eq!(menu.last().map(|p| p.name), Some("random"));
+        }
+    }
+    for spec in crate::games::GameSpec::registered() {
+        spec.visit(Menu);
+    }
+    let c4 = crate::dispatch::fixed_players(crate::games::GameKind::Connect4.variants()[0]);
+    let rules = c4.iter().find(|p| p.name == "rules").unwrap();
+    assert_eq!(rules.about, "win, block, the column nearest the centre");
+}

@@ -34,6 +34,7 @@ impl Rules for Checkers {
 
 impl Registered for GenomeGame<Checkers> {
     const NAME: &'static str = "checkers";
+    const TITLE: &'static str = "Checkers";
     const ALIASES: &'static [&'static str] = &["draughts"];
     const METHOD: MethodSettings = MethodSettings {
         mutation: 0.002,

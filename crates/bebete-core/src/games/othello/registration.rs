@@ -200,6 +200,7 @@ pub const fn straight_count(length: u8) -> u16 {
 
 impl Registered for GenomeGame<Othello> {
     const NAME: &'static str = "othello";
+    const TITLE: &'static str = "Othello";
     const ALIASES: &'static [&'static str] = &["reversi"];
     const METHOD: MethodSettings = MethodSettings {
         mutation: 0.01,

@@ -10,6 +10,7 @@ pub const MAN: i32 = 200;
 pub const KING: i32 = 300;
 
 impl Knowledge for Checkers {
+    const RULES_PLAYER: &'static str = "win at once, take the most, crown, leave nothing to take";
     const SOLVABLE: bool = false;
 
     fn preference_classes(&self) -> Vec<Vec<CheckersMove>> {

@@ -49,6 +49,7 @@ static CONNECT4_LINES: [u64; 69] = {
 };
 
 impl Knowledge for Connect4 {
+    const RULES_PLAYER: &'static str = "win, block, the column nearest the centre";
     const SOLVABLE: bool = false;
     const BANKED: bool = true;
 

@@ -6,6 +6,7 @@ use crate::games::{Matchsticks, MatchsticksPosition};
 use std::sync::Arc;
 
 impl Knowledge for Matchsticks {
+    const RULES_PLAYER: &'static str = "win at once, else a random take";
     const SOLVABLE: bool = true;
 
     fn preference_classes(&self) -> Vec<Vec<u8>> {

@@ -56,6 +56,9 @@ pub trait Knowledge: Game {
     /// Whether [`Knowledge::heuristic`] is a weighted piece counter (the
     /// `wpc` player: Othello's standard heuristic player).
     const WEIGHTED_PIECES: bool = false;
+    /// What the `rules` player does here, in words for a menu
+    /// (`win, block, the column nearest the centre`).
+    const RULES_PLAYER: &'static str;
 
     /// Moves in preference order, in classes of equal preference (the `rules`
     /// player); empty when no move is preferred.
@@ -116,6 +119,7 @@ impl<R: Rules + Knowledge> Knowledge for GenomeGame<R> {
     const SOLVABLE: bool = R::SOLVABLE;
     const BANKED: bool = R::BANKED;
     const WEIGHTED_PIECES: bool = R::WEIGHTED_PIECES;
+    const RULES_PLAYER: &'static str = R::RULES_PLAYER;
 
     fn preference_classes(&self) -> Vec<Vec<R::Move>> {
         self.rules.preference_classes()

@@ -33,6 +33,7 @@ fn weighted(discs: u64) -> i32 {
 }
 
 impl Knowledge for Othello {
+    const RULES_PLAYER: &'static str = "win at once, corners first, never next to one";
     const SOLVABLE: bool = false;
     const WEIGHTED_PIECES: bool = true;
 

@@ -16,6 +16,7 @@ use std::sync::{Arc, OnceLock};
 /// exact solver reads the fewest pegs each jump can still end with from a
 /// table of every reachable position ([`SoloTable`]).
 impl Knowledge for Solitaire {
+    const RULES_PLAYER: &'static str = "a random jump";
     const SOLVABLE: bool = false;
 
     fn preference_classes(&self) -> Vec<Vec<u8>> {

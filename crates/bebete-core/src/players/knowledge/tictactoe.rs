@@ -6,6 +6,7 @@ use crate::games::{Game, TicTacToe, TicTacToePosition};
 use std::sync::Arc;
 
 impl Knowledge for TicTacToe {
+    const RULES_PLAYER: &'static str = "win, block, the centre, a corner, an edge";
     const SOLVABLE: bool = true;
 
     fn preference_classes(&self) -> Vec<Vec<u8>> {
