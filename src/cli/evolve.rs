@@ -109,9 +109,9 @@ pub struct EvolveArgs {
     /// Games per benchmark opponent, half with each side first
     #[arg(long, default_value_t = 100)]
     pub bench_games: u64,
-    /// Stop early: unbeatable (tictactoe, matchsticks: the audit finds no
+    /// Stop early: unbeatable (a game solved whole: the audit finds no
     /// move that gives away the game's value), score:SPEC:X (score share ≥
-    /// X) or pegs:N (solitaire: the champion's game leaves N pegs or fewer)
+    /// X) or pegs:N (a puzzle: the champion's game leaves N pegs or fewer)
     #[arg(long, value_parser = str::parse::<Target>)]
     pub target: Option<Target>,
     /// Stop after N generations without a better benchmark

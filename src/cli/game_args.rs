@@ -42,12 +42,10 @@ pub struct GameArgs {
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
 
-    /// Value genome (--encoder ntuple): tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 64, othello 12; othello's straight encoder has one tuple per class of lines]
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000), value_name = "N")]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000), value_name = "N", help = shape_help(true))]
     pub tuples: Option<u16>,
 
-    /// Value genome (--encoder ntuple or straight): cells per tuple, 2-8 [default: tictactoe 5, connect4 8, checkers 6, othello 6, othello straight 4]
-    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8), value_name = "L")]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8), value_name = "L", help = shape_help(false))]
     pub tuple_length: Option<u8>,
 
     /// Matchsticks rule: subtract (take 1..=max-take) or double (Fibonacci nim)
@@ -99,6 +97,66 @@ pub fn games_help() -> String {
         })
         .collect();
     format!("The game: {}", crate::store::listed(&named, "or"))
+}
+
+/// `--tuples`' help (`tuples`) or `--tuple-length`'s, from the registry:
+/// each value-genome encoder that takes the flag with its default, and
+/// those that place tuples of their own.
+pub fn shape_help(tuples: bool) -> String {
+    let (mut takes, mut own) = (Vec::new(), Vec::new());
+    for kind in GameKind::ALL {
+        for encoder in kind.encoders(false) {
+            // The encoder's shape, with the flag at `n` when `Some`.
+            let shape = |n: Option<u8>| {
+                let options = GameOptions {
+                    encoder: Some(encoder.to_string()),
+                    tuples: n.filter(|_| tuples).map(u16::from),
+                    tuple_length: n.filter(|_| !tuples),
+                    ..GameOptions::default()
+                };
+                kind.from_options(&options)
+                    .ok()
+                    .and_then(|spec| spec.value_genome())
+            };
+            let Some(default) = shape(None) else {
+                continue;
+            };
+            let name = match encoder {
+                "ntuple" => kind.name().to_string(),
+                _ => format!("{} {encoder}", kind.name()),
+            };
+            let field = |s: crate::games::NTuple| {
+                if tuples {
+                    s.tuples
+                } else {
+                    u16::from(s.length)
+                }
+            };
+            if shape(Some(3)).map(field) == Some(3) {
+                takes.push(format!("{name} {}", field(default)));
+            } else {
+                own.push(name);
+            }
+        }
+    }
+    let (what, range) = if tuples {
+        ("tuples per genome", "1-1000")
+    } else {
+        ("cells per tuple", "2-8")
+    };
+    let mut help = format!(
+        "Value genome: {what}, {range} [default: {}",
+        takes.join(", ")
+    );
+    if !own.is_empty() {
+        let verb = if own.len() == 1 {
+            "places its"
+        } else {
+            "place their"
+        };
+        help += &format!("; {} {verb} own", crate::store::listed(&own, "and"));
+    }
+    help + "]"
 }
 
 /// clap value parser for `--game`.
@@ -253,4 +311,23 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
         );
     }
     Err(error.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shape_help;
+
+    /// The shape flags' help says each value genome's default as the
+    /// registry builds it, and which encoders place their own tuples.
+    #[test]
+    fn the_shape_help_reads_the_registry() {
+        assert_eq!(
+            shape_help(true),
+            "Value genome: tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 64, othello 12; othello patterns and othello straight place their own]"
+        );
+        assert_eq!(
+            shape_help(false),
+            "Value genome: cells per tuple, 2-8 [default: tictactoe 5, connect4 8, checkers 6, othello straight 4, othello 6; othello patterns places its own]"
+        );
+    }
 }

@@ -81,7 +81,7 @@ pub enum Command {
     Move(move_cmd::MoveArgs),
     /// Score a genome or player against fixed opponents
     Eval(eval::EvalArgs),
-    /// Prove exactly whether a genome can be beaten (tictactoe, matchsticks), or measure it on the bank (connect4)
+    /// Prove exactly whether a genome can be beaten (a game solved whole), or measure it on a solver-labelled bank
     Audit(audit::AuditArgs),
     /// Play against a genome (the shipped champion by default) in the terminal
     Play(play_cmd::PlayArgs),

@@ -241,10 +241,10 @@ impl EvolveConfig {
             );
         }
         if !abilities.banked {
-            let needs_bank = fitness::bank::NEEDS_BANK;
-            no_bank_operators(needs_bank)?;
+            let needs_bank = fitness::bank::needs_bank();
+            no_bank_operators(&needs_bank)?;
             if self.tutor.bank != BankSource::Builtin {
-                return refuse("bank", self.tutor.bank.to_string(), needs_bank.into());
+                return refuse("bank", self.tutor.bank.to_string(), needs_bank);
             }
         }
         if self.tutor.guided > 10_000 {

@@ -13,8 +13,17 @@ use crate::players::PlayerError;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// What needs a solver-labelled bank, refused for a game that has none.
-pub const NEEDS_BANK: &str = "needs a solver-labelled bank: connect4 only (tictactoe and matchsticks learn from the solved game: --fitness vs:exhaustive)";
+/// What needs a solver-labelled bank, refused for a game that has none,
+/// naming the games that have one and those solved whole, from the
+/// registry.
+pub fn needs_bank() -> String {
+    use crate::dispatch::games_with;
+    format!(
+        "needs a solver-labelled bank: {} only ({} learn from the solved game: --fitness vs:exhaustive)",
+        games_with(|a| a.banked, "and"),
+        games_with(|a| a.solvable, "and")
+    )
+}
 
 /// How the `bank` fitness term scores a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,7 +65,7 @@ impl TermKind for Bank {
             return Err(ConfigError {
                 flag: "fitness",
                 value: cfg.fitness.to_string(),
-                allowed: NEEDS_BANK.into(),
+                allowed: needs_bank(),
             });
         }
         Ok(())

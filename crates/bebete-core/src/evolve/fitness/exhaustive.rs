@@ -6,7 +6,7 @@
 //! shared with the benchmark.
 
 use super::{Evaluation, Round, RunTables, Term, TermKind};
-use crate::dispatch::Abilities;
+use crate::dispatch::{Abilities, games_with};
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::evolve::OperatorError;
 use crate::evolve::{ConfigError, EvolveConfig};
@@ -22,7 +22,7 @@ pub struct Exhaustive;
 
 impl TermKind for Exhaustive {
     const SYNTAX: &'static str = "exhaustive";
-    const HELP: &'static str = "1,000,000 × the share of every position of the solved game (tictactoe, matchsticks; solitaire: the best count of pegs) where the genome's move keeps the game's value";
+    const HELP: &'static str = "1,000,000 × the share of every position of the solved game (a game solved whole; a puzzle: the best count of pieces left) where the genome's move keeps the game's value";
     const PLAYERS: Option<u8> = None;
 
     fn parse(word: &str) -> Option<Result<Self, OperatorError>> {
@@ -43,10 +43,11 @@ impl TermKind for Exhaustive {
             return err("lookahead", cfg.lookahead.to_string(), SHELL_VS_AUDIT);
         }
         if abilities.players == 2 && !abilities.solvable {
+            let audited = games_with(|a| a.solvable || a.players == 1, "or");
             return err(
                 "fitness",
                 cfg.fitness.to_string(),
-                "exhaustive needs an exact audit: tictactoe, matchsticks or solitaire",
+                &format!("exhaustive needs an exact audit: {audited}"),
             );
         }
         if let Some(boards) = abilities.too_large_to_read {
