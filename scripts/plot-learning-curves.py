@@ -4,7 +4,7 @@ candidate, one line per seed: the figure of docs/experiments.md ("Why
 self-play plateaus"). Reads CSV files NAME-SEED.csv ("games,score" rows, as
 scripts/learning-curve.sh prints them) from a folder.
 
-Usage: scripts/plot-learning-curves.py DIR OUT.png [NAME=LABEL ...]
+Usage: scripts/plot-learning-curves.py DIR OUT.png [--title TEXT] [NAME=LABEL ...]
 (needs matplotlib: pip install matplotlib)."""
 import csv
 import sys
@@ -16,7 +16,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 folder, out = Path(sys.argv[1]), sys.argv[2]
-labels = dict(arg.split("=", 1) for arg in sys.argv[3:])
+rest = sys.argv[3:]
+title = "Othello, one learner of straight pairs by self-play: three seeds per candidate"
+if rest[:1] == ["--title"]:
+    title, rest = rest[1], rest[2:]
+labels = dict(arg.split("=", 1) for arg in rest)
 curves = {}
 for path in sorted(folder.glob("*-*.csv")):
     name, seed = path.stem.rsplit("-", 1)
@@ -24,6 +28,9 @@ for path in sorted(folder.glob("*-*.csv")):
         continue
     rows = [(int(g), float(s)) for g, s in csv.reader(path.open()) if s]
     curves.setdefault(name, []).append((seed, rows))
+# The labels' order when given, else the files'.
+if labels:
+    curves = {name: curves[name] for name in labels if name in curves}
 
 fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
 colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -39,7 +46,7 @@ ax.set_xlabel("self-play games learned from (thousands)")
 ax.set_ylabel("score against wpc@0.1 (1,000 games, both sides ε = 0.1)")
 ax.set_ylim(0.1, 1.0)
 ax.grid(alpha=0.3)
-ax.set_title("Othello, one learner of straight pairs by self-play: three seeds per candidate")
+ax.set_title(title)
 ax.legend(loc="lower right")
 fig.tight_layout()
 fig.savefig(out)
