@@ -30,12 +30,16 @@
 //! `straight3`, `straight4`, `patterns`, `patterns8`, `patterns7`: see
 //! [`classes`]), STAGES (tables by the discs on the board, 1 by default),
 //! FALL (α falls exponentially to this fraction of itself over the run, 1
-//! by default) and AVERAGE (1: also measure a moving average of the
-//! weights). Each checkpoint also reports the score from 4 random opening
+//! by default), AVERAGE (1: also measure a moving average of the
+//! weights) and TARGET (1, the default: each position learns toward the
+//! next one's value, TD(0); 2: toward its own two-ply search value over
+//! the same weights, bootstrapping from a search as TD-Leaf and RootStrap
+//! do). Each checkpoint also reports the score from 4 random opening
 //! plies, a measure over many openings:
 //!
 //! ```sh
 //! cargo run --release --example papers_td -- 0.003 200000 25000 3 1 patterns7 1 1 1
+//! cargo run --release --example papers_td -- 0.003 100000 25000 1 1 patterns7 1 0.1 0 2
 //! ```
 
 use bebete_core::games::{
@@ -276,6 +280,37 @@ impl Net {
         }
         best.1
     }
+    /// The two-ply search value of `pos` from Black's side: the mover's
+    /// best move by its worst reply (a move that passes or ends the game
+    /// valued at once).
+    fn searched(
+        &self,
+        pos: &Pos,
+        scratch: &mut Vec<usize>,
+        moves: &mut Vec<u8>,
+        replies: &mut Vec<u8>,
+    ) -> f32 {
+        if pos.over() {
+            return pos.result();
+        }
+        let sign = if pos.black_to_move { 1.0 } else { -1.0 };
+        pos.moves(moves);
+        let mut best = f32::MIN;
+        for &m in moves.iter() {
+            let after = pos.play(m);
+            let v = if after.over() || after.black_to_move == pos.black_to_move {
+                sign * self.value(&after, scratch)
+            } else {
+                after.moves(replies);
+                replies
+                    .iter()
+                    .map(|&r| sign * self.value(&after.play(r), scratch))
+                    .fold(f32::MAX, f32::min)
+            };
+            best = best.max(v);
+        }
+        sign * best
+    }
     /// The move `plies` deep (1 or 2) by the values.
     fn choose(
         &self,
@@ -374,15 +409,22 @@ fn main() {
     let fall = number(7, 1.0) as f32;
     // With AVERAGE 1, also the score of the weights' moving average.
     let average = number(8, 0.0) == 1.0;
+    // With TARGET 2, each position learns toward its two-ply search value.
+    let searched_target = number(9, 1.0) == 2.0;
     const EPSILON: f64 = 0.1;
     let mut net = Net::new(network, stages);
     let mut averaged = Net::new(network, stages);
     let mut rng = Rng::new(seed);
-    let (mut moves, mut features, mut scratch, mut replies) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut moves, mut features, mut scratch, mut replies, mut searched) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     println!(
-        "# network {network} ({} weights, {stages} stages), alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
+        "# network {network} ({} weights, {stages} stages), alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning, {}: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
         net.weights.len(),
+        if searched_target {
+            "each position learning toward its two-ply search value"
+        } else {
+            "TD(0) between consecutive positions"
+        },
         if average {
             ", and the weights' moving average at one ply"
         } else {
@@ -402,7 +444,11 @@ fn main() {
             };
             let next = pos.play(m);
             if let Some(before) = previous {
-                let target = net.value(&next, &mut scratch);
+                let target = if searched_target {
+                    net.searched(&before, &mut scratch, &mut searched, &mut replies)
+                } else {
+                    net.value(&next, &mut scratch)
+                };
                 net.features(&before, &mut features);
                 let v = features.iter().map(|&i| net.weights[i]).sum::<f32>().tanh();
                 let step = alpha * (target - v) * (1.0 - v * v);
