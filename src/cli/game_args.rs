@@ -9,12 +9,21 @@ use std::path::Path;
 /// `--encoder`'s long help: each game's encoders, its default and the one
 /// `evolve`'s recommended settings use, read from the registry.
 pub fn encoder_help() -> String {
-    let mut text = String::from(
+    let own: Vec<String> = GameKind::ALL
+        .iter()
+        .flat_map(|kind| {
+            kind.own_encoders()
+                .iter()
+                .map(move |(name, about)| format!("{kind}'s `{name}` is {about}"))
+        })
+        .collect();
+    let mut text = format!(
         "How positions become gene indices, per game (the default first; `ntuple` is the value \
          genome: tuples of cells, a weight per state, learning by self-play, shaped by --tuples \
-         and --tuple-length; othello's `straight` is a value genome of every straight line of \
-         --tuple-length squares, its `patterns` one of 7 hand-placed tables of 8 squares: rows, \
-         the long diagonal, the edge, two corner blocks):",
+         and --tuple-length{}):",
+        own.iter()
+            .map(|line| format!("; {line}"))
+            .collect::<String>()
     );
     for &kind in GameKind::ALL {
         let names = kind.encoders(false);
@@ -315,7 +324,25 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
 
 #[cfg(test)]
 mod tests {
-    use super::shape_help;
+    use super::{encoder_help, shape_help};
+    use crate::games::GameKind;
+
+    /// Every encoder a game describes as its own is one `--encoder`
+    /// takes for it, and the help says it with the game's name.
+    #[test]
+    fn a_games_own_encoders_are_its_encoders_and_in_the_help() {
+        let help = encoder_help();
+        for &kind in GameKind::ALL {
+            for (name, about) in kind.own_encoders() {
+                assert!(kind.encoders(false).contains(name), "{kind}: {name}");
+                assert!(
+                    help.contains(&format!("{kind}'s `{name}` is {about}")),
+                    "{help}"
+                );
+            }
+        }
+        assert!(!GameKind::Othello.own_encoders().is_empty());
+    }
 
     /// The shape flags' help says each value genome's default as the
     /// registry builds it, and which encoders place their own tuples.

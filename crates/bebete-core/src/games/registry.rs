@@ -156,6 +156,11 @@ pub trait Registered: Game + Copy + Into<GameSpec> {
     const TITLE: &'static str;
     /// Shorter names the command line also reads.
     const ALIASES: &'static [&'static str];
+    /// The encoders of this game alone, each with what it is in words, for
+    /// `--encoder`'s help (`("patterns", "one of 7 hand-placed tables…")`);
+    /// none by default (the shared ones, `ntuple` and the vote tables, are
+    /// described once).
+    const OWN_ENCODERS: &'static [(&'static str, &'static str)] = &[];
     /// The plain method's settings.
     const METHOD: MethodSettings;
 
@@ -245,6 +250,11 @@ macro_rules! registry {
             /// The shorter names the command line also reads.
             pub fn aliases(self) -> &'static [&'static str] {
                 match self { $(GameKind::$kind => <$game as Registered>::ALIASES,)+ }
+            }
+
+            /// The encoders of this game alone, with what each is in words.
+            pub fn own_encoders(self) -> &'static [(&'static str, &'static str)] {
+                match self { $(GameKind::$kind => <$game as Registered>::OWN_ENCODERS,)+ }
             }
 
             /// The game under each of its encoders and rule variants that

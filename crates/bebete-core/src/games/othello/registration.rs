@@ -202,6 +202,16 @@ impl Registered for GenomeGame<Othello> {
     const NAME: &'static str = "othello";
     const TITLE: &'static str = "Othello";
     const ALIASES: &'static [&'static str] = &["reversi"];
+    const OWN_ENCODERS: &'static [(&'static str, &'static str)] = &[
+        (
+            "straight",
+            "a value genome of every straight line of --tuple-length squares",
+        ),
+        (
+            "patterns",
+            "a value genome of 7 hand-placed tables of 8 squares: rows, the long diagonal, the edge, two corner blocks",
+        ),
+    ];
     const METHOD: MethodSettings = MethodSettings {
         mutation: 0.01,
         generations: 100,
