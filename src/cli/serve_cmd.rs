@@ -1,6 +1,5 @@
 //! `bebete serve`: the browser page and its API (see [`crate::serve`]).
 
-use crate::games::GameKind;
 use crate::serve::{self, Config};
 use clap::Args;
 use std::io::Write;
@@ -11,12 +10,7 @@ use std::process::ExitCode;
 /// `serve --help`'s closing text: examples, and the games the page
 /// plays, from the registry (every two-player game).
 fn serve_help() -> String {
-    let games: Vec<&str> = GameKind::ALL
-        .iter()
-        .filter(|kind| crate::dispatch::abilities(kind.variants()[0]).players == 2)
-        .map(|kind| kind.name())
-        .collect();
-    let games = crate::store::listed(&games, "and");
+    let games = crate::dispatch::games_with(|a| a.players == 2, "and");
     format!(
         "Examples:
   bebete serve                         http://127.0.0.1:8080/ : play, explain, watch runs

@@ -252,15 +252,16 @@ impl Net {
         best.1
     }
     /// The move whose worst reply leaves the best value for the side to
-    /// move (a two-ply search over the same values; a reply that passes
-    /// or ends the game is valued at once).
-    fn greedy2(
+    /// move, with that value from the mover's side (a two-ply search over
+    /// the same values; a reply that passes or ends the game is valued at
+    /// once).
+    fn two_ply(
         &self,
         pos: &Pos,
         moves: &[u8],
         scratch: &mut Vec<usize>,
         replies: &mut Vec<u8>,
-    ) -> u8 {
+    ) -> (f32, u8) {
         let sign = if pos.black_to_move { 1.0 } else { -1.0 };
         let mut best = (f32::MIN, moves[0]);
         for &m in moves {
@@ -278,11 +279,10 @@ impl Net {
                 best = (v, m);
             }
         }
-        best.1
+        best
     }
-    /// The two-ply search value of `pos` from Black's side: the mover's
-    /// best move by its worst reply (a move that passes or ends the game
-    /// valued at once).
+    /// The two-ply search value of `pos` from Black's side (exact when the
+    /// game is over).
     fn searched(
         &self,
         pos: &Pos,
@@ -295,21 +295,7 @@ impl Net {
         }
         let sign = if pos.black_to_move { 1.0 } else { -1.0 };
         pos.moves(moves);
-        let mut best = f32::MIN;
-        for &m in moves.iter() {
-            let after = pos.play(m);
-            let v = if after.over() || after.black_to_move == pos.black_to_move {
-                sign * self.value(&after, scratch)
-            } else {
-                after.moves(replies);
-                replies
-                    .iter()
-                    .map(|&r| sign * self.value(&after.play(r), scratch))
-                    .fold(f32::MAX, f32::min)
-            };
-            best = best.max(v);
-        }
-        sign * best
+        sign * self.two_ply(pos, moves, scratch, replies).0
     }
     /// The move `plies` deep (1 or 2) by the values.
     fn choose(
@@ -321,7 +307,7 @@ impl Net {
         replies: &mut Vec<u8>,
     ) -> u8 {
         if plies == 2 {
-            self.greedy2(pos, moves, scratch, replies)
+            self.two_ply(pos, moves, scratch, replies).1
         } else {
             self.greedy(pos, moves, scratch)
         }

@@ -144,11 +144,10 @@ pub fn games_with(has: impl Fn(&Abilities) -> bool, last: &str) -> String {
         })
         .map(|kind| kind.name())
         .collect();
-    match names.split_last() {
-        None => "none".to_string(),
-        Some((only, [])) => only.to_string(),
-        Some((final_name, rest)) => format!("{} {last} {final_name}", rest.join(", ")),
+    if names.is_empty() {
+        return "none".to_string();
     }
+    crate::store::listed(&names, last)
 }
 
 #[cfg(test)]

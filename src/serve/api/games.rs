@@ -2,7 +2,7 @@
 //! the bot's answer, bounded in time and stopped when its client leaves.
 
 use super::*;
-use crate::dispatch::{check_player, fixed_players};
+use crate::dispatch::{check_player, fixed_players, games_with};
 use crate::players::FixedPlayer;
 
 /// The body of `POST /api/games`.
@@ -31,17 +31,10 @@ impl NewGame {
                 self.opponent
             ))
         })?;
-        let two_players = || {
-            GameKind::ALL
-                .iter()
-                .filter(|k| abilities(k.variants()[0]).players == 2)
-                .map(|k| k.name())
-                .collect::<Vec<_>>()
-        };
         let kind = GameKind::parse(name).ok_or_else(|| {
             ApiError::unprocessable(format!(
                 "game '{name}': expected {}",
-                crate::store::listed(&two_players(), "or")
+                games_with(|a| a.players == 2, "or")
             ))
         })?;
         // The rule fields are read as the registry reads them: the game

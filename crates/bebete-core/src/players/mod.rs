@@ -106,43 +106,52 @@ pub struct FixedPlayer {
     pub count: Option<PlayerCount>,
 }
 
-/// The fixed players `game` can face, strongest first: `perfect` where
-/// the game has an exact solver, `wpc` where it has a weighted piece
-/// counter, the searchers and `rules` where it has an opponent, `random`
-/// always. Every one of them builds for `game` ([`PlayerSpec::factory`]),
-/// and no other plain player does (a test holds both).
+/// The fixed players `game` can face, strongest first: of `perfect`,
+/// `wpc`, `alphabeta:D`, `mc:N`, `rules` and `random`, those that build
+/// for it ([`PlayerSpec::factory`] decides: `perfect` needs exact play,
+/// `wpc` a weighted piece counter, the others but `random` an opponent).
 pub fn fixed_players<G: Playable>(game: &G) -> Vec<FixedPlayer> {
-    let player = |name, about: &str, count| FixedPlayer {
-        name,
-        about: about.to_string(),
-        count,
+    let count = |name, most, usual| {
+        Some(PlayerCount {
+            name,
+            least: 1,
+            most,
+            usual,
+        })
     };
-    let mut players = Vec::new();
-    if game.exact().is_some() {
-        players.push(player("perfect", "exact play", None));
-    }
-    if G::PLAYERS == 2 {
-        if G::WEIGHTED_PIECES {
-            players.push(player("wpc", "the weighted piece counter, one ply", None));
-        }
-        let depth = PlayerCount {
-            name: "depth D",
-            least: 1,
-            most: MAX_DEPTH,
-            usual: 4,
-        };
-        let playouts = PlayerCount {
-            name: "playouts N",
-            least: 1,
-            most: MAX_PLAYOUTS,
-            usual: 200,
-        };
-        players.push(player("alphabeta", "search to depth D", Some(depth)));
-        players.push(player("mc", "N random playouts per move", Some(playouts)));
-        players.push(player("rules", G::RULES_PLAYER, None));
-    }
-    players.push(player("random", "a random legal move", None));
-    players
+    let candidates = [
+        ("perfect", "exact play", None),
+        ("wpc", "the weighted piece counter, one ply", None),
+        (
+            "alphabeta",
+            "search to depth D",
+            count("depth D", MAX_DEPTH, 4),
+        ),
+        (
+            "mc",
+            "N random playouts per move",
+            count("playouts N", MAX_PLAYOUTS, 200),
+        ),
+        ("rules", G::RULES_PLAYER, None),
+        ("random", "a random legal move", None),
+    ];
+    candidates
+        .into_iter()
+        .filter(|(name, _, count)| {
+            let spec = match count {
+                Some(c) => format!("{name}:{}", c.usual),
+                None => name.to_string(),
+            };
+            PlayerSpec::parse(&spec)
+                .and_then(|spec| spec.factory(game, IllegalPolicy::Repair))
+                .is_ok()
+        })
+        .map(|(name, about, count)| FixedPlayer {
+            name,
+            about: about.to_string(),
+            count,
+        })
+        .collect()
 }
 
 /// A player as named on the command line.

@@ -496,8 +496,10 @@ fn the_fixed_players_and_exact_play_need_only_the_rules() {
 }
 
 /// A game's menu of fixed players ([`fixed_players`]) lists exactly the
-/// plain players that build for it, each with a count in the range its
-/// spec reads, and a rules player saying what it does.
+/// plain players that build for it (`perfect` only with exact play,
+/// `wpc` only with a weighted piece counter, a puzzle only `perfect` and
+/// `random`), each with a count in the range its spec reads, and a rules
+/// player saying what it does.
 #[test]
 fn the_menu_of_fixed_players_is_what_builds() {
     use crate::dispatch::{Dispatch, GameVisitor};
@@ -509,8 +511,10 @@ fn the_menu_of_fixed_players_is_what_builds() {
             let spec_of = |p: &FixedPlayer| match p.count {
                 Some(c) => {
                     assert!(c.least <= c.usual && c.usual <= c.most, "{}", p.name);
-                    // The count's ends parse; one past the most does not.
-                    assert!(PlayerSpec::parse(&format!("{}:{}", p.name, c.most + 1)).is_err());
+                    // The count's ends parse; one past either does not.
+                    let with = |n: u32| PlayerSpec::parse(&format!("{}:{n}", p.name));
+                    assert!(with(c.least).is_ok() && with(c.most).is_ok(), "{}", p.name);
+                    assert!(with(c.least - 1).is_err() && with(c.most + 1).is_err());
                     format!("{}:{}", p.name, c.usual)
                 }
                 None => p.name.to_string(),
@@ -535,6 +539,23 @@ fn the_menu_of_fixed_players_is_what_builds() {
     for spec in crate::games::GameSpec::registered() {
         spec.visit(Menu);
     }
+    let names = |kind: crate::games::GameKind| -> Vec<&str> {
+        crate::dispatch::fixed_players(kind.variants()[0])
+            .iter()
+            .map(|p| p.name)
+            .collect()
+    };
+    use crate::games::GameKind::{Checkers, Othello, Solitaire, TicTacToe};
+    assert_eq!(
+        names(TicTacToe),
+        ["perfect", "alphabeta", "mc", "rules", "random"]
+    );
+    assert_eq!(names(Checkers), ["alphabeta", "mc", "rules", "random"]);
+    assert_eq!(
+        names(Othello),
+        ["wpc", "alphabeta", "mc", "rules", "random"]
+    );
+    assert_eq!(names(Solitaire), ["perfect", "random"]);
     let c4 = crate::dispatch::fixed_players(crate::games::GameKind::Connect4.variants()[0]);
     let rules = c4.iter().find(|p| p.name == "rules").unwrap();
     assert_eq!(rules.about, "win, block, the column nearest the centre");
