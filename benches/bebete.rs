@@ -5,6 +5,7 @@
 
 use bebete::encoding::{GeneUsage, IllegalPolicy, SubgridEncoder, TableGame};
 use bebete::evolve::checkpoint::Checkpoint;
+use bebete::evolve::stats::diversity;
 use bebete::evolve::tournament::{genome_game, round_robin};
 use bebete::evolve::tutor::Tutor;
 use bebete::evolve::{BankMetric, EvolveConfig, Hall, Population, breeding};
@@ -160,6 +161,21 @@ fn tournaments(c: &mut Criterion) {
             b.iter(|| pool.install(|| round_robin(&Connect4::SUBGRID, &c4, IllegalPolicy::Repair)))
         });
     }
+    group.finish();
+    // The stats row's diversity figure (28 pairs of 8 sampled genomes), on
+    // one thread: a generation computes it beside its games.
+    let mut group = c.benchmark_group("diversity of 100 random genomes, 1 thread");
+    group.sample_size(20);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a pool");
+    group.bench_function("tictactoe", |b| {
+        b.iter(|| one.install(|| diversity(&ttt, TicTacToe::BASE3.active_genes())))
+    });
+    group.bench_function("connect4", |b| {
+        b.iter(|| one.install(|| diversity(&c4, Connect4::SUBGRID.active_genes())))
+    });
     group.finish();
 }
 

@@ -418,34 +418,41 @@ impl<G: Playable> Evolution<G> {
     pub fn step(&mut self) -> Result<GenerationReport, FileError> {
         let started = Instant::now();
         let rules = self.cfg.genome_rules();
-        let evals: Vec<Evaluation> = self
+        // Each island's games and its diversity figure in one parallel
+        // region: the figure's comparisons keep a thread busy while the
+        // other starts on the games, and the pool is not woken twice.
+        let (evals, diversities): (Vec<Evaluation>, Vec<f64>) = self
             .islands
             .iter()
             .map(|island| {
-                self.fitness.evaluate(
-                    &self.game,
-                    &island.population,
-                    &island.hall,
-                    rules,
-                    island.seed,
-                    self.generation,
+                rayon::join(
+                    || {
+                        self.fitness.evaluate(
+                            &self.game,
+                            &island.population,
+                            &island.hall,
+                            rules,
+                            island.seed,
+                            self.generation,
+                        )
+                    },
+                    || diversity(&island.population, self.game.active_genes()),
                 )
             })
-            .collect();
+            .unzip();
         let rankings: Vec<Vec<usize>> = evals.iter().map(|e| rank(&e.points)).collect();
-        let figures: Vec<Figures> = self
-            .islands
+        let figures: Vec<Figures> = evals
             .iter()
-            .zip(&evals)
             .zip(&rankings)
-            .map(|((island, eval), ranking)| {
+            .zip(diversities)
+            .map(|((eval, ranking), diversity)| {
                 let points = &eval.points;
                 let n = points.len();
                 Figures {
                     best: points[ranking[0]],
                     mean: points.iter().map(|&p| p as f64).sum::<f64>() / n as f64,
                     worst: points[ranking[n - 1]],
-                    diversity: diversity(&island.population, self.game.active_genes()),
+                    diversity,
                 }
             })
             .collect();
