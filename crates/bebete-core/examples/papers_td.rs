@@ -34,12 +34,17 @@
 //! weights) and TARGET (1, the default: each position learns toward the
 //! next one's value, TD(0); 2: toward its own two-ply search value over
 //! the same weights, bootstrapping from a search as TD-Leaf and RootStrap
-//! do). Each checkpoint also reports the score from 4 random opening
-//! plies, a measure over many openings:
+//! do), STEP (`plain`, the default: every weight moves by α times the
+//! error; `tc`: temporal coherence, Beal and Smith's per-weight rate,
+//! α times |Σ steps| / Σ |steps| of that weight so far, so that a weight
+//! whose updates keep cancelling learns ever slower). Each checkpoint also
+//! reports the score from 4 random opening plies, a measure over many
+//! openings:
 //!
 //! ```sh
 //! cargo run --release --example papers_td -- 0.003 200000 25000 3 1 patterns7 1 1 1
 //! cargo run --release --example papers_td -- 0.003 100000 25000 1 1 patterns7 1 0.1 0 2
+//! cargo run --release --example papers_td -- 0.01 200000 50000 1 1 patterns7 1 1 0 1 tc
 //! ```
 
 use bebete_core::games::{
@@ -397,15 +402,33 @@ fn main() {
     let average = number(8, 0.0) == 1.0;
     // With TARGET 2, each position learns toward its two-ply search value.
     let searched_target = number(9, 1.0) == 2.0;
-    const EPSILON: f64 = 0.1;
+    // With STEP tc, each weight's rate is α |N| / A (temporal coherence).
+    let coherence = match args.get(10).map_or("plain", String::as_str) {
+        "plain" => false,
+        "tc" => true,
+        other => panic!("unknown STEP {other:?}: plain or tc"),
+    };
     let mut net = Net::new(network, stages);
+    // Temporal coherence's sums per weight: of the steps (N) and of their
+    // sizes (A); empty unless STEP is tc.
+    let (mut net_steps, mut step_sizes) = if coherence {
+        (vec![0f32; net.weights.len()], vec![0f32; net.weights.len()])
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    const EPSILON: f64 = 0.1;
     let mut averaged = Net::new(network, stages);
     let mut rng = Rng::new(seed);
     let (mut moves, mut features, mut scratch, mut replies, mut searched) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     println!(
-        "# network {network} ({} weights, {stages} stages), alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning, {}: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
+        "# network {network} ({} weights, {stages} stages), {}alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning, {}: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
         net.weights.len(),
+        if coherence {
+            "temporal coherence, "
+        } else {
+            ""
+        },
         if searched_target {
             "each position learning toward its two-ply search value"
         } else {
@@ -437,9 +460,22 @@ fn main() {
                 };
                 net.features(&before, &mut features);
                 let v = features.iter().map(|&i| net.weights[i]).sum::<f32>().tanh();
-                let step = alpha * (target - v) * (1.0 - v * v);
-                for &i in &features {
-                    net.weights[i] += step;
+                let step = (target - v) * (1.0 - v * v);
+                if coherence {
+                    for &i in &features {
+                        let rate = if step_sizes[i] > 0.0 {
+                            net_steps[i].abs() / step_sizes[i]
+                        } else {
+                            1.0
+                        };
+                        net.weights[i] += alpha * rate * step;
+                        net_steps[i] += step;
+                        step_sizes[i] += step.abs();
+                    }
+                } else {
+                    for &i in &features {
+                        net.weights[i] += alpha * step;
+                    }
                 }
             }
             previous = Some(next);
