@@ -370,6 +370,22 @@ async fn whole_games_are_played_by_clicking() {
     .await;
     assert!(result == "bebete wins" || result == "you win", "{result:?}");
 
+    // Matchsticks against the rules player on rules of one's own: the
+    // page sends its rule fields in the shape the server listed them.
+    choose(&client, "opponent", "rules").await;
+    choose(&client, "rule", "double").await;
+    let sticks = client.find(Locator::Id("sticks")).await.unwrap();
+    sticks.clear().await.unwrap();
+    sticks.send_keys("8").await.unwrap();
+    click(&client, "start").await;
+    settled(&client).await;
+    let against = text(&client, "against").await;
+    assert!(
+        against.contains("double, 8 sticks"),
+        "the table plays the rules chosen: {against}"
+    );
+    screenshot(&client, "matchsticks-rules.png").await;
+
     // Checkers against the shipped value genome searching 6 plies: a move
     // is clicked square by square (the piece, then each landing square),
     // and the reasons give each move's searched score.

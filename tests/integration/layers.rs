@@ -270,3 +270,41 @@ fn the_engine_depends_on_no_front_end_crate() {
         assert!(parents[0].starts_with("1connect-four-ai"), "{dependents}");
     }
 }
+
+/// The server asks the registry, never a game by name: its code (tests
+/// apart) names no game's kind or type, so a new game needs nothing of
+/// it (`GameKind`'s variants, as `Debug` writes them, and the games' own
+/// rule types are what naming a game would take).
+#[test]
+fn the_server_names_no_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/serve"), &mut files);
+    files.sort();
+    let mut names: Vec<String> = bebete::games::GameKind::ALL
+        .iter()
+        .map(|kind| format!("{kind:?}"))
+        .collect();
+    names.extend(["TakeRule", "TakeRuleName", "SolitaireRules"].map(String::from));
+    let word = |code: &str, name: &str| {
+        code.match_indices(name).any(|(i, _)| {
+            let before = code[..i].chars().next_back();
+            let after = code[i + name.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    };
+    let mut named = Vec::new();
+    for file in &files {
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        for name in &names {
+            if word(&code, name) {
+                named.push(format!("{}: {name}", file.display()));
+            }
+        }
+    }
+    assert!(named.is_empty(), "{}", named.join("\n"));
+    // The check sees a name where one is written.
+    assert!(word("GameKind::Matchsticks =>", "Matchsticks"));
+    assert!(!word("MatchsticksRules", "Matchsticks"));
+}

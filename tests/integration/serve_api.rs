@@ -129,19 +129,36 @@ fn matchsticks_with_its_rules_and_the_run_pages() {
     let server = Server::start(dir.path(), &[]);
     let state = new_game(
         &server,
-        r#"{"opponent":"rules","game":"nim","rule":"double","sticks":8}"#,
+        r#"{"opponent":"rules","game":"nim","rules":{"rule":"double","sticks":8}}"#,
     );
     assert_eq!(state["board"]["kind"], "heap");
     assert_eq!(state["board"]["sticks"], 8);
-    // The rule fields are the registry's to read: another game refuses
-    // them, and a one-player game is named as such.
+    // The rule parameters are the registry's to read: another game
+    // refuses them, the fields of before are no more, a genome brings its
+    // own rules, and a one-player game is named as such.
     error_of(
         server.post(
             "/api/games",
-            r#"{"opponent":"rules","game":"ttt","sticks":8}"#,
+            r#"{"opponent":"rules","game":"ttt","rules":{"sticks":8}}"#,
         ),
         422,
-        "apply only to --game matchsticks, not tictactoe",
+        "rules key 'sticks': tictactoe has no rule parameters",
+    );
+    error_of(
+        server.post(
+            "/api/games",
+            r#"{"opponent":"rules","game":"nim","sticks":8}"#,
+        ),
+        400,
+        "unknown field `sticks`",
+    );
+    error_of(
+        server.post(
+            "/api/games",
+            r#"{"opponent":"genomes/matchsticks.genome","rules":{"sticks":8}}"#,
+        ),
+        422,
+        "its rules come with it",
     );
     error_of(
         server.post("/api/games", r#"{"opponent":"random","game":"solitaire"}"#),
@@ -424,8 +441,9 @@ fn the_next_game_during_a_game_scores_it_for_the_bot() {
 }
 
 /// `GET /api/games` is the page's menu: the registry's two-player games,
-/// each with the fixed players it can face; every one listed starts a
-/// table, and a player a game does not list is refused.
+/// each with the fixed players it can face and its rules; every player
+/// listed starts a table on the rules listed, and a player a game does
+/// not list is refused.
 #[test]
 fn the_game_list_offers_what_the_server_plays() {
     let dir = project(false);
@@ -471,7 +489,11 @@ fn the_game_list_offers_what_the_server_plays() {
                 Some(n) => format!("{}:{n}", player["name"].as_str().unwrap()),
                 None => player["name"].as_str().unwrap().to_string(),
             };
-            let body = format!(r#"{{"opponent":"{spec}","game":"{name}"}}"#);
+            // The rules as listed go back as they are.
+            let body = format!(
+                r#"{{"opponent":"{spec}","game":"{name}","rules":{}}}"#,
+                game["rules"]
+            );
             let (status, reply) = server.post("/api/games", &body);
             assert_eq!(status, 200, "{body}: {reply}");
             let id = json(&reply)["id"].as_str().unwrap().to_string();

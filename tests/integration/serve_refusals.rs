@@ -90,7 +90,7 @@ fn refusals_are_json_and_the_server_stays_up() {
     error_of(
         server.post(
             "/api/games",
-            r#"{"opponent":"rules","game":"nim","sticks":0}"#,
+            r#"{"opponent":"rules","game":"nim","rules":{"sticks":0}}"#,
         ),
         422,
         "at least",

@@ -230,8 +230,7 @@ fn stalled_and_idle_connections_are_closed() {
 fn perfect_play_stops_when_its_clients_hang_up() {
     let dir = project(false);
     let server = Server::start(dir.path(), &["--move-seconds", "600"]);
-    let request =
-        r#"{"opponent":"perfect","game":"nim","sticks":255,"rule":"double","first":"bot"}"#;
+    let request = r#"{"opponent":"perfect","game":"nim","rules":{"sticks":255,"rule":"double"},"first":"bot"}"#;
     for _ in 0..4 {
         post_and_hang_up(&server, "/api/games", request, Duration::from_millis(150));
     }
@@ -253,7 +252,7 @@ fn perfect_play_answers_within_the_servers_time() {
     let started = Instant::now();
     let (status, body) = server.post(
         "/api/games",
-        r#"{"opponent":"perfect","game":"nim","sticks":255,"rule":"double","first":"bot"}"#,
+        r#"{"opponent":"perfect","game":"nim","rules":{"sticks":255,"rule":"double"},"first":"bot"}"#,
     );
     let took = started.elapsed();
     assert_eq!(status, 200, "{body}");

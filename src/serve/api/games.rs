@@ -15,11 +15,10 @@ struct NewGame {
     game: Option<String>,
     /// `human` (the default) or `bot`: who moves first in the first game.
     first: Option<String>,
-    /// Matchsticks rules.
-    sticks: Option<u8>,
-    rule: Option<String>,
-    max_take: Option<u8>,
-    last: Option<String>,
+    /// The game's rule parameters, as `GET /api/games` lists them (any
+    /// left out keep their defaults); read by the registry, so the server
+    /// knows no game's own parameters.
+    rules: Option<serde_json::Value>,
 }
 
 impl NewGame {
@@ -37,51 +36,19 @@ impl NewGame {
                 games_with(|a| a.players == 2, "or")
             ))
         })?;
-        // The rule fields are read as the registry reads them: the game
-        // they belong to takes them, any other refuses them.
-        let spec = kind
-            .from_options(&self.rule_options()?)
-            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let unprocessable = |e: crate::games::OptionError| ApiError::unprocessable(e.to_string());
+        let options = kind
+            .rules_options(self.rules.as_ref().unwrap_or(&serde_json::Value::Null))
+            .map_err(unprocessable)?;
+        let spec = kind.from_options(&options).map_err(unprocessable)?;
         spec.validate()
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         Ok(spec)
     }
 
-    /// The rule fields (matchsticks' today) as the registry reads them.
-    fn rule_options(&self) -> Result<GameOptions, ApiError> {
-        let last_wins = match self.last.as_deref() {
-            None | Some("loses") => false,
-            Some("wins") => true,
-            Some(other) => {
-                return Err(ApiError::unprocessable(format!(
-                    "last '{other}': expected loses or wins"
-                )));
-            }
-        };
-        let rule = match self.rule.as_deref() {
-            None => None,
-            Some("subtract") => Some(TakeRuleName::Subtract),
-            Some("double") => Some(TakeRuleName::Double),
-            Some(other) => {
-                return Err(ApiError::unprocessable(format!(
-                    "rule '{other}': expected subtract or double"
-                )));
-            }
-        };
-        Ok(GameOptions {
-            rule,
-            sticks: self.sticks,
-            max_take: self.max_take,
-            last_wins,
-            ..GameOptions::default()
-        })
-    }
-
+    /// Whether rule parameters were given (`null` is none).
     fn has_rules(&self) -> bool {
-        self.sticks.is_some()
-            || self.rule.is_some()
-            || self.max_take.is_some()
-            || self.last.is_some()
+        self.rules.as_ref().is_some_and(|r| !r.is_null())
     }
 }
 

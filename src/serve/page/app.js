@@ -176,12 +176,13 @@ async function startGame(event) {
   const body = { opponent, first: $("first").value };
   if (!isGenome(opponent)) {
     body.game = $("game").value;
+    // The rules go back in the shape the server listed them in.
     if (entry(body.game).rules) {
-      body.rule = $("rule").value;
-      body.sticks = Number($("sticks").value);
-      if (body.rule === "subtract") {
-        body.max_take = Number($("max-take").value);
-        body.last = $("last").value;
+      const rule = $("rule").value;
+      body.rules = { rule, sticks: Number($("sticks").value) };
+      if (rule === "subtract") {
+        body.rules.max_take = Number($("max-take").value);
+        body.rules.last_loses = $("last").value === "loses";
       }
     }
   }

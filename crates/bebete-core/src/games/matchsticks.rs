@@ -13,7 +13,7 @@ use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
     NoGenome, Outcome, Registered, Rules, RunSettings, Side, plain_number,
 };
-use crate::games::OptionError;
+use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
 
 /// Which take rule is in force.
@@ -249,6 +249,26 @@ impl Registered for GenomeGame<Matchsticks> {
             }),
             TakeRule::Double => serde_json::json!({"rule": "double", "sticks": sticks}),
         }
+    }
+
+    fn rules_options(rules: &serde_json::Value) -> Result<GameOptions, OptionError> {
+        let read = RuleObject::read(
+            rules,
+            Self::NAME,
+            &["rule", "sticks", "max_take", "last_loses"],
+        )?;
+        const RULES: [TakeRuleName; 2] = [TakeRuleName::Subtract, TakeRuleName::Double];
+        let last_loses = read.flag("last_loses", "rules.last_loses")?;
+        Ok(GameOptions {
+            rule: read
+                .choice("rule", "rules.rule", &RULES.map(TakeRuleName::name))?
+                .map(|i| RULES[i]),
+            sticks: read.byte("sticks", "rules.sticks")?,
+            max_take: read.byte("max_take", "rules.max_take")?,
+            last_loses: last_loses == Some(true),
+            last_wins: last_loses == Some(false),
+            ..GameOptions::default()
+        })
     }
 
     fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {

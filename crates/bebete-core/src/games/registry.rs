@@ -107,6 +107,101 @@ impl OptionError {
     }
 }
 
+/// A game's rule parameters as a JSON object (the shape of
+/// [`Registered::rules_json`]), read key by key for
+/// [`Registered::rules_options`]: each refusal names `rules.KEY`, the value
+/// and what the key takes.
+pub struct RuleObject<'a> {
+    map: Option<&'a serde_json::Map<String, serde_json::Value>>,
+}
+
+impl<'a> RuleObject<'a> {
+    /// `rules` as an object of `keys`, the parameters of `game`: `null`
+    /// and `{}` are the default rules; a key not in `keys` is refused,
+    /// naming those the game has.
+    pub fn read(
+        rules: &'a serde_json::Value,
+        game: &str,
+        keys: &[&str],
+    ) -> Result<RuleObject<'a>, OptionError> {
+        let allowed = || match keys {
+            [] => format!("{game} has no rule parameters (null or {{}})"),
+            _ => format!("{game}'s rule parameters are {}", keys.join(", ")),
+        };
+        let map = match rules {
+            serde_json::Value::Null => None,
+            serde_json::Value::Object(map) => Some(map),
+            other => {
+                return Err(OptionError {
+                    flag: "rules",
+                    value: Some(other.to_string()),
+                    allowed: format!("an object: {}", allowed()),
+                });
+            }
+        };
+        if let Some(key) = map.and_then(|m| m.keys().find(|k| !keys.contains(&k.as_str()))) {
+            return Err(OptionError {
+                flag: "rules",
+                value: Some(format!("key '{key}'")),
+                allowed: allowed(),
+            });
+        }
+        Ok(RuleObject { map })
+    }
+
+    fn get(&self, key: &str) -> Option<&'a serde_json::Value> {
+        self.map.and_then(|m| m.get(key))
+    }
+
+    /// A whole number 0–255 under `key` (`flag` is `rules.KEY`).
+    pub fn byte(&self, key: &str, flag: &'static str) -> Result<Option<u8>, OptionError> {
+        self.get(key)
+            .map(|v| {
+                v.as_u64()
+                    .and_then(|n| u8::try_from(n).ok())
+                    .ok_or_else(|| OptionError {
+                        flag,
+                        value: Some(v.to_string()),
+                        allowed: "a whole number 0-255".to_string(),
+                    })
+            })
+            .transpose()
+    }
+
+    /// `true` or `false` under `key`.
+    pub fn flag(&self, key: &str, flag: &'static str) -> Result<Option<bool>, OptionError> {
+        self.get(key)
+            .map(|v| {
+                v.as_bool().ok_or_else(|| OptionError {
+                    flag,
+                    value: Some(v.to_string()),
+                    allowed: "true or false".to_string(),
+                })
+            })
+            .transpose()
+    }
+
+    /// One of `names` under `key`, as its index.
+    pub fn choice(
+        &self,
+        key: &str,
+        flag: &'static str,
+        names: &[&str],
+    ) -> Result<Option<usize>, OptionError> {
+        self.get(key)
+            .map(|v| {
+                v.as_str()
+                    .and_then(|text| names.iter().position(|n| *n == text))
+                    .ok_or_else(|| OptionError {
+                        flag,
+                        value: Some(v.to_string()),
+                        allowed: names.join(" or "),
+                    })
+            })
+            .transpose()
+    }
+}
+
 /// Settings a game gives a plain run (`--method`, and the base of the
 /// recommended settings): a Connect-Four checkpoint of 100 genomes is
 /// 92 MB, so it is written less often, and so on.
@@ -186,6 +281,16 @@ pub trait Registered: Game + Copy + Into<GameSpec> {
     /// show them; `null` for a game without any.
     fn rules_json(&self) -> serde_json::Value {
         serde_json::Value::Null
+    }
+    /// The options of the rule parameters `rules` gives, as the object
+    /// [`Registered::rules_json`] writes them (any key left out keeps its
+    /// default; `null` or `{}` is the default rules): what the server reads
+    /// from a new table's `rules`, so that it names no game's own
+    /// parameters. [`Registered::from_options`] then checks their values.
+    /// A game without rule parameters takes only `null` or `{}`.
+    fn rules_options(rules: &serde_json::Value) -> Result<GameOptions, OptionError> {
+        RuleObject::read(rules, Self::NAME, &[])?;
+        Ok(GameOptions::default())
     }
     /// The options that choose this game again: its encoder, its value
     /// genome's shape and its own rules. `from_options` of them gives back
@@ -271,6 +376,12 @@ macro_rules! registry {
             /// The plain method's settings for this game.
             pub fn method(self) -> MethodSettings {
                 match self { $(GameKind::$kind => <$game as Registered>::METHOD,)+ }
+            }
+
+            /// The options of the rule parameters in `rules`
+            /// ([`Registered::rules_options`]).
+            pub fn rules_options(self, rules: &serde_json::Value) -> Result<GameOptions, $crate::games::OptionError> {
+                match self { $(GameKind::$kind => <$game as Registered>::rules_options(rules),)+ }
             }
 
             /// The game `options` choose: refuses another game's rule

@@ -22,7 +22,7 @@ use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, MethodSettings, MoveError, NoGenome,
     Outcome, Registered, Rules, RunSettings, Side, plain_number,
 };
-use crate::games::OptionError;
+use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -273,6 +273,15 @@ impl Registered for GenomeGame<Solitaire> {
 
     fn rules_json(&self) -> serde_json::Value {
         serde_json::json!({"rows": self.rules.rules.rows, "empty": self.rules.rules.empty})
+    }
+
+    fn rules_options(rules: &serde_json::Value) -> Result<GameOptions, OptionError> {
+        let read = RuleObject::read(rules, Self::NAME, &["rows", "empty"])?;
+        Ok(GameOptions {
+            rows: read.byte("rows", "rules.rows")?,
+            empty: read.byte("empty", "rules.empty")?,
+            ..GameOptions::default()
+        })
     }
 
     fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {

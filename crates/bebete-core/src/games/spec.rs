@@ -169,6 +169,80 @@ mod tests {
     use super::*;
     use crate::games::OptionError;
 
+    /// A game's rules read from JSON: any key left out keeps its default,
+    /// and what is not the game's is refused naming the key and what it
+    /// takes.
+    #[test]
+    fn rule_parameters_are_read_from_json_and_refused_by_key() {
+        use serde_json::json;
+        let read = |kind: GameKind, rules| {
+            kind.rules_options(&rules)
+                .and_then(|o| kind.from_options(&o))
+                .map(|spec| spec.rules_json())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            read(
+                GameKind::Matchsticks,
+                json!({"rule": "double", "sticks": 8})
+            ),
+            Ok(json!({"rule": "double", "sticks": 8}))
+        );
+        assert_eq!(
+            read(GameKind::Matchsticks, json!({"last_loses": false})),
+            Ok(json!({"rule": "subtract", "sticks": 21, "max_take": 3, "last_loses": false}))
+        );
+        assert_eq!(
+            read(GameKind::Matchsticks, json!(null)),
+            read(GameKind::Matchsticks, json!({}))
+        );
+        assert_eq!(
+            read(GameKind::Solitaire, json!({"rows": 5})),
+            Ok(json!({"rows": 5, "empty": 1}))
+        );
+        assert_eq!(read(GameKind::TicTacToe, json!({})), Ok(json!(null)));
+        for (kind, rules, error) in [
+            (
+                GameKind::Matchsticks,
+                json!({"sticks": 300}),
+                "rules.sticks 300: a whole number 0-255",
+            ),
+            (
+                GameKind::Matchsticks,
+                json!({"rule": "add"}),
+                "rules.rule \"add\": subtract or double",
+            ),
+            (
+                GameKind::Matchsticks,
+                json!({"last_loses": "yes"}),
+                "rules.last_loses \"yes\": true or false",
+            ),
+            (
+                GameKind::Matchsticks,
+                json!({"rows": 5}),
+                "rules key 'rows': matchsticks's rule parameters are rule, sticks, max_take, last_loses",
+            ),
+            (
+                GameKind::TicTacToe,
+                json!({"sticks": 8}),
+                "rules key 'sticks': tictactoe has no rule parameters (null or {})",
+            ),
+            (
+                GameKind::Connect4,
+                json!([1]),
+                "rules [1]: an object: connect4 has no rule parameters (null or {})",
+            ),
+            // The values are then checked as the flags' are.
+            (
+                GameKind::Matchsticks,
+                json!({"rule": "double", "max_take": 2}),
+                "--max-take, --last-loses and --last-wins apply only to --rule subtract (double: last stick wins, takes limited by the last take)",
+            ),
+        ] {
+            assert_eq!(read(kind, rules), Err(error.to_string()), "{kind}");
+        }
+    }
+
     /// The registry lists each game once, by the name the command line
     /// reads, with variants of that game only, all within their rules, and
     /// each variant read back from its own options.
@@ -184,6 +258,13 @@ mod tests {
                 assert!(spec.validate().is_ok(), "{spec}");
                 // Its options (what run.toml records) choose it again.
                 assert_eq!(kind.from_options(&spec.options()), Ok(spec), "{spec}");
+                // Its rule parameters as JSON (what the server lists and
+                // reads back) choose the same rules.
+                let rules = spec.rules_json();
+                let again = kind
+                    .from_options(&kind.rules_options(&rules).unwrap())
+                    .unwrap();
+                assert_eq!(again.rules_json(), rules, "{spec}");
             }
             let plain = kind.from_options(&GameOptions::default()).unwrap();
             assert_eq!(plain.kind(), *kind);
