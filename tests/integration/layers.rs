@@ -308,3 +308,65 @@ fn the_server_names_no_game() {
     assert!(word("GameKind::Matchsticks =>", "Matchsticks"));
     assert!(!word("MatchsticksRules", "Matchsticks"));
 }
+
+/// docs/architecture.md's "Where a new thing goes", held where a test can
+/// hold it: every registered game lives in its three places (its rules
+/// under `games/`, its genome reading in `encoding/`, what the fixed
+/// players know in `players/knowledge/`), and every fitness term is one
+/// file of `evolve/fitness/` with one line in the `terms!` table.
+#[test]
+fn each_game_and_each_fitness_term_sits_where_the_architecture_says() {
+    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/bebete-core/src");
+    let mut missing = Vec::new();
+    for kind in bebete::games::GameKind::ALL {
+        let name = kind.name();
+        let games = engine.join("games");
+        if !games.join(format!("{name}.rs")).is_file() && !games.join(name).join("mod.rs").is_file()
+        {
+            missing.push(format!("games/{name}.rs or games/{name}/mod.rs"));
+        }
+        for place in ["encoding", "players/knowledge"] {
+            let file = engine.join(place).join(format!("{name}.rs"));
+            if !file.is_file() {
+                missing.push(format!("{place}/{name}.rs"));
+            }
+        }
+    }
+    let fitness = engine.join("evolve/fitness");
+    let table = std::fs::read_to_string(fitness.join("mod.rs")).unwrap();
+    let table = &table[table.find("\nterms! {").expect("the terms! table")..];
+    let table = &table[..table.find("\n}").unwrap()];
+    let mut files = Vec::new();
+    rust_files(&fitness, &mut files);
+    files.sort();
+    let mut terms = 0;
+    for file in files.iter().filter(|f| !f.ends_with("mod.rs")) {
+        let module = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(file).unwrap();
+        let kinds: Vec<&str> = text
+            .match_indices("impl TermKind for ")
+            .map(|(i, at)| {
+                let rest = &text[i + at.len()..];
+                &rest[..rest
+                    .find(|c: char| !c.is_alphanumeric() && c != '_')
+                    .unwrap()]
+            })
+            .collect();
+        match kinds[..] {
+            [kind] if table.contains(&format!("({module}::{kind})")) => terms += 1,
+            [kind] => missing.push(format!("the terms! line of {module}::{kind}")),
+            _ => missing.push(format!(
+                "one TermKind in {}, found {kinds:?}",
+                file.display()
+            )),
+        }
+    }
+    assert!(missing.is_empty(), "missing: {}", missing.join(", "));
+    assert_eq!(
+        terms,
+        table
+            .lines()
+            .filter(|l| l.trim_end().ends_with("),"))
+            .count()
+    );
+}
