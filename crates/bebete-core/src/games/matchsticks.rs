@@ -258,13 +258,13 @@ impl Registered for GenomeGame<Matchsticks> {
             &["rule", "sticks", "max_take", "last_loses"],
         )?;
         const RULES: [TakeRuleName; 2] = [TakeRuleName::Subtract, TakeRuleName::Double];
-        let last_loses = read.flag("last_loses", "rules.last_loses")?;
+        let last_loses = read.flag("rules.last_loses")?;
         Ok(GameOptions {
             rule: read
-                .choice("rule", "rules.rule", &RULES.map(TakeRuleName::name))?
+                .choice("rules.rule", &RULES.map(TakeRuleName::name))?
                 .map(|i| RULES[i]),
-            sticks: read.byte("sticks", "rules.sticks")?,
-            max_take: read.byte("max_take", "rules.max_take")?,
+            sticks: read.byte("rules.sticks")?,
+            max_take: read.byte("rules.max_take")?,
             last_loses: last_loses == Some(true),
             last_wins: last_loses == Some(false),
             ..GameOptions::default()

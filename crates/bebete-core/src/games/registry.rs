@@ -109,8 +109,9 @@ impl OptionError {
 
 /// A game's rule parameters as a JSON object (the shape of
 /// [`Registered::rules_json`]), read key by key for
-/// [`Registered::rules_options`]: each refusal names `rules.KEY`, the value
-/// and what the key takes.
+/// [`Registered::rules_options`]: each reader is given `rules.KEY`, which
+/// names the key it reads and the refusal (with the value and what the
+/// key takes).
 pub struct RuleObject<'a> {
     map: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
@@ -149,13 +150,16 @@ impl<'a> RuleObject<'a> {
         Ok(RuleObject { map })
     }
 
-    fn get(&self, key: &str) -> Option<&'a serde_json::Value> {
+    /// The value under the key `flag` names (`rules.KEY`).
+    fn get(&self, flag: &str) -> Option<&'a serde_json::Value> {
+        let key = flag.strip_prefix("rules.").unwrap_or(flag);
         self.map.and_then(|m| m.get(key))
     }
 
-    /// A whole number 0–255 under `key` (`flag` is `rules.KEY`).
-    pub fn byte(&self, key: &str, flag: &'static str) -> Result<Option<u8>, OptionError> {
-        self.get(key)
+    /// A whole number 0–255 under `flag`'s key (`rules.sticks` reads
+    /// `sticks`; a refusal names `rules.sticks`).
+    pub fn byte(&self, flag: &'static str) -> Result<Option<u8>, OptionError> {
+        self.get(flag)
             .map(|v| {
                 v.as_u64()
                     .and_then(|n| u8::try_from(n).ok())
@@ -168,9 +172,9 @@ impl<'a> RuleObject<'a> {
             .transpose()
     }
 
-    /// `true` or `false` under `key`.
-    pub fn flag(&self, key: &str, flag: &'static str) -> Result<Option<bool>, OptionError> {
-        self.get(key)
+    /// `true` or `false` under `flag`'s key.
+    pub fn flag(&self, flag: &'static str) -> Result<Option<bool>, OptionError> {
+        self.get(flag)
             .map(|v| {
                 v.as_bool().ok_or_else(|| OptionError {
                     flag,
@@ -181,14 +185,9 @@ impl<'a> RuleObject<'a> {
             .transpose()
     }
 
-    /// One of `names` under `key`, as its index.
-    pub fn choice(
-        &self,
-        key: &str,
-        flag: &'static str,
-        names: &[&str],
-    ) -> Result<Option<usize>, OptionError> {
-        self.get(key)
+    /// One of `names` under `flag`'s key, as its index.
+    pub fn choice(&self, flag: &'static str, names: &[&str]) -> Result<Option<usize>, OptionError> {
+        self.get(flag)
             .map(|v| {
                 v.as_str()
                     .and_then(|text| names.iter().position(|n| *n == text))

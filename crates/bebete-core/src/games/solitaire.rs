@@ -278,8 +278,8 @@ impl Registered for GenomeGame<Solitaire> {
     fn rules_options(rules: &serde_json::Value) -> Result<GameOptions, OptionError> {
         let read = RuleObject::read(rules, Self::NAME, &["rows", "empty"])?;
         Ok(GameOptions {
-            rows: read.byte("rows", "rules.rows")?,
-            empty: read.byte("empty", "rules.empty")?,
+            rows: read.byte("rules.rows")?,
+            empty: read.byte("rules.empty")?,
             ..GameOptions::default()
         })
     }

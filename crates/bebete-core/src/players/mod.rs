@@ -119,34 +119,36 @@ pub fn fixed_players<G: Playable>(game: &G) -> Vec<FixedPlayer> {
             usual,
         })
     };
+    let (depth, playouts) = (4, 200);
+    // Each candidate with the spec it is offered as (a count at its usual
+    // value), which decides whether the game can have it.
     let candidates = [
-        ("perfect", "exact play", None),
-        ("wpc", "the weighted piece counter, one ply", None),
+        ("perfect", "exact play", PlayerSpec::Perfect, None),
+        (
+            "wpc",
+            "the weighted piece counter, one ply",
+            PlayerSpec::Wpc,
+            None,
+        ),
         (
             "alphabeta",
             "search to depth D",
-            count("depth D", MAX_DEPTH, 4),
+            PlayerSpec::AlphaBeta(depth),
+            count("depth D", MAX_DEPTH, depth),
         ),
         (
             "mc",
             "N random playouts per move",
-            count("playouts N", MAX_PLAYOUTS, 200),
+            PlayerSpec::MonteCarlo(playouts),
+            count("playouts N", MAX_PLAYOUTS, playouts),
         ),
-        ("rules", G::RULES_PLAYER, None),
-        ("random", "a random legal move", None),
+        ("rules", G::RULES_PLAYER, PlayerSpec::Rules, None),
+        ("random", "a random legal move", PlayerSpec::Random, None),
     ];
     candidates
         .into_iter()
-        .filter(|(name, _, count)| {
-            let spec = match count {
-                Some(c) => format!("{name}:{}", c.usual),
-                None => name.to_string(),
-            };
-            PlayerSpec::parse(&spec)
-                .and_then(|spec| spec.factory(game, IllegalPolicy::Repair))
-                .is_ok()
-        })
-        .map(|(name, about, count)| FixedPlayer {
+        .filter(|(_, _, spec, _)| spec.factory(game, IllegalPolicy::Repair).is_ok())
+        .map(|(name, about, _, count)| FixedPlayer {
             name,
             about: about.to_string(),
             count,
