@@ -180,9 +180,9 @@ fn classes(name: &str) -> Vec<Vec<u8>> {
                 .collect::<Vec<_>>()));
             out
         }
-        other => panic!(
-            "unknown network {other:?}: pairs, straight3, straight4, patterns, patterns8 or patterns7"
-        ),
+        other => refuse(&format!(
+            "unknown NETWORK {other:?}: pairs, straight3, straight4, patterns, patterns8 or patterns7"
+        )),
     }
 }
 
@@ -379,13 +379,26 @@ fn yardstick(net: &Net, games: usize, seed: u64, plies: u32, opening: usize) -> 
     points / games as f64
 }
 
+/// A wrong argument: says which and what it takes, and exits with 2.
+fn refuse(message: &str) -> ! {
+    eprintln!("papers_td: {message}");
+    eprintln!(
+        "usage: papers_td ALPHA GAMES EVERY SEED [PLIES [NETWORK [STAGES [FALL [AVERAGE [TARGET [STEP]]]]]]]"
+    );
+    std::process::exit(2)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize, default: f64| -> f64 {
         args.get(i)
             .map(|a| {
-                a.parse()
-                    .expect("ALPHA GAMES EVERY SEED PLIES STAGES FALL AVERAGE are numbers")
+                a.parse().unwrap_or_else(|_| {
+                    refuse(&format!(
+                        "argument {} is {a:?}: ALPHA GAMES EVERY SEED PLIES STAGES FALL AVERAGE TARGET are numbers",
+                        i + 1
+                    ))
+                })
             })
             .unwrap_or(default)
     };
@@ -406,7 +419,7 @@ fn main() {
     let coherence = match args.get(10).map_or("plain", String::as_str) {
         "plain" => false,
         "tc" => true,
-        other => panic!("unknown STEP {other:?}: plain or tc"),
+        other => refuse(&format!("unknown STEP {other:?}: plain or tc")),
     };
     let mut net = Net::new(network, stages);
     // Temporal coherence's sums per weight: of the steps (N) and of their
