@@ -37,7 +37,11 @@
 //! do), STEP (`plain`, the default: every weight moves by α times the
 //! error; `tc`: temporal coherence, Beal and Smith's per-weight rate,
 //! α times |Σ steps| / Σ |steps| of that weight so far, so that a weight
-//! whose updates keep cancelling learns ever slower). Each checkpoint also
+//! whose updates keep cancelling learns ever slower), COLOURS (`one`, the
+//! default; `both`: the board read from the side to move, its discs as
+//! Black's, the value negated when White is to move, so that one table
+//! values both sides' positions, as Othello's symmetry of colours and
+//! turn allows). Each checkpoint also
 //! reports the score from 4 random opening plies, a measure over many
 //! openings:
 //!
@@ -45,6 +49,7 @@
 //! cargo run --release --example papers_td -- 0.003 200000 25000 3 1 patterns7 1 1 1
 //! cargo run --release --example papers_td -- 0.003 100000 25000 1 1 patterns7 1 0.1 0 2
 //! cargo run --release --example papers_td -- 0.01 200000 50000 1 1 patterns7 1 1 0 1 tc
+//! cargo run --release --example papers_td -- 0.003 200000 25000 1 1 patterns7 1 1 0 1 plain both
 //! ```
 
 use bebete_core::games::{
@@ -194,10 +199,15 @@ struct Net {
     stage_size: usize,
     stages: usize,
     weights: Vec<f32>,
+    /// The board read from the side to move (its discs as Black's), the
+    /// sum negated when White is to move: a position with White to move is
+    /// worth to Black minus what the same position with the colours and
+    /// the side to move exchanged is worth, as Othello's rules make it.
+    colours: bool,
 }
 
 impl Net {
-    fn new(network: &str, stages: usize) -> Net {
+    fn new(network: &str, stages: usize, colours: bool) -> Net {
         let mut slots = Vec::new();
         let mut size = 0;
         for line in classes(network) {
@@ -215,6 +225,7 @@ impl Net {
             stage_size: size,
             stages,
             weights: vec![0.0; size * stages],
+            colours,
         }
     }
     fn features(&self, pos: &Pos, out: &mut Vec<usize>) {
@@ -230,12 +241,29 @@ impl Net {
         // The stage by discs on the board: 4 at the start, 64 at most.
         let discs = (pos.black | pos.white).count_ones() as usize;
         let stage = (discs - 4) * self.stages / 61 * self.stage_size;
+        // With both colours and White to move, Black and White swapped.
+        let swap = (self.sign(pos) < 0.0) as usize;
         out.clear();
-        out.extend(
-            self.slots.iter().map(|(base, squares)| {
-                stage + base + squares.iter().fold(0, |i, &q| i * 3 + cell(q))
-            }),
-        );
+        out.extend(self.slots.iter().map(|(base, squares)| {
+            stage
+                + base
+                + squares
+                    .iter()
+                    .fold(0, |i, &q| i * 3 + [[0, 1, 2], [0, 2, 1]][swap][cell(q)])
+        }));
+    }
+    /// The sign the sum of the weights enters the value with: −1 when the
+    /// board is read from White's side (both colours, White to move).
+    fn sign(&self, pos: &Pos) -> f32 {
+        if self.colours && !pos.black_to_move {
+            -1.0
+        } else {
+            1.0
+        }
+    }
+    /// The weights' sum over `features` of `pos`, from Black's side.
+    fn sum(&self, pos: &Pos, features: &[usize]) -> f32 {
+        self.sign(pos) * features.iter().map(|&i| self.weights[i]).sum::<f32>()
     }
     /// From Black's side; exact when the game is over.
     fn value(&self, pos: &Pos, scratch: &mut Vec<usize>) -> f32 {
@@ -243,7 +271,7 @@ impl Net {
             return pos.result();
         }
         self.features(pos, scratch);
-        scratch.iter().map(|&i| self.weights[i]).sum::<f32>().tanh()
+        self.sum(pos, scratch).tanh()
     }
     fn greedy(&self, pos: &Pos, moves: &[u8], scratch: &mut Vec<usize>) -> u8 {
         let sign = if pos.black_to_move { 1.0 } else { -1.0 };
@@ -383,7 +411,7 @@ fn yardstick(net: &Net, games: usize, seed: u64, plies: u32, opening: usize) -> 
 fn refuse(message: &str) -> ! {
     eprintln!("papers_td: {message}");
     eprintln!(
-        "usage: papers_td ALPHA GAMES EVERY SEED [PLIES [NETWORK [STAGES [FALL [AVERAGE [TARGET [STEP]]]]]]]"
+        "usage: papers_td ALPHA GAMES EVERY SEED [PLIES [NETWORK [STAGES [FALL [AVERAGE [TARGET [STEP [COLOURS]]]]]]]]"
     );
     std::process::exit(2)
 }
@@ -421,7 +449,13 @@ fn main() {
         "tc" => true,
         other => refuse(&format!("unknown STEP {other:?}: plain or tc")),
     };
-    let mut net = Net::new(network, stages);
+    // With COLOURS both, each tuple is read in both colours.
+    let colours = match args.get(11).map_or("one", String::as_str) {
+        "one" => false,
+        "both" => true,
+        other => refuse(&format!("unknown COLOURS {other:?}: one or both")),
+    };
+    let mut net = Net::new(network, stages, colours);
     // Temporal coherence's sums per weight: of the steps (N) and of their
     // sizes (A); empty unless STEP is tc.
     let (mut net_steps, mut step_sizes) = if coherence {
@@ -430,13 +464,18 @@ fn main() {
         (Vec::new(), Vec::new())
     };
     const EPSILON: f64 = 0.1;
-    let mut averaged = Net::new(network, stages);
+    let mut averaged = Net::new(network, stages, colours);
     let mut rng = Rng::new(seed);
     let (mut moves, mut features, mut scratch, mut replies, mut searched) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     println!(
-        "# network {network} ({} weights, {stages} stages), {}alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning, {}: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
+        "# network {network} ({} weights, {stages} stages, {}), {}alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning, {}: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
         net.weights.len(),
+        if colours {
+            "the board read from the side to move"
+        } else {
+            "one colour"
+        },
         if coherence {
             "temporal coherence, "
         } else {
@@ -472,8 +511,8 @@ fn main() {
                     net.value(&next, &mut scratch)
                 };
                 net.features(&before, &mut features);
-                let v = features.iter().map(|&i| net.weights[i]).sum::<f32>().tanh();
-                let step = (target - v) * (1.0 - v * v);
+                let v = net.sum(&before, &features).tanh();
+                let step = net.sign(&before) * (target - v) * (1.0 - v * v);
                 if coherence {
                     for &i in &features {
                         let rate = if step_sizes[i] > 0.0 {
