@@ -41,7 +41,10 @@
 //! default; `both`: the board read from the side to move, its discs as
 //! Black's, the value negated when White is to move, so that one table
 //! values both sides' positions, as Othello's symmetry of colours and
-//! turn allows). Each checkpoint also
+//! turn allows), REWARD (`win`, the default: a finished game teaches its
+//! result, 1, 0 or −1; `margin`: half its result and half its disc
+//! difference over 64, so that a larger win is worth more). Each
+//! checkpoint also
 //! reports the score from 4 random opening plies, a measure over many
 //! openings:
 //!
@@ -138,10 +141,22 @@ impl Pos {
         let (a, b) = self.sides();
         othello_moves(a, b) == 0 && othello_moves(b, a) == 0
     }
-    /// The result from Black's side: 1, 0 or −1.
+    /// The result from Black's side: 1, 0 or −1 (a draw 0: `f32::signum`
+    /// would make it 1).
     fn result(&self) -> f32 {
         let (b, w) = (self.black.count_ones(), self.white.count_ones());
-        (b as f32 - w as f32).signum()
+        (b as i32 - w as i32).signum() as f32
+    }
+    /// The learning target of a finished game from Black's side: its
+    /// result, or with `margin` half the result and half the disc
+    /// difference over 64.
+    fn reward(&self, margin: bool) -> f32 {
+        if margin {
+            let (b, w) = (self.black.count_ones(), self.white.count_ones());
+            0.5 * self.result() + 0.5 * (b as f32 - w as f32) / 64.0
+        } else {
+            self.result()
+        }
     }
 }
 
@@ -204,10 +219,13 @@ struct Net {
     /// worth to Black minus what the same position with the colours and
     /// the side to move exchanged is worth, as Othello's rules make it.
     colours: bool,
+    /// A finished game is worth its result and its disc margin
+    /// ([`Pos::reward`]), not its result alone.
+    margin: bool,
 }
 
 impl Net {
-    fn new(network: &str, stages: usize, colours: bool) -> Net {
+    fn new(network: &str, stages: usize, colours: bool, margin: bool) -> Net {
         let mut slots = Vec::new();
         let mut size = 0;
         for line in classes(network) {
@@ -226,6 +244,7 @@ impl Net {
             stages,
             weights: vec![0.0; size * stages],
             colours,
+            margin,
         }
     }
     fn features(&self, pos: &Pos, out: &mut Vec<usize>) {
@@ -268,7 +287,7 @@ impl Net {
     /// From Black's side; exact when the game is over.
     fn value(&self, pos: &Pos, scratch: &mut Vec<usize>) -> f32 {
         if pos.over() {
-            return pos.result();
+            return pos.reward(self.margin);
         }
         self.features(pos, scratch);
         self.sum(pos, scratch).tanh()
@@ -324,7 +343,7 @@ impl Net {
         replies: &mut Vec<u8>,
     ) -> f32 {
         if pos.over() {
-            return pos.result();
+            return pos.reward(self.margin);
         }
         let sign = if pos.black_to_move { 1.0 } else { -1.0 };
         pos.moves(moves);
@@ -411,7 +430,7 @@ fn yardstick(net: &Net, games: usize, seed: u64, plies: u32, opening: usize) -> 
 fn refuse(message: &str) -> ! {
     eprintln!("papers_td: {message}");
     eprintln!(
-        "usage: papers_td ALPHA GAMES EVERY SEED [PLIES [NETWORK [STAGES [FALL [AVERAGE [TARGET [STEP [COLOURS]]]]]]]]"
+        "usage: papers_td ALPHA GAMES EVERY SEED [PLIES [NETWORK [STAGES [FALL [AVERAGE [TARGET [STEP [COLOURS [REWARD]]]]]]]]]"
     );
     std::process::exit(2)
 }
@@ -455,7 +474,13 @@ fn main() {
         "both" => true,
         other => refuse(&format!("unknown COLOURS {other:?}: one or both")),
     };
-    let mut net = Net::new(network, stages, colours);
+    // With REWARD margin, a finished game teaches its disc margin too.
+    let margin = match args.get(12).map_or("win", String::as_str) {
+        "win" => false,
+        "margin" => true,
+        other => refuse(&format!("unknown REWARD {other:?}: win or margin")),
+    };
+    let mut net = Net::new(network, stages, colours, margin);
     // Temporal coherence's sums per weight: of the steps (N) and of their
     // sizes (A); empty unless STEP is tc.
     let (mut net_steps, mut step_sizes) = if coherence {
@@ -464,12 +489,12 @@ fn main() {
         (Vec::new(), Vec::new())
     };
     const EPSILON: f64 = 0.1;
-    let mut averaged = Net::new(network, stages, colours);
+    let mut averaged = Net::new(network, stages, colours, margin);
     let mut rng = Rng::new(seed);
     let (mut moves, mut features, mut scratch, mut replies, mut searched) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     println!(
-        "# network {network} ({} weights, {stages} stages, {}), {}alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning, {}: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
+        "# network {network} ({} weights, {stages} stages, {}), {}alpha {alpha} falling to {fall} of it, epsilon {EPSILON}, seed {seed}, moves chosen {plies} plies deep while learning, {}, a finished game teaching {}: games, score against wpc@0.1 at one ply, at two, at one ply from 4 random opening plies{}",
         net.weights.len(),
         if colours {
             "the board read from the side to move"
@@ -485,6 +510,11 @@ fn main() {
             "each position learning toward its two-ply search value"
         } else {
             "TD(0) between consecutive positions"
+        },
+        if margin {
+            "its result and its disc margin"
+        } else {
+            "its result"
         },
         if average {
             ", and the weights' moving average at one ply"
