@@ -41,7 +41,7 @@ for colour, (name, seeds) in zip(colours, curves.items()):
         ax.plot(games, scores, marker="o", color=colour, alpha=0.85,
                 label=labels.get(name, name) if i == 0 else None)
 ax.axhline(0.90, color="grey", linestyle="--", linewidth=1)
-ax.text(1, 0.905, "goal: 90%", color="grey")
+ax.text(0.01, 0.905, "goal: 90%", color="grey", transform=ax.get_yaxis_transform())
 ax.set_xlabel("self-play games learned from (thousands)")
 ax.set_ylabel("score against wpc@0.1 (1,000 games, both sides ε = 0.1)")
 ax.set_ylim(0.1, 1.0)
