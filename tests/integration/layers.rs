@@ -370,3 +370,52 @@ fn each_game_and_each_fitness_term_sits_where_the_architecture_says() {
             .count()
     );
 }
+
+/// docs/architecture.md's row for a new kind of genome lists the engine
+/// files that name the kinds (`Kind::Votes`, `Kind::Value`, the `Rules`
+/// types, `Decision`'s variants) and the file that pins the stored tags:
+/// a file that starts or stops naming them changes the row.
+#[test]
+fn a_new_genome_kind_touches_the_files_the_architecture_lists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let engine = root.join("crates/bebete-core/src");
+    let doc = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let row = doc
+        .lines()
+        .find(|l| l.starts_with("| a new kind of genome"))
+        .expect("the row for a new kind of genome");
+    let listed: BTreeSet<String> = row
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|word| word.ends_with(".rs") && word.contains('/') && !word.starts_with("tests/"))
+        .map(String::from)
+        .collect();
+    let mut files = Vec::new();
+    rust_files(&engine, &mut files);
+    let markers = [
+        "Kind::Votes",
+        "Kind::Value(",
+        "type Votes",
+        "type Values",
+        "Decision::Table",
+    ];
+    let mut found: BTreeSet<String> = files
+        .iter()
+        .filter(|file| {
+            let code = code_of(&std::fs::read_to_string(file).unwrap());
+            markers.iter().any(|m| code.contains(m))
+        })
+        .map(|file| {
+            let relative = file.strip_prefix(&engine).unwrap();
+            relative.to_string_lossy().replace('\\', "/")
+        })
+        .collect();
+    // The stored tags' pins are a test of their own, not a match on a kind.
+    found.insert("games/spec.rs".to_string());
+    assert_eq!(
+        found, listed,
+        "files naming the genome kinds, against the row"
+    );
+    assert_eq!(listed.len(), 10, "the row says ten engine files");
+}
