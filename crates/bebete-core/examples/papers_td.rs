@@ -44,9 +44,8 @@
 //! turn allows), REWARD (`win`, the default: a finished game teaches its
 //! result, 1, 0 or −1; `margin`: half its result and half its disc
 //! difference over 64, so that a larger win is worth more). Each
-//! checkpoint also
-//! reports the score from 4 random opening plies, a measure over many
-//! openings:
+//! checkpoint also reports the score from 4 random opening plies, a
+//! measure over many openings:
 //!
 //! ```sh
 //! cargo run --release --example papers_td -- 0.003 200000 25000 3 1 patterns7 1 1 1
@@ -141,19 +140,21 @@ impl Pos {
         let (a, b) = self.sides();
         othello_moves(a, b) == 0 && othello_moves(b, a) == 0
     }
+    /// Black's discs less White's.
+    fn margin(&self) -> i32 {
+        self.black.count_ones() as i32 - self.white.count_ones() as i32
+    }
     /// The result from Black's side: 1, 0 or −1 (a draw 0: `f32::signum`
     /// would make it 1).
     fn result(&self) -> f32 {
-        let (b, w) = (self.black.count_ones(), self.white.count_ones());
-        (b as i32 - w as i32).signum() as f32
+        self.margin().signum() as f32
     }
     /// The learning target of a finished game from Black's side: its
     /// result, or with `margin` half the result and half the disc
     /// difference over 64.
     fn reward(&self, margin: bool) -> f32 {
         if margin {
-            let (b, w) = (self.black.count_ones(), self.white.count_ones());
-            0.5 * self.result() + 0.5 * (b as f32 - w as f32) / 64.0
+            0.5 * self.result() + 0.5 * self.margin() as f32 / 64.0
         } else {
             self.result()
         }
@@ -260,8 +261,8 @@ impl Net {
         // The stage by discs on the board: 4 at the start, 64 at most.
         let discs = (pos.black | pos.white).count_ones() as usize;
         let stage = (discs - 4) * self.stages / 61 * self.stage_size;
-        // With both colours and White to move, Black and White swapped.
-        let swap = (self.sign(pos) < 0.0) as usize;
+        // Read from White's side, Black and White swapped.
+        let swap = self.read_from_white(pos) as usize;
         out.clear();
         out.extend(self.slots.iter().map(|(base, squares)| {
             stage
@@ -271,14 +272,15 @@ impl Net {
                     .fold(0, |i, &q| i * 3 + [[0, 1, 2], [0, 2, 1]][swap][cell(q)])
         }));
     }
+    /// Whether `pos` is read from White's side (both colours, White to
+    /// move).
+    fn read_from_white(&self, pos: &Pos) -> bool {
+        self.colours && !pos.black_to_move
+    }
     /// The sign the sum of the weights enters the value with: −1 when the
-    /// board is read from White's side (both colours, White to move).
+    /// board is read from White's side.
     fn sign(&self, pos: &Pos) -> f32 {
-        if self.colours && !pos.black_to_move {
-            -1.0
-        } else {
-            1.0
-        }
+        if self.read_from_white(pos) { -1.0 } else { 1.0 }
     }
     /// The weights' sum over `features` of `pos`, from Black's side.
     fn sum(&self, pos: &Pos, features: &[usize]) -> f32 {
@@ -462,24 +464,21 @@ fn main() {
     let average = number(8, 0.0) == 1.0;
     // With TARGET 2, each position learns toward its two-ply search value.
     let searched_target = number(9, 1.0) == 2.0;
+    // A word argument of two values: false for the first (the default),
+    // true for the second.
+    let switch = |i: usize, name: &str, [off, on]: [&str; 2]| -> bool {
+        match args.get(i).map_or(off, String::as_str) {
+            word if word == off => false,
+            word if word == on => true,
+            other => refuse(&format!("unknown {name} {other:?}: {off} or {on}")),
+        }
+    };
     // With STEP tc, each weight's rate is α |N| / A (temporal coherence).
-    let coherence = match args.get(10).map_or("plain", String::as_str) {
-        "plain" => false,
-        "tc" => true,
-        other => refuse(&format!("unknown STEP {other:?}: plain or tc")),
-    };
-    // With COLOURS both, each tuple is read in both colours.
-    let colours = match args.get(11).map_or("one", String::as_str) {
-        "one" => false,
-        "both" => true,
-        other => refuse(&format!("unknown COLOURS {other:?}: one or both")),
-    };
+    let coherence = switch(10, "STEP", ["plain", "tc"]);
+    // With COLOURS both, the board is read from the side to move.
+    let colours = switch(11, "COLOURS", ["one", "both"]);
     // With REWARD margin, a finished game teaches its disc margin too.
-    let margin = match args.get(12).map_or("win", String::as_str) {
-        "win" => false,
-        "margin" => true,
-        other => refuse(&format!("unknown REWARD {other:?}: win or margin")),
-    };
+    let margin = switch(12, "REWARD", ["win", "margin"]);
     let mut net = Net::new(network, stages, colours, margin);
     // Temporal coherence's sums per weight: of the steps (N) and of their
     // sizes (A); empty unless STEP is tc.
