@@ -523,6 +523,7 @@ fn othello(c: &mut Criterion) {
         (Othello::STRAIGHT_PAIRS, "32×2 straight"),
         (Othello::STRAIGHT, "21×4 straight"),
         (Othello::PATTERNS, "7×8 patterns"),
+        (Othello::patterns_in_stages(6), "42×8 patterns in 6 stages"),
     ] {
         let genes = trained(&game);
         let mut group = c.benchmark_group(format!("value genome (othello, {shape})"));

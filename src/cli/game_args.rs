@@ -109,10 +109,11 @@ pub fn games_help() -> String {
 }
 
 /// `--tuples`' help (`tuples`) or `--tuple-length`'s, from the registry:
-/// each value-genome encoder that takes the flag with its default, and
+/// each value-genome encoder that takes the flag with its default, those
+/// that take `--tuples` as a set of their own tuples per game stage, and
 /// those that place tuples of their own.
 pub fn shape_help(tuples: bool) -> String {
-    let (mut takes, mut own) = (Vec::new(), Vec::new());
+    let (mut takes, mut staged, mut own) = (Vec::new(), Vec::new(), Vec::new());
     for kind in GameKind::ALL {
         for encoder in kind.encoders(false) {
             // The encoder's shape, with the flag at `n` when `Some`.
@@ -141,8 +142,15 @@ pub fn shape_help(tuples: bool) -> String {
                     u16::from(s.length)
                 }
             };
+            let twice = u8::try_from(2 * field(default)).ok();
             if shape(Some(3)).map(field) == Some(3) {
                 takes.push(format!("{name} {}", field(default)));
+            } else if tuples && twice.is_some() && shape(twice).map(field) == twice.map(u16::from) {
+                staged.push(format!(
+                    "{name} {} a game stage, up to {} stages",
+                    field(default),
+                    crate::games::MAX_STAGES
+                ));
             } else {
                 own.push(name);
             }
@@ -157,6 +165,9 @@ pub fn shape_help(tuples: bool) -> String {
         "Value genome: {what}, {range} [default: {}",
         takes.join(", ")
     );
+    if !staged.is_empty() {
+        help += &format!("; {}", staged.join(", "));
+    }
     if !own.is_empty() {
         let verb = if own.len() == 1 {
             "places its"
@@ -350,7 +361,7 @@ mod tests {
     fn the_shape_help_reads_the_registry() {
         assert_eq!(
             shape_help(true),
-            "Value genome: tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 64, othello 12; othello patterns and othello straight place their own]"
+            "Value genome: tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 64, othello 12; othello patterns 7 a game stage, up to 16 stages; othello straight places its own]"
         );
         assert_eq!(
             shape_help(false),

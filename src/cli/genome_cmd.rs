@@ -297,10 +297,16 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
             )?;
             let mut how = Vec::new();
             if s.from_exploration {
-                how.push("learns from its exploratory moves too");
+                how.push("learns from its exploratory moves too".to_string());
             }
             if s.one_table {
-                how.push("one table per tuple for both sides");
+                how.push("one table per tuple for both sides".to_string());
+            }
+            if s.stages > 1 {
+                how.push(format!(
+                    "tables by game stage: {} stages, each its own group of tuples",
+                    s.stages
+                ));
             }
             if !how.is_empty() {
                 writeln!(out, "td          {}", how.join("; "))?;

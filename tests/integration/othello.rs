@@ -227,13 +227,54 @@ fn othello_patterns_learn_say_how_and_their_runs_are_exact() {
         "--dry-run",
     ]));
     assert!(
-        text.contains("--tuples 9") && text.contains("its own 7 tuples of 8 squares"),
+        text.contains("--tuples 9") && text.contains("7 tuples of 8 squares for each game stage"),
         "{text}"
     );
 
     let args = [
         &["evolve"],
         &patterns[..],
+        &["--self-play", "60", "--checkpoint-every", "2"],
+    ]
+    .concat();
+    exact_on_threads_and_resume(&args, 2);
+}
+
+/// Tables by game stage: `--tuples 14` is the patterns twice, one set for
+/// each half of the game by discs on the board; the genome says so in text
+/// and JSON, and its runs are exact on 1 and 2 threads and across a resume.
+#[test]
+fn othello_stage_tables_say_so_and_their_runs_are_exact() {
+    let staged = [
+        LEARNERS,
+        &["--encoder", "patterns", "--tuples", "14", "--seed", "5"],
+    ]
+    .concat();
+    let dir = tempfile::tempdir().unwrap();
+    bebete(dir.path())
+        .arg("evolve")
+        .args(&staged)
+        .args(["--self-play", "200", "--generations", "2"])
+        .args(["--run", "runs/s"])
+        .assert()
+        .success();
+    let info = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/s.genome"]));
+    assert!(
+        info.contains("othello (value genome, 14×8 patterns: 2 game stages)")
+            && info.contains("tables by game stage: 2 stages"),
+        "{info}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "genome",
+        "info",
+        "genomes/s.genome",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(json["learning"]["stages"], 2, "{json}");
+    let args = [
+        &["evolve"],
+        &staged[..],
         &["--self-play", "60", "--checkpoint-every", "2"],
     ]
     .concat();

@@ -90,6 +90,17 @@ impl CellBoard for Othello {
         Othello.format_move(cell as u8)
     }
 
+    /// Up to 16 stages: Othello programs split their pattern tables by the
+    /// discs on the board (docs/experiments.md, "Tables by game stage").
+    const MAX_STAGES: usize = ntuple::MAX_STAGES;
+
+    /// By the discs on the board, 4 at the start and 64 at most: equal
+    /// ranges of the 61 counts.
+    fn stage(&self, pos: &OthelloPosition, stages: usize) -> usize {
+        let discs = (pos.black | pos.white).count_ones() as usize;
+        discs.saturating_sub(4) * stages / 61
+    }
+
     fn straight_tuples(length: u8) -> Option<Vec<Vec<u8>>> {
         Some(straight_tuples(length))
     }

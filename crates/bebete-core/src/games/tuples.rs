@@ -5,6 +5,9 @@ use serde::{Deserialize, Serialize};
 
 /// The longest tuple (4^8 states per table).
 pub const MAX_TUPLE_LENGTH: u8 = 8;
+/// The most game stages a value genome may split its tuples into, each
+/// stage reading its own equal group.
+pub const MAX_STAGES: usize = 16;
 
 /// The shape of a value genome: how many tuples, of how many cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

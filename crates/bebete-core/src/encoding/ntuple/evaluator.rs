@@ -24,6 +24,8 @@ pub struct Evaluator<G: CellBoard> {
     pub(super) base_weights: Vec<i32>,
     pub(super) base_sum: i32,
     pub(super) side: Side,
+    /// The loaded position's game stage, whose group of tuples it reads.
+    pub(super) stage: usize,
     /// The afterstate being valued: its cell states and the slots it
     /// changed, with their new indices.
     pub(super) next_states: Vec<u8>,
@@ -32,8 +34,14 @@ pub struct Evaluator<G: CellBoard> {
     pub(super) changed: Vec<(usize, u8)>,
     /// Per slot: 1 + its place in `changes`, or 0.
     pub(super) marks: Vec<u16>,
-    /// The changes of the best afterstate so far.
+    /// The afterstate's stage: when it is not the loaded position's,
+    /// `changes` holds every slot of its own group.
+    pub(super) changes_stage: usize,
+    /// A crossing afterstate's slot indices, read whole.
+    pub(super) kept_scratch: Vec<u32>,
+    /// The changes of the best afterstate so far, and its stage.
     pub(super) kept: Vec<(u16, u32)>,
+    pub(super) kept_stage: usize,
     pub(super) moves: Vec<G::Move>,
     /// The move that last refuted a position one ply from a search's
     /// leaves: tried first at the next such position.
@@ -55,19 +63,24 @@ pub(super) struct Afterstate<P> {
 impl<G: CellBoard> Evaluator<G> {
     pub fn new(shape: NTuple, genes: &[u8]) -> Self {
         let cells = G::WIDTH * G::HEIGHT;
-        let slots = G::SYMMETRIES * shape.tuples as usize;
+        let tuples = Tuples::cached::<G>(shape, genes);
+        let slots = tuples.group;
         Evaluator {
-            tuples: Tuples::cached::<G>(shape, genes),
+            tuples,
             states: vec![0; cells],
             base: Vec::with_capacity(slots),
             base_weights: Vec::with_capacity(slots),
             base_sum: 0,
             side: Side::First,
+            stage: 0,
             next_states: vec![0; cells],
             changes: Vec::with_capacity(slots),
             changed: Vec::with_capacity(cells),
             marks: vec![0; slots],
+            changes_stage: 0,
+            kept_scratch: Vec::with_capacity(slots),
             kept: Vec::with_capacity(slots),
+            kept_stage: 0,
             moves: Vec::with_capacity(cells),
             killer: None,
             table: Default::default(),
@@ -81,7 +94,8 @@ impl<G: CellBoard> Evaluator<G> {
     }
 
     /// [`Evaluator::load`], given the slot indices of `pos` when they are
-    /// already known (a search's child: its parent's, changed by the move).
+    /// already known (a search's child: its parent's, changed by the move;
+    /// they are always those of `pos`'s own stage).
     pub(super) fn load_indexed(
         &mut self,
         game: &G,
@@ -91,12 +105,15 @@ impl<G: CellBoard> Evaluator<G> {
         indices: Option<&[u32]>,
     ) {
         game.cell_states(pos, &mut self.states);
+        self.stage = self.stage_of(game, pos);
         match indices {
             Some(known) => {
                 self.base.clear();
                 self.base.extend_from_slice(known);
             }
-            None => self.tuples.indices(&self.states, &mut self.base),
+            None => self
+                .tuples
+                .indices(&self.states, self.stage, &mut self.base),
         }
         self.side = side;
         let offset = self.tuples.side(side);
@@ -104,10 +121,26 @@ impl<G: CellBoard> Evaluator<G> {
         self.base_weights.extend(
             self.base
                 .iter()
-                .zip(&self.tuples.tables)
+                .zip(self.tuples.tables(self.stage))
                 .map(|(&i, &table)| weight(genes, table + offset + 2 * i)),
         );
         self.base_sum = self.base_weights.iter().sum();
+    }
+
+    /// The game stage of `pos` among the genome's stages (0 without).
+    #[inline]
+    fn stage_of(&self, game: &G, pos: &G::Position) -> usize {
+        match self.tuples.stages {
+            1 => 0,
+            stages => game.stage(pos, stages).min(stages - 1),
+        }
+    }
+
+    /// Keeps the afterstate just valued as the best so far (its changes
+    /// and stage in `kept`).
+    pub(super) fn keep(&mut self) {
+        std::mem::swap(&mut self.kept, &mut self.changes);
+        self.kept_stage = self.changes_stage;
     }
 
     /// The value of `pos`, left by `mover`, from the first player's side:
@@ -134,12 +167,17 @@ impl<G: CellBoard> Evaluator<G> {
     ) -> Afterstate<G::Position> {
         let next = game.play(pos, mv);
         self.changes.clear();
+        self.changes_stage = self.stage;
         if let Some(outcome) = game.outcome(&next) {
             return Afterstate {
                 pos: next,
                 value: exact(outcome),
                 finished: true,
             };
+        }
+        let stage = self.stage_of(game, &next);
+        if stage != self.stage {
+            return self.afterstate_in(game, genes, next, stage);
         }
         let mut changed = std::mem::take(&mut self.changed);
         game.changed_cells(
@@ -151,7 +189,7 @@ impl<G: CellBoard> Evaluator<G> {
         );
         for &(cell, new) in &changed {
             let change = new as i32 - self.states[cell] as i32;
-            for &(slot, place) in &self.tuples.readers[cell] {
+            for &(slot, place) in self.tuples.readers(self.stage, cell) {
                 let step = (change * place as i32) as u32;
                 match self.marks[slot as usize] {
                     0 => {
@@ -171,9 +209,38 @@ impl<G: CellBoard> Evaluator<G> {
         let mut sum = self.base_sum;
         for &(slot, index) in &self.changes {
             self.marks[slot as usize] = 0;
-            let table = self.tuples.tables[slot as usize];
+            let table = self.tuples.table(self.stage, slot as usize);
             sum += weight(genes, table + offset + 2 * index) - self.base_weights[slot as usize];
         }
+        Afterstate {
+            pos: next,
+            value: (sum as f32 / SCALE).tanh(),
+            finished: false,
+        }
+    }
+
+    /// An afterstate in another stage than the loaded position (a move
+    /// that crossed into the next): read whole, every slot of its stage's
+    /// group left in `changes`. Once or a few times a game.
+    #[cold]
+    fn afterstate_in(
+        &mut self,
+        game: &G,
+        genes: &[u8],
+        next: G::Position,
+        stage: usize,
+    ) -> Afterstate<G::Position> {
+        game.cell_states(&next, &mut self.next_states);
+        let mut indices = std::mem::take(&mut self.kept_scratch);
+        self.tuples.indices(&self.next_states, stage, &mut indices);
+        let offset = self.tuples.side(self.side);
+        let mut sum = 0;
+        for (slot, &index) in indices.iter().enumerate() {
+            sum += weight(genes, self.tuples.table(stage, slot) + offset + 2 * index);
+            self.changes.push((slot as u16, index));
+        }
+        self.kept_scratch = indices;
+        self.changes_stage = stage;
         Afterstate {
             pos: next,
             value: (sum as f32 / SCALE).tanh(),
@@ -191,12 +258,15 @@ impl<G: CellBoard> Evaluator<G> {
         }
     }
 
-    /// The byte offsets of the weights the kept afterstate reads.
+    /// The byte offsets of the weights the kept afterstate reads (in its
+    /// own stage's tables: when that is not the loaded position's, `kept`
+    /// holds every slot).
     pub(super) fn kept_offsets(&self, out: &mut Vec<u32>) {
-        self.tuples.offsets(&self.base, self.side, out);
+        self.tuples.offsets(&self.base, self.stage, self.side, out);
         let side = self.tuples.side(self.side);
         for &(slot, index) in &self.kept {
-            out[slot as usize] = self.tuples.tables[slot as usize] + side + 2 * index;
+            out[slot as usize] =
+                self.tuples.table(self.kept_stage, slot as usize) + side + 2 * index;
         }
     }
 
@@ -255,7 +325,7 @@ impl<G: CellBoard> Evaluator<G> {
                 .is_none_or(|(_, b)| sign * after.value > sign * b.value);
             let won = after.finished && sign * after.value > 0.5;
             if better {
-                std::mem::swap(&mut self.kept, &mut self.changes);
+                self.keep();
                 best = Some((mv, after));
             }
             if won {
@@ -278,11 +348,13 @@ impl<G: CellBoard> Evaluator<G> {
         count: usize,
     ) -> Vec<(usize, f32)> {
         self.load(game, genes, pos, mover);
+        // The stage's group starts at this tuple.
+        let first = self.stage * self.tuples.group / G::SYMMETRIES;
         let mut parts: Vec<(usize, f32)> = self
             .base_weights
             .chunks(G::SYMMETRIES)
             .enumerate()
-            .map(|(t, pair)| (t, pair.iter().sum::<i32>() as f32 / SCALE))
+            .map(|(t, pair)| (first + t, pair.iter().sum::<i32>() as f32 / SCALE))
             .collect();
         parts.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
         parts.truncate(count);

@@ -26,6 +26,8 @@ pub fn fill_random<G: CellBoard, R: Rng + ?Sized>(shape: NTuple, genes: &mut [u8
 
 /// A fresh genome of the given tuples (a systematic placement): their
 /// cells, zero weights, the default learning settings for that placement.
+/// A shape with k times as many tuples (k ≤ [`CellBoard::MAX_STAGES`])
+/// holds them k times over, one group for each of k game stages.
 pub fn fill_given<G: CellBoard>(
     shape: NTuple,
     genes: &mut [u8],
@@ -33,11 +35,17 @@ pub fn fill_given<G: CellBoard>(
     placement: Placement,
 ) {
     genes.fill(0);
-    for (t, cells) in tuples.iter().take(shape.tuples as usize).enumerate() {
+    let given = tuples.len().max(1);
+    let stages = match shape.tuples as usize {
+        n if n > given && n.is_multiple_of(given) => (n / given).min(G::MAX_STAGES),
+        _ => 1,
+    };
+    for (t, cells) in tuples.iter().cycle().take(given * stages).enumerate() {
         write_shape::<G>(shape, genes, t, cells);
     }
     let p = genes.len() - PARAM_BYTES;
     genes[p..p + 4].copy_from_slice(&fresh_codes::<G>(placement));
+    genes[p + 3] |= stage_bits(stages);
 }
 
 pub(super) fn cell_set(cells: &[u8]) -> u64 {
@@ -108,6 +116,19 @@ pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
     if flags & !KNOWN_FLAGS != 0 {
         return Some(format!(
             "learning flags {flags:#04x}: only {FROM_EXPLORATION} (from exploration) and {ONE_TABLE} (one table) are known"
+        ));
+    }
+    let stages = stages(genes);
+    if stages > G::MAX_STAGES {
+        return Some(format!(
+            "{stages} game stages: this board has at most {}",
+            G::MAX_STAGES
+        ));
+    }
+    if !(shape.tuples as usize).is_multiple_of(stages) {
+        return Some(format!(
+            "{stages} game stages do not split {} tuples into equal groups",
+            shape.tuples
         ));
     }
     None

@@ -161,7 +161,7 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
                 self.eval
                     .load_indexed(&game, self.genes, &pos, game.turn(&pos), known);
                 let after = self.eval.afterstate(&game, self.genes, &pos, mv);
-                std::mem::swap(&mut self.eval.kept, &mut self.eval.changes);
+                self.eval.keep();
                 after
             } else {
                 let known = self.known.then_some(self.indices.as_slice());

@@ -26,9 +26,15 @@
 //!
 //! Unused cell bytes hold [`NO_CELL`]. The parameter bytes are the genome's
 //! own learning rate, λ and exploration (self-adapted by mutation), its
-//! learning flags ([`FROM_EXPLORATION`], [`ONE_TABLE`]; fixed for its
-//! life, 0 in genomes written before them), and the number of self-play
-//! games it has learned from (the schedules' clock).
+//! learning flags ([`FROM_EXPLORATION`], [`ONE_TABLE`]) and game stages
+//! ([`stages`]; flags and stages fixed for its life, 0 in genomes written
+//! before them), and the number of self-play games it has learned from
+//! (the schedules' clock).
+//!
+//! With S game stages the tuples are S equal groups, and a position reads
+//! only the group of its stage ([`CellBoard::stage`]: Othello's by the
+//! discs on the board), as Othello programs split their pattern tables:
+//! a pattern's worth changes as the board fills.
 //!
 //! Weights are `i16` in units of 1/[`SCALE`] (±4): half the memory of
 //! `f32` (a 70-tuple, length-8 genome is 18 MB instead of 37 MB, and a
@@ -38,7 +44,7 @@
 use super::{Explanation, IllegalPolicy};
 use super::{GenomeKind, Opponent};
 use crate::games::{Game, Outcome, Side};
-pub use crate::games::{MAX_TUPLE_LENGTH as MAX_LENGTH, NTuple};
+pub use crate::games::{MAX_STAGES, MAX_TUPLE_LENGTH as MAX_LENGTH, NTuple};
 use crate::games::{Placement, ValueGenome};
 use rand::{Rng, RngExt};
 use serde::Serialize;
@@ -75,12 +81,27 @@ pub const FROM_EXPLORATION: u8 = 1;
 /// first), the value of a position whoever left it; the second table stays
 /// zero.
 pub const ONE_TABLE: u8 = 2;
-/// The learning flags a genome may carry.
+/// The learning flags a genome may carry (below the stage count's bits).
 pub(crate) const KNOWN_FLAGS: u8 = FROM_EXPLORATION | ONE_TABLE;
+/// Where the stage count starts in the flag byte: its high four bits hold
+/// the number of stage tables less one (0 in genomes written before them).
+const STAGE_SHIFT: u8 = 4;
 
 /// The learning flags of `genes`, its fourth parameter byte.
 pub(crate) fn learning_flags(genes: &[u8]) -> u8 {
-    genes[genes.len() - PARAM_BYTES + 3]
+    genes[genes.len() - PARAM_BYTES + 3] & ((1 << STAGE_SHIFT) - 1)
+}
+
+/// The game stages `genes` splits its tuples into, 1..=[`MAX_STAGES`]:
+/// with S stages the tuples are S equal groups, the k-th read in the
+/// positions of stage k ([`CellBoard::stage`]).
+pub fn stages(genes: &[u8]) -> usize {
+    (genes[genes.len() - PARAM_BYTES + 3] >> STAGE_SHIFT) as usize + 1
+}
+
+/// The flag byte's stage bits for `stages` (1..=[`MAX_STAGES`]).
+pub(crate) fn stage_bits(stages: usize) -> u8 {
+    ((stages.clamp(1, MAX_STAGES) - 1) as u8) << STAGE_SHIFT
 }
 /// Afterstates a TD error reaches back to (older trace entries are cut).
 const TRACE: usize = 8;
@@ -176,6 +197,16 @@ pub trait CellBoard: Game {
     fn learning_codes(placement: Placement) -> LearningCodes {
         let _ = placement;
         LearningCodes::default_for::<Self>()
+    }
+    /// The most game stages a genome of this board may split its tuples
+    /// into ([`stages`]); 1, none, by default.
+    const MAX_STAGES: usize = 1;
+    /// The stage of `pos` among `stages` (0..stages; 0 when `stages` is 1):
+    /// how far the game has gone. Only a board with
+    /// [`CellBoard::MAX_STAGES`] above 1 needs to say.
+    fn stage(&self, pos: &Self::Position, stages: usize) -> usize {
+        let _ = (pos, stages);
+        0
     }
     /// This thread's evaluators of the game, kept between decisions so
     /// that a decision allocates nothing (see [`decide`]). A game names its
@@ -303,6 +334,7 @@ where
             epsilon: params.epsilon,
             from_exploration: params.from_exploration,
             one_table: params.one_table,
+            stages: params.stages,
             horizon: G::HORIZON,
             alpha_now,
             epsilon_now,
@@ -383,6 +415,8 @@ pub struct Params {
     pub from_exploration: bool,
     /// One table per tuple for both sides ([`ONE_TABLE`]).
     pub one_table: bool,
+    /// Game stages, each with its own group of tuples ([`stages`]).
+    pub stages: u8,
     /// Self-play games learned from so far.
     pub games: u32,
 }
@@ -401,6 +435,8 @@ pub struct Schedule {
     pub from_exploration: bool,
     /// One table per tuple for both sides ([`ONE_TABLE`]).
     pub one_table: bool,
+    /// Game stages, each with its own group of tuples ([`stages`]).
+    pub stages: u8,
     pub horizon: u32,
     pub alpha_now: f32,
     pub epsilon_now: f32,
@@ -432,6 +468,7 @@ impl Params {
             epsilon: p[2] as f32 / 1000.0,
             from_exploration: learning_flags(genes) & FROM_EXPLORATION != 0,
             one_table: learning_flags(genes) & ONE_TABLE != 0,
+            stages: stages(genes) as u8,
             games: u32::from_le_bytes([p[4], p[5], p[6], p[7]]),
         }
     }

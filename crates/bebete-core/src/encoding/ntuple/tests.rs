@@ -401,3 +401,170 @@ fn learning_against_a_fixed_opponent_learns_to_beat_it() {
     let (before, after) = (against_random(&start), against_random(&a));
     assert!(after > 0.9 && after > before + 0.1, "{before} -> {after}");
 }
+
+/// Othello's patterns in 16 game stages (about four discs a stage): the
+/// tables a position reads change every few moves.
+const STAGED: NTuple = NTuple {
+    tuples: 7 * 16,
+    length: 8,
+};
+
+fn staged() -> GenomeGame<crate::games::Othello> {
+    crate::games::Othello::patterns_in_stages(16)
+}
+
+/// An Othello position after up to `plies` moves picked by `picks`,
+/// stopping before the game ends.
+fn othello_after(picks: &[u8]) -> <crate::games::Othello as Game>::Position {
+    let game = crate::games::Othello;
+    let mut pos = game.start();
+    let mut moves = Vec::new();
+    for &pick in picks {
+        game.legal_moves(&pos, &mut moves);
+        let next = game.play(&pos, moves[pick as usize % moves.len()]);
+        if game.outcome(&next).is_some() {
+            break;
+        }
+        pos = next;
+    }
+    pos
+}
+
+/// A staged genome holds its patterns once per stage, says how many
+/// stages, and a position reads its own stage's group only: with every
+/// other group's weights zeroed its value is unchanged, and with its own
+/// zeroed it is 0.
+#[test]
+fn a_staged_genome_reads_its_own_stage_s_tables() {
+    use crate::games::Othello;
+    let game = staged();
+    let genes = learnt(&game, 4, 20);
+    assert_eq!(stages(&genes), 16);
+    assert_eq!(problem::<Othello>(STAGED, &genes), None);
+    let block = STAGED.block_in(3);
+    for t in 7..STAGED.tuples as usize {
+        assert_eq!(
+            genes[t * block..t * block + SHAPE_BYTES],
+            genes[(t % 7) * block..(t % 7) * block + SHAPE_BYTES],
+            "tuple {t} is pattern {}",
+            t % 7
+        );
+    }
+    let group = |genes: &mut [u8], stage: usize, keep: bool| {
+        for t in 0..STAGED.tuples as usize {
+            if (t / 7 == stage) != keep {
+                genes[t * block + SHAPE_BYTES..(t + 1) * block].fill(0);
+            }
+        }
+    };
+    let mut learned_in = 0;
+    for picks in (0..40u8).map(|n| (0..n).map(|i| i.wrapping_mul(37) ^ n).collect::<Vec<_>>()) {
+        let pos = othello_after(&picks);
+        let stage = Othello.stage(&pos, 16);
+        let mover = Othello.turn(&pos).other();
+        let value = |genes: &[u8]| {
+            Evaluator::<Othello>::new(STAGED, genes).value(&Othello, genes, &pos, mover)
+        };
+        let (mut only, mut without) = (genes.clone(), genes.clone());
+        group(&mut only, stage, true);
+        group(&mut without, stage, false);
+        assert_eq!(value(&only), value(&genes), "stage {stage}");
+        assert_eq!(value(&without), 0.0, "stage {stage}");
+        learned_in += (value(&genes) != 0.0) as usize;
+    }
+    assert!(
+        learned_in > 20,
+        "learning reached most stages met: {learned_in}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    /// Incremental afterstates equal values read whole when a move crosses
+    /// into the next stage too.
+    #[test]
+    fn staged_incremental_values_equal_values_from_scratch(
+        seed in any::<u64>(),
+        picks in proptest::collection::vec(any::<u8>(), 0..60),
+    ) {
+        use crate::games::Othello;
+        let game = staged();
+        let genes = learnt(&game, seed % 8, 10);
+        let pos = othello_after(&picks);
+        let mover = Othello.turn(&pos);
+        let mut eval = Evaluator::<Othello>::new(STAGED, &genes);
+        for (mv, value) in eval.move_values(&Othello, &genes, &pos) {
+            let next = Othello.play(&pos, mv);
+            let mut scratch = Evaluator::<Othello>::new(STAGED, &genes);
+            let fresh = sign(mover) * scratch.value(&Othello, &genes, &next, mover);
+            prop_assert!((value - fresh).abs() < 1e-6, "move {}: {} vs {}", mv, value, fresh);
+        }
+    }
+
+    /// The search over stages: its children's indices carried across a
+    /// stage's edge score as plain minimax does.
+    #[test]
+    fn staged_search_scores_equal_plain_minimax(
+        seed in any::<u64>(),
+        picks in proptest::collection::vec(any::<u8>(), 0..40),
+    ) {
+        // (Under 40 plies: nearer the end the search plays the exact
+        // ending, which plain minimax does not.)
+        let genes = learnt(&staged(), seed % 8, 10);
+        let pos = othello_after(&picks);
+        search_equals_minimax(&crate::games::Othello, STAGED, &genes, &pos, 3)?;
+    }
+}
+
+/// What learning writes after a move that crosses into the next stage:
+/// the afterstate kept is read in its own stage's tables (the weights its
+/// trace entry updates, the indices the next position starts from), as a
+/// fresh read of it gives. And a stage count the tuples cannot be split
+/// by, or a board without stages, is refused.
+#[test]
+fn a_kept_afterstate_is_read_in_its_own_stage_and_bad_counts_are_refused() {
+    use crate::games::Othello;
+    let genes = learnt(&staged(), 9, 10);
+    let (mut offsets, mut indices, mut fresh_offsets) = (Vec::new(), Vec::new(), Vec::new());
+    let mut crossed = 0;
+    for n in 0..50u8 {
+        let picks: Vec<u8> = (0..n).map(|i| i.wrapping_mul(53) ^ n).collect();
+        let pos = othello_after(&picks);
+        let side = Othello.turn(&pos);
+        let mut moves = Vec::new();
+        Othello.legal_moves(&pos, &mut moves);
+        for &mv in &moves {
+            let mut eval = Evaluator::<Othello>::new(STAGED, &genes);
+            eval.load(&Othello, &genes, &pos, side);
+            let after = eval.afterstate(&Othello, &genes, &pos, mv);
+            if after.finished {
+                continue;
+            }
+            eval.keep();
+            eval.kept_offsets(&mut offsets);
+            eval.kept_indices(&mut indices);
+            let mut read = Evaluator::<Othello>::new(STAGED, &genes);
+            read.load(&Othello, &genes, &after.pos, side);
+            read.tuples
+                .offsets(&read.base, read.stage, side, &mut fresh_offsets);
+            assert_eq!(indices, read.base, "{n} plies, move {mv}");
+            assert_eq!(offsets, fresh_offsets, "{n} plies, move {mv}");
+            crossed += (read.stage != eval.stage) as usize;
+        }
+    }
+    assert!(crossed > 10, "moves into the next stage: {crossed}");
+    let mut bad = genes.clone();
+    let flags = bad.len() - PARAM_BYTES + 3;
+    bad[flags] = (bad[flags] & 0x0f) | stage_bits(5);
+    assert_eq!(
+        problem::<Othello>(STAGED, &bad).as_deref(),
+        Some("5 game stages do not split 112 tuples into equal groups")
+    );
+    let mut c4_genes = fresh(&c4(SMALL), 1);
+    let flags = c4_genes.len() - PARAM_BYTES + 3;
+    c4_genes[flags] |= stage_bits(2);
+    assert_eq!(
+        problem::<Connect4>(SMALL, &c4_genes).as_deref(),
+        Some("2 game stages: this board has at most 1")
+    );
+}

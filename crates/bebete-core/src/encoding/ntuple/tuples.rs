@@ -5,8 +5,10 @@
 use super::*;
 
 /// The tuples of a genome, read once: each tuple's cells and their
-/// symmetric images, where its tables start, and for each cell the tuple slots that
-/// read it (so that a move updates only the indices it changes).
+/// symmetric images, where its tables start, and for each cell the tuple
+/// slots that read it (so that a move updates only the indices it
+/// changes). With stages ([`stages`]), a position reads only its stage's
+/// group of tuples: a slot is numbered within its group.
 pub struct Tuples {
     pub(super) shape: NTuple,
     /// Cell states: the base of the table indices.
@@ -19,13 +21,18 @@ pub struct Tuples {
     /// Per slot: the cells it reads. Slot `S·t + s` is tuple t's image
     /// under symmetry s ([`CellBoard::symmetric_cell`]; S images a tuple).
     images: Vec<[u8; MAX_LENGTH as usize]>,
-    /// Per cell: (slot, base^i) for each slot that reads it at place i.
-    pub(super) readers: Vec<Vec<(u16, u32)>>,
+    /// Per stage and cell (`stage · cells + cell`): (slot in the stage's
+    /// group, base^i) for each slot that reads it at place i.
+    readers: Vec<Vec<(u16, u32)>>,
     /// Per slot: the byte offset of its tuple's first table.
-    pub(super) tables: Vec<u32>,
+    tables: Vec<u32>,
     /// Where the second player's tables start, past a tuple's first
     /// table: 0 when both sides read the first ([`ONE_TABLE`]).
     second: u32,
+    /// Game stages, each with its own equal group of tuples.
+    pub(super) stages: usize,
+    /// Slots in one stage's group.
+    pub(super) group: usize,
 }
 
 impl Tuples {
@@ -34,9 +41,11 @@ impl Tuples {
         let block = shape.block_in(G::STATES);
         let board = G::WIDTH * G::HEIGHT;
         let images_per_tuple = G::SYMMETRIES;
+        let stages = stages(genes);
+        let group = images_per_tuple * shape.tuples as usize / stages;
         let mut cells = Vec::with_capacity(shape.tuples as usize);
         let mut images = Vec::with_capacity(images_per_tuple * shape.tuples as usize);
-        let mut readers = vec![Vec::new(); board];
+        let mut readers = vec![Vec::new(); board * stages];
         let mut tables = Vec::with_capacity(images_per_tuple * shape.tuples as usize);
         let mut raw = Vec::with_capacity(shape.tuples as usize * SHAPE_BYTES);
         for t in 0..shape.tuples as usize {
@@ -49,11 +58,13 @@ impl Tuples {
             cells.push(c);
             let table = (t * block + SHAPE_BYTES) as u32;
             for s in 0..images_per_tuple {
-                let slot = (images_per_tuple * t + s) as u16;
+                let slot = images_per_tuple * t + s;
+                let (stage, local) = (slot / group, (slot % group) as u16);
                 let mut image = [0u8; MAX_LENGTH as usize];
                 for i in 0..len {
                     image[i] = G::symmetric_cell(s, c[i] as usize) as u8;
-                    readers[image[i] as usize].push((slot, G::STATES.pow(i as u32)));
+                    readers[stage * board + image[i] as usize]
+                        .push((local, G::STATES.pow(i as u32)));
                 }
                 images.push(image);
                 tables.push(table);
@@ -69,6 +80,8 @@ impl Tuples {
             readers,
             tables,
             second: Self::second_in(shape, G::STATES, genes),
+            stages,
+            group,
         }
     }
 
@@ -80,6 +93,7 @@ impl Tuples {
             || self.base != G::STATES
             || self.board != (G::WIDTH, G::HEIGHT)
             || self.second != Self::second_in(shape, G::STATES, genes)
+            || self.stages != stages(genes)
         {
             return false;
         }
@@ -122,15 +136,34 @@ impl Tuples {
         }
     }
 
-    /// The state index each slot reads in a position.
-    pub(super) fn indices(&self, states: &[u8], out: &mut Vec<u32>) {
+    /// The state index each slot of `stage`'s group reads in a position.
+    pub(super) fn indices(&self, states: &[u8], stage: usize, out: &mut Vec<u32>) {
         out.clear();
         let len = self.shape.length as usize;
-        out.extend(self.images.iter().map(|cells| {
+        let images = &self.images[stage * self.group..(stage + 1) * self.group];
+        out.extend(images.iter().map(|cells| {
             cells[..len].iter().rev().fold(0u32, |index, &c| {
                 index * self.base + states[c as usize] as u32
             })
         }));
+    }
+
+    /// The slots of `stage`'s group that read `cell`, with the place value
+    /// of the cell in each slot's index.
+    #[inline]
+    pub(super) fn readers(&self, stage: usize, cell: usize) -> &[(u16, u32)] {
+        &self.readers[stage * self.board.0 * self.board.1 + cell]
+    }
+
+    /// The byte offset of the first table of slot `slot` of `stage`'s group.
+    #[inline]
+    pub(super) fn table(&self, stage: usize, slot: usize) -> u32 {
+        self.tables[stage * self.group + slot]
+    }
+
+    /// The first tables of `stage`'s group, slot by slot.
+    pub(super) fn tables(&self, stage: usize) -> &[u32] {
+        &self.tables[stage * self.group..(stage + 1) * self.group]
     }
 
     /// The byte offset where the tables of `mover` (the side that left the
@@ -143,14 +176,14 @@ impl Tuples {
         }
     }
 
-    /// The byte offsets of the weights the indices read.
-    pub(super) fn offsets(&self, indices: &[u32], mover: Side, out: &mut Vec<u32>) {
+    /// The byte offsets of the weights the indices of `stage`'s group read.
+    pub(super) fn offsets(&self, indices: &[u32], stage: usize, mover: Side, out: &mut Vec<u32>) {
         let side = self.side(mover);
         out.clear();
         out.extend(
             indices
                 .iter()
-                .zip(&self.tables)
+                .zip(self.tables(stage))
                 .map(|(&i, &table)| table + side + 2 * i),
         );
     }

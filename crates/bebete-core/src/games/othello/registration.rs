@@ -5,7 +5,7 @@ use super::{
     GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, NTuple, NoGenome, Othello,
     Placement, Registered, Rules, RunSettings, SQUARES, ValueGenome,
 };
-use crate::games::OptionError;
+use crate::games::{MAX_STAGES, OptionError};
 use serde::{Deserialize, Serialize};
 
 /// Othello with its genome as files store it: both are value genomes,
@@ -98,6 +98,18 @@ impl Othello {
     /// The value genome of the hand-placed patterns.
     pub const PATTERNS: GenomeGame<Othello> =
         GenomeGame::value(Othello, ValueGenome::patterns(Othello::PATTERN_SHAPE));
+    /// The value genome of the hand-placed patterns with a set of tables
+    /// for each of `stages` game stages (1 to [`MAX_STAGES`]), by discs on
+    /// the board.
+    pub const fn patterns_in_stages(stages: u16) -> GenomeGame<Othello> {
+        GenomeGame::value(
+            Othello,
+            ValueGenome::patterns(NTuple {
+                tuples: PATTERNS * stages,
+                length: 8,
+            }),
+        )
+    }
     /// The value genome of random snakes.
     pub const NTUPLE: GenomeGame<Othello> =
         GenomeGame::value(Othello, ValueGenome::drawn(Othello::SNAKES));
@@ -159,6 +171,12 @@ pub fn straight_tuples(length: u8) -> Vec<Vec<u8>> {
 /// How many tuples [`pattern_tuples`] gives (pinned by a test).
 pub const PATTERNS: u16 = 7;
 
+/// Whether the patterns encoder takes `tuples`: a set of the patterns for
+/// each of 1 to [`MAX_STAGES`] game stages.
+fn pattern_stages(tuples: u16) -> bool {
+    tuples.is_multiple_of(PATTERNS) && (1..=MAX_STAGES).contains(&((tuples / PATTERNS) as usize))
+}
+
 /// The `patterns` encoder's tuples: the tables classic Othello programs
 /// learn, each of exactly 8 squares (the longest tuple a value genome
 /// stores) and one class under the board's 8 symmetries (read in all 8
@@ -209,7 +227,7 @@ impl Registered for GenomeGame<Othello> {
         ),
         (
             "patterns",
-            "a value genome of 7 hand-placed tables of 8 squares: rows, the long diagonal, the edge, two corner blocks",
+            "a value genome of 7 hand-placed tables of 8 squares: rows, the long diagonal, the edge, two corner blocks (--tuples 14 to 112, a multiple of 7, gives a set of them for each of 2 to 16 game stages by discs on the board)",
         ),
     ];
     const METHOD: MethodSettings = MethodSettings {
@@ -233,23 +251,28 @@ impl Registered for GenomeGame<Othello> {
         let genome = match options.encoder.as_deref().unwrap_or(NAMES[0]) {
             "ntuple" => ValueGenome::drawn(options.value_shape(Othello::SNAKES, SQUARES)?),
             "patterns" => {
-                // Given, they must be the patterns' own (as run.toml records them).
-                let shape = Othello::PATTERN_SHAPE;
-                if let Some((flag, value)) = options
-                    .tuples
-                    .filter(|&t| t != shape.tuples)
-                    .map(|t| ("--tuples", t.to_string()))
-                    .or(options
-                        .tuple_length
-                        .filter(|&l| l != shape.length)
-                        .map(|l| ("--tuple-length", l.to_string())))
-                {
+                // Given, the length must be the patterns' own and the
+                // tuples a set of them for each stage (as run.toml records
+                // them).
+                let shape = NTuple {
+                    tuples: options.tuples.unwrap_or(PATTERNS),
+                    ..Othello::PATTERN_SHAPE
+                };
+                if !pattern_stages(shape.tuples) {
                     return Err(OptionError {
-                        flag,
-                        value: Some(value),
+                        flag: "--tuples",
+                        value: Some(shape.tuples.to_string()),
                         allowed: format!(
-                            "the patterns encoder has its own {PATTERNS} tuples of 8 squares (leave --tuples and --tuple-length out, or use --encoder straight or ntuple)"
+                            "the patterns encoder has {PATTERNS} tuples of 8 squares for each game stage: {PATTERNS} (one stage) up to {}, a multiple of {PATTERNS}",
+                            PATTERNS as usize * MAX_STAGES
                         ),
+                    });
+                }
+                if let Some(length) = options.tuple_length.filter(|&l| l != shape.length) {
+                    return Err(OptionError {
+                        flag: "--tuple-length",
+                        value: Some(length.to_string()),
+                        allowed: "the patterns encoder's tuples are 8 squares (leave --tuple-length out, or use --encoder straight or ntuple)".to_string(),
                     });
                 }
                 ValueGenome::patterns(shape)
@@ -297,6 +320,13 @@ impl Registered for GenomeGame<Othello> {
             Some(ValueGenome {
                 shape,
                 placement: Placement::Patterns,
+            }) if shape.tuples > PATTERNS => format!(
+                "othello (value genome, {shape} patterns: {} game stages)",
+                shape.tuples / PATTERNS
+            ),
+            Some(ValueGenome {
+                placement: Placement::Patterns,
+                shape,
             }) => format!("othello (value genome, {shape} patterns)"),
             genome => format!(
                 "othello (value genome, {} snake tuples)",
@@ -319,10 +349,12 @@ impl Registered for GenomeGame<Othello> {
                 straight_count(s.length)
             )));
         }
-        if genome.placement == Placement::Patterns && s != Othello::PATTERN_SHAPE {
+        if genome.placement == Placement::Patterns
+            && (s.length != Othello::PATTERN_SHAPE.length || !pattern_stages(s.tuples))
+        {
             return Err(InvalidRules(format!(
-                "{} pattern tuples of {} squares: the patterns are {} of 8",
-                s.tuples, s.length, PATTERNS
+                "{} pattern tuples of {} squares: the patterns are {} of 8 for each game stage, up to {} stages",
+                s.tuples, s.length, PATTERNS, MAX_STAGES
             )));
         }
         Ok(())

@@ -397,19 +397,54 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
         Othello::PATTERNS.value_genome(),
         Some(Othello::PATTERN_SHAPE)
     );
-    for (tuples, length, flag) in [
-        (Some(5), None, "--tuples"),
-        (None, Some(6), "--tuple-length"),
+    // A set of the patterns for each game stage: 42 tuples, 6 stages.
+    let staged = GenomeGame::<Othello>::from_options(&options("patterns", Some(42), None)).unwrap();
+    assert_eq!(
+        staged.value_genome(),
+        Some(NTuple {
+            tuples: 42,
+            length: 8
+        })
+    );
+    assert_eq!(staged.validate(), Ok(()));
+    assert_eq!(
+        staged.describe(),
+        "othello (value genome, 42×8 patterns: 6 game stages)"
+    );
+    for (tuples, length, flag, says) in [
+        (
+            Some(5),
+            None,
+            "--tuples",
+            "--tuples 5: the patterns encoder has 7 tuples of 8 squares for each game stage: 7 (one stage) up to 112, a multiple of 7",
+        ),
+        (
+            Some(119),
+            None,
+            "--tuples",
+            "--tuples 119: the patterns encoder has 7 tuples",
+        ),
+        (
+            None,
+            Some(6),
+            "--tuple-length",
+            "--tuple-length 6: the patterns encoder's tuples are 8 squares",
+        ),
     ] {
         let err =
             GenomeGame::<Othello>::from_options(&options("patterns", tuples, length)).unwrap_err();
         assert_eq!(err.flag, flag);
-        assert!(
-            err.to_string()
-                .contains("the patterns encoder has its own 7 tuples of 8 squares"),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with(says), "{err}");
     }
+    // A stored pattern genome whose count is no set per stage is refused.
+    let wrong = GenomeGame::value(
+        Othello,
+        ValueGenome::patterns(NTuple {
+            tuples: 10,
+            length: 8,
+        }),
+    );
+    assert!(wrong.validate().is_err());
     let err = GenomeGame::<Othello>::from_options(&options("subgrid", None, None)).unwrap_err();
     assert_eq!(err.flag, "--encoder");
     let err = err.to_string();
