@@ -290,9 +290,13 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
             };
             let s = learning.schedule;
             writeln!(out, "learning    {how}, {} games learned from", s.games)?;
+            let falls = match s.fixed_schedule {
+                true => "α falls to a tenth and ε holds",
+                false => "α falls to a quarter and ε to a tenth",
+            };
             writeln!(
                 out,
-                "schedule    α {:.6} (now {:.6}), λ {:.2}, ε {:.3} (now {:.3}): α falls to a quarter and ε to a tenth over {} games",
+                "schedule    α {:.6} (now {:.6}), λ {:.2}, ε {:.3} (now {:.3}): {falls} over {} games",
                 s.alpha, s.alpha_now, s.lambda, s.epsilon, s.epsilon_now, s.horizon
             )?;
             let mut how = Vec::new();
@@ -301,6 +305,9 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
             }
             if s.one_table {
                 how.push("one table per tuple for both sides".to_string());
+            }
+            if s.fixed_schedule {
+                how.push("α, λ and ε fixed for life (mutation leaves them)".to_string());
             }
             if s.stages > 1 {
                 how.push(format!(

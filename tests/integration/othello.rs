@@ -214,6 +214,7 @@ fn othello_patterns_learn_say_how_and_their_runs_are_exact() {
     assert_eq!(learning["opponent"], "self", "{json}");
     assert_eq!(learning["from_exploration"], true, "{json}");
     assert_eq!(learning["one_table"], true, "{json}");
+    assert_eq!(learning["fixed_schedule"], false, "{json}");
     assert_eq!(learning["lambda"], 0.0, "{json}");
 
     let text = refusal_of(bebete(dir.path()).args([
@@ -261,7 +262,9 @@ fn othello_stage_tables_say_so_and_their_runs_are_exact() {
     let info = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/s.genome"]));
     assert!(
         info.contains("othello (value genome, 14×8 patterns: 2 game stages)")
-            && info.contains("tables by game stage: 2 stages"),
+            && info.contains("tables by game stage: 2 stages")
+            && info.contains("α, λ and ε fixed for life")
+            && info.contains("α falls to a tenth and ε holds"),
         "{info}"
     );
     let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
@@ -272,6 +275,7 @@ fn othello_stage_tables_say_so_and_their_runs_are_exact() {
     ])))
     .unwrap();
     assert_eq!(json["learning"]["stages"], 2, "{json}");
+    assert_eq!(json["learning"]["fixed_schedule"], true, "{json}");
     let args = [
         &["evolve"],
         &staged[..],

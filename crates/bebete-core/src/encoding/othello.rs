@@ -114,13 +114,19 @@ impl CellBoard for Othello {
     /// images where the straight quadruples read 168, each seeing far more
     /// of the board), λ 0, from every move, exploratory ones included, and
     /// one table for both sides (their large tables learn from twice the
-    /// positions).
-    fn learning_codes(placement: Placement) -> ntuple::LearningCodes {
+    /// positions). In game stages, the long runs' recipe, their settings
+    /// are fixed for life: over millions of games a drifting schedule
+    /// decays (docs/experiments.md, "Tables by game stage in the engine").
+    fn learning_codes(placement: Placement, stages: usize) -> ntuple::LearningCodes {
+        let fixed = match stages {
+            1 => 0,
+            _ => ntuple::FIXED_SCHEDULE,
+        };
         match placement {
             Placement::Patterns => ntuple::LearningCodes {
                 alpha: 95,
                 lambda: 0,
-                flags: ntuple::FROM_EXPLORATION | ntuple::ONE_TABLE,
+                flags: ntuple::FROM_EXPLORATION | ntuple::ONE_TABLE | fixed,
             },
             _ => ntuple::LearningCodes::default_for::<Self>(),
         }
@@ -185,8 +191,9 @@ mod tests {
 
     /// A fresh `patterns` genome learns as the papers' TD(0) does (α
     /// 0.003, λ 0, from every move, one table for both sides), keeps its
-    /// flags through mutation, and never writes its second tables; a
-    /// straight genome keeps the old settings; an unknown flag is corrupt.
+    /// flags through mutation, and never writes its second tables; in
+    /// stages its settings are fixed; a straight genome keeps the old
+    /// settings; an unknown flag is corrupt.
     #[test]
     fn pattern_genomes_carry_their_learning_flags() {
         let game = Othello::PATTERNS;
@@ -195,7 +202,18 @@ mod tests {
         game.fill_random(&mut genes, &mut rng);
         assert_eq!(game.genes_problem(&genes), None);
         let params = ntuple::Params::read(&genes);
-        assert!(params.from_exploration && params.one_table);
+        assert!(params.from_exploration && params.one_table && !params.fixed_schedule);
+        let staged = Othello::patterns_in_stages(2);
+        let mut in_stages = vec![0u8; staged.gene_count()];
+        staged.fill_random(&mut in_stages, &mut rng);
+        let settings = in_stages[in_stages.len() - 8..in_stages.len() - 4].to_vec();
+        for _ in 0..20 {
+            staged.mutate_own(&mut in_stages, 1.0, &mut rng);
+        }
+        let n = in_stages.len();
+        assert_eq!(in_stages[n - 8..n - 4], settings[..], "fixed in stages");
+        assert_eq!(ntuple::stages(&in_stages), 2);
+        assert!(ntuple::Params::read(&in_stages).fixed_schedule);
         assert_eq!(params.lambda, 0.0);
         assert!((params.alpha - 0.003).abs() < 0.0001, "{}", params.alpha);
         // Mutation drifts α, λ and ε but never the flags.
@@ -227,13 +245,13 @@ mod tests {
         let mut plain = vec![0u8; straight.gene_count()];
         straight.fill_random(&mut plain, &mut rng);
         let params = ntuple::Params::read(&plain);
-        assert!(!params.from_exploration && !params.one_table);
+        assert!(!params.from_exploration && !params.one_table && !params.fixed_schedule);
         assert_eq!(plain[plain.len() - 7], 128, "λ 0.5");
         let n = genes.len();
-        genes[n - 5] |= 4;
+        genes[n - 5] |= 8;
         let problem = game
             .genes_problem(&genes)
             .expect("an unknown flag is refused");
-        assert!(problem.starts_with("learning flags 0x07"), "{problem}");
+        assert!(problem.starts_with("learning flags 0x0b"), "{problem}");
     }
 }

@@ -24,8 +24,10 @@ pub struct Evaluator<G: CellBoard> {
     pub(super) base_weights: Vec<i32>,
     pub(super) base_sum: i32,
     pub(super) side: Side,
-    /// The loaded position's game stage, whose group of tuples it reads.
+    /// The loaded position's game stage, whose group of tuples it reads,
+    /// and the genome's stages.
     pub(super) stage: usize,
+    stages: usize,
     /// The afterstate being valued: its cell states and the slots it
     /// changed, with their new indices.
     pub(super) next_states: Vec<u8>,
@@ -65,6 +67,7 @@ impl<G: CellBoard> Evaluator<G> {
         let cells = G::WIDTH * G::HEIGHT;
         let tuples = Tuples::cached::<G>(shape, genes);
         let slots = tuples.group;
+        let stages = tuples.stages;
         Evaluator {
             tuples,
             states: vec![0; cells],
@@ -73,6 +76,7 @@ impl<G: CellBoard> Evaluator<G> {
             base_sum: 0,
             side: Side::First,
             stage: 0,
+            stages,
             next_states: vec![0; cells],
             changes: Vec::with_capacity(slots),
             changed: Vec::with_capacity(cells),
@@ -130,7 +134,7 @@ impl<G: CellBoard> Evaluator<G> {
     /// The game stage of `pos` among the genome's stages (0 without).
     #[inline]
     fn stage_of(&self, game: &G, pos: &G::Position) -> usize {
-        match self.tuples.stages {
+        match self.stages {
             1 => 0,
             stages => game.stage(pos, stages).min(stages - 1),
         }
@@ -175,9 +179,11 @@ impl<G: CellBoard> Evaluator<G> {
                 finished: true,
             };
         }
-        let stage = self.stage_of(game, &next);
-        if stage != self.stage {
-            return self.afterstate_in(game, genes, next, stage);
+        if self.stages > 1 {
+            let stage = self.stage_of(game, &next);
+            if stage != self.stage {
+                return self.afterstate_in(game, genes, next, stage);
+            }
         }
         let mut changed = std::mem::take(&mut self.changed);
         game.changed_cells(
@@ -223,6 +229,7 @@ impl<G: CellBoard> Evaluator<G> {
     /// that crossed into the next): read whole, every slot of its stage's
     /// group left in `changes`. Once or a few times a game.
     #[cold]
+    #[inline(never)]
     fn afterstate_in(
         &mut self,
         game: &G,

@@ -21,7 +21,7 @@ pub fn fill_random<G: CellBoard, R: Rng + ?Sized>(shape: NTuple, genes: &mut [u8
         write_shape::<G>(shape, genes, t, &cells);
     }
     let p = genes.len() - PARAM_BYTES;
-    genes[p..p + 4].copy_from_slice(&fresh_codes::<G>(Placement::Drawn));
+    genes[p..p + 4].copy_from_slice(&fresh_codes::<G>(Placement::Drawn, 1));
 }
 
 /// A fresh genome of the given tuples (a systematic placement): their
@@ -44,8 +44,7 @@ pub fn fill_given<G: CellBoard>(
         write_shape::<G>(shape, genes, t, cells);
     }
     let p = genes.len() - PARAM_BYTES;
-    genes[p..p + 4].copy_from_slice(&fresh_codes::<G>(placement));
-    genes[p + 3] |= stage_bits(stages);
+    genes[p..p + 4].copy_from_slice(&fresh_codes::<G>(placement, stages));
 }
 
 pub(super) fn cell_set(cells: &[u8]) -> u64 {
@@ -115,7 +114,7 @@ pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
     let flags = learning_flags(genes);
     if flags & !KNOWN_FLAGS != 0 {
         return Some(format!(
-            "learning flags {flags:#04x}: only {FROM_EXPLORATION} (from exploration) and {ONE_TABLE} (one table) are known"
+            "learning flags {flags:#04x}: only {FROM_EXPLORATION} (from exploration), {ONE_TABLE} (one table) and {FIXED_SCHEDULE} (a fixed schedule) are known"
         ));
     }
     let stages = stages(genes);
@@ -136,7 +135,8 @@ pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
 
 /// The value genome's mutation: with `redraw`, each tuple with
 /// probability `rate` gets a new random-walk shape and empty tables; the
-/// learning settings drift (each code by −8..=8 with probability 1/2).
+/// learning settings drift (each code by −8..=8 with probability 1/2)
+/// unless the genome's schedule is fixed ([`FIXED_SCHEDULE`]).
 /// Returns the tuples redrawn.
 pub fn mutate<G: CellBoard, R: Rng + ?Sized>(
     shape: NTuple,
@@ -155,6 +155,9 @@ pub fn mutate<G: CellBoard, R: Rng + ?Sized>(
             genes[start..(t + 1) * block].fill(0);
             redrawn += 1;
         }
+    }
+    if learning_flags(genes) & FIXED_SCHEDULE != 0 {
+        return redrawn;
     }
     let p = genes.len() - PARAM_BYTES;
     for code in &mut genes[p..p + 3] {

@@ -81,8 +81,12 @@ pub const FROM_EXPLORATION: u8 = 1;
 /// first), the value of a position whoever left it; the second table stays
 /// zero.
 pub const ONE_TABLE: u8 = 2;
+/// Learning flag: the genome's α, λ and ε stay as they were set (mutation
+/// does not drift them), exploration holds at ε, and α falls to a tenth
+/// over [`CellBoard::HORIZON`], as the papers' protocol learns.
+pub const FIXED_SCHEDULE: u8 = 4;
 /// The learning flags a genome may carry (below the stage count's bits).
-pub(crate) const KNOWN_FLAGS: u8 = FROM_EXPLORATION | ONE_TABLE;
+pub(crate) const KNOWN_FLAGS: u8 = FROM_EXPLORATION | ONE_TABLE | FIXED_SCHEDULE;
 /// Where the stage count starts in the flag byte: its high four bits hold
 /// the number of stage tables less one (0 in genomes written before them).
 const STAGE_SHIFT: u8 = 4;
@@ -191,11 +195,12 @@ pub trait CellBoard: Game {
     fn pattern_tuples() -> Option<Vec<Vec<u8>>> {
         None
     }
-    /// A fresh genome's learning codes for tuples placed so: α code, λ
-    /// code (λ = code/255) and learning flags. By default
-    /// [`CellBoard::ALPHA_CODE`], λ 0.5 and no flags, for every placement.
-    fn learning_codes(placement: Placement) -> LearningCodes {
-        let _ = placement;
+    /// A fresh genome's learning codes for tuples placed so, in `stages`
+    /// game stages: α code, λ code (λ = code/255) and learning flags. By
+    /// default [`CellBoard::ALPHA_CODE`], λ 0.5 and no flags, for every
+    /// placement.
+    fn learning_codes(placement: Placement, stages: usize) -> LearningCodes {
+        let _ = (placement, stages);
         LearningCodes::default_for::<Self>()
     }
     /// The most game stages a genome of this board may split its tuples
@@ -334,6 +339,7 @@ where
             epsilon: params.epsilon,
             from_exploration: params.from_exploration,
             one_table: params.one_table,
+            fixed_schedule: params.fixed_schedule,
             stages: params.stages,
             horizon: G::HORIZON,
             alpha_now,
@@ -388,7 +394,7 @@ pub struct LearningCodes {
     pub alpha: u8,
     /// λ = code/255.
     pub lambda: u8,
-    /// [`FROM_EXPLORATION`] and [`ONE_TABLE`], or 0.
+    /// [`FROM_EXPLORATION`], [`ONE_TABLE`] and [`FIXED_SCHEDULE`], or 0.
     pub flags: u8,
 }
 
@@ -415,6 +421,8 @@ pub struct Params {
     pub from_exploration: bool,
     /// One table per tuple for both sides ([`ONE_TABLE`]).
     pub one_table: bool,
+    /// Settings fixed for life, ε held ([`FIXED_SCHEDULE`]).
+    pub fixed_schedule: bool,
     /// Game stages, each with its own group of tuples ([`stages`]).
     pub stages: u8,
     /// Self-play games learned from so far.
@@ -435,6 +443,8 @@ pub struct Schedule {
     pub from_exploration: bool,
     /// One table per tuple for both sides ([`ONE_TABLE`]).
     pub one_table: bool,
+    /// Settings fixed for life, ε held ([`FIXED_SCHEDULE`]).
+    pub fixed_schedule: bool,
     /// Game stages, each with its own group of tuples ([`stages`]).
     pub stages: u8,
     pub horizon: u32,
@@ -447,11 +457,17 @@ pub struct Schedule {
 /// prototype).
 const DEFAULT_CODES: [u8; 3] = [102, 128, 100];
 
-/// The parameter bytes a fresh genome of `G` with tuples placed so starts
-/// with: α, λ and ε codes, then its learning flags.
-pub(crate) fn fresh_codes<G: CellBoard>(placement: Placement) -> [u8; 4] {
-    let codes = G::learning_codes(placement);
-    [codes.alpha, codes.lambda, DEFAULT_CODES[2], codes.flags]
+/// The parameter bytes a fresh genome of `G` with tuples placed so, in
+/// `stages` game stages, starts with: α, λ and ε codes, then its learning
+/// flags and stages.
+pub(crate) fn fresh_codes<G: CellBoard>(placement: Placement, stages: usize) -> [u8; 4] {
+    let codes = G::learning_codes(placement, stages);
+    [
+        codes.alpha,
+        codes.lambda,
+        DEFAULT_CODES[2],
+        codes.flags | stage_bits(stages),
+    ]
 }
 
 fn alpha_of(code: u8) -> f32 {
@@ -468,16 +484,21 @@ impl Params {
             epsilon: p[2] as f32 / 1000.0,
             from_exploration: learning_flags(genes) & FROM_EXPLORATION != 0,
             one_table: learning_flags(genes) & ONE_TABLE != 0,
+            fixed_schedule: learning_flags(genes) & FIXED_SCHEDULE != 0,
             stages: stages(genes) as u8,
             games: u32::from_le_bytes([p[4], p[5], p[6], p[7]]),
         }
     }
 
     /// The learning rate and exploration after `games`: α falls
-    /// exponentially to a quarter over the horizon, ε linearly to a tenth.
+    /// exponentially to a quarter over the horizon, ε linearly to a tenth;
+    /// with [`FIXED_SCHEDULE`], α to a tenth and ε holds.
     fn scheduled(self, horizon: u32) -> (f32, f32) {
         let t = (self.games as f32 / horizon as f32).min(1.0);
-        (self.alpha * 0.25f32.powf(t), self.epsilon * (1.0 - 0.9 * t))
+        match self.fixed_schedule {
+            true => (self.alpha * 0.1f32.powf(t), self.epsilon),
+            false => (self.alpha * 0.25f32.powf(t), self.epsilon * (1.0 - 0.9 * t)),
+        }
     }
 }
 

@@ -568,3 +568,42 @@ fn a_kept_afterstate_is_read_in_its_own_stage_and_bad_counts_are_refused() {
         Some("2 game stages: this board has at most 1")
     );
 }
+
+/// A fixed schedule: mutation leaves α, λ and ε as they were, exploration
+/// holds, and α falls to a tenth over the horizon (without the flag, a
+/// quarter, and ε to a tenth).
+#[test]
+fn a_fixed_schedule_holds_its_settings() {
+    let mut genes = fresh(&c4(SMALL), 3);
+    let flags = genes.len() - PARAM_BYTES + 3;
+    genes[flags] |= FIXED_SCHEDULE;
+    assert_eq!(problem::<Connect4>(SMALL, &genes), None);
+    let codes = genes[flags - 3..flags].to_vec();
+    let mut rng = Pcg64Mcg::seed_from_u64(4);
+    for _ in 0..20 {
+        mutate::<Connect4, _>(SMALL, &mut genes, 1.0, true, &mut rng);
+    }
+    assert_eq!(genes[flags - 3..flags], codes[..], "no drift");
+    let params = Params {
+        games: Connect4::HORIZON,
+        ..Params::read(&genes)
+    };
+    assert!(params.fixed_schedule);
+    let (alpha, epsilon) = params.scheduled(Connect4::HORIZON);
+    assert!((alpha - params.alpha / 10.0).abs() < 1e-7, "{alpha}");
+    assert_eq!(epsilon, params.epsilon);
+    let drifting = Params {
+        fixed_schedule: false,
+        ..params
+    };
+    let (alpha, epsilon) = drifting.scheduled(Connect4::HORIZON);
+    assert!((alpha - params.alpha / 4.0).abs() < 1e-7, "{alpha}");
+    assert!((epsilon - params.epsilon / 10.0).abs() < 1e-6, "{epsilon}");
+    genes[flags] &= !FIXED_SCHEDULE;
+    let mut moved = false;
+    for _ in 0..20 {
+        mutate::<Connect4, _>(SMALL, &mut genes, 1.0, true, &mut rng);
+        moved |= genes[flags - 3..flags] != codes[..];
+    }
+    assert!(moved, "without the flag the settings drift");
+}

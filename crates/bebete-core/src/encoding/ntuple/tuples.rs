@@ -33,6 +33,8 @@ pub struct Tuples {
     pub(super) stages: usize,
     /// Slots in one stage's group.
     pub(super) group: usize,
+    /// Cells on the board (the stride of `readers` between stages).
+    cells_per_board: usize,
 }
 
 impl Tuples {
@@ -82,6 +84,7 @@ impl Tuples {
             second: Self::second_in(shape, G::STATES, genes),
             stages,
             group,
+            cells_per_board: board,
         }
     }
 
@@ -152,7 +155,7 @@ impl Tuples {
     /// of the cell in each slot's index.
     #[inline]
     pub(super) fn readers(&self, stage: usize, cell: usize) -> &[(u16, u32)] {
-        &self.readers[stage * self.board.0 * self.board.1 + cell]
+        &self.readers[stage * self.cells_per_board + cell]
     }
 
     /// The byte offset of the first table of slot `slot` of `stage`'s group.
