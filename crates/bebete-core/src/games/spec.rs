@@ -356,6 +356,10 @@ mod tests {
             ),
             ("othello (value genome, 12×6 snake tuples)", &[5, 0, 12, 6]),
             ("othello (value genome, 7×8 patterns)", &[5, 2, 7, 8]),
+            (
+                "othello (value genome, 42×8 patterns: 6 game stages)",
+                &[5, 2, 42, 8],
+            ),
         ];
         let registered = GameSpec::registered();
         for spec in &registered {

@@ -40,7 +40,7 @@ pub struct Evaluator<G: CellBoard> {
     /// `changes` holds every slot of its own group.
     pub(super) changes_stage: usize,
     /// A crossing afterstate's slot indices, read whole.
-    pub(super) kept_scratch: Vec<u32>,
+    pub(super) crossing: Vec<u32>,
     /// The changes of the best afterstate so far, and its stage.
     pub(super) kept: Vec<(u16, u32)>,
     pub(super) kept_stage: usize,
@@ -82,7 +82,7 @@ impl<G: CellBoard> Evaluator<G> {
             changed: Vec::with_capacity(cells),
             marks: vec![0; slots],
             changes_stage: 0,
-            kept_scratch: Vec::with_capacity(slots),
+            crossing: Vec::with_capacity(slots),
             kept: Vec::with_capacity(slots),
             kept_stage: 0,
             moves: Vec::with_capacity(cells),
@@ -238,7 +238,7 @@ impl<G: CellBoard> Evaluator<G> {
         stage: usize,
     ) -> Afterstate<G::Position> {
         game.cell_states(&next, &mut self.next_states);
-        let mut indices = std::mem::take(&mut self.kept_scratch);
+        let mut indices = std::mem::take(&mut self.crossing);
         self.tuples.indices(&self.next_states, stage, &mut indices);
         let offset = self.tuples.side(self.side);
         let mut sum = 0;
@@ -246,7 +246,7 @@ impl<G: CellBoard> Evaluator<G> {
             sum += weight(genes, self.tuples.table(stage, slot) + offset + 2 * index);
             self.changes.push((slot as u16, index));
         }
-        self.kept_scratch = indices;
+        self.crossing = indices;
         self.changes_stage = stage;
         Afterstate {
             pos: next,

@@ -240,6 +240,7 @@ impl Registered for GenomeGame<Othello> {
     fn variants() -> Vec<Self> {
         vec![
             Othello::PATTERNS,
+            Othello::patterns_in_stages(6),
             Othello::STRAIGHT,
             Othello::STRAIGHT_PAIRS,
             Othello::NTUPLE,
