@@ -288,31 +288,31 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
                 Some(spec) => format!("against {spec}"),
                 None => "not recorded (a file written before the record)".to_string(),
             };
-            let s = learning.schedule;
-            writeln!(out, "learning    {how}, {} games learned from", s.games)?;
-            let falls = match s.fixed_schedule {
+            let (s, p) = (learning.schedule, learning.schedule.params);
+            writeln!(out, "learning    {how}, {} games learned from", p.games)?;
+            let falls = match p.fixed_schedule {
                 true => "α falls to a tenth and ε holds",
                 false => "α falls to a quarter and ε to a tenth",
             };
             writeln!(
                 out,
                 "schedule    α {:.6} (now {:.6}), λ {:.2}, ε {:.3} (now {:.3}): {falls} over {} games",
-                s.alpha, s.alpha_now, s.lambda, s.epsilon, s.epsilon_now, s.horizon
+                p.alpha, s.alpha_now, p.lambda, p.epsilon, s.epsilon_now, s.horizon
             )?;
             let mut how = Vec::new();
-            if s.from_exploration {
+            if p.from_exploration {
                 how.push("learns from its exploratory moves too".to_string());
             }
-            if s.one_table {
+            if p.one_table {
                 how.push("one table per tuple for both sides".to_string());
             }
-            if s.fixed_schedule {
+            if p.fixed_schedule {
                 how.push("α, λ and ε fixed for life (mutation leaves them)".to_string());
             }
-            if s.stages > 1 {
+            if p.stages > 1 {
                 how.push(format!(
                     "tables by game stage: {} stages, each its own group of tuples",
-                    s.stages
+                    p.stages
                 ));
             }
             if !how.is_empty() {

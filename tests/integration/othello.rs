@@ -92,6 +92,40 @@ fn against_random(dir: &std::path::Path, genome: &str) -> (f64, serde_json::Valu
     (score_of(&json[0]), json)
 }
 
+/// Two generations of `flags` (the learners' and an encoder) at
+/// `self_play` games a learner, written to runs/RUN and genomes/RUN.genome:
+/// the champion's `genome info` in text and in JSON.
+fn champion_info(
+    dir: &std::path::Path,
+    flags: &[&str],
+    self_play: &str,
+    run: &str,
+) -> (String, serde_json::Value) {
+    bebete(dir)
+        .arg("evolve")
+        .args(flags)
+        .args(["--self-play", self_play, "--generations", "2"])
+        .args(["--run", &format!("runs/{run}")])
+        .assert()
+        .success();
+    let genome = format!("genomes/{run}.genome");
+    let text = stdout_of(bebete(dir).args(["genome", "info", &genome]));
+    let json = stdout_of(bebete(dir).args(["genome", "info", &genome, "--json"]));
+    (text, serde_json::from_str(&json).unwrap())
+}
+
+/// The run of `flags` at 60 self-play games a learner is exact on 1 and 2
+/// threads and across a resume.
+fn learning_is_exact(flags: &[&str]) {
+    let args = [
+        &["evolve"],
+        flags,
+        &["--self-play", "60", "--checkpoint-every", "2"],
+    ]
+    .concat();
+    exact_on_threads_and_resume(&args, 2);
+}
+
 /// A value genome of straight quadruples learns by self-play inside evolution:
 /// after 6,000 games per learner it beats random, where an untrained one
 /// plays at random; it moves, explains itself square by square and plays
@@ -183,16 +217,9 @@ fn othello_learning_against_a_fixed_player_is_exact_and_recorded() {
 fn othello_patterns_learn_say_how_and_their_runs_are_exact() {
     let patterns = [LEARNERS, &["--encoder", "patterns", "--seed", "4"]].concat();
     let dir = tempfile::tempdir().unwrap();
-    bebete(dir.path())
-        .arg("evolve")
-        .args(&patterns)
-        .args(["--self-play", "500", "--generations", "2"])
-        .args(["--run", "runs/p"])
-        .assert()
-        .success();
-    let (score, json) = against_random(dir.path(), "genomes/p.genome");
-    assert!(score > 0.8, "{json}");
-    let info = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/p.genome"]));
+    let (info, json) = champion_info(dir.path(), &patterns, "500", "p");
+    let (score, tally) = against_random(dir.path(), "genomes/p.genome");
+    assert!(score > 0.8, "{tally}");
     assert!(
         info.contains("othello (value genome, 7×8 patterns)"),
         "{info}"
@@ -203,13 +230,6 @@ fn othello_patterns_learn_say_how_and_their_runs_are_exact() {
         ),
         "{info}"
     );
-    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
-        "genome",
-        "info",
-        "genomes/p.genome",
-        "--json",
-    ])))
-    .unwrap();
     let learning = &json["learning"];
     assert_eq!(learning["opponent"], "self", "{json}");
     assert_eq!(learning["from_exploration"], true, "{json}");
@@ -231,14 +251,7 @@ fn othello_patterns_learn_say_how_and_their_runs_are_exact() {
         text.contains("--tuples 9") && text.contains("7 tuples of 8 squares for each game stage"),
         "{text}"
     );
-
-    let args = [
-        &["evolve"],
-        &patterns[..],
-        &["--self-play", "60", "--checkpoint-every", "2"],
-    ]
-    .concat();
-    exact_on_threads_and_resume(&args, 2);
+    learning_is_exact(&patterns);
 }
 
 /// Tables by game stage: `--tuples 14` is the patterns twice, one set for
@@ -252,14 +265,7 @@ fn othello_stage_tables_say_so_and_their_runs_are_exact() {
     ]
     .concat();
     let dir = tempfile::tempdir().unwrap();
-    bebete(dir.path())
-        .arg("evolve")
-        .args(&staged)
-        .args(["--self-play", "200", "--generations", "2"])
-        .args(["--run", "runs/s"])
-        .assert()
-        .success();
-    let info = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/s.genome"]));
+    let (info, json) = champion_info(dir.path(), &staged, "200", "s");
     assert!(
         info.contains("othello (value genome, 14×8 patterns: 2 game stages)")
             && info.contains("tables by game stage: 2 stages")
@@ -267,20 +273,7 @@ fn othello_stage_tables_say_so_and_their_runs_are_exact() {
             && info.contains("α falls to a tenth and ε holds"),
         "{info}"
     );
-    let json: serde_json::Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
-        "genome",
-        "info",
-        "genomes/s.genome",
-        "--json",
-    ])))
-    .unwrap();
     assert_eq!(json["learning"]["stages"], 2, "{json}");
     assert_eq!(json["learning"]["fixed_schedule"], true, "{json}");
-    let args = [
-        &["evolve"],
-        &staged[..],
-        &["--self-play", "60", "--checkpoint-every", "2"],
-    ]
-    .concat();
-    exact_on_threads_and_resume(&args, 2);
+    learning_is_exact(&staged);
 }

@@ -130,7 +130,7 @@ fn main() {
     );
     println!(
         "  after {} games: {:.3} / {:.3} (α now {:.5}, ε now {:.3})",
-        schedule.games, after[0], after[1], schedule.alpha_now, schedule.epsilon_now
+        schedule.params.games, after[0], after[1], schedule.alpha_now, schedule.epsilon_now
     );
 }
 
@@ -146,6 +146,6 @@ mod tests {
         assert!(after[1] >= 0.95, "{before:?} -> {after:?}");
         assert!(after[1] > before[1] + 0.4, "{before:?} -> {after:?}");
         assert_eq!(learn(1, 2_000).0, genes);
-        assert_eq!(GAME.learning(&genes).unwrap().games, 2_000);
+        assert_eq!(GAME.learning(&genes).unwrap().params.games, 2_000);
     }
 }

@@ -25,8 +25,9 @@
 //! ```
 //!
 //! Unused cell bytes hold [`NO_CELL`]. The parameter bytes are the genome's
-//! own learning rate, λ and exploration (self-adapted by mutation), its
-//! learning flags ([`FROM_EXPLORATION`], [`ONE_TABLE`]) and game stages
+//! own learning rate, λ and exploration (self-adapted by mutation, unless
+//! [`FIXED_SCHEDULE`]), its learning flags ([`FROM_EXPLORATION`],
+//! [`ONE_TABLE`], [`FIXED_SCHEDULE`]) and game stages
 //! ([`stages`]; flags and stages fixed for its life, 0 in genomes written
 //! before them), and the number of self-play games it has learned from
 //! (the schedules' clock).
@@ -333,14 +334,7 @@ where
         let params = Params::read(genes);
         let (alpha_now, epsilon_now) = params.scheduled(G::HORIZON);
         Some(Schedule {
-            games: params.games,
-            alpha: params.alpha,
-            lambda: params.lambda,
-            epsilon: params.epsilon,
-            from_exploration: params.from_exploration,
-            one_table: params.one_table,
-            fixed_schedule: params.fixed_schedule,
-            stages: params.stages,
+            params,
             horizon: G::HORIZON,
             alpha_now,
             epsilon_now,
@@ -412,6 +406,8 @@ impl LearningCodes {
 /// The genome's own learning settings, stored in its last bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Params {
+    /// Self-play games learned from so far (the schedule's clock).
+    pub games: u32,
     /// Learning rate at the start of the schedule.
     pub alpha: f32,
     pub lambda: f32,
@@ -425,28 +421,16 @@ pub struct Params {
     pub fixed_schedule: bool,
     /// Game stages, each with its own group of tuples ([`stages`]).
     pub stages: u8,
-    /// Self-play games learned from so far.
-    pub games: u32,
 }
 
-/// Where a value genome's learning stands, from its own bytes: the games
-/// it has learned from (its schedule's clock), its TD(λ) settings at the
-/// schedule's start, and the rates they have fallen to (α to a quarter
-/// and ε to a tenth over `horizon` games).
+/// Where a value genome's learning stands, from its own bytes: its
+/// settings ([`Params`]: the games it has learned from, its TD(λ) settings
+/// at the schedule's start, its flags), and the rates they have fallen to
+/// over `horizon` games.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Schedule {
-    pub games: u32,
-    pub alpha: f32,
-    pub lambda: f32,
-    pub epsilon: f32,
-    /// Learns from its exploratory moves too ([`FROM_EXPLORATION`]).
-    pub from_exploration: bool,
-    /// One table per tuple for both sides ([`ONE_TABLE`]).
-    pub one_table: bool,
-    /// Settings fixed for life, ε held ([`FIXED_SCHEDULE`]).
-    pub fixed_schedule: bool,
-    /// Game stages, each with its own group of tuples ([`stages`]).
-    pub stages: u8,
+    #[serde(flatten)]
+    pub params: Params,
     pub horizon: u32,
     pub alpha_now: f32,
     pub epsilon_now: f32,

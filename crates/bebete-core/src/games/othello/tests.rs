@@ -436,15 +436,6 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
         assert_eq!(err.flag, flag);
         assert!(err.to_string().starts_with(says), "{err}");
     }
-    // A stored pattern genome whose count is no set per stage is refused.
-    let wrong = GenomeGame::value(
-        Othello,
-        ValueGenome::patterns(NTuple {
-            tuples: 10,
-            length: 8,
-        }),
-    );
-    assert!(wrong.validate().is_err());
     let err = GenomeGame::<Othello>::from_options(&options("subgrid", None, None)).unwrap_err();
     assert_eq!(err.flag, "--encoder");
     let err = err.to_string();
@@ -452,13 +443,13 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
         err.contains("othello encoders are patterns, straight and ntuple"),
         "{err}"
     );
-    // A stored straight genome whose count is not the lines' is refused.
-    let wrong = GenomeGame::value(
-        Othello,
-        ValueGenome::straight(NTuple {
-            tuples: 5,
-            length: 2,
-        }),
-    );
-    assert!(wrong.validate().is_err());
+    // A stored genome whose count is not its placement's is refused: the
+    // straight lines', or a set of the patterns per stage.
+    for (wrong, tuples, length) in [
+        (ValueGenome::straight as fn(NTuple) -> ValueGenome, 5, 2),
+        (ValueGenome::patterns, 10, 8),
+    ] {
+        let genome = GenomeGame::value(Othello, wrong(NTuple { tuples, length }));
+        assert!(genome.validate().is_err(), "{tuples}×{length}");
+    }
 }
