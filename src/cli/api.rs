@@ -11,11 +11,11 @@ use super::evolve::EvolveArgs;
 use super::explain::ExplainArgs;
 use super::resume::ResumeArgs;
 use super::{Cli, Command};
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::eval::{Tally, Watch};
 use crate::games::GameKind;
-use crate::players::Playable;
 use crate::players::{Player, PlayerSpec};
 use clap::Parser;
 use std::path::{Path, PathBuf};
@@ -146,7 +146,7 @@ struct Answering {
 impl GameVisitor for Answering {
     type Output = anyhow::Result<Answer>;
 
-    fn visit<G: Playable>(self, game: G) -> Self::Output {
+    fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
         let mut player: Box<dyn Player<G>> = self.player.build(&game, 1, IllegalPolicy::Repair)?;
         Ok(Box::new(move |text: &str| {
             super::move_cmd::answer(&game, player.as_mut(), text)
@@ -174,7 +174,7 @@ struct Legal<'a> {
 impl GameVisitor for Legal<'_> {
     type Output = anyhow::Result<Vec<String>>;
 
-    fn visit<G: Playable>(self, game: G) -> Self::Output {
+    fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
         let text = self.position.trim();
         let pos = game
             .parse_position(text)

@@ -5,13 +5,13 @@ use super::explain::parse_policy;
 use super::output::pretty_json;
 use crate::audit::audit;
 use crate::bank::BankSource;
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::games_with;
 use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
 use crate::encoding::IllegalPolicy;
 use crate::evolve::tutor::Tutor;
 use crate::games::Side;
 use crate::genome::Genome;
-use crate::players::Playable;
 use crate::players::{Puzzle, PuzzleVisitor};
 use clap::Args;
 use serde::Serialize;
@@ -93,7 +93,7 @@ struct BankAuditJson {
 
 impl Audit<'_> {
     /// The bank audit of a game too large to walk.
-    fn on_bank<G: Playable>(&self, game: G) -> anyhow::Result<String> {
+    fn on_bank<G: BuiltInGame>(&self, game: G) -> anyhow::Result<String> {
         let source = self
             .args
             .bank
@@ -158,7 +158,7 @@ impl Audit<'_> {
 impl GameVisitor for Audit<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<String> {
         if !G::SOLVABLE && G::BANKED {
             return self.on_bank(game);
         }

@@ -3,11 +3,11 @@
 use super::GameArgs;
 use super::evolve::thread_count;
 use super::explain::parse_policy;
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::eval::{MatchConfig, Tally, Watch, play_match};
 use crate::games::GameSpec;
-use crate::players::Playable;
 use crate::players::PlayerSpec;
 use anyhow::Context;
 use clap::Args;
@@ -73,7 +73,7 @@ struct Evaluate<'a> {
 impl GameVisitor for Evaluate<'_> {
     type Output = anyhow::Result<Vec<Tally>>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<Vec<Tally>> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<Vec<Tally>> {
         let cfg = MatchConfig {
             games: self.args.games,
             seed: self.args.seed,

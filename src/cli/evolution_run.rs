@@ -3,6 +3,7 @@
 //! Shared by `evolve` and `resume`.
 
 use super::plot_cmd::{default_plot, in_project_runs};
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::GameVisitor;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
@@ -11,7 +12,6 @@ use crate::evolve::run_toml_text;
 use crate::evolve::{
     Evolution, EvolveConfig, GenerationReport, Observer, Prepared, RunEnd, RunEnded,
 };
-use crate::players::Playable;
 use crate::plot::render;
 use crate::store::RunLock;
 use anyhow::Context;
@@ -208,8 +208,12 @@ impl Observer for Progress {
 }
 
 /// Benchmark values, as `name value` pairs.
-pub(super) fn bench_summary(cfg: &crate::evolve::EvolveConfig, values: &[f64]) -> String {
-    crate::evolve::bench::columns(cfg)
+pub(super) fn bench_summary(
+    cfg: &crate::evolve::EvolveConfig,
+    abilities: &crate::dispatch::Abilities,
+    values: &[f64],
+) -> String {
+    crate::evolve::bench::columns(cfg, abilities)
         .iter()
         .zip(values)
         .map(|(name, value)| format!("{name} {value:.3}"))
@@ -220,7 +224,7 @@ pub(super) fn bench_summary(cfg: &crate::evolve::EvolveConfig, values: &[f64]) -
 impl GameVisitor for Drive {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<ExitCode> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
@@ -232,8 +236,9 @@ impl GameVisitor for Drive {
 impl Drive {
     /// Starts or resumes the run, runs it with a progress bar until its
     /// end, then writes the plot and the champion's copy and sums up.
-    fn drive<G: Playable>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn drive<G: BuiltInGame>(self, game: G) -> anyhow::Result<ExitCode> {
         survive_file_size_limits();
+        let abilities = crate::dispatch::Abilities::of(&game);
         let started = Instant::now();
         let exchange = exchange::for_this_process()?;
         let root = exchange.is_root();
@@ -266,7 +271,7 @@ impl Drive {
             Begun::Planned(cfg) => {
                 outln!("{}", super::evolve::plan_line("would evolve", &cfg, &run));
                 outln!("dry run: every setting checked, nothing run or written; its run.toml:\n");
-                outln!("{}", run_toml_text(&cfg, threads).trim_end());
+                outln!("{}", run_toml_text(&cfg, &abilities, threads).trim_end());
                 return Ok(ExitCode::SUCCESS);
             }
             Begun::Finished { reason } => {
@@ -365,7 +370,7 @@ impl Drive {
 }
 
 /// What [`begin`] found.
-enum Begun<G: Playable> {
+enum Begun<G: BuiltInGame> {
     /// The evolution to run, the generation to run it up to, and a fresh
     /// run's lock.
     Run {
@@ -385,7 +390,7 @@ enum Begun<G: Playable> {
 /// that met its `--target` or `--patience` rule is finished, unless
 /// `--generations N` asks for more: those run without the rule (it is met
 /// already, and would stop the run after one generation).
-fn begin<G: Playable>(
+fn begin<G: BuiltInGame>(
     game: G,
     origin: Origin,
     run: &RunDir,

@@ -1,10 +1,10 @@
 //! `bebete explain`: why a genome plays what it plays in a position.
 
 use super::output::pretty_json;
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, UnknownPolicy};
 use crate::explain::Explained;
-use crate::players::Playable;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ struct Explain<'a> {
 impl GameVisitor for Explain<'_> {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<String> {
         let text = self.args.position.as_str();
         let pos = game
             .parse_position(text)

@@ -5,11 +5,11 @@
 use super::output::pretty_json;
 use super::{GameArgs, draw_seed};
 use crate::bank::BankSource;
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::max_lookahead;
 use crate::evolve::tutor::Tutor;
-use crate::players::Playable;
 
 use crate::games::GameKind;
 use crate::genome::Genome;
@@ -142,7 +142,7 @@ struct Polish<'a> {
 impl GameVisitor for Polish<'_> {
     type Output = anyhow::Result<()>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<()> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<()> {
         let source = self
             .args
             .bank

@@ -7,10 +7,10 @@
 
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::GameSpec;
-use crate::players::Playable;
 use crate::players::{Player, PlayerSpec};
 use clap::Args;
 use std::io::IsTerminal;
@@ -87,7 +87,7 @@ fn first_moves<G: TableGame>(game: &G) -> Vec<G::Move> {
 impl GameVisitor for Answer<'_> {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<ExitCode> {
         let mut player = self.player.build(&game, self.seed, self.policy)?;
         let mut out = std::io::stdout().lock();
         if let Some(text) = self.position {

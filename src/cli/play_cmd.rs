@@ -2,11 +2,11 @@
 
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::games::{GameKind, GameSpec};
 use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};
-use crate::players::Playable;
 use crate::players::PlayerSpec;
 use crate::players::{Puzzle, PuzzleVisitor};
 use clap::{Args, ValueEnum};
@@ -90,7 +90,7 @@ struct Session<'a> {
 impl GameVisitor for Session<'_> {
     type Output = anyhow::Result<ExitCode>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<ExitCode> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<ExitCode> {
         let (against, mut bot) = match (self.genes, self.opponent) {
             (Some((path, genes, lookahead)), _) => {
                 let how = super::lookahead_note(game.spec(), lookahead);

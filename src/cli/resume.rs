@@ -6,7 +6,7 @@ use crate::dispatch::Dispatch;
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::{self, Checkpoint};
 use crate::evolve::exchange;
-use crate::store::RunLock;
+use crate::store::{FileError, FileProblem, RunLock};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -89,6 +89,13 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
             run.root().display()
         );
     };
+    let Some(game) = ckpt.config.game.built_in() else {
+        let problem = FileProblem::Outside {
+            game: ckpt.config.game.to_string(),
+            kind: "checkpoint",
+        };
+        return Err(FileError::new(run.root(), problem).into());
+    };
     // How far the run had got: its newest checkpoint, damaged or not (the
     // list is sorted, and holds the one chosen).
     let reached = found
@@ -116,7 +123,6 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::SUCCESS);
     }
     let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
-    let game = ckpt.config.game;
     game.visit(Drive {
         origin: Origin::Resumed {
             checkpoint: ckpt,

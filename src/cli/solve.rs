@@ -4,9 +4,9 @@
 
 use super::GameArgs;
 use super::output::pretty_json;
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
 use crate::games::GameKind;
-use crate::players::Playable;
 use crate::players::{Puzzle, PuzzleVisitor};
 use crate::puzzle::PuzzleError;
 use crate::solve::SolvedTable;
@@ -77,7 +77,7 @@ struct Perft {
 impl GameVisitor for Perft {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<String> {
         let text = self.position.unwrap_or_default();
         let pos = game
             .parse_position(&text)
@@ -188,7 +188,7 @@ struct Survey {
 }
 
 impl Survey {
-    fn position<G: Playable>(&self, game: &G, text: &str) -> anyhow::Result<String> {
+    fn position<G: BuiltInGame>(&self, game: &G, text: &str) -> anyhow::Result<String> {
         let pos = game
             .parse_position(text)
             .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
@@ -243,7 +243,7 @@ impl Survey {
 impl GameVisitor for Survey {
     type Output = anyhow::Result<String>;
 
-    fn visit<G: Playable>(self, game: G) -> anyhow::Result<String> {
+    fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<String> {
         if let Some(text) = &self.position {
             return self.position(&game, text);
         }

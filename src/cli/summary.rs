@@ -2,8 +2,8 @@
 //! wrote and where the champion went.
 
 use super::evolution_run::{bench_summary, resume_command};
+use crate::dispatch::BuiltInGame;
 use crate::evolve::Evolution;
-use crate::players::Playable;
 use std::path::PathBuf;
 
 /// What the closing summary of a finished run says beyond the run itself.
@@ -19,9 +19,9 @@ pub(super) struct Summary {
 }
 
 impl Summary {
-    pub(super) fn print<G: Playable>(self, evolution: &Evolution<G>) -> anyhow::Result<()> {
+    pub(super) fn print<G: BuiltInGame>(self, evolution: &Evolution<G>) -> anyhow::Result<()> {
         let (run, done) = (evolution.run_dir(), evolution.generation());
-        let cfg = evolution.config();
+        let (cfg, abilities) = (evolution.config(), evolution.abilities());
         let (first, games, elapsed) = (self.first, self.games, self.seconds);
         let mut pace = if games > 0 {
             format!(
@@ -55,7 +55,7 @@ impl Summary {
             outln!(
                 "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",
                 row.best,
-                crate::evolve::fitness::max_points(cfg),
+                crate::evolve::fitness::max_points(cfg, abilities),
                 row.generation,
                 row.mean,
                 row.diversity
@@ -90,7 +90,7 @@ impl Summary {
             .checked_sub(cfg.islands.count)
             .and_then(|at| evolution.rows().get(at));
         if let Some(row) = last.filter(|r| !r.bench.is_empty()) {
-            let columns = bench_summary(cfg, &row.bench);
+            let columns = bench_summary(cfg, abilities, &row.bench);
             outln!(
                 "benchmark  {columns} (the final champion, generation {})",
                 row.generation

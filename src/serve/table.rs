@@ -8,11 +8,11 @@
 
 use super::api::ApiError;
 use crate::budget::{self, Budget};
+use crate::dispatch::BuiltInGame;
 use crate::dispatch::{Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::explain::Explained;
 use crate::games::{BoardView, GameSpec, Outcome, Side};
-use crate::players::Playable;
 use crate::players::PlayerSpec;
 use serde::Serialize;
 use std::sync::Arc;
@@ -82,7 +82,7 @@ pub fn view(spec: GameSpec, moves: &str) -> Result<TableView, ApiError> {
     struct View<'a>(&'a str);
     impl GameVisitor for View<'_> {
         type Output = Result<TableView, ApiError>;
-        fn visit<G: Playable>(self, game: G) -> Self::Output {
+        fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
             let pos = replay(&game, self.0)?;
             let outcome = game.outcome(&pos);
             let mut legal = Vec::new();
@@ -107,7 +107,7 @@ pub fn extend(spec: GameSpec, moves: &str, mv: &str) -> Result<(String, String),
     struct Extend<'a>(&'a str, &'a str);
     impl GameVisitor for Extend<'_> {
         type Output = Result<(String, String), ApiError>;
-        fn visit<G: Playable>(self, game: G) -> Self::Output {
+        fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
             let (moves, text) = (self.0, self.1.trim());
             let pos = replay(&game, moves)?;
             let mv = game
@@ -256,7 +256,7 @@ pub fn bot_move(
     struct Think<'a>(&'a str, &'a Bot, u64, &'a Budget, Instant);
     impl GameVisitor for Think<'_> {
         type Output = Result<BotMove, ApiError>;
-        fn visit<G: Playable>(self, game: G) -> Self::Output {
+        fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
             let (moves, bot, seed, budget, started) = (self.0, self.1, self.2, self.3, self.4);
             let pos = replay(&game, moves)?;
             let rungs = bot.ladder(game.spec());
@@ -299,7 +299,7 @@ pub fn bot_move(
 }
 
 /// One move of `bot` (one rung of the ladder) at `pos`.
-fn one_move<G: Playable>(
+fn one_move<G: BuiltInGame>(
     game: &G,
     pos: &G::Position,
     moves: &str,
@@ -344,7 +344,7 @@ pub fn explain(
     struct Why<'a>(&'a [u8], u8, &'a str);
     impl GameVisitor for Why<'_> {
         type Output = Result<serde_json::Value, ApiError>;
-        fn visit<G: Playable>(self, game: G) -> Self::Output {
+        fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
             let (genes, lookahead, moves) = (self.0, self.1, self.2);
             let pos = replay(&game, moves)?;
             if game.outcome(&pos).is_some() {

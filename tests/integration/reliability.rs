@@ -579,3 +579,59 @@ fn a_checkpoint_too_large_to_write_ends_cleanly_and_resumes_exactly() {
     bebete(whole.path()).args(flags).assert().success();
     crate::common::same_run(&limited.path().join("runs/d"), &whole.path().join("runs/d"));
 }
+
+/// A genome or a run of a game from outside bebete (written by a program
+/// on the engine, as `crates/bebete-core/examples/own_game.rs` is) is
+/// refused by every command, naming the game, with nothing changed.
+#[test]
+fn files_of_a_game_from_outside_are_refused_by_name() {
+    use bebete_core::evolve::{EvolveConfig, Hall, Population, RunDir, checkpoint};
+    use bebete_core::games::{GameId, GameSpec};
+    use bebete_core::genome::{Genome, Provenance};
+    let dir = tempfile::tempdir().unwrap();
+    let hexapawn = GameId::Outside("hexapawn".to_string());
+    let genome = Genome {
+        game: hexapawn.clone(),
+        provenance: Provenance::default(),
+        genes: vec![0; 12],
+        lookahead: 0,
+    };
+    genome.save(&dir.path().join("hexapawn.genome")).unwrap();
+    let run = RunDir::new(dir.path().join("hexapawn-run"));
+    std::fs::create_dir_all(run.checkpoints()).unwrap();
+    let mut cfg = EvolveConfig::method(GameSpec::TICTACTOE, 1);
+    cfg.game = hexapawn;
+    let population = Population::zeroed(cfg.population, 12);
+    let first = run.checkpoints().join(checkpoint::file_name(0));
+    checkpoint::write(&first, &cfg, 0, &[], &[&population], 0, &Hall::default()).unwrap();
+    let before = std::fs::read(&first).unwrap();
+    let refused = |args: &[&str], file: &str, kind: &str| {
+        let out = bebete(dir.path()).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{file}: holds {kind} of hexapawn, a game from outside bebete: the program that evolved it reads it"
+            )),
+            "{args:?}: {err}"
+        );
+    };
+    let a_genome = "a genome";
+    refused(
+        &["genome", "info", "hexapawn.genome"],
+        "hexapawn.genome",
+        a_genome,
+    );
+    refused(
+        &["eval", "hexapawn.genome", "--against", "random"],
+        "hexapawn.genome",
+        a_genome,
+    );
+    refused(&["play", "hexapawn.genome"], "hexapawn.genome", a_genome);
+    refused(&["resume", "hexapawn-run"], "hexapawn-run", "a checkpoint");
+    assert_eq!(
+        std::fs::read(&first).unwrap(),
+        before,
+        "the run is left as it was"
+    );
+}

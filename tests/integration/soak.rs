@@ -5,12 +5,12 @@
 //! The short soak runs with `cargo test`; the full one (100,000 games) is
 //! `scripts/soak.sh`, whose figures are in docs/reliability.md.
 
+use bebete_core::dispatch::BuiltInGame;
 use bebete_core::dispatch::abilities;
 use bebete_core::dispatch::{Dispatch, GameVisitor};
 use bebete_core::encoding::IllegalPolicy;
 use bebete_core::games::{Game, GameSpec, Outcome};
 use bebete_core::genome::Genome;
-use bebete_core::players::Playable;
 use bebete_core::players::{GenomePlayer, Player, PlayerSpec};
 use bebete_core::seed::derive_seed;
 use rand::SeedableRng;
@@ -73,7 +73,7 @@ struct Run {
 impl GameVisitor for Run {
     type Output = Soak;
 
-    fn visit<G: Playable>(self, game: G) -> Soak {
+    fn visit<G: BuiltInGame>(self, game: G) -> Soak {
         let mut soak = Soak::default();
         let kinds = kinds(G::SOLVABLE);
         let genes: Arc<[u8]> = Genome::random(game.spec(), self.seed).genes.into();

@@ -8,14 +8,21 @@
 //! ([`Knowledge`]). Code below the players that needs only genomes uses
 //! [`crate::encoding::visit_table_game`].
 
-use crate::games::{GameSpec, with_game};
+use crate::games::{BuiltIn, GameSpec, with_game};
 use crate::players::Playable;
 use crate::players::{Knowledge, NotAPuzzle, PuzzleVisitor};
+
+/// A built-in game ready to play: [`Playable`], and named as data by a
+/// [`GameSpec`] ([`BuiltIn`]). The games [`Dispatch::visit`] runs code
+/// with; the name stands for the bound.
+pub trait BuiltInGame: Playable + BuiltIn {}
+
+impl<G: Playable + BuiltIn> BuiltInGame for G {}
 
 /// Something to do with a concrete game type; see [`Dispatch::visit`].
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Playable>(self, game: G) -> Self::Output;
+    fn visit<G: BuiltInGame>(self, game: G) -> Self::Output;
 }
 
 /// Runs a [`GameVisitor`] with the concrete game of a spec.
@@ -35,9 +42,10 @@ pub fn visit_puzzle<V: PuzzleVisitor>(spec: GameSpec, visitor: V) -> Result<V::O
     with_game!(spec, game => game.visit_puzzle(visitor))
 }
 
-/// What a game can do, read off its traits' associated constants: for the
-/// code that holds only a [`GameSpec`] (validating a configuration before
-/// any game value exists).
+/// What a game can do, read off its traits: for the code that holds only
+/// a [`GameSpec`] (validating a configuration before any game value
+/// exists), and for the run of a game from outside this crate
+/// ([`Abilities::of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Abilities {
     /// The whole game can be solved in memory ([`Knowledge::SOLVABLE`]):
@@ -61,6 +69,9 @@ pub struct Abilities {
     /// Pieces on the board at the start ([`crate::games::Game::pieces_left`]):
     /// what a one-player game can remove.
     pub start_pieces: u32,
+    /// The most plies its genomes may look ahead
+    /// ([`crate::encoding::shell::lookahead_limit`]).
+    pub max_lookahead: u8,
 }
 
 impl Abilities {
@@ -75,6 +86,7 @@ impl Abilities {
             players: G::PLAYERS,
             too_large_to_read: game.too_large_to_read(),
             start_pieces: game.pieces_left(&game.start()),
+            max_lookahead: crate::encoding::shell::lookahead_limit(game),
         }
     }
 }
@@ -83,7 +95,7 @@ struct AbilitiesOf;
 
 impl GameVisitor for AbilitiesOf {
     type Output = Abilities;
-    fn visit<G: Playable>(self, game: G) -> Abilities {
+    fn visit<G: BuiltInGame>(self, game: G) -> Abilities {
         Abilities::of(&game)
     }
 }
@@ -97,7 +109,7 @@ struct FixedPlayersOf;
 
 impl GameVisitor for FixedPlayersOf {
     type Output = Vec<crate::players::FixedPlayer>;
-    fn visit<G: Playable>(self, game: G) -> Self::Output {
+    fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
         crate::players::fixed_players(&game)
     }
 }
@@ -112,7 +124,7 @@ struct Builds<'a>(&'a crate::players::PlayerSpec);
 
 impl GameVisitor for Builds<'_> {
     type Output = Result<(), crate::players::PlayerError>;
-    fn visit<G: Playable>(self, game: G) -> Self::Output {
+    fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
         let policy = crate::encoding::IllegalPolicy::Repair;
         self.0.factory(&game, policy).map(drop)
     }

@@ -10,10 +10,10 @@
 //! readable by older builds.
 
 use crate::encoding::TableGame;
-use crate::encoding::shell::max_lookahead;
+use crate::encoding::shell::lookahead_limit;
 use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::games::BuiltIn;
-use crate::games::{GameKind, GameSpec};
+use crate::games::{GameId, GameKind, GameSpec, Identified};
 use crate::store::run_files;
 use crate::store::{
     FileError, FileProblem, Framed, decode_framed_versions, peek_framed, write_framed,
@@ -113,7 +113,7 @@ impl From<StoredProvenance> for Provenance {
 /// are pinned by `stored_tags_are_pinned`).
 #[derive(Serialize, Deserialize)]
 struct GenomeHeader {
-    game: GameSpec,
+    game: GameId,
     provenance: StoredProvenance,
     gene_count: u64,
 }
@@ -121,7 +121,7 @@ struct GenomeHeader {
 /// The version-2 header: version 1's, then the shell's lookahead.
 #[derive(Serialize, Deserialize)]
 struct GenomeHeaderV2 {
-    game: GameSpec,
+    game: GameId,
     provenance: StoredProvenance,
     gene_count: u64,
     lookahead: u8,
@@ -130,7 +130,7 @@ struct GenomeHeaderV2 {
 /// The version-3 header: version 2's, then how the genome learned.
 #[derive(Serialize, Deserialize)]
 struct GenomeHeaderV3 {
-    game: GameSpec,
+    game: GameId,
     provenance: StoredProvenance,
     gene_count: u64,
     lookahead: u8,
@@ -163,7 +163,10 @@ fn parse_header(version: u16, header: &[u8]) -> postcard::Result<GenomeHeaderV3>
 /// A genome: a game, where it came from, and one byte per gene.
 ///
 /// Its file is framed and checked: written atomically, read back whole,
-/// and refused with the reason when it is damaged.
+/// and refused with the reason when it is damaged. A genome of a built-in
+/// game names it by its [`GameSpec`] (the default); one of a game from
+/// outside this crate by its [`GameId`], read back with
+/// [`Genome::load_for`] and that game.
 ///
 /// ```
 /// use bebete_core::games::GameSpec;
@@ -186,8 +189,8 @@ fn parse_header(version: u16, header: &[u8]) -> postcard::Result<GenomeHeaderV3>
 /// assert!(err.contains("truncated"), "{err}");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct Genome {
-    pub game: GameSpec,
+pub struct Genome<Id = GameSpec> {
+    pub game: Id,
     pub provenance: Provenance,
     pub genes: Vec<u8>,
     /// Plies of the tactical shell it plays in (0: the pure genome; see
@@ -227,49 +230,93 @@ impl TableGameVisitor for RandomGenes {
 }
 
 /// Checks a gene table against a game: its length and every gene's range.
-struct CheckGenes<'a>(&'a [u8]);
+struct CheckGenes<'a>(&'a [u8], u8);
 
 impl TableGameVisitor for CheckGenes<'_> {
     type Output = Result<(), FileProblem>;
     fn visit<G: TableGame + BuiltIn>(self, game: G) -> Result<(), FileProblem> {
-        if self.0.len() != game.gene_count() {
-            return Err(FileProblem::Malformed(format!(
-                "{} genes, but {} genome has {}",
-                self.0.len(),
-                crate::store::with_article(&game.spec().to_string()),
-                game.gene_count()
-            )));
-        }
-        if let Some(i) = self.0.iter().position(|&g| !game.gene_is_valid(g)) {
-            return Err(FileProblem::Malformed(format!(
-                "gene {i} holds {}, outside the game's range",
-                self.0[i]
-            )));
-        }
-        match game.genes_problem(self.0) {
-            Some(problem) => Err(FileProblem::Malformed(problem)),
-            None => Ok(()),
+        check_genes(&game, self.0, self.1)
+    }
+}
+
+/// Whether `genes` (and a lookahead of `lookahead` plies) are a genome of
+/// `game`: its gene count, each gene in range, its own checks.
+fn check_genes<G: TableGame + Identified>(
+    game: &G,
+    genes: &[u8],
+    lookahead: u8,
+) -> Result<(), FileProblem> {
+    let most = lookahead_limit(game);
+    if lookahead > most {
+        return Err(FileProblem::Malformed(format!(
+            "a lookahead of {lookahead} plies (at most {most})"
+        )));
+    }
+    if genes.len() != game.gene_count() {
+        return Err(FileProblem::Malformed(format!(
+            "{} genes, but {} genome has {}",
+            genes.len(),
+            crate::store::with_article(&game.id().to_string()),
+            game.gene_count()
+        )));
+    }
+    if let Some(i) = genes.iter().position(|&g| !game.gene_is_valid(g)) {
+        return Err(FileProblem::Malformed(format!(
+            "gene {i} holds {}, outside the game's range",
+            genes[i]
+        )));
+    }
+    match game.genes_problem(genes) {
+        Some(problem) => Err(FileProblem::Malformed(problem)),
+        None => Ok(()),
+    }
+}
+
+/// The genome file `path` names: itself, or for a run directory its
+/// champion (`best.genome`).
+fn genome_file(path: &Path) -> Result<PathBuf, FileError> {
+    if !path.is_dir() {
+        return Ok(path.to_path_buf());
+    }
+    let best = path.join(run_files::BEST_GENOME);
+    match best.is_file() {
+        true => Ok(best),
+        false => {
+            let wanted = run_files::BEST_GENOME;
+            Err(FileError::new(path, FileProblem::Directory { wanted }))
         }
     }
 }
 
-impl Genome {
-    /// A genome of uniformly random genes, reproducible from `seed`.
-    pub fn random(game: GameSpec, seed: u64) -> Genome {
-        Genome {
-            game,
-            provenance: Provenance {
-                seed: Some(seed),
-                ..Provenance::default()
-            },
-            genes: visit_table_game(game, RandomGenes(seed)),
-            lookahead: 0,
-        }
-    }
+/// The built-in game a file names; a game from outside is refused, saying
+/// so.
+fn built_in(game: &GameId) -> Result<GameSpec, FileProblem> {
+    game.built_in().ok_or_else(|| FileProblem::Outside {
+        game: game.to_string(),
+        kind: "genome",
+    })
+}
 
-    /// Writes the genome atomically.
+/// A genome file's header and genes, their counts checked against each
+/// other.
+fn decode(bytes: Vec<u8>) -> Result<(GenomeHeaderV3, Vec<u8>), FileProblem> {
+    let (header, genes): (GenomeHeaderV3, Vec<u8>) =
+        decode_framed_versions(bytes, GENOME_FORMAT, parse_header)?;
+    if header.gene_count != genes.len() as u64 {
+        return Err(FileProblem::Malformed(format!(
+            "header says {} genes, the table holds {}",
+            header.gene_count,
+            genes.len()
+        )));
+    }
+    Ok((header, genes))
+}
+
+impl<Id: Clone + Into<GameId>> Genome<Id> {
+    /// Writes the genome atomically, in the lowest format version that
+    /// holds what it has.
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        let (game, provenance) = (self.game, self.provenance.clone().into());
+        let (game, provenance) = (self.game.clone().into(), self.provenance.clone().into());
         let gene_count = self.genes.len() as u64;
         if let Some(learning) = &self.provenance.learning {
             let header = GenomeHeaderV3 {
@@ -297,6 +344,60 @@ impl Genome {
         };
         write_framed(path, GENOME_FORMAT_V2, &header, &self.genes)
     }
+}
+
+impl Genome<GameId> {
+    /// Reads and checks a genome of `game` (a game from outside this crate
+    /// as well as a built-in one; a run directory stands for its
+    /// champion): a file of another game is refused, naming both.
+    pub fn load_for<G: TableGame + Identified>(game: &G, path: &Path) -> Result<Self, FileError> {
+        let path = &genome_file(path)?;
+        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+        Genome::from_bytes_for(game, bytes).map_err(|problem| FileError::new(path, problem))
+    }
+
+    /// [`Genome::load_for`] of a file's bytes.
+    pub fn from_bytes_for<G: TableGame + Identified>(
+        game: &G,
+        bytes: Vec<u8>,
+    ) -> Result<Self, FileProblem> {
+        let (header, genes) = decode(bytes)?;
+        if header.game != game.id() {
+            return Err(FileProblem::OtherGame {
+                found: header.game.to_string(),
+                expected: game.id().to_string(),
+            });
+        }
+        check_genes(game, &genes, header.lookahead)?;
+        Ok(Genome::from_header(header, genes))
+    }
+
+    fn from_header(header: GenomeHeaderV3, genes: Vec<u8>) -> Self {
+        Genome {
+            game: header.game,
+            provenance: Provenance {
+                learning: header.learning,
+                ..header.provenance.into()
+            },
+            genes,
+            lookahead: header.lookahead,
+        }
+    }
+}
+
+impl Genome {
+    /// A genome of uniformly random genes, reproducible from `seed`.
+    pub fn random(game: GameSpec, seed: u64) -> Genome {
+        Genome {
+            game,
+            provenance: Provenance {
+                seed: Some(seed),
+                ..Provenance::default()
+            },
+            genes: visit_table_game(game, RandomGenes(seed)),
+            lookahead: 0,
+        }
+    }
 
     /// How the genome learned, for a genome that learns: who it learned
     /// against and where its schedule stands; `None` for one that does
@@ -319,14 +420,7 @@ impl Genome {
     /// Reads and checks a genome file; a run directory stands for its
     /// champion (`best.genome`).
     pub fn load(path: &Path) -> Result<Genome, FileError> {
-        if path.is_dir() {
-            let best = path.join(run_files::BEST_GENOME);
-            if !best.is_file() {
-                let wanted = run_files::BEST_GENOME;
-                return Err(FileError::new(path, FileProblem::Directory { wanted }));
-            }
-            return Genome::load(&best);
-        }
+        let path = &genome_file(path)?;
         let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
         Genome::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
     }
@@ -370,40 +464,22 @@ impl Genome {
                 )),
             ));
         }
-        Ok((header.game, header.lookahead, header.learning))
+        let spec = built_in(&header.game).map_err(|problem| FileError::new(path, problem))?;
+        Ok((spec, header.lookahead, header.learning))
     }
 
     /// Decodes and checks the bytes of a genome file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Genome, FileProblem> {
-        let (header, genes): (GenomeHeaderV3, Vec<u8>) =
-            decode_framed_versions(bytes, GENOME_FORMAT, parse_header)?;
-        let most = max_lookahead(header.game);
-        if header.lookahead > most {
-            return Err(FileProblem::Malformed(format!(
-                "a lookahead of {} plies (at most {most})",
-                header.lookahead
-            )));
-        }
-        header
-            .game
-            .validate()
-            .map_err(|e| FileProblem::Malformed(e.0))?;
-        if header.gene_count != genes.len() as u64 {
-            return Err(FileProblem::Malformed(format!(
-                "header says {} genes, the table holds {}",
-                header.gene_count,
-                genes.len()
-            )));
-        }
-        visit_table_game(header.game, CheckGenes(&genes))?;
+        let (header, genes) = decode(bytes)?;
+        let spec = built_in(&header.game)?;
+        spec.validate().map_err(|e| FileProblem::Malformed(e.0))?;
+        visit_table_game(spec, CheckGenes(&genes, header.lookahead))?;
+        let genome = Genome::from_header(header, genes);
         Ok(Genome {
-            game: header.game,
-            provenance: Provenance {
-                learning: header.learning,
-                ..header.provenance.into()
-            },
-            genes,
-            lookahead: header.lookahead,
+            game: spec,
+            provenance: genome.provenance,
+            genes: genome.genes,
+            lookahead: genome.lookahead,
         })
     }
 
@@ -442,7 +518,7 @@ mod tests {
             learning: None,
         });
         let v1 = GenomeHeader {
-            game: GameSpec::TICTACTOE,
+            game: GameSpec::TICTACTOE.into(),
             provenance,
             gene_count: 300,
         };
@@ -454,7 +530,7 @@ mod tests {
             "version 1: game, provenance (run, generation, fitness, seed), gene count"
         );
         let v2 = GenomeHeaderV2 {
-            game: GameSpec::CONNECT4,
+            game: GameSpec::CONNECT4.into(),
             provenance: Provenance::default().into(),
             gene_count: 5,
             lookahead: 3,
@@ -465,7 +541,7 @@ mod tests {
             "version 2: version 1's fields, then the lookahead"
         );
         let v3 = GenomeHeaderV3 {
-            game: GameSpec::CONNECT4,
+            game: GameSpec::CONNECT4.into(),
             provenance: Provenance::default().into(),
             gene_count: 5,
             lookahead: 0,
@@ -497,6 +573,39 @@ mod tests {
         assert!(err.contains("not a bebete genome file"), "{err}");
         std::fs::write(&path, b"BEB").unwrap();
         assert!(Genome::peek(&path).is_err());
+    }
+
+    /// A genome of a game from outside this crate is written with that
+    /// game's name; the built-in readers and another game's refuse it,
+    /// saying which game it holds (`Genome::load_for` with the game itself
+    /// reads it: `examples/own_game.rs`).
+    #[test]
+    fn a_genome_of_a_game_from_outside_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hexapawn.genome");
+        let genome = Genome {
+            game: GameId::Outside("hexapawn".to_string()),
+            provenance: Provenance::default(),
+            genes: vec![0; 12],
+            lookahead: 0,
+        };
+        genome.save(&path).unwrap();
+        for err in [
+            Genome::load(&path).unwrap_err(),
+            Genome::peek(&path).unwrap_err(),
+        ] {
+            let text = err.to_string();
+            assert!(
+                text.ends_with("holds a genome of hexapawn, a game from outside bebete: the program that evolved it reads it"),
+                "{text}"
+            );
+        }
+        let tictactoe = crate::games::TicTacToe::BASE3;
+        let err = Genome::load_for(&tictactoe, &path).unwrap_err().to_string();
+        assert!(
+            err.ends_with("holds a hexapawn genome, but tictactoe was asked for"),
+            "{err}"
+        );
     }
 
     #[test]

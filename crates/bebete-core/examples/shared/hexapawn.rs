@@ -124,3 +124,20 @@ impl Game for Hexapawn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rules_and_the_notation() {
+        let game = Hexapawn;
+        let pos = game.parse_position("8-5,1-4").unwrap();
+        assert_eq!(game.format_line(&[7 * 9 + 4, 3]), "8-5,1-4");
+        assert_eq!(game.render(&pos), ".BB\nBW.\nW.W\n");
+        // A step onto a pawn, a capture of nothing, a backward step: refused.
+        assert!(game.parse_position("8-5,2-5").is_err());
+        assert!(game.parse_position("8-4").is_err());
+        assert!(game.parse_position("8-5,1-4,5-8").is_err());
+    }
+}

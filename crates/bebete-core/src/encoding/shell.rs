@@ -26,7 +26,13 @@ pub const MAX_SEARCH: u8 = 12;
 /// The most plies a genome of `game` may look ahead: the shell's limit, or
 /// a value genome's search limit.
 pub fn max_lookahead(game: crate::games::GameSpec) -> u8 {
-    if game.value_genome().is_some() {
+    crate::games::with_game!(game, g => lookahead_limit(&g))
+}
+
+/// [`max_lookahead`] of a game type: a genome that learns is a value
+/// genome, which searches; any other plays inside the shell.
+pub fn lookahead_limit<G: TableGame>(game: &G) -> u8 {
+    if game.learns() {
         MAX_SEARCH
     } else {
         MAX_LOOKAHEAD

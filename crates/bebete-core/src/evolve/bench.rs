@@ -11,7 +11,7 @@ use super::stats::Column;
 use super::tutor::Tutor;
 use super::{EvolveConfig, Target};
 use crate::audit::{AuditReport, audit_with, keeps_value_everywhere};
-use crate::dispatch::abilities;
+use crate::dispatch::Abilities;
 use crate::encoding::IllegalPolicy;
 use crate::eval::{MatchConfig, play_against};
 use crate::players::Playable;
@@ -58,21 +58,20 @@ fn opponents(cfg: &EvolveConfig) -> Vec<PlayerSpec> {
 }
 
 /// Whether the benchmark includes the audit (exact games only).
-fn audited(cfg: &EvolveConfig) -> bool {
-    abilities(cfg.game).solvable && cfg.bench.every > 0
+fn audited(cfg: &EvolveConfig, abilities: &Abilities) -> bool {
+    abilities.solvable && cfg.bench.every > 0
 }
 
 /// Whether the benchmark includes the optimal-move rate on the held-out
 /// positions of the run's bank (Connect-Four).
-fn banked(cfg: &EvolveConfig) -> bool {
-    abilities(cfg.game).banked && cfg.bench.every > 0
+fn banked(cfg: &EvolveConfig, abilities: &Abilities) -> bool {
+    abilities.banked && cfg.bench.every > 0
 }
 
 /// One-player games: the benchmark's columns (the champion's pieces left,
 /// and, on boards small enough to read whole, the share of positions where
 /// its move keeps the best achievable count).
-fn solo_columns(cfg: &EvolveConfig) -> Vec<String> {
-    let abilities = abilities(cfg.game);
+fn solo_columns(cfg: &EvolveConfig, abilities: &Abilities) -> Vec<String> {
     if abilities.players != 1 || cfg.bench.every == 0 {
         return Vec::new();
     }
@@ -83,14 +82,15 @@ fn solo_columns(cfg: &EvolveConfig) -> Vec<String> {
     cols
 }
 
-/// The benchmark columns of `stats.csv`, in order.
-pub fn columns(cfg: &EvolveConfig) -> Vec<String> {
+/// The benchmark columns of `stats.csv`, in order, for a run of a game
+/// with `abilities`.
+pub fn columns(cfg: &EvolveConfig, abilities: &Abilities) -> Vec<String> {
     let mut cols: Vec<String> = opponents(cfg).iter().map(column_name).collect();
-    cols.extend(solo_columns(cfg));
-    if audited(cfg) {
+    cols.extend(solo_columns(cfg, abilities));
+    if audited(cfg, abilities) {
         cols.extend(AUDIT_COLUMNS.iter().map(Column::name));
     }
-    if banked(cfg) {
+    if banked(cfg, abilities) {
         cols.push(Column::OptimalRate.name());
     }
     cols
@@ -131,12 +131,13 @@ impl<G: Playable> Bench<G> {
             .iter()
             .map(|spec| spec.factory(game, cfg.illegal))
             .collect::<Result<_, _>>()?;
+        let abilities = Abilities::of(game);
         Ok(Bench {
             opponents,
-            audit: audited(cfg),
+            audit: audited(cfg, &abilities),
             tables: tables.clone(),
-            tutor: tables.tutor.clone().filter(|_| banked(cfg)),
-            solo: solo_columns(cfg),
+            tutor: tables.tutor.clone().filter(|_| banked(cfg, &abilities)),
+            solo: solo_columns(cfg, &abilities),
         })
     }
 

@@ -9,14 +9,16 @@ use crate::bank::BankSource;
 use crate::dispatch::abilities;
 use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::GenomeRules;
-use crate::games::{GameSpec, MethodSettings};
-use crate::players::PlayerSpec;
+use crate::games::{GameId, GameSpec, MethodSettings};
+use crate::players::{Playable, PlayerSpec};
 use serde::{Deserialize, Serialize};
 
 /// Everything that determines a run's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolveConfig {
-    pub game: GameSpec,
+    /// The game: a built-in one, or one from outside this crate
+    /// ([`EvolveConfig::for_game`]).
+    pub game: GameId,
     pub population: usize,
     pub elite: usize,
     pub parents: usize,
@@ -200,6 +202,34 @@ impl EvolveConfig {
     /// selection, one mutation rate), with per-game rates and run lengths
     /// such that a plain run finishes in well under a minute on 2 cores.
     pub fn method(game: GameSpec, seed: u64) -> EvolveConfig {
+        let players = abilities(game).players;
+        EvolveConfig::plain(game.into(), players, game.kind().method(), seed)
+    }
+
+    /// The method for `game`, a game from outside this crate as well as a
+    /// built-in one, with `settings` in place of a registered game's own:
+    /// what a program evolving its own game starts from.
+    ///
+    /// ```
+    /// use bebete_core::evolve::{EvolveConfig, Fitness};
+    /// use bebete_core::games::{MethodSettings, TicTacToe};
+    ///
+    /// let settings = MethodSettings {
+    ///     mutation: 0.02,
+    ///     generations: 50,
+    ///     checkpoint_every: 10,
+    ///     bench_every: 10,
+    /// };
+    /// let cfg = EvolveConfig::for_game(&TicTacToe::BASE3, settings, 7);
+    /// assert_eq!((cfg.population, cfg.generations), (100, 50));
+    /// assert_eq!(cfg.fitness, Fitness::round_robin());
+    /// cfg.validate_for(&TicTacToe::BASE3).unwrap();
+    /// ```
+    pub fn for_game<G: Playable>(game: &G, settings: MethodSettings, seed: u64) -> EvolveConfig {
+        EvolveConfig::plain(game.id(), G::PLAYERS, settings, seed)
+    }
+
+    fn plain(game: GameId, players: u8, settings: MethodSettings, seed: u64) -> EvolveConfig {
         // (mutation, generations, checkpoint every): a Connect-Four
         // checkpoint of 100 genomes is 92 MB, so it is written less often.
         let MethodSettings {
@@ -207,8 +237,8 @@ impl EvolveConfig {
             generations,
             checkpoint_every,
             bench_every,
-        } = game.kind().method();
-        let one_player = abilities(game).players == 1;
+        } = settings;
+        let one_player = players == 1;
         EvolveConfig {
             game,
             population: 100,

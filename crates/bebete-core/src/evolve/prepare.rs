@@ -25,6 +25,14 @@ pub enum EvolveError {
     #[error("--learn-against: {0}")]
     LearnAgainst(PlayerError),
     #[error(
+        "the checkpoint holds genomes of {found} genes, but {game} has {expected}: it is another version of the game"
+    )]
+    GeneCount {
+        game: String,
+        found: usize,
+        expected: usize,
+    },
+    #[error(
         "--islands {islands}: under MPI each rank holds one island, but {ranks} ranks were started; launch with -n {islands}"
     )]
     Ranks { islands: usize, ranks: usize },
@@ -86,7 +94,7 @@ pub struct Prepared<G: Playable> {
 impl<G: Playable> Prepared<G> {
     /// Checks `cfg` for `game` and builds what the run needs.
     pub fn new(game: G, cfg: EvolveConfig) -> Result<Self, EvolveError> {
-        cfg.validate()?;
+        cfg.validate_for(&game)?;
         check_memory(game.gene_count(), &cfg)?;
         let tables = Arc::new(RunTables::for_run(&game, &cfg)?);
         let fitness = FitnessTerms::new(&game, &cfg, &tables)?;

@@ -10,7 +10,7 @@
 use super::bench;
 use super::stats::{header, write_records};
 use super::{EvolveConfig, StatsRow};
-use crate::dispatch::abilities;
+use crate::dispatch::Abilities;
 use crate::games::TakeRuleName;
 use crate::store::run_files;
 use crate::store::{FileError, write_atomic};
@@ -28,7 +28,9 @@ pub struct RunDir {
 struct RunToml<'a> {
     bebete_version: &'a str,
     game: &'a str,
-    encoder: &'a str,
+    /// A built-in game's encoder (a game from outside has its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoder: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rule: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -154,14 +156,30 @@ impl RunDir {
     }
 
     /// Writes `run.toml` ([`run_toml_text`]).
-    pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
-        write_atomic(&self.run_toml(), run_toml_text(cfg, threads).as_bytes())
+    pub fn write_run_toml(
+        &self,
+        cfg: &EvolveConfig,
+        abilities: &Abilities,
+        threads: usize,
+    ) -> Result<(), FileError> {
+        write_atomic(
+            &self.run_toml(),
+            run_toml_text(cfg, abilities, threads).as_bytes(),
+        )
     }
 
     /// Rewrites `stats.csv` with exactly `rows`.
-    pub fn write_stats(&self, cfg: &EvolveConfig, rows: &[StatsRow]) -> Result<(), FileError> {
-        let columns = bench::columns(cfg).len();
-        let header: Vec<String> = header(cfg).split(',').map(str::to_string).collect();
+    pub fn write_stats(
+        &self,
+        cfg: &EvolveConfig,
+        abilities: &Abilities,
+        rows: &[StatsRow],
+    ) -> Result<(), FileError> {
+        let columns = bench::columns(cfg, abilities).len();
+        let header: Vec<String> = header(cfg, abilities)
+            .split(',')
+            .map(str::to_string)
+            .collect();
         let records: Vec<Vec<String>> = std::iter::once(header)
             .chain(
                 rows.iter()
@@ -175,13 +193,18 @@ impl RunDir {
     }
 
     /// Appends one row to `stats.csv`.
-    pub fn append_stats(&self, cfg: &EvolveConfig, row: &StatsRow) -> Result<(), FileError> {
+    pub fn append_stats(
+        &self,
+        cfg: &EvolveConfig,
+        abilities: &Abilities,
+        row: &StatsRow,
+    ) -> Result<(), FileError> {
         let path = self.stats_csv();
         let mut file = std::fs::OpenOptions::new()
             .append(true)
             .open(&path)
             .map_err(|e| FileError::new(&path, e))?;
-        let record = row.record(bench::columns(cfg).len(), cfg.islands.count > 1);
+        let record = row.record(bench::columns(cfg, abilities).len(), cfg.islands.count > 1);
         write_records(&mut file, [record.as_slice()]).map_err(|e| FileError::new(&path, e))
     }
 }
@@ -196,14 +219,16 @@ pub struct RunEnded {
 }
 
 /// The text of `run.toml`: every setting of the run, the game's rules
-/// included (`evolve --dry-run` prints it).
-pub fn run_toml_text(cfg: &EvolveConfig, threads: usize) -> String {
-    // The game's own options: what `--game` with them chooses again.
-    let options = cfg.game.options();
+/// included (`evolve --dry-run` prints it), for a game with `abilities`.
+pub fn run_toml_text(cfg: &EvolveConfig, abilities: &Abilities, threads: usize) -> String {
+    // A built-in game's own options: what `--game` with them chooses
+    // again (a game from outside has only its name).
+    let built_in = cfg.game.built_in();
+    let options = built_in.map(|spec| spec.options()).unwrap_or_default();
     let doc = RunToml {
         bebete_version: env!("CARGO_PKG_VERSION"),
-        game: cfg.game.kind().name(),
-        encoder: cfg.game.encoder_name(),
+        game: cfg.game.name(),
+        encoder: built_in.map(|spec| spec.encoder_name()),
         rule: options.rule.map(TakeRuleName::name),
         sticks: options.sticks,
         max_take: options.max_take,
@@ -237,9 +262,7 @@ pub fn run_toml_text(cfg: &EvolveConfig, threads: usize) -> String {
         target: cfg.stop.target.as_ref().map(|t| t.to_string()),
         patience: cfg.stop.patience,
         lookahead: cfg.lookahead,
-        bank: abilities(cfg.game)
-            .banked
-            .then(|| cfg.tutor.bank.to_string()),
+        bank: abilities.banked.then(|| cfg.tutor.bank.to_string()),
         guided: cfg.tutor.guided,
         local_search: cfg.tutor.local_search,
         self_play: cfg.self_play,
@@ -254,6 +277,7 @@ pub fn run_toml_text(cfg: &EvolveConfig, threads: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dispatch::abilities;
     use crate::games::{GameOptions, GameSpec};
 
     /// The game's options, read back from a `run.toml`.
@@ -293,7 +317,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for spec in GameSpec::registered() {
             let run = RunDir::new(dir.path());
-            run.write_run_toml(&EvolveConfig::method(spec, 1), 1)
+            run.write_run_toml(&EvolveConfig::method(spec, 1), &abilities(spec), 1)
                 .unwrap();
             let doc: toml::Table = std::fs::read_to_string(run.run_toml())
                 .unwrap()

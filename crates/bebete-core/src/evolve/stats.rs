@@ -7,6 +7,7 @@
 //! empty cell is a generation the benchmark did not measure).
 
 use super::{EvolveConfig, Population, bench};
+use crate::dispatch::Abilities;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -108,9 +109,9 @@ impl Column {
 /// the bank's `optimal_rate`), and with `--islands` an `island` column last
 /// (a row per island and generation; the benchmark, of the champion of all
 /// islands, on island 0's row).
-pub fn header(cfg: &EvolveConfig) -> String {
+pub fn header(cfg: &EvolveConfig, abilities: &Abilities) -> String {
     let mut header = STATS_HEADER.to_string();
-    for column in bench::columns(cfg) {
+    for column in bench::columns(cfg, abilities) {
         header.push(',');
         header.push_str(&column);
     }

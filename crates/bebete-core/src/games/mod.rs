@@ -55,7 +55,7 @@ pub use solitaire::{
     SolitairePosition, SolitaireRules, SolitaireRulesError, jumps as solitaire_jumps,
 };
 pub(crate) use spec::with_game;
-pub use spec::{BuiltIn, GameKind, GameSpec, InvalidRules, UnknownGame};
+pub use spec::{BuiltIn, GameId, GameKind, GameSpec, Identified, InvalidRules, UnknownGame};
 pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
     has_line as tictactoe_has_line,

@@ -434,6 +434,35 @@ macro_rules! registry {
             }
         }
 
+        /// How files name the game they were written for: a built-in game
+        /// with its rules and encoder, stored exactly as its [`GameSpec`]
+        /// (the same variants in the same order, so the same bytes), or a
+        /// game from outside this crate by its own name
+        /// ([`Identified`](crate::games::Identified)), stored after them.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum GameId {
+            $( $(#[$doc])* $kind($game), )+
+            /// A game this crate does not know, by the name its own
+            /// program gives it.
+            Outside(String),
+        }
+
+        impl From<GameSpec> for GameId {
+            fn from(spec: GameSpec) -> GameId {
+                match spec { $(GameSpec::$kind(game) => GameId::$kind(game),)+ }
+            }
+        }
+
+        impl GameId {
+            /// The built-in game, or `None` for a game from outside.
+            pub fn built_in(&self) -> Option<GameSpec> {
+                match self {
+                    $(GameId::$kind(game) => Some(GameSpec::$kind(*game)),)+
+                    GameId::Outside(_) => None,
+                }
+            }
+        }
+
         /// Runs `$body` with `$g` bound to the concrete game of a
         /// [`GameSpec`]: the one `match` over the games that generic code
         /// (dispatch, encoders, the spec's own methods) is written with.

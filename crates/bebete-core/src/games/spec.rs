@@ -97,12 +97,10 @@ impl std::str::FromStr for GameKind {
 }
 
 /// A game this crate knows by name: its rules are recorded in files as a
-/// [`GameSpec`] and read back from them. A game from outside the crate
-/// implements [`Game`](super::Game) alone, and the tournament and
-/// breeding work for it all the same; the run directory, the genome file
-/// and the command line need a `GameSpec`, so they ask for this trait too.
-/// Every registered game has it.
-pub trait BuiltIn: super::Game {
+/// [`GameSpec`] and read back from them, and the command line, the server
+/// and the dispatch from a spec choose it at run time. Every registered game
+/// has it; a game from outside the crate has [`Identified`] instead.
+pub trait BuiltIn: Identified {
     /// The game and its rules, as stored in files.
     fn spec(&self) -> GameSpec;
 }
@@ -110,6 +108,57 @@ pub trait BuiltIn: super::Game {
 impl<G: Registered> BuiltIn for G {
     fn spec(&self) -> GameSpec {
         (*self).into()
+    }
+}
+
+/// How a game is named in the files the engine writes for it (a run's
+/// checkpoints, its genomes): what the engine's evolution and genome files
+/// need of a game besides its rules. Every built-in game
+/// has it through [`BuiltIn`]; a game from outside this crate implements
+/// it with its own name, and its files then say so:
+///
+/// ```
+/// use bebete_core::games::{GameId, Identified, TicTacToe};
+///
+/// assert_eq!(TicTacToe::BASE3.id().to_string(), "tictactoe");
+/// assert!(TicTacToe::BASE3.id().built_in().is_some());
+/// assert_eq!(GameId::Outside("hexapawn".into()).to_string(), "hexapawn");
+/// ```
+pub trait Identified: super::Game {
+    /// The game and its rules as files store them.
+    fn id(&self) -> GameId;
+}
+
+impl<G: Registered> Identified for G {
+    fn id(&self) -> GameId {
+        let spec: GameSpec = (*self).into();
+        spec.into()
+    }
+}
+
+impl GameId {
+    /// The game's name: the command line's for a built-in game
+    /// (`connect4`), its own for one from outside.
+    pub fn name(&self) -> &str {
+        match self {
+            GameId::Outside(name) => name,
+            id => id.built_in().map_or("", |spec| spec.kind().name()),
+        }
+    }
+}
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.built_in() {
+            Some(spec) => spec.fmt(f),
+            None => f.write_str(self.name()),
+        }
+    }
+}
+
+impl PartialEq<GameSpec> for GameId {
+    fn eq(&self, spec: &GameSpec) -> bool {
+        self.built_in() == Some(*spec)
     }
 }
 
@@ -313,6 +362,33 @@ mod tests {
                 .to_string()
                 .contains("need --encoder ntuple")
         );
+    }
+
+    /// A built-in game's `GameId` is stored as its `GameSpec`, byte for
+    /// byte in files and in the checkpoint's JSON, so files written before
+    /// `GameId` read the same; a game from outside is stored after every
+    /// built-in one and is no `GameSpec`.
+    #[test]
+    fn a_game_id_is_stored_as_its_spec() {
+        for spec in GameSpec::registered() {
+            let id = GameId::from(spec);
+            let bytes = postcard::to_allocvec(&id).unwrap();
+            assert_eq!(bytes, postcard::to_allocvec(&spec).unwrap(), "{spec}");
+            assert_eq!(postcard::from_bytes::<GameSpec>(&bytes).unwrap(), spec);
+            let json = serde_json::to_string(&id).unwrap();
+            assert_eq!(json, serde_json::to_string(&spec).unwrap(), "{spec}");
+            assert_eq!(
+                (id.built_in(), id.to_string()),
+                (Some(spec), spec.to_string())
+            );
+            assert_eq!(id.name(), spec.kind().name());
+        }
+        let outside = GameId::Outside("hexapawn".to_string());
+        let bytes = postcard::to_allocvec(&outside).unwrap();
+        assert_eq!(usize::from(bytes[0]), GameKind::ALL.len());
+        assert_eq!(postcard::from_bytes::<GameId>(&bytes).unwrap(), outside);
+        assert!(postcard::from_bytes::<GameSpec>(&bytes).is_err());
+        assert_eq!((outside.built_in(), outside.name()), (None, "hexapawn"));
     }
 
     /// Every registered game and encoder as files store it, pinned: the

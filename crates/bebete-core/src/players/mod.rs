@@ -29,19 +29,20 @@ pub use random::RandomPlayer;
 pub use rules::RulesPlayer;
 
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{BuiltIn, Game, Outcome, Side};
+use crate::games::{Game, Identified, Outcome, Side};
 use crate::genome::Genome;
-use crate::store::{FileError, FileProblem};
+use crate::store::FileError;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// A built-in game with its genome kind ([`TableGame`]) and what the fixed
-/// players know of it ([`Knowledge`]): what matches, evolution and the
-/// commands run. Every type with the three is one; the name stands for
-/// the bound.
-pub trait Playable: TableGame + Knowledge + BuiltIn {}
+/// A game with its genome kind ([`TableGame`]), what the fixed players
+/// know of it ([`Knowledge`]) and the name its files carry
+/// ([`Identified`]): what matches and evolution run, for a built-in game or
+/// one from outside this crate. Every type with the three is one; the name
+/// stands for the bound.
+pub trait Playable: TableGame + Knowledge + Identified {}
 
-impl<G: TableGame + Knowledge + BuiltIn> Playable for G {}
+impl<G: TableGame + Knowledge + Identified> Playable for G {}
 
 /// Something that chooses moves.
 pub trait Player<G: Game>: Send {
@@ -214,13 +215,13 @@ pub enum PlayerError {
     #[error(
         "player '{0}' plays against an opponent; {1} is a one-player game: only random, perfect and genomes play it"
     )]
-    TwoPlayerOnly(String, &'static str),
+    TwoPlayerOnly(String, String),
     #[error("player 'perfect': {0} has no exact solver; alphabeta:D searches D plies {1}")]
-    NoSolver(&'static str, &'static str),
+    NoSolver(String, &'static str),
     #[error(
         "player 'wpc': {0} has no weighted piece counter (othello's heuristic player); try rules or alphabeta:D"
     )]
-    NoWeightedPieces(&'static str),
+    NoWeightedPieces(String),
     #[error(transparent)]
     File(#[from] FileError),
 }
@@ -329,11 +330,11 @@ impl PlayerSpec {
         if G::PLAYERS == 1 && needs_opponent {
             return Err(PlayerError::TwoPlayerOnly(
                 self.to_string(),
-                game.spec().kind().name(),
+                game.id().name().to_string(),
             ));
         }
         if *self == PlayerSpec::Wpc && !G::WEIGHTED_PIECES {
-            return Err(PlayerError::NoWeightedPieces(game.spec().kind().name()));
+            return Err(PlayerError::NoWeightedPieces(game.id().name().to_string()));
         }
         let made = match self {
             PlayerSpec::Random => Made::Random,
@@ -342,7 +343,7 @@ impl PlayerSpec {
             PlayerSpec::AlphaBeta(d) => Made::AlphaBeta(*d),
             PlayerSpec::Wpc => Made::Wpc,
             PlayerSpec::Perfect => Made::Perfect(game.exact().ok_or(PlayerError::NoSolver(
-                game.spec().kind().name(),
+                game.id().name().to_string(),
                 if G::WEIGHTED_PIECES {
                     "with the weighted piece counter (wpc)"
                 } else {
@@ -353,14 +354,7 @@ impl PlayerSpec {
                 return Err(PlayerError::missing(path));
             }
             PlayerSpec::Genome(path) => {
-                let genome = Genome::load(path)?;
-                if genome.game != game.spec() {
-                    let problem = FileProblem::OtherGame {
-                        found: genome.game.to_string(),
-                        expected: game.spec().to_string(),
-                    };
-                    return Err(FileError::new(path, problem).into());
-                }
+                let genome = Genome::load_for(game, path)?;
                 Made::Genome(Arc::from(genome.genes), genome.lookahead)
             }
             PlayerSpec::Noisy(inner, rate) => {

@@ -1,6 +1,7 @@
 //! Tests of the fixed opponents against each other.
 
 use super::*;
+use crate::dispatch::BuiltInGame;
 use crate::encoding::Explanation;
 use crate::games::{Connect4, Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
 use crate::players::Playable;
@@ -389,7 +390,7 @@ fn perfect_is_refused_by_name_where_a_game_has_no_exact_play() {
     struct Perfect;
     impl GameVisitor for Perfect {
         type Output = (bool, Result<(), String>);
-        fn visit<G: Playable>(self, game: G) -> Self::Output {
+        fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
             let has = game.exact().is_some();
             let made = PlayerSpec::Perfect
                 .factory(&game, IllegalPolicy::Repair)
@@ -506,7 +507,7 @@ fn the_menu_of_fixed_players_is_what_builds() {
     struct Menu;
     impl GameVisitor for Menu {
         type Output = ();
-        fn visit<G: Playable>(self, game: G) {
+        fn visit<G: BuiltInGame>(self, game: G) {
             let menu = fixed_players(&game);
             let spec_of = |p: &FixedPlayer| match p.count {
                 Some(c) => {

@@ -47,6 +47,13 @@ pub enum FileProblem {
     OtherGame { found: String, expected: String },
     #[error("is a directory without a {wanted}: name a file, or a run directory")]
     Directory { wanted: &'static str },
+    /// A file written for a game from outside this crate (an outside
+    /// `GameId`), read where only the built-in games are known.
+    #[error(
+        "holds {} of {game}, a game from outside bebete: the program that evolved it reads it",
+        super::with_article(kind)
+    )]
+    Outside { game: String, kind: &'static str },
 }
 
 /// A file that could not be read or written, and why.

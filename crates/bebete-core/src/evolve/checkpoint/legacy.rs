@@ -471,7 +471,7 @@ impl ConfigV2 {
     fn into_config(self, extra: Extra) -> EvolveConfig {
         let f = self.fitness;
         EvolveConfig {
-            game: self.game.into(),
+            game: GameSpec::from(self.game).into(),
             population: self.population,
             elite: self.elite,
             parents: self.parents,

@@ -372,12 +372,20 @@ impl Checkpoint {
             })?;
         let malformed = FileProblem::Malformed;
         let mut header = header?;
-        if header.config.game.validate().is_err() || header.config.validate().is_err() {
-            return Err(malformed(
-                "the stored configuration is out of range".to_string(),
-            ));
-        }
-        let expected = visit_table_game(header.config.game, GeneCount);
+        // A built-in game's configuration and gene count are checked here;
+        // a game from outside this crate's against the game itself, when
+        // the run resumes (`Evolution::resume`).
+        let expected = match header.config.game.built_in() {
+            Some(spec) => {
+                if spec.validate().is_err() || header.config.validate().is_err() {
+                    return Err(malformed(
+                        "the stored configuration is out of range".to_string(),
+                    ));
+                }
+                visit_table_game(spec, GeneCount)
+            }
+            None => header.gene_count as usize,
+        };
         // The populations of the islands held, one after the other.
         let islands = header.config.islands.count;
         let held = header.held_islands as usize;

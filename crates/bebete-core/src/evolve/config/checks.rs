@@ -5,9 +5,10 @@
 use super::{ConfigError, EvolveConfig};
 use crate::bank::BankSource;
 use crate::dispatch::{Abilities, abilities};
-use crate::encoding::shell::{MAX_LOOKAHEAD, max_lookahead};
+use crate::encoding::shell::MAX_LOOKAHEAD;
 use crate::evolve::fitness;
 use crate::evolve::operators::{Init, Mutation, MutationScope, Selection, Target};
+use crate::players::Playable;
 
 /// A parameter refused: its flag, the value given and what is allowed.
 fn refuse(flag: &'static str, value: String, allowed: String) -> Result<(), ConfigError> {
@@ -19,11 +20,36 @@ fn refuse(flag: &'static str, value: String, allowed: String) -> Result<(), Conf
 }
 
 impl EvolveConfig {
-    /// Checks every parameter against its range and the game's abilities;
-    /// the first problem names its flag.
+    /// Checks every parameter against its range and the built-in game's
+    /// abilities; the first problem names its flag. A game from outside
+    /// this crate is checked with [`EvolveConfig::validate_for`].
     pub fn validate(&self) -> Result<(), ConfigError> {
-        self.check_sizes()?;
-        let abilities = abilities(self.game);
+        match self.game.built_in() {
+            Some(spec) => self.validate_with(abilities(spec)),
+            None => refuse(
+                "game",
+                self.game.to_string(),
+                "is a game from outside bebete: check its configuration with the game (validate_for)"
+                    .into(),
+            ),
+        }
+    }
+
+    /// Checks every parameter against its range and the abilities of
+    /// `game`, which must be the configuration's own.
+    pub fn validate_for<G: Playable>(&self, game: &G) -> Result<(), ConfigError> {
+        if self.game != game.id() {
+            return refuse(
+                "game",
+                game.id().to_string(),
+                format!("this configuration is for {}", self.game),
+            );
+        }
+        self.validate_with(Abilities::of(game))
+    }
+
+    fn validate_with(&self, abilities: Abilities) -> Result<(), ConfigError> {
+        self.check_sizes(abilities.max_lookahead)?;
         self.check_players(abilities)?;
         self.check_audit(abilities)?;
         fitness::check(self, abilities)?;
@@ -41,7 +67,7 @@ impl EvolveConfig {
 
     /// Population, elite, parents, mutation, selection, checkpoints, the
     /// shell and the benchmark's games, each within its range.
-    fn check_sizes(&self) -> Result<(), ConfigError> {
+    fn check_sizes(&self, most_lookahead: u8) -> Result<(), ConfigError> {
         if self.generations == 0 {
             return refuse(
                 "generations",
@@ -123,7 +149,7 @@ impl EvolveConfig {
         if self.keep == 0 {
             return refuse("keep", "0".into(), "must be at least 1".into());
         }
-        let most = max_lookahead(self.game);
+        let most = most_lookahead;
         if self.lookahead > most {
             return refuse(
                 "lookahead",

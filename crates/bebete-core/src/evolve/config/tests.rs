@@ -33,7 +33,10 @@ fn out_of_range_values_name_the_flag() {
     assert!(refusal(&cfg).contains("below the population"));
     cfg.fitness = "vs:sample:99".parse::<Fitness>().unwrap();
     assert!(cfg.validate().is_ok());
-    assert_eq!(crate::evolve::fitness::max_points(&cfg), 4 * 99);
+    assert_eq!(
+        crate::evolve::fitness::max_points(&cfg, &crate::dispatch::abilities(GameSpec::TICTACTOE)),
+        4 * 99
+    );
     cfg.mutation = Mutation::fixed(1.5);
     assert!(refusal(&cfg).contains("--mutation"));
 }

@@ -45,14 +45,10 @@ impl<G: Playable> Evolution<G> {
         let Some(last) = self.rows.last().map(|r| r.generation) else {
             return;
         };
-        let Ok(genome) = Genome::load(&self.run.best_genome()) else {
+        let Ok(genome) = Genome::load_for(&self.game, &self.run.best_genome()) else {
             return;
         };
-        let gene_count = self.islands[0].population.gene_count();
-        if genome.provenance.generation != Some(last)
-            || genome.game != self.game.spec()
-            || genome.genes.len() != gene_count
-        {
+        if genome.provenance.generation != Some(last) {
             return;
         }
         self.judge(&genome.genes);
@@ -75,7 +71,7 @@ impl<G: Playable> Evolution<G> {
                 self.bench
                     .measure(&self.game, champion_genes, &self.cfg, self.generation)
             } else {
-                vec![0.0; bench::columns(&self.cfg).len()]
+                vec![0.0; bench::columns(&self.cfg, &self.abilities).len()]
             };
             self.exchange.broadcast_f64(0, &mut values);
             values
@@ -108,7 +104,7 @@ impl<G: Playable> Evolution<G> {
             }
             slot @ None => {
                 *slot = Some(Genome {
-                    game: self.game.spec(),
+                    game: self.game.id(),
                     provenance,
                     genes: champion_genes.to_vec(),
                     lookahead: self.cfg.lookahead,

@@ -24,6 +24,8 @@ use super::stats::diversity;
 use super::tournament::rank;
 use super::tutor::Tutor;
 use super::{EvolveConfig, Hall, Population, StatsRow, breeding};
+use crate::dispatch::Abilities;
+use crate::games::GameId;
 use crate::genome::Genome;
 use crate::players::Playable;
 use crate::players::PlayerFactory;
@@ -147,6 +149,8 @@ struct Island {
 /// ```
 pub struct Evolution<G: Playable> {
     game: G,
+    /// What the game can do: the benchmark's columns, `run.toml`.
+    abilities: Abilities,
     cfg: EvolveConfig,
     run: RunDir,
     /// The islands this process holds (all of them in one process, one
@@ -172,7 +176,7 @@ pub struct Evolution<G: Playable> {
     champion_left: Option<u32>,
     /// The champion of the last evaluated generation, and whether
     /// `best.genome` holds it already.
-    champion: Option<Genome>,
+    champion: Option<Genome<GameId>>,
     champion_saved: bool,
     /// The champion's genes as gathered from the islands (reused).
     champion_buffer: Vec<u8>,
@@ -239,8 +243,12 @@ impl<G: Playable> Evolution<G> {
         // (resume rewrites run.toml and stats.csv from the checkpoint).
         evolution.checkpoint()?;
         if evolution.exchange.is_root() {
-            evolution.run.write_run_toml(&evolution.cfg, threads)?;
-            evolution.run.write_stats(&evolution.cfg, &[])?;
+            evolution
+                .run
+                .write_run_toml(&evolution.cfg, &evolution.abilities, threads)?;
+            evolution
+                .run
+                .write_stats(&evolution.cfg, &evolution.abilities, &[])?;
         }
         Ok(evolution)
     }
@@ -257,6 +265,13 @@ impl<G: Playable> Evolution<G> {
     ) -> Result<Self, EvolveError> {
         let mut cfg = ckpt.config;
         cfg.generations = generations;
+        if ckpt.population.gene_count() != game.gene_count() {
+            return Err(EvolveError::GeneCount {
+                game: game.id().to_string(),
+                found: ckpt.population.gene_count(),
+                expected: game.gene_count(),
+            });
+        }
         let prepared = Prepared::new(game, cfg)?;
         let cfg = &prepared.cfg;
         let held = held_islands(cfg, exchange.as_ref())?;
@@ -296,14 +311,16 @@ impl<G: Playable> Evolution<G> {
             self.rows[at].bench.clear();
         }
         if self.exchange.is_root() {
-            self.run.write_run_toml(&self.cfg, self.threads)?;
+            self.run
+                .write_run_toml(&self.cfg, &self.abilities, self.threads)?;
             // The rows of generations to be run again stay in the file
             // while they are: an interrupted replay loses nothing.
             let replayed = self.replay.until.saturating_sub(self.generation);
             let needed = self.rows.len() as u64 + replayed * self.cfg.islands.count as u64;
             self.replay.rows_kept = replayed > 0 && self.run.stats_row_count() >= Some(needed);
             if !self.replay.rows_kept {
-                self.run.write_stats(&self.cfg, &self.rows)?;
+                self.run
+                    .write_stats(&self.cfg, &self.abilities, &self.rows)?;
             }
         }
         Ok(())
@@ -359,6 +376,7 @@ impl<G: Playable> Evolution<G> {
             learner_opponent,
         } = prepared;
         let tutor = tables.tutor.clone().filter(|_| cfg.tutor.operators());
+        let abilities = Abilities::of(&game);
         let islands = populations
             .into_iter()
             .enumerate()
@@ -371,6 +389,7 @@ impl<G: Playable> Evolution<G> {
             .collect();
         Evolution {
             game,
+            abilities,
             cfg,
             run,
             islands,
@@ -402,6 +421,11 @@ impl<G: Playable> Evolution<G> {
 
     pub fn config(&self) -> &EvolveConfig {
         &self.cfg
+    }
+
+    /// What the run's game can do (its benchmark's columns follow).
+    pub fn abilities(&self) -> &Abilities {
+        &self.abilities
     }
 
     pub fn run_dir(&self) -> &RunDir {
@@ -538,7 +562,7 @@ impl<G: Playable> Evolution<G> {
         let kept = self.replay.rows_kept && self.replaying();
         if self.exchange.is_root() && !kept {
             for row in &rows {
-                self.run.append_stats(&self.cfg, row)?;
+                self.run.append_stats(&self.cfg, &self.abilities, row)?;
             }
         }
         let row = rows[0].clone();

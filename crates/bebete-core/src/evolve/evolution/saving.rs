@@ -42,7 +42,8 @@ impl<G: Playable> Evolution<G> {
     /// same, their times aside) and the champion saved.
     pub(super) fn end_replay(&mut self) -> Result<(), FileError> {
         if self.exchange.is_root() && self.replay.rows_kept {
-            self.run.write_stats(&self.cfg, &self.rows)?;
+            self.run
+                .write_stats(&self.cfg, &self.abilities, &self.rows)?;
         }
         self.replay.rows_kept = false;
         self.save_champion()

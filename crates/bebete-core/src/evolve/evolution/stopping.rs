@@ -34,7 +34,7 @@ impl<G: Playable> Evolution<G> {
     /// the last generation's champion on its row of `stats.csv` if it was
     /// not due there, so that the curve ends where the run ended.
     pub(super) fn bench_last_generation(&mut self) -> Result<(), FileError> {
-        let columns = bench::columns(&self.cfg).len();
+        let columns = bench::columns(&self.cfg, &self.abilities).len();
         let Some(at) = self.last_bench_row() else {
             return Ok(());
         };
@@ -54,7 +54,8 @@ impl<G: Playable> Evolution<G> {
         self.exchange.broadcast_f64(0, &mut values);
         self.rows[at].bench = values;
         if self.exchange.is_root() {
-            self.run.write_stats(&self.cfg, &self.rows)?;
+            self.run
+                .write_stats(&self.cfg, &self.abilities, &self.rows)?;
         }
         // The checkpoint holds the rows: written again.
         self.last_checkpoint = None;
@@ -96,7 +97,7 @@ impl<G: Playable> Evolution<G> {
             .rows
             .get(first_of_last)
             .filter(|r| !r.bench.is_empty())?;
-        let columns = bench::columns(cfg);
+        let columns = bench::columns(cfg, &self.abilities);
         let value = |row: &StatsRow, column: usize| row.bench.get(column).copied();
         if let Some(Target::Score { opponent, share }) = &cfg.stop.target {
             let name = bench::column_name(opponent);

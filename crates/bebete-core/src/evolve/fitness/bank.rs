@@ -72,7 +72,7 @@ impl TermKind for Bank {
     }
 
     /// 1,000,000 × a share.
-    fn max_points(&self, _: &EvolveConfig) -> u64 {
+    fn max_points(&self, _: &EvolveConfig, _: &Abilities) -> u64 {
         1_000_000
     }
 

@@ -61,7 +61,7 @@ impl TermKind for Exhaustive {
     }
 
     /// 1,000,000 × a share.
-    fn max_points(&self, _: &EvolveConfig) -> u64 {
+    fn max_points(&self, _: &EvolveConfig, _: &Abilities) -> u64 {
         1_000_000
     }
 

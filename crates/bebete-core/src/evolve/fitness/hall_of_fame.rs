@@ -36,7 +36,7 @@ impl TermKind for HallOfFame {
     }
 
     /// 2 points a game.
-    fn max_points(&self, _: &EvolveConfig) -> u64 {
+    fn max_points(&self, _: &EvolveConfig, _: &Abilities) -> u64 {
         2 * u64::from(self.0)
     }
 

@@ -156,8 +156,9 @@ pub trait TermKind:
         let _ = (cfg, abilities);
         Ok(())
     }
-    /// The most points it gives one genome in a generation.
-    fn max_points(&self, cfg: &EvolveConfig) -> u64;
+    /// The most points it gives one genome in a generation of a game with
+    /// `abilities`.
+    fn max_points(&self, cfg: &EvolveConfig, abilities: &Abilities) -> u64;
     /// Builds it for a run of `game`: `nth` is its place among the terms of
     /// its kind (each its own seed stream); `None` when it has nothing to
     /// evaluate in this run.
@@ -236,8 +237,8 @@ macro_rules! terms {
                 match self { $(AnyTerm::$kind(t) => t.check(cfg, abilities)),* }
             }
 
-            fn max_points(&self, cfg: &EvolveConfig) -> u64 {
-                match self { $(AnyTerm::$kind(t) => t.max_points(cfg)),* }
+            fn max_points(&self, cfg: &EvolveConfig, abilities: &Abilities) -> u64 {
+                match self { $(AnyTerm::$kind(t) => t.max_points(cfg, abilities)),* }
             }
 
             fn build<G: Playable>(
@@ -467,9 +468,14 @@ pub fn check(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError
         .try_for_each(|term| term.check(cfg, abilities))
 }
 
-/// The most fitness points a genome can earn in one generation.
-pub fn max_points(cfg: &EvolveConfig) -> u64 {
-    cfg.fitness.terms.iter().map(|t| t.max_points(cfg)).sum()
+/// The most fitness points a genome of a game with `abilities` can earn in
+/// one generation.
+pub fn max_points(cfg: &EvolveConfig, abilities: &Abilities) -> u64 {
+    cfg.fitness
+        .terms
+        .iter()
+        .map(|t| t.max_points(cfg, abilities))
+        .sum()
 }
 
 /// The fitness terms of a run, with their players built once.
@@ -669,11 +675,12 @@ mod tests {
     #[test]
     fn the_most_points_add_up_over_the_terms() {
         let mut cfg = EvolveConfig::method(GameSpec::TICTACTOE, 3);
+        let abilities = crate::dispatch::abilities(GameSpec::TICTACTOE);
         cfg.fitness = "round-robin+random:3+rules:4".parse().unwrap();
         // 4 per other genome, then 2 points a game, odd counts rounded up
         // to whole pairs.
-        assert_eq!(max_points(&cfg), 4 * 99 + 2 * 4 + 2 * 4);
+        assert_eq!(max_points(&cfg, &abilities), 4 * 99 + 2 * 4 + 2 * 4);
         cfg.fitness = "vs:exhaustive+hof:5".parse().unwrap();
-        assert_eq!(max_points(&cfg), 1_000_000 + 2 * 5);
+        assert_eq!(max_points(&cfg, &abilities), 1_000_000 + 2 * 5);
     }
 }

@@ -2,6 +2,7 @@
 //! 2 points a win, 1 a draw ([`crate::evolve::tournament::round_robin`]).
 
 use super::{Evaluation, Round, RunTables, Term, TermKind};
+use crate::dispatch::Abilities;
 use crate::evolve::EvolveConfig;
 use crate::evolve::OperatorError;
 use crate::evolve::tournament::round_robin;
@@ -23,7 +24,7 @@ impl TermKind for RoundRobin {
     }
 
     /// 4 points per other genome: a win on each side.
-    fn max_points(&self, cfg: &EvolveConfig) -> u64 {
+    fn max_points(&self, cfg: &EvolveConfig, _: &Abilities) -> u64 {
         4 * (cfg.population as u64 - 1)
     }
 

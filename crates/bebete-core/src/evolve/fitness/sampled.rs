@@ -41,7 +41,7 @@ impl TermKind for Sampled {
     }
 
     /// 4 points per opponent met: a win on each side.
-    fn max_points(&self, _: &EvolveConfig) -> u64 {
+    fn max_points(&self, _: &EvolveConfig, _: &Abilities) -> u64 {
         4 * u64::from(self.0)
     }
 

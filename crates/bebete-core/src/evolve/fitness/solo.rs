@@ -15,7 +15,7 @@
 //! keeps the best achievable count of pieces, read from the exact solver.
 
 use super::{Evaluation, ExhaustiveScores, Round, RunTables, Term, TermKind};
-use crate::dispatch::abilities;
+use crate::dispatch::Abilities;
 use crate::encoding::shell::GenomeRules;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::EvolveConfig;
@@ -40,8 +40,8 @@ impl TermKind for Solo {
 
     /// 1,000 a piece removed (all but one at best) and the tie-break below
     /// 1,000.
-    fn max_points(&self, cfg: &EvolveConfig) -> u64 {
-        let pieces = abilities(cfg.game).start_pieces;
+    fn max_points(&self, _: &EvolveConfig, abilities: &Abilities) -> u64 {
+        let pieces = abilities.start_pieces;
         1000 * u64::from(pieces.saturating_sub(1)) + 999
     }
 

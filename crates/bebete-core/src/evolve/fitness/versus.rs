@@ -4,6 +4,7 @@
 //! genes each genome read.
 
 use super::{Evaluation, Round, RunTables, Term, TermKind};
+use crate::dispatch::Abilities;
 use crate::encoding::GeneUsage;
 use crate::encoding::shell::GenomeRules;
 use crate::eval::{MatchConfig, play_against};
@@ -50,7 +51,7 @@ impl TermKind for Versus {
     }
 
     /// 2 points a game, games played in pairs (one on each side).
-    fn max_points(&self, _: &EvolveConfig) -> u64 {
+    fn max_points(&self, _: &EvolveConfig, _: &Abilities) -> u64 {
         2 * (self.games.div_ceil(2) * 2)
     }
 
