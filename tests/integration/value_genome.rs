@@ -262,11 +262,11 @@ fn a_genome_says_how_it_learned() {
         assert!(text.contains("schedule    α "), "{text}");
     }
     // Written before the record: the schedule from the genes, no opponent.
-    crate::common::copy_shipped_genomes(dir.path(), &["checkers.genome", "tictactoe.genome"]);
-    let old = info_json("genomes/checkers.genome");
+    crate::common::copy_shipped_genomes(dir.path(), &["connect4.genome", "tictactoe.genome"]);
+    let old = info_json("genomes/connect4.genome");
     assert!(old["learning"]["opponent"].is_null(), "{old}");
     assert!(old["learning"]["games"].as_u64().unwrap() > 0, "{old}");
-    let text = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/checkers.genome"]));
+    let text = stdout_of(bebete(dir.path()).args(["genome", "info", "genomes/connect4.genome"]));
     assert!(text.contains("learning    not recorded"), "{text}");
     let vote = info_json("genomes/tictactoe.genome");
     assert!(vote["learning"].is_null(), "{vote}");

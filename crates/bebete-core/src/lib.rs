@@ -10,11 +10,13 @@
 //! solved positions), the best survive, and uniform crossover plus
 //! mutation breed the rest ([`evolve`]).
 //!
-//! A game of your own plugs in through two traits: [`games::Game`] (the
-//! rules) and [`encoding::TableGame`] (how a gene table decides a move);
-//! the tournament ([`evolve::tournament`]) and breeding
-//! ([`evolve::breeding`]) are generic over them. This crate's
-//! `examples/own_game.rs` evolves a game it does not know.
+//! A game of your own plugs in through four traits: [`games::Game`] (the
+//! rules), [`encoding::TableGame`] (how a gene table decides a move),
+//! [`players::Knowledge`] (what the fixed players know of it) and
+//! [`games::Identified`] (the name its files carry). Then the engine's
+//! own loop, [`evolve::Evolution`], runs it as it runs a built-in game:
+//! fitness terms, checkpoints, an exact resume, genome files. This
+//! crate's `examples/own_game.rs` evolves a game it does not know.
 //!
 //! Module map, in layers: a module uses only modules of the layers before
 //! its own (checked by `tests/integration/layers.rs`; see docs/architecture.md).
