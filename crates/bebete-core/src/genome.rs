@@ -369,12 +369,16 @@ impl Genome<GameId> {
             });
         }
         check_genes(game, &genes, header.lookahead)?;
-        Ok(Genome::from_header(header, genes))
+        Ok(Genome::from_header(header.game.clone(), header, genes))
     }
+}
 
-    fn from_header(header: GenomeHeaderV3, genes: Vec<u8>) -> Self {
+impl<Id> Genome<Id> {
+    /// The genome a file's checked header and genes hold, its game named
+    /// by `game`.
+    fn from_header(game: Id, header: GenomeHeaderV3, genes: Vec<u8>) -> Self {
         Genome {
-            game: header.game,
+            game,
             provenance: Provenance {
                 learning: header.learning,
                 ..header.provenance.into()
@@ -474,13 +478,7 @@ impl Genome {
         let spec = built_in(&header.game)?;
         spec.validate().map_err(|e| FileProblem::Malformed(e.0))?;
         visit_table_game(spec, CheckGenes(&genes, header.lookahead))?;
-        let genome = Genome::from_header(header, genes);
-        Ok(Genome {
-            game: spec,
-            provenance: genome.provenance,
-            genes: genome.genes,
-            lookahead: genome.lookahead,
-        })
+        Ok(Genome::from_header(spec, header, genes))
     }
 
     /// Refuses a genome of another game than `expected`.

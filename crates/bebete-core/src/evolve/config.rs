@@ -202,6 +202,9 @@ impl EvolveConfig {
     /// selection, one mutation rate), with per-game rates and run lengths
     /// such that a plain run finishes in well under a minute on 2 cores.
     pub fn method(game: GameSpec, seed: u64) -> EvolveConfig {
+        // The game's own settings (mutation, generations, checkpoint
+        // every): a Connect-Four checkpoint of 100 genomes is 92 MB, so it
+        // is written less often.
         let players = abilities(game).players;
         EvolveConfig::plain(game.into(), players, game.kind().method(), seed)
     }
@@ -230,8 +233,6 @@ impl EvolveConfig {
     }
 
     fn plain(game: GameId, players: u8, settings: MethodSettings, seed: u64) -> EvolveConfig {
-        // (mutation, generations, checkpoint every): a Connect-Four
-        // checkpoint of 100 genomes is 92 MB, so it is written less often.
         let MethodSettings {
             mutation,
             generations,

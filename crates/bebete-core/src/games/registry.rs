@@ -461,6 +461,15 @@ macro_rules! registry {
                     GameId::Outside(_) => None,
                 }
             }
+
+            /// The game's name: the command line's for a built-in game
+            /// (`connect4`), its own for one from outside.
+            pub fn name(&self) -> &str {
+                match self {
+                    $(GameId::$kind(_) => <$game as Registered>::NAME,)+
+                    GameId::Outside(name) => name,
+                }
+            }
         }
 
         /// Runs `$body` with `$g` bound to the concrete game of a

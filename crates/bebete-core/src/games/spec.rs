@@ -136,29 +136,12 @@ impl<G: Registered> Identified for G {
     }
 }
 
-impl GameId {
-    /// The game's name: the command line's for a built-in game
-    /// (`connect4`), its own for one from outside.
-    pub fn name(&self) -> &str {
-        match self {
-            GameId::Outside(name) => name,
-            id => id.built_in().map_or("", |spec| spec.kind().name()),
-        }
-    }
-}
-
 impl std::fmt::Display for GameId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.built_in() {
             Some(spec) => spec.fmt(f),
             None => f.write_str(self.name()),
         }
-    }
-}
-
-impl PartialEq<GameSpec> for GameId {
-    fn eq(&self, spec: &GameSpec) -> bool {
-        self.built_in() == Some(*spec)
     }
 }
 
