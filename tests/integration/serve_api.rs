@@ -260,10 +260,13 @@ fn a_run_of_islands_counts_its_generations() {
 #[test]
 fn the_session_cap_keeps_games_in_play_and_a_slow_bot_blocks_nothing() {
     let dir = project(false);
-    let server = Server::start(dir.path(), &["--max-games", "2"]);
-    // A bot with many playouts: its move takes a while. While it thinks,
-    // the server answers other requests, and refuses a second move.
-    let slow = new_game(&server, r#"{"opponent":"mc:100000","game":"c4"}"#);
+    // Each bot move is cut at a second: long enough to be seen thinking
+    // on a loaded machine, short for the test.
+    let server = Server::start(dir.path(), &["--max-games", "2", "--move-seconds", "1"]);
+    // A bot searching 12 plies from the start: its move takes the whole
+    // second. While it thinks, the server answers other requests, and
+    // refuses a second move.
+    let slow = new_game(&server, r#"{"opponent":"alphabeta:12","game":"c4"}"#);
     let id = slow["id"].as_str().unwrap().to_string();
     let addr = server.addr;
     let mover = std::thread::spawn(move || {
