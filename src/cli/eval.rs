@@ -3,8 +3,7 @@
 use super::GameArgs;
 use super::evolve::thread_count;
 use super::explain::parse_policy;
-use crate::dispatch::BuiltInGame;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::eval::{MatchConfig, Tally, Watch, play_match};
 use crate::games::GameSpec;

@@ -3,8 +3,7 @@
 //! Shared by `evolve` and `resume`.
 
 use super::plot_cmd::{default_plot, in_project_runs};
-use crate::dispatch::BuiltInGame;
-use crate::dispatch::GameVisitor;
+use crate::dispatch::{Abilities, BuiltInGame, GameVisitor};
 use crate::evolve::RunDir;
 use crate::evolve::checkpoint::Checkpoint;
 use crate::evolve::exchange;
@@ -210,7 +209,7 @@ impl Observer for Progress {
 /// Benchmark values, as `name value` pairs.
 pub(super) fn bench_summary(
     cfg: &crate::evolve::EvolveConfig,
-    abilities: &crate::dispatch::Abilities,
+    abilities: &Abilities,
     values: &[f64],
 ) -> String {
     crate::evolve::bench::columns(cfg, abilities)
@@ -238,7 +237,7 @@ impl Drive {
     /// end, then writes the plot and the champion's copy and sums up.
     fn drive<G: BuiltInGame>(self, game: G) -> anyhow::Result<ExitCode> {
         survive_file_size_limits();
-        let abilities = crate::dispatch::Abilities::of(&game);
+        let abilities = Abilities::of(&game);
         let started = Instant::now();
         let exchange = exchange::for_this_process()?;
         let root = exchange.is_root();

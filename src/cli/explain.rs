@@ -1,8 +1,7 @@
 //! `bebete explain`: why a genome plays what it plays in a position.
 
 use super::output::pretty_json;
-use crate::dispatch::BuiltInGame;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, UnknownPolicy};
 use crate::explain::Explained;
 use clap::Args;

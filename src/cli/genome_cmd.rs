@@ -5,8 +5,7 @@
 use super::output::pretty_json;
 use super::{GameArgs, draw_seed};
 use crate::bank::BankSource;
-use crate::dispatch::BuiltInGame;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::max_lookahead;
 use crate::evolve::tutor::Tutor;

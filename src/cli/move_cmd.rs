@@ -7,8 +7,7 @@
 
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
-use crate::dispatch::BuiltInGame;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::games::GameSpec;
 use crate::players::{Player, PlayerSpec};

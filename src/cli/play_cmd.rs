@@ -2,8 +2,7 @@
 
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
-use crate::dispatch::BuiltInGame;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::games::{GameKind, GameSpec};
 use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};

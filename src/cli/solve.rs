@@ -4,8 +4,7 @@
 
 use super::GameArgs;
 use super::output::pretty_json;
-use crate::dispatch::BuiltInGame;
-use crate::dispatch::{Dispatch, GameVisitor, abilities, visit_puzzle};
+use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor, abilities, visit_puzzle};
 use crate::games::GameKind;
 use crate::players::{Puzzle, PuzzleVisitor};
 use crate::puzzle::PuzzleError;

@@ -8,8 +8,7 @@
 
 use super::api::ApiError;
 use crate::budget::{self, Budget};
-use crate::dispatch::BuiltInGame;
-use crate::dispatch::{Dispatch, GameVisitor};
+use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::explain::Explained;
 use crate::games::{BoardView, GameSpec, Outcome, Side};

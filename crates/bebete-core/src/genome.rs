@@ -362,14 +362,15 @@ impl Genome<GameId> {
         bytes: Vec<u8>,
     ) -> Result<Self, FileProblem> {
         let (header, genes) = decode(bytes)?;
-        if header.game != game.id() {
+        let id = game.id();
+        if header.game != id {
             return Err(FileProblem::OtherGame {
                 found: header.game.to_string(),
-                expected: game.id().to_string(),
+                expected: id.to_string(),
             });
         }
         check_genes(game, &genes, header.lookahead)?;
-        Ok(Genome::from_header(header.game.clone(), header, genes))
+        Ok(Genome::from_header(id, header, genes))
     }
 }
 

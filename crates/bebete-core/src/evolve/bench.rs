@@ -121,23 +121,24 @@ pub struct Bench<G: Playable> {
 
 impl<G: Playable> Bench<G> {
     /// Resolves the benchmark opponents of `cfg` for `game` (loading genome
-    /// files), on the run's shared `tables`.
+    /// files), on the run's shared `tables`; which columns it measures
+    /// follow the game's `abilities`.
     pub fn new(
         game: &G,
         cfg: &EvolveConfig,
         tables: &Arc<RunTables<G>>,
+        abilities: &Abilities,
     ) -> Result<Self, PlayerError> {
         let opponents = opponents(cfg)
             .iter()
             .map(|spec| spec.factory(game, cfg.illegal))
             .collect::<Result<_, _>>()?;
-        let abilities = Abilities::of(game);
         Ok(Bench {
             opponents,
-            audit: audited(cfg, &abilities),
+            audit: audited(cfg, abilities),
             tables: tables.clone(),
-            tutor: tables.tutor.clone().filter(|_| banked(cfg, &abilities)),
-            solo: solo_columns(cfg, &abilities),
+            tutor: tables.tutor.clone().filter(|_| banked(cfg, abilities)),
+            solo: solo_columns(cfg, abilities),
         })
     }
 

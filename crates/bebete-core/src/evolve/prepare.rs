@@ -8,6 +8,7 @@ use super::fitness::hall_of_fame::HallOfFame;
 use super::fitness::{FitnessTerms, RunTables};
 use super::hall::HALL_SIZE;
 use super::{ConfigError, EvolveConfig};
+use crate::dispatch::Abilities;
 use crate::players::Playable;
 use crate::players::{PlayerError, PlayerFactory};
 use crate::store::FileError;
@@ -87,6 +88,8 @@ pub struct Prepared<G: Playable> {
     pub(super) fitness: FitnessTerms<G>,
     pub(super) bench: Bench<G>,
     pub(super) tables: Arc<RunTables<G>>,
+    /// What the game can do, read off it once.
+    pub(super) abilities: Abilities,
     /// `--learn-against`'s player, resolved once.
     pub(super) learner_opponent: Option<PlayerFactory<G>>,
 }
@@ -94,11 +97,12 @@ pub struct Prepared<G: Playable> {
 impl<G: Playable> Prepared<G> {
     /// Checks `cfg` for `game` and builds what the run needs.
     pub fn new(game: G, cfg: EvolveConfig) -> Result<Self, EvolveError> {
-        cfg.validate_for(&game)?;
+        let abilities = Abilities::of(&game);
+        cfg.validate_as(&game.id(), abilities)?;
         check_memory(game.gene_count(), &cfg)?;
         let tables = Arc::new(RunTables::for_run(&game, &cfg)?);
         let fitness = FitnessTerms::new(&game, &cfg, &tables)?;
-        let bench = Bench::new(&game, &cfg, &tables)?;
+        let bench = Bench::new(&game, &cfg, &tables, &abilities)?;
         let learner_opponent = cfg
             .learn_against
             .as_ref()
@@ -111,6 +115,7 @@ impl<G: Playable> Prepared<G> {
             fitness,
             bench,
             tables,
+            abilities,
             learner_opponent,
         })
     }

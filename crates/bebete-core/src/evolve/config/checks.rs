@@ -8,6 +8,7 @@ use crate::dispatch::{Abilities, abilities};
 use crate::encoding::shell::MAX_LOOKAHEAD;
 use crate::evolve::fitness;
 use crate::evolve::operators::{Init, Mutation, MutationScope, Selection, Target};
+use crate::games::GameId;
 use crate::players::Playable;
 
 /// A parameter refused: its flag, the value given and what is allowed.
@@ -38,14 +39,20 @@ impl EvolveConfig {
     /// Checks every parameter against its range and the abilities of
     /// `game`, which must be the configuration's own.
     pub fn validate_for<G: Playable>(&self, game: &G) -> Result<(), ConfigError> {
-        if self.game != game.id() {
+        self.validate_as(&game.id(), Abilities::of(game))
+    }
+
+    /// [`EvolveConfig::validate_for`] of a game named `id` with
+    /// `abilities`, already read off it.
+    pub(crate) fn validate_as(&self, id: &GameId, abilities: Abilities) -> Result<(), ConfigError> {
+        if self.game != *id {
             return refuse(
                 "game",
-                game.id().to_string(),
+                id.to_string(),
                 format!("this configuration is for {}", self.game),
             );
         }
-        self.validate_with(Abilities::of(game))
+        self.validate_with(abilities)
     }
 
     fn validate_with(&self, abilities: Abilities) -> Result<(), ConfigError> {

@@ -373,10 +373,10 @@ impl<G: Playable> Evolution<G> {
             fitness,
             bench,
             tables,
+            abilities,
             learner_opponent,
         } = prepared;
         let tutor = tables.tutor.clone().filter(|_| cfg.tutor.operators());
-        let abilities = Abilities::of(&game);
         let islands = populations
             .into_iter()
             .enumerate()
