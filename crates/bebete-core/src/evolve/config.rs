@@ -13,6 +13,8 @@ use crate::games::{GameId, GameSpec, MethodSettings};
 use crate::players::{Playable, PlayerSpec};
 use serde::{Deserialize, Serialize};
 
+pub use recommended::{Recommended, RunSettings};
+
 /// Everything that determines a run's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolveConfig {
@@ -146,55 +148,38 @@ pub struct ConfigError {
 
 impl EvolveConfig {
     /// The recommended settings for `game`, the defaults of `evolve`: the
-    /// method with what the game's [`RunSettings`](crate::games::RunSettings)
-    /// change (each game says why in its own file).
+    /// method with what the game's [`RunSettings`] change (each game's
+    /// reasons beside them, in `config/recommended.rs`).
     pub fn recommended(game: GameSpec, seed: u64) -> EvolveConfig {
         let mut cfg = EvolveConfig::method(game, seed);
-        let settings = game.recommended();
-        if let Some(n) = settings.population {
-            cfg.population = n;
-        }
-        if let Some(n) = settings.elite {
-            cfg.elite = n;
-        }
-        if let Some(n) = settings.parents {
-            cfg.parents = n;
-        }
-        if let Some(text) = settings.mutation {
-            cfg.mutation = text.parse().expect("a game's recommended mutation");
-        }
-        if let Some(text) = settings.fitness {
-            cfg.fitness = text.parse().expect("a game's recommended fitness");
-        }
-        if settings.zero_init {
-            cfg.init = Init::Zero;
-        }
-        if let Some(n) = settings.self_play {
-            cfg.self_play = n;
-        }
-        if let Some(text) = settings.learn_against {
-            cfg.learn_against = Some(
-                PlayerSpec::parse(text).expect("a game's recommended opponent to learn against"),
-            );
-        }
-        if let Some(text) = settings.target {
-            cfg.stop.target = Some(text.parse().expect("a game's recommended target"));
-        }
-        if let Some(n) = settings.generations {
-            cfg.generations = n;
-        }
-        if let Some(n) = settings.checkpoint_every {
-            cfg.checkpoint_every = n;
-        }
-        if let Some(n) = settings.bench_every {
-            cfg.bench.every = n;
-        }
-        if let Some(list) = settings.bench_against {
-            cfg.bench.against = list
-                .split(',')
-                .map(|text| PlayerSpec::parse(text).expect("a game's recommended benchmark"))
-                .collect();
-        }
+        let RunSettings {
+            population,
+            elite,
+            parents,
+            mutation,
+            fitness,
+            init,
+            self_play,
+            learn_against,
+            target,
+            generations,
+            checkpoint_every,
+            bench_every,
+            bench_against,
+        } = crate::games::with_game!(game, g => g.recommended());
+        cfg.population = population.unwrap_or(cfg.population);
+        cfg.elite = elite.unwrap_or(cfg.elite);
+        cfg.parents = parents.unwrap_or(cfg.parents);
+        cfg.mutation = mutation.unwrap_or(cfg.mutation);
+        cfg.fitness = fitness.unwrap_or(cfg.fitness);
+        cfg.init = init.unwrap_or(cfg.init);
+        cfg.self_play = self_play.unwrap_or(cfg.self_play);
+        cfg.learn_against = learn_against.or(cfg.learn_against);
+        cfg.stop.target = target.or(cfg.stop.target);
+        cfg.generations = generations.unwrap_or(cfg.generations);
+        cfg.checkpoint_every = checkpoint_every.unwrap_or(cfg.checkpoint_every);
+        cfg.bench.every = bench_every.unwrap_or(cfg.bench.every);
+        cfg.bench.against = bench_against.unwrap_or(cfg.bench.against);
         cfg
     }
 
@@ -290,5 +275,6 @@ impl EvolveConfig {
 }
 
 mod checks;
+mod recommended;
 #[cfg(test)]
 mod tests;

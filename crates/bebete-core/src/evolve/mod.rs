@@ -31,7 +31,9 @@ pub mod stats;
 pub mod tournament;
 pub mod tutor;
 
-pub use config::{BenchConfig, ConfigError, EvolveConfig, Islands, StopRule, Tutoring};
+pub use config::{
+    BenchConfig, ConfigError, EvolveConfig, Islands, Recommended, RunSettings, StopRule, Tutoring,
+};
 pub use evolution::{Evolution, EvolveError, GenerationReport, Observer, Prepared, RunEnd};
 pub use fitness::Fitness;
 pub use fitness::bank::BankMetric;

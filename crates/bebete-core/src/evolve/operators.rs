@@ -169,6 +169,12 @@ impl Mutation {
         }
     }
 
+    /// A range: each child draws its rate log-uniformly from `low..high`
+    /// (`--mutation LO..HI`).
+    pub fn range(low: f64, high: f64) -> Mutation {
+        Mutation { low, high }
+    }
+
     /// Reads `P` or `LO..HI` (0 < LO ≤ HI ≤ 1 for a range).
     fn parse_text(text: &str) -> Result<Mutation, String> {
         let rate = |t: &str| -> Result<f64, String> {

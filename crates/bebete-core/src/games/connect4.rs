@@ -18,7 +18,7 @@
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NTuple, Outcome, Registered, Rules, RunSettings, Side, ValueGenome, plain_number,
+    NTuple, Outcome, Registered, Rules, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -289,35 +289,6 @@ impl Registered for GenomeGame<Connect4> {
 
     fn value_genome(&self) -> Option<NTuple> {
         self.value_kind().map(|genome| genome.shape)
-    }
-
-    /// A value genome: two learners, one per core, selected on the
-    /// solver-labelled bank (the better is kept, the other restarts from a
-    /// mutated copy of it). A vote genome: games against fixed opponents
-    /// from zero weights, 3,000 generations (docs/experiments.md).
-    fn recommended(&self) -> RunSettings {
-        match self.kind {
-            Kind::Value(_) => RunSettings {
-                population: Some(2),
-                elite: Some(1),
-                parents: Some(1),
-                mutation: Some("0.01"),
-                self_play: Some(25_000),
-                fitness: Some("vs:bank"),
-                generations: Some(60),
-                checkpoint_every: Some(5),
-                bench_every: Some(5),
-                ..RunSettings::default()
-            },
-            _ => RunSettings {
-                fitness: Some("vs:random:10+rules:20+alphabeta:2:6"),
-                zero_init: true,
-                generations: Some(3000),
-                checkpoint_every: Some(500),
-                bench_every: Some(100),
-                ..RunSettings::default()
-            },
-        }
     }
 }
 

@@ -11,7 +11,7 @@
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NoGenome, Outcome, Registered, Rules, RunSettings, Side, plain_number,
+    NoGenome, Outcome, Registered, Rules, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -311,19 +311,6 @@ impl Registered for GenomeGame<Matchsticks> {
             return Err(InvalidRules("matchsticks with a max-take of 0".to_string()));
         }
         Ok(())
-    }
-
-    /// The exact audit as the fitness, stopping once the champion is
-    /// unbeatable.
-    fn recommended(&self) -> RunSettings {
-        RunSettings {
-            mutation: Some("0.002..0.2"),
-            fitness: Some("vs:exhaustive"),
-            target: Some("unbeatable"),
-            generations: Some(5000),
-            checkpoint_every: Some(100),
-            ..RunSettings::default()
-        }
     }
 }
 

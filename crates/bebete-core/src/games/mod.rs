@@ -49,7 +49,7 @@ pub use othello::{
     moves_of as othello_moves, pattern_tuples, perft_bitboards as othello_perft, straight_tuples,
     symmetric_square as othello_symmetric_square,
 };
-pub use registry::{GameOptions, MethodSettings, OptionError, Registered, RuleObject, RunSettings};
+pub use registry::{GameOptions, MethodSettings, OptionError, Registered, RuleObject};
 pub use solitaire::{
     Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, PegBits, Solitaire,
     SolitairePosition, SolitaireRules, SolitaireRulesError, jumps as solitaire_jumps,

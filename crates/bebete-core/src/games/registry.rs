@@ -213,34 +213,6 @@ pub struct MethodSettings {
     pub bench_every: u64,
 }
 
-/// What `evolve`'s recommended settings change from the method for one
-/// game (measured in docs/experiments.md); `None` keeps the method's
-/// value. Texts are read as the command line reads the same flags.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RunSettings {
-    pub population: Option<usize>,
-    pub elite: Option<usize>,
-    pub parents: Option<usize>,
-    /// `--mutation`: a rate or a range.
-    pub mutation: Option<&'static str>,
-    /// `--fitness`.
-    pub fitness: Option<&'static str>,
-    /// `--init zero`.
-    pub zero_init: bool,
-    /// `--self-play`.
-    pub self_play: Option<u32>,
-    /// `--learn-against`.
-    pub learn_against: Option<&'static str>,
-    /// `--target`.
-    pub target: Option<&'static str>,
-    pub generations: Option<u64>,
-    pub checkpoint_every: Option<u64>,
-    pub bench_every: Option<u64>,
-    /// `--bench-against`: the field's own yardstick among them, where it
-    /// has one.
-    pub bench_against: Option<&'static str>,
-}
-
 /// A game this crate knows by name. Everything the program needs to list
 /// it, read it from options and files, and run it with sensible settings.
 pub trait Registered: Game + Copy + Into<GameSpec> {
@@ -318,10 +290,6 @@ pub trait Registered: Game + Copy + Into<GameSpec> {
     /// The shape of its value genome, when its encoder is one.
     fn value_genome(&self) -> Option<NTuple> {
         None
-    }
-    /// `evolve`'s recommended settings for this game and encoder.
-    fn recommended(&self) -> RunSettings {
-        RunSettings::default()
     }
 }
 

@@ -20,7 +20,7 @@
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, MethodSettings, MoveError, NoGenome,
-    Outcome, Registered, Rules, RunSettings, Side, plain_number,
+    Outcome, Registered, Rules, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -301,16 +301,6 @@ impl Registered for GenomeGame<Solitaire> {
             .rules
             .check()
             .map_err(|e| InvalidRules(e.to_string()))
-    }
-
-    /// Stop at a perfect game (one peg left).
-    fn recommended(&self) -> RunSettings {
-        RunSettings {
-            mutation: Some("0.0005..0.05"),
-            target: Some("pegs:1"),
-            generations: Some(2000),
-            ..RunSettings::default()
-        }
     }
 }
 

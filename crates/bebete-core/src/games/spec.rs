@@ -183,11 +183,6 @@ impl GameSpec {
     pub fn encoder_name(&self) -> &'static str {
         with_game!(self, game => game.encoder_name())
     }
-
-    /// `evolve`'s recommended settings for this game and encoder.
-    pub fn recommended(&self) -> super::RunSettings {
-        with_game!(self, game => game.recommended())
-    }
 }
 
 impl std::fmt::Display for GameSpec {

@@ -5,7 +5,7 @@
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NTuple, Outcome, Registered, Rules, RunSettings, Side, ValueGenome, plain_number,
+    NTuple, Outcome, Registered, Rules, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -184,33 +184,6 @@ impl Registered for GenomeGame<TicTacToe> {
 
     fn value_genome(&self) -> Option<NTuple> {
         self.value_kind().map(|genome| genome.shape)
-    }
-
-    /// The exact audit as the fitness, stopping once the champion is
-    /// unbeatable; a value genome learns by self-play in a population of 8.
-    fn recommended(&self) -> RunSettings {
-        let exact = RunSettings {
-            fitness: Some("vs:exhaustive"),
-            target: Some("unbeatable"),
-            ..RunSettings::default()
-        };
-        match self.kind {
-            Kind::Value(_) => RunSettings {
-                population: Some(8),
-                elite: Some(2),
-                mutation: Some("0.05"),
-                self_play: Some(300),
-                generations: Some(500),
-                checkpoint_every: Some(50),
-                ..exact
-            },
-            _ => RunSettings {
-                mutation: Some("0.0005..0.02"),
-                generations: Some(5000),
-                checkpoint_every: Some(100),
-                ..exact
-            },
-        }
     }
 }
 

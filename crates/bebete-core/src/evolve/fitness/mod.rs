@@ -290,8 +290,21 @@ impl Fitness {
         Fitness::of_terms(vec![AnyTerm::Solo(solo::Solo)])
     }
 
-    /// A fitness of these terms, put in the table's order.
-    pub(crate) fn of_terms(mut terms: Vec<AnyTerm>) -> Fitness {
+    /// A fitness of these terms, put in the table's order (so it is
+    /// written back as `--fitness` would read it):
+    ///
+    /// ```
+    /// use bebete_core::evolve::Fitness;
+    /// use bebete_core::evolve::fitness::{AnyTerm, versus::Versus};
+    /// use bebete_core::players::PlayerSpec;
+    ///
+    /// let against = |player, games| AnyTerm::Versus(Versus { player, games });
+    /// let fitness = Fitness::of_terms([against(PlayerSpec::Random, 10), against(PlayerSpec::Rules, 20)]);
+    /// assert_eq!(fitness.to_string(), "vs:random:10+rules:20");
+    /// assert_eq!(fitness, "vs:random:10+rules:20".parse().unwrap());
+    /// ```
+    pub fn of_terms(terms: impl IntoIterator<Item = AnyTerm>) -> Fitness {
+        let mut terms: Vec<AnyTerm> = terms.into_iter().collect();
         terms.sort_by_key(AnyTerm::rank);
         Fitness { terms }
     }

@@ -45,7 +45,7 @@ mod tests;
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NTuple, NotationError, Outcome, Registered, Rules, RunSettings, Side, ValueGenome,
+    NTuple, NotationError, Outcome, Registered, Rules, Side, ValueGenome,
 };
 
 /// Squares on the board.

@@ -91,32 +91,4 @@ impl Registered for GenomeGame<Checkers> {
     fn value_genome(&self) -> Option<NTuple> {
         self.value_kind().map(|genome| genome.shape)
     }
-
-    /// Games against fixed opponents, as for Connect-Four's vote genome; a
-    /// value genome: two learners by self-play, the better against
-    /// alphabeta kept (docs/experiments.md).
-    fn recommended(&self) -> RunSettings {
-        if let Kind::Value(_) = self.kind {
-            return RunSettings {
-                population: Some(2),
-                elite: Some(1),
-                parents: Some(1),
-                mutation: Some("0.01"),
-                self_play: Some(5_000),
-                fitness: Some("vs:alphabeta:2:20"),
-                generations: Some(200),
-                checkpoint_every: Some(10),
-                bench_every: Some(10),
-                ..RunSettings::default()
-            };
-        }
-        RunSettings {
-            fitness: Some("vs:random:10+rules:20"),
-            zero_init: true,
-            generations: Some(300),
-            checkpoint_every: Some(50),
-            bench_every: Some(25),
-            ..RunSettings::default()
-        }
-    }
 }

@@ -31,8 +31,7 @@ pub use registration::{pattern_tuples, straight_tuples, symmetric_square};
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NTuple, NoGenome, NotationError, Outcome, Placement, Registered, Rules, RunSettings, Side,
-    ValueGenome,
+    NTuple, NoGenome, NotationError, Outcome, Placement, Registered, Rules, Side, ValueGenome,
 };
 
 /// The move of a side that cannot put a disc anywhere.

@@ -3,7 +3,7 @@
 
 use super::{
     GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, NTuple, NoGenome, Othello,
-    Placement, Registered, Rules, RunSettings, SQUARES, ValueGenome,
+    Placement, Registered, Rules, SQUARES, ValueGenome,
 };
 use crate::games::{MAX_STAGES, OptionError};
 use serde::{Deserialize, Serialize};
@@ -363,29 +363,5 @@ impl Registered for GenomeGame<Othello> {
 
     fn value_genome(&self) -> Option<NTuple> {
         self.value_kind().map(|genome| genome.shape)
-    }
-
-    /// Coevolutionary TD learning, as the papers learn (docs/experiments.md):
-    /// a small population, each genome learning by TD self-play between
-    /// generations, selected by a round-robin among themselves; no fixed
-    /// player in the learning or the selection. The default genome is the
-    /// patterns' (`--encoder patterns`), which learn by TD(0). (`--learn-against wpc@0.1
-    /// --fitness vs:wpc@0.1:100` breeds a specialist against the papers'
-    /// yardstick instead.) The benchmark includes that yardstick,
-    /// `wpc@0.1`, the figure the papers report.
-    fn recommended(&self) -> RunSettings {
-        RunSettings {
-            population: Some(4),
-            elite: Some(2),
-            parents: Some(2),
-            mutation: Some("0.01"),
-            self_play: Some(2_000),
-            fitness: Some("round-robin"),
-            generations: Some(100),
-            checkpoint_every: Some(25),
-            bench_every: Some(25),
-            bench_against: Some("random,rules,wpc@0.1"),
-            ..RunSettings::default()
-        }
     }
 }
