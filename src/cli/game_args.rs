@@ -361,7 +361,7 @@ mod tests {
     fn the_shape_help_reads_the_registry() {
         assert_eq!(
             shape_help(true),
-            "Value genome: tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 64, othello 12; othello patterns 7 a game stage, up to 16 stages; othello straight places its own]"
+            "Value genome: tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 128, othello 12; othello patterns 7 a game stage, up to 16 stages; othello straight places its own]"
         );
         assert_eq!(
             shape_help(false),
