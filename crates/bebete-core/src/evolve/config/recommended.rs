@@ -51,6 +51,34 @@ fn versus(player: PlayerSpec, games: u64) -> AnyTerm {
     AnyTerm::Versus(Versus { player, games })
 }
 
+/// A value genome's two learners, one per core: the better by `fitness`
+/// is kept, the other restarts from a mutated copy of it.
+fn two_learners(self_play: u32, fitness: Fitness) -> RunSettings {
+    RunSettings {
+        population: Some(2),
+        elite: Some(1),
+        parents: Some(1),
+        mutation: Some(Mutation::fixed(0.01)),
+        self_play: Some(self_play),
+        fitness: Some(fitness),
+        ..RunSettings::default()
+    }
+}
+
+/// A vote table from zero weights (`--init zero`), selected by games
+/// against fixed players.
+fn votes_from_zero(against: impl IntoIterator<Item = (PlayerSpec, u64)>) -> RunSettings {
+    RunSettings {
+        fitness: Some(Fitness::of_terms(
+            against
+                .into_iter()
+                .map(|(player, games)| versus(player, games)),
+        )),
+        init: Some(Init::Zero),
+        ..RunSettings::default()
+    }
+}
+
 /// The exact audit as the fitness, stopping once the champion is
 /// unbeatable (the games solved whole).
 fn exact() -> RunSettings {
@@ -97,37 +125,31 @@ impl Recommended for GenomeGame<Matchsticks> {
     }
 }
 
-/// A value genome: two learners, one per core, selected on the
-/// solver-labelled bank (the better is kept, the other restarts from a
-/// mutated copy of it). A vote genome: games against fixed opponents from
-/// zero weights, 3,000 generations.
+/// A value genome: two learners selected on the solver-labelled bank. A
+/// vote genome: games against fixed opponents from zero weights, 3,000
+/// generations.
 impl Recommended for GenomeGame<Connect4> {
     fn recommended(&self) -> RunSettings {
         if self.value_genome().is_some() {
             return RunSettings {
-                population: Some(2),
-                elite: Some(1),
-                parents: Some(1),
-                mutation: Some(Mutation::fixed(0.01)),
-                self_play: Some(25_000),
-                fitness: Some(Fitness::of_terms([AnyTerm::Bank(Bank(BankMetric::Keep))])),
                 generations: Some(60),
                 checkpoint_every: Some(5),
                 bench_every: Some(5),
-                ..RunSettings::default()
+                ..two_learners(
+                    25_000,
+                    Fitness::of_terms([AnyTerm::Bank(Bank(BankMetric::Keep))]),
+                )
             };
         }
         RunSettings {
-            fitness: Some(Fitness::of_terms([
-                versus(PlayerSpec::Random, 10),
-                versus(PlayerSpec::Rules, 20),
-                versus(PlayerSpec::AlphaBeta(2), 6),
-            ])),
-            init: Some(Init::Zero),
             generations: Some(3000),
             checkpoint_every: Some(500),
             bench_every: Some(100),
-            ..RunSettings::default()
+            ..votes_from_zero([
+                (PlayerSpec::Random, 10),
+                (PlayerSpec::Rules, 20),
+                (PlayerSpec::AlphaBeta(2), 6),
+            ])
         }
     }
 }
@@ -151,28 +173,20 @@ impl Recommended for GenomeGame<Checkers> {
     fn recommended(&self) -> RunSettings {
         if self.value_genome().is_some() {
             return RunSettings {
-                population: Some(2),
-                elite: Some(1),
-                parents: Some(1),
-                mutation: Some(Mutation::fixed(0.01)),
-                self_play: Some(5_000),
-                fitness: Some(Fitness::of_terms([versus(PlayerSpec::AlphaBeta(2), 20)])),
                 generations: Some(200),
                 checkpoint_every: Some(10),
                 bench_every: Some(10),
-                ..RunSettings::default()
+                ..two_learners(
+                    5_000,
+                    Fitness::of_terms([versus(PlayerSpec::AlphaBeta(2), 20)]),
+                )
             };
         }
         RunSettings {
-            fitness: Some(Fitness::of_terms([
-                versus(PlayerSpec::Random, 10),
-                versus(PlayerSpec::Rules, 20),
-            ])),
-            init: Some(Init::Zero),
             generations: Some(300),
             checkpoint_every: Some(50),
             bench_every: Some(25),
-            ..RunSettings::default()
+            ..votes_from_zero([(PlayerSpec::Random, 10), (PlayerSpec::Rules, 20)])
         }
     }
 }
