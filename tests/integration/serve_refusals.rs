@@ -598,7 +598,11 @@ fn connections_past_the_descriptor_limit_are_closed_and_the_server_goes_on() {
     assert_ne!(files[0], "100", "{limits}");
     drop(raised);
     let server = Server::start_with_ulimit(dir.path(), &["--client-seconds", "60"], "-n 100");
-    assert_eq!(server.get("/api/genomes").0, 200);
+    // No request before the idle connections: a finished connection's
+    // place is given back only when the server reads its close, which on a
+    // loaded machine can come after the late connection below is accepted
+    // (it then took that place and was answered). The server prints its
+    // address once it listens; that it answers is checked at the end.
     let idle: Vec<std::net::TcpStream> = (0..60)
         .map(|_| std::net::TcpStream::connect(server.addr).unwrap())
         .collect();
