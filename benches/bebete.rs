@@ -10,8 +10,8 @@ use bebete::evolve::tournament::{genome_game, round_robin};
 use bebete::evolve::tutor::Tutor;
 use bebete::evolve::{BankMetric, EvolveConfig, Hall, Population, breeding};
 use bebete::games::{
-    Checkers, Connect4, Game, GameSpec, GenomeGame, Matchsticks, MatchsticksRules, NTuple,
-    TicTacToe,
+    BuiltIn, Checkers, Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, NTuple, Pair,
+    TicTacToe, ValueGenome,
 };
 use bebete::genome::random_genes;
 use bebete::players::{
@@ -315,7 +315,7 @@ fn value_genome(c: &mut Criterion) {
     });
     // The bank's positions, each one decision: a run's fitness with
     // `--fitness vs:bank` on a value genome.
-    let cfg = EvolveConfig::method(GameSpec::Connect4(game), 1);
+    let cfg = EvolveConfig::method(game.spec(), 1);
     let tutor = Tutor::for_run(&game, &cfg)
         .expect("the built-in bank loads")
         .expect("connect4 has a bank");
@@ -340,7 +340,7 @@ fn value_genome(c: &mut Criterion) {
 /// The shipped `connect4-ntuple.genome` searching its own games' positions
 /// (self-play at one ply after two random plies): what a move of
 /// `connect4.genome` costs in play, at the shipped depth and deeper.
-fn shipped_search(c: &mut Criterion, game: &GenomeGame<Connect4>) {
+fn shipped_search(c: &mut Criterion, game: &Pair<Connect4, ValueGenome>) {
     let path = std::path::Path::new("genomes/connect4-ntuple.genome");
     let genes = bebete::genome::Genome::load(path)
         .expect("the shipped Connect-Four value genome")

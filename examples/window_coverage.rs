@@ -18,9 +18,8 @@
 //! cargo run --release --example window_coverage -- GENOME [OPPONENT] [GAMES]
 //! ```
 
-use bebete::encoding::ntuple::Decision;
 use bebete::encoding::{Ballot, Explanation, IllegalPolicy, TableGame, Votes};
-use bebete::games::{BuiltIn, GameSpec, Side};
+use bebete::games::{BuiltIn, GameSpec, Kind, Pair, Side};
 use bebete::genome::Genome;
 use bebete::players::{Knowledge, PlayerSpec};
 use std::fmt::Write;
@@ -52,8 +51,18 @@ fn main() -> anyhow::Result<()> {
     let games: u64 = args.get(2).map_or(Ok(1000), |g| g.parse())?;
     let genome = Genome::load(Path::new(path))?;
     let (histogram, reads) = match genome.game {
-        GameSpec::Connect4(game) => coverage(&game, &genome, path, opponent, games)?,
-        GameSpec::Checkers(game) => coverage(&game, &genome, path, opponent, games)?,
+        GameSpec::Connect4(game) => match game.kind {
+            Kind::Votes(encoder) => {
+                coverage(&Pair::new(game.rules, encoder), &genome, opponent, games)?
+            }
+            Kind::Value(_) => anyhow::bail!("{path} is a value genome: it has no windows"),
+        },
+        GameSpec::Checkers(game) => match game.kind {
+            Kind::Votes(encoder) => {
+                coverage(&Pair::new(game.rules, encoder), &genome, opponent, games)?
+            }
+            Kind::Value(_) => anyhow::bail!("{path} is a value genome: it has no windows"),
+        },
         _ => anyhow::bail!("{path} is not a Connect-Four or checkers genome"),
     };
     let moves: u64 = histogram.iter().sum();
@@ -88,12 +97,11 @@ type Coverage = (Vec<u64>, std::collections::HashMap<usize, u64>);
 fn coverage<G, L, M>(
     game: &G,
     genome: &Genome,
-    path: &str,
     opponent: &str,
     games: u64,
 ) -> anyhow::Result<Coverage>
 where
-    G: TableGame<Move = M, Reason = Decision<L, M>> + Knowledge + BuiltIn,
+    G: TableGame<Move = M, Reason = L> + Knowledge + BuiltIn,
     L: Explanation<M> + Windows,
     M: Copy,
 {
@@ -111,12 +119,7 @@ where
         let mut pos = game.start();
         while game.outcome(&pos).is_none() {
             let mv = if game.turn(&pos) == genome_side {
-                let Some(reason) = game
-                    .explain(&genome.genes, &pos, IllegalPolicy::Repair)
-                    .table()
-                else {
-                    anyhow::bail!("{path} is a value genome: it has no windows");
-                };
+                let reason = game.explain(&genome.genes, &pos, IllegalPolicy::Repair);
                 histogram[reason.weights().iter().filter(|&&w| w > 0).count()] += 1;
                 for index in reason.consulted() {
                     *reads.entry(index).or_default() += 1;

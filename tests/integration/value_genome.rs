@@ -199,7 +199,10 @@ fn a_damaged_value_genome_is_named_as_such() {
         tuples: 6,
         length: 4,
     };
-    let mut genome = Genome::random(GameSpec::Connect4(Connect4::value_genome(shape)), 3);
+    let mut genome = Genome::random(
+        GameSpec::Connect4(Connect4::value_genome(shape).registered()),
+        3,
+    );
     let path = dir.path().join("bad.genome");
     genome.save(&path).unwrap();
     assert_eq!(Genome::load(&path).unwrap(), genome);

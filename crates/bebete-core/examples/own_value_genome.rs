@@ -2,10 +2,9 @@
 //! in `shared/hexapawn.rs`), learning by self-play through public API only.
 //!
 //! A game gives the value genome its board view (`CellBoard`: the grid,
-//! each cell's state, a thread's evaluators) and says which genome kinds
-//! it has (`Rules`); `GenomeGame<Hexapawn>` is then a `TableGame` like any
-//! built-in game's: it decides, learns, breeds and is measured by the same
-//! code. The program learns from self-play and plays 1,000 games against
+//! each cell's state, a thread's evaluators); `Pair<Hexapawn, ValueGenome>`
+//! is then a `TableGame` like any built-in game's: it decides, learns,
+//! breeds and is measured by the same code. The program learns from self-play and plays 1,000 games against
 //! random moves on each side, before and after.
 //!
 //! ```sh
@@ -14,13 +13,10 @@
 
 use bebete_core::encoding::ntuple::CellBoard;
 use bebete_core::encoding::{IllegalPolicy, TableGame};
-use bebete_core::games::{
-    Game, GenomeGame, Kind, NTuple, NoGenome, Outcome, Rules, Side, ValueGenome,
-};
+use bebete_core::games::{Game, NTuple, Outcome, Pair, Side, ValueGenome};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
-use serde::{Deserialize, Serialize};
 
 #[path = "shared/hexapawn.rs"]
 mod hexapawn;
@@ -43,28 +39,8 @@ impl CellBoard for Hexapawn {
     bebete_core::evaluator_pool!(Hexapawn);
 }
 
-/// How a file would store the game: a value genome of this shape.
-#[derive(Serialize, Deserialize)]
-pub struct Stored(NTuple);
-
-/// Hexapawn has no vote table here, and the value genome.
-impl Rules for Hexapawn {
-    type Votes = NoGenome;
-    type Values = ValueGenome;
-    type Stored = Stored;
-    fn store(game: &GenomeGame<Hexapawn>) -> Stored {
-        match game.kind {
-            Kind::Votes(none) => match none {},
-            Kind::Value(genome) => Stored(genome.shape),
-        }
-    }
-    fn load(Stored(shape): Stored) -> GenomeGame<Hexapawn> {
-        GenomeGame::value(Hexapawn, ValueGenome::drawn(shape))
-    }
-}
-
 /// Eight tuples of three cells.
-const GAME: GenomeGame<Hexapawn> = GenomeGame::value(
+const GAME: Pair<Hexapawn, ValueGenome> = Pair::new(
     Hexapawn,
     ValueGenome::drawn(NTuple {
         tuples: 8,

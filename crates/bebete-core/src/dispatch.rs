@@ -8,7 +8,7 @@
 //! ([`Knowledge`]). Code below the players that needs only genomes uses
 //! [`crate::encoding::visit_table_game`].
 
-use crate::games::{BuiltIn, GameSpec, with_game};
+use crate::games::{BuiltIn, GameSpec, with_pair};
 use crate::players::Playable;
 use crate::players::{Knowledge, NotAPuzzle, PuzzleVisitor};
 
@@ -32,14 +32,14 @@ pub trait Dispatch {
 
 impl Dispatch for GameSpec {
     fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
-        with_game!(self, game => visitor.visit(game))
+        with_pair!(self, game => visitor.visit(game))
     }
 }
 
 /// Runs a [`PuzzleVisitor`] with the game of `spec`, when it is a puzzle
 /// ([`Knowledge::visit_puzzle`]).
 pub fn visit_puzzle<V: PuzzleVisitor>(spec: GameSpec, visitor: V) -> Result<V::Output, NotAPuzzle> {
-    with_game!(spec, game => game.visit_puzzle(visitor))
+    with_pair!(spec, game => game.visit_puzzle(visitor))
 }
 
 /// What a game can do, read off its traits: for the code that holds only

@@ -215,10 +215,10 @@ pub fn play_with<G: TableGame>(
 mod tests {
     use super::*;
     use crate::encoding::IllegalPolicy;
-    use crate::games::{GenomeGame, TicTacToe};
+    use crate::games::{Pair, TicTacToe, TicTacToeEncoder};
     use crate::players::PlayerSpec;
 
-    fn factory(spec: &str) -> PlayerFactory<GenomeGame<TicTacToe>> {
+    fn factory(spec: &str) -> PlayerFactory<Pair<TicTacToe, TicTacToeEncoder>> {
         PlayerSpec::parse(spec)
             .unwrap()
             .factory(&TicTacToe::BASE3, IllegalPolicy::Repair)

@@ -10,10 +10,10 @@
 
 use crate::bank::{BankFile, BankHeader, Entry, HELD_OUT_EVERY, canonical_key};
 use crate::encoding::IllegalPolicy;
-use crate::games::{Connect4, Connect4Position, Game, GameSpec, GenomeGame};
+use crate::games::{Connect4, Connect4Position, Game, GameSpec, Kind, Pair};
 use crate::genome::Genome;
 use crate::players::knowledge::Connect4Solver;
-use crate::players::{Player, PlayerError, PlayerFactory, PlayerSpec};
+use crate::players::{Playable, Player, PlayerError, PlayerSpec};
 use crate::seed::derive_seed;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -57,22 +57,53 @@ pub struct Gathered {
     pub games: u64,
 }
 
-/// Connect-Four as a player plays it (a genome with its own encoder).
-type Played = GenomeGame<Connect4>;
+/// One of the plan's players, built once: it makes a fresh player for
+/// each game, on the rules (a genome plays with its own genome kind).
+pub struct Seat(Box<dyn Fn(u64) -> Box<dyn Player<Connect4>> + Send + Sync>);
+
+impl Seat {
+    /// A player of `spec` in `game` (the rules paired with a genome kind),
+    /// seated on the rules alone.
+    fn new<G>(game: G, spec: &PlayerSpec) -> Result<Seat, PlayerError>
+    where
+        G: Playable + Game<Position = Connect4Position, Move = u8>,
+    {
+        let factory = spec.factory(&game, IllegalPolicy::default())?;
+        Ok(Seat(Box::new(move |seed| {
+            Box::new(OnRules {
+                player: factory.make(&game, seed),
+                game: game.clone(),
+            })
+        })))
+    }
+}
+
+/// A player of a game of the rules and a genome kind, asked for moves in
+/// the rules alone: its own game is the one it plays in.
+struct OnRules<G: Game> {
+    game: G,
+    player: Box<dyn Player<G>>,
+}
+
+impl<G: Game<Position = Connect4Position, Move = u8>> Player<Connect4> for OnRules<G> {
+    fn choose(&mut self, _: &Connect4, pos: &Connect4Position) -> Option<u8> {
+        self.player.choose(&self.game, pos)
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.player.reseed(seed);
+    }
+}
 
 /// One game's positions (unfinished, with at least `min_stones` stones).
-fn one_game(
-    game: &Played,
-    factories: &[(Played, PlayerFactory<Played>)],
-    plan: &Plan,
-    g: u64,
-) -> Vec<Connect4Position> {
+fn one_game(seats: &[Seat], plan: &Plan, g: u64) -> Vec<Connect4Position> {
+    let game = Connect4;
     let seed = derive_seed(plan.seed, g, GATHER_STREAM);
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut players: Vec<(Played, Box<dyn Player<Played>>)> = (0..2)
+    let mut players: Vec<Box<dyn Player<Connect4>>> = (0..2)
         .map(|side| {
-            let (own, factory) = factories.choose(&mut rng).expect("at least one player");
-            (*own, factory.make(own, derive_seed(seed, side, 0)))
+            let seat = seats.choose(&mut rng).expect("at least one player");
+            (seat.0)(derive_seed(seed, side, 0))
         })
         .collect();
     // A share of random moves (none, some, many) varies the games further.
@@ -90,8 +121,7 @@ fn one_game(
             game.legal_moves(&pos, &mut moves);
             moves.choose(&mut rng).copied()
         } else {
-            let (own, player) = &mut players[side];
-            player.choose(own, &pos)
+            players[side].choose(&game, &pos)
         };
         match mv {
             Some(mv) if game.is_legal(&pos, mv) => pos = game.play(&pos, mv),
@@ -102,20 +132,22 @@ fn one_game(
 }
 
 /// The plan's players, each built once (genome files read and checked): a
-/// genome plays with its own encoder, the others with any.
-pub fn players(plan: &Plan) -> Result<Vec<(Played, PlayerFactory<Played>)>, PlayerError> {
-    let game = Connect4::SUBGRID;
+/// genome plays with its own encoder, the others with the sub-grid one.
+pub fn players(plan: &Plan) -> Result<Vec<Seat>, PlayerError> {
     plan.players
         .iter()
         .map(|spec| {
             let own = match spec {
                 PlayerSpec::Genome(path) => match Genome::load(path)?.game {
                     GameSpec::Connect4(own) => own,
-                    _ => game,
+                    _ => Connect4::SUBGRID.registered(),
                 },
-                _ => game,
+                _ => Connect4::SUBGRID.registered(),
             };
-            Ok((own, spec.factory(&own, IllegalPolicy::default())?))
+            match own.kind {
+                Kind::Votes(encoder) => Seat::new(Pair::new(own.rules, encoder), spec),
+                Kind::Value(genome) => Seat::new(Pair::new(own.rules, genome), spec),
+            }
         })
         .collect()
 }
@@ -125,15 +157,14 @@ pub fn players(plan: &Plan) -> Result<Vec<(Played, PlayerFactory<Played>)>, Play
 /// after each batch of games and says whether to go on (`false`: stop
 /// there, with fewer positions than asked).
 pub fn gather(plan: &Plan, mut progress: impl FnMut(u64) -> bool) -> Result<Gathered, PlayerError> {
-    let game = Connect4::SUBGRID;
-    let factories = players(plan)?;
+    let seats = players(plan)?;
     let mut index: HashMap<u64, usize> = HashMap::default();
     let mut positions: Vec<(Connect4Position, bool)> = Vec::new();
     let mut games = 0;
     while (positions.len() as u64) < plan.positions && games < MAX_GAMES {
         let batch: Vec<Vec<Connect4Position>> = (games..games + BATCH)
             .into_par_iter()
-            .map(|g| one_game(&game, &factories, plan, g))
+            .map(|g| one_game(&seats, plan, g))
             .collect();
         for (k, found) in batch.into_iter().enumerate() {
             let g = games + k as u64;

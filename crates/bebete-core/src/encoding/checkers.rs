@@ -22,8 +22,8 @@
 //! legal move, so the illegal-move policy never applies.
 
 use super::ntuple::{self, CellBoard};
-use super::{Explanation, GenomeKind, IllegalPolicy};
-use crate::games::{Checkers, CheckersEncoder, CheckersMove, CheckersPosition, Game, Side};
+use super::{Explanation, IllegalPolicy, TableGame};
+use crate::games::{Checkers, CheckersEncoder, CheckersMove, CheckersPosition, Game, Pair, Side};
 use rand::{Rng, RngExt};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -225,19 +225,19 @@ impl Explanation<CheckersMove> for Ballot {
 }
 
 /// The text's genome: 4×4 windows voting for moves that start in them.
-impl GenomeKind<Checkers> for CheckersEncoder {
+impl TableGame for Pair<Checkers, CheckersEncoder> {
     type Reason = Ballot;
     const WEIGHTED_GENES: bool = true;
 
-    fn gene_count(&self, _: &Checkers) -> usize {
+    fn gene_count(&self) -> usize {
         CHECKERS_GENES
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, _: &Checkers, _index: usize, rng: &mut R) -> u8 {
+    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
         rng.random()
     }
 
-    fn fill_random<R: Rng + ?Sized>(&self, _: &Checkers, genes: &mut [u8], rng: &mut R) {
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
         rng.fill_bytes(genes)
     }
 
@@ -248,32 +248,27 @@ impl GenomeKind<Checkers> for CheckersEncoder {
     #[inline]
     fn decide(
         &self,
-        game: &Checkers,
         genes: &[u8],
         pos: &CheckersPosition,
         _policy: IllegalPolicy,
     ) -> Option<CheckersMove> {
+        let game = &self.rules;
         best_move(game, pos, &vote_sums(genes, pos), &|_| true)
     }
 
     fn decide_among(
         &self,
-        game: &Checkers,
         genes: &[u8],
         pos: &CheckersPosition,
         _policy: IllegalPolicy,
         allowed: &dyn Fn(CheckersMove) -> bool,
     ) -> Option<CheckersMove> {
+        let game = &self.rules;
         best_move(game, pos, &vote_sums(genes, pos), allowed)
     }
 
-    fn explain(
-        &self,
-        game: &Checkers,
-        genes: &[u8],
-        pos: &CheckersPosition,
-        _policy: IllegalPolicy,
-    ) -> Ballot {
+    fn explain(&self, genes: &[u8], pos: &CheckersPosition, _policy: IllegalPolicy) -> Ballot {
+        let game = &self.rules;
         game.ballot(genes, pos)
     }
 }

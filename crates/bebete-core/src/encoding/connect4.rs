@@ -17,9 +17,10 @@
 //! the column nearest the centre, then to the left.
 
 use super::ntuple::{self, CellBoard};
-use super::{Explanation, GenomeKind, IllegalPolicy};
+use super::{Explanation, IllegalPolicy, TableGame};
 use crate::games::{
     CONNECT4_HEIGHT, CONNECT4_STRIDE, CONNECT4_WIDTH, Connect4, Connect4Encoder, Connect4Position,
+    Pair,
 };
 use crate::games::{Game, Side};
 use rand::{Rng, RngExt};
@@ -280,24 +281,24 @@ fn window_votes(
 
 /// The text's genome: twelve windows, each a gene voting a column with a
 /// weight.
-impl GenomeKind<Connect4> for Connect4Encoder {
+impl TableGame for Pair<Connect4, Connect4Encoder> {
     type Reason = Votes;
     const WEIGHTED_GENES: bool = true;
 
-    fn gene_count(&self, _: &Connect4) -> usize {
-        if self.playable() {
+    fn gene_count(&self) -> usize {
+        if self.kind.playable() {
             PLAYABLE_GENES
         } else {
             CONNECT4_GENES
         }
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, _: &Connect4, _index: usize, rng: &mut R) -> u8 {
+    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
         rng.random()
     }
 
     /// Every byte is a valid gene: fill whole words at a time.
-    fn fill_random<R: Rng + ?Sized>(&self, _: &Connect4, genes: &mut [u8], rng: &mut R) {
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
         rng.fill_bytes(genes)
     }
 
@@ -306,21 +307,17 @@ impl GenomeKind<Connect4> for Connect4Encoder {
     }
 
     #[inline]
-    fn decide(
-        &self,
-        _: &Connect4,
-        genes: &[u8],
-        pos: &Connect4Position,
-        _policy: IllegalPolicy,
-    ) -> Option<u8> {
+    fn decide(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Option<u8> {
         let mut sums = [0u32; WIDTH];
-        if *self == Connect4Encoder::Subgrid {
+        if self.kind == Connect4Encoder::Subgrid {
             for (w, &index) in SubgridEncoder::window_indices(pos).iter().enumerate() {
                 let gene = genes[index as usize];
                 sums[w % 4 + (gene >> 6) as usize] += (gene & 63) as u32;
             }
         } else {
-            for (w, &(index, mirrored)) in SubgridEncoder::windows(*self, pos).iter().enumerate() {
+            for (w, &(index, mirrored)) in
+                SubgridEncoder::windows(self.kind, pos).iter().enumerate()
+            {
                 let gene = genes[index as usize];
                 sums[voted_column(w % 4, gene, mirrored)] += (gene & 63) as u32;
             }
@@ -330,7 +327,7 @@ impl GenomeKind<Connect4> for Connect4Encoder {
 
     /// Four columns × eight weights (0, 9, …, 63): a local search's step
     /// needs the column and the rough weight, not every byte.
-    fn candidate_genes(&self, _: &Connect4) -> Vec<u8> {
+    fn candidate_genes(&self) -> Vec<u8> {
         (0..4u8)
             .flat_map(|inside| (0..8u8).map(move |w| inside << 6 | (w * 9)))
             .collect()
@@ -340,14 +337,13 @@ impl GenomeKind<Connect4> for Connect4Encoder {
     /// for it with a random weight of at least 32 (at least its old one).
     fn steer<R: Rng + ?Sized>(
         &self,
-        _: &Connect4,
         genes: &mut [u8],
         pos: &Connect4Position,
         mv: u8,
         rng: &mut R,
     ) -> bool {
         let column = mv as usize;
-        let covering: Vec<(usize, (u32, bool))> = SubgridEncoder::windows(*self, pos)
+        let covering: Vec<(usize, (u32, bool))> = SubgridEncoder::windows(self.kind, pos)
             .into_iter()
             .enumerate()
             .filter(|(w, _)| (w % 4..w % 4 + 4).contains(&column))
@@ -368,25 +364,18 @@ impl GenomeKind<Connect4> for Connect4Encoder {
     /// The votes rank every column: the heaviest allowed one.
     fn decide_among(
         &self,
-        _: &Connect4,
         genes: &[u8],
         pos: &Connect4Position,
         _policy: IllegalPolicy,
         allowed: &dyn Fn(u8) -> bool,
     ) -> Option<u8> {
-        let (_, votes) = window_votes(*self, genes, pos);
+        let (_, votes) = window_votes(self.kind, genes, pos);
         heaviest_legal_column(&votes, |c| pos.can_play(c as u32) && allowed(c as u8))
             .map(|c| c as u8)
     }
 
-    fn explain(
-        &self,
-        _: &Connect4,
-        genes: &[u8],
-        pos: &Connect4Position,
-        _policy: IllegalPolicy,
-    ) -> Votes {
-        let (windows, votes) = window_votes(*self, genes, pos);
+    fn explain(&self, genes: &[u8], pos: &Connect4Position, _policy: IllegalPolicy) -> Votes {
+        let (windows, votes) = window_votes(self.kind, genes, pos);
         let chosen = heaviest_legal_column(&votes, |c| pos.can_play(c as u32)).unwrap_or(0) as u8;
         Votes {
             windows,

@@ -4,8 +4,8 @@
 //! sticks left × (N+1) + the most that may be taken now ((N+1)² genes), or
 //! with the `sticks` encoder sticks left alone (N+1 genes).
 
-use super::{GeneLookup, GenomeKind, IllegalPolicy};
-use crate::games::{Matchsticks, MatchsticksEncoder, MatchsticksPosition, TakeRule};
+use super::{GeneLookup, IllegalPolicy, TableGame};
+use crate::games::{Matchsticks, MatchsticksEncoder, MatchsticksPosition, Pair, TakeRule};
 use rand::{Rng, RngExt};
 
 impl MatchsticksEncoder {
@@ -50,19 +50,21 @@ impl MatchsticksEncoder {
 }
 
 /// The text's genome: one gene per state, the sticks to take.
-impl GenomeKind<Matchsticks> for MatchsticksEncoder {
+impl TableGame for Pair<Matchsticks, MatchsticksEncoder> {
     type Reason = GeneLookup<u8>;
 
-    fn gene_count(&self, game: &Matchsticks) -> usize {
+    fn gene_count(&self) -> usize {
+        let game = &self.rules;
         let states = game.rules.sticks as usize + 1;
-        match (game.rules.rule, *self) {
+        match (game.rules.rule, self.kind) {
             (TakeRule::Double, MatchsticksEncoder::State) => states * states,
             _ => states,
         }
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, game: &Matchsticks, index: usize, rng: &mut R) -> u8 {
-        let most = match (game.rules.rule, *self) {
+    fn random_gene<R: Rng + ?Sized>(&self, index: usize, rng: &mut R) -> u8 {
+        let game = &self.rules;
+        let most = match (game.rules.rule, self.kind) {
             (TakeRule::Subtract { max_take, .. }, _) => max_take,
             (TakeRule::Double, MatchsticksEncoder::State) => {
                 (index % (game.rules.sticks as usize + 1)) as u8
@@ -80,24 +82,19 @@ impl GenomeKind<Matchsticks> for MatchsticksEncoder {
     }
 
     #[inline]
-    fn decide(
-        &self,
-        game: &Matchsticks,
-        genes: &[u8],
-        pos: &MatchsticksPosition,
-        policy: IllegalPolicy,
-    ) -> Option<u8> {
-        self.lookup(game, genes, pos, policy).chosen
+    fn decide(&self, genes: &[u8], pos: &MatchsticksPosition, policy: IllegalPolicy) -> Option<u8> {
+        let game = &self.rules;
+        self.kind.lookup(game, genes, pos, policy).chosen
     }
 
     fn explain(
         &self,
-        game: &Matchsticks,
         genes: &[u8],
         pos: &MatchsticksPosition,
         policy: IllegalPolicy,
     ) -> GeneLookup<u8> {
-        self.lookup(game, genes, pos, policy)
+        let game = &self.rules;
+        self.kind.lookup(game, genes, pos, policy)
     }
 }
 

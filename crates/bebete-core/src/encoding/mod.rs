@@ -2,15 +2,15 @@
 //!
 //! A genome is a flat table of one-byte genes. A kind of genome says how
 //! many genes it needs for a game's rules, how to draw a random one, and
-//! how a table decides a move in a position ([`GenomeKind`]): each game's
-//! vote-table encoders in its own file here, the value genome once in
-//! [`ntuple`]. [`TableGame`] is the same for a game whose genome kind is
-//! chosen. Decisions allocate nothing (a test holds it): they run millions
-//! of times per generation.
+//! how a table decides a move in a position: [`TableGame`], the one trait
+//! that lists a genome's methods, implemented for a game's rules paired
+//! with one kind ([`Pair`](crate::games::Pair)): each game's vote-table
+//! encoders in its own file here, the value genome once in [`ntuple`].
+//! Decisions allocate nothing (a test holds it): they run millions of
+//! times per generation.
 
 mod checkers;
 mod connect4;
-mod kind;
 mod matchsticks;
 pub mod ntuple;
 mod othello;
@@ -20,7 +20,6 @@ mod tictactoe;
 
 pub use checkers::{Ballot, CHECKERS_GENES, SquareVote};
 pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_column};
-pub use kind::GenomeKind;
 pub use tictactoe::ternary_index;
 
 use crate::games::BuiltIn;
@@ -193,10 +192,14 @@ impl<M: Copy> Explanation<M> for GeneLookup<M> {
 pub type Opponent<'o, G> = dyn FnMut(&<G as Game>::Position) -> Option<<G as Game>::Move> + 'o;
 
 /// A game whose players can be lookup tables: the genome side of a game
-/// (how many genes, how a table decides a move). Every built-in game has
-/// one, [`GenomeGame`](crate::games::GenomeGame), which asks the
-/// [`GenomeKind`] it names; a game from outside the crate implements it
-/// on its own type (`examples/own_game.rs`).
+/// (how many genes, how a table decides a move), and the one trait that
+/// lists a genome's methods. Each kind of genome implements it once for
+/// the game's rules paired with it ([`Pair`](crate::games::Pair)): a vote
+/// table's encoder for its game, the value genome for every game with a
+/// board view; a game from outside the crate implements it on its own type
+/// (`examples/own_game.rs`). Only `gene_count`, `random_gene`, `decide`
+/// and `explain` are required; the learning and search methods answer
+/// "none" unless a kind has them (the value genome's).
 ///
 /// A random gene table already plays a legal move everywhere: an illegal
 /// gene is repaired to the next legal move.
@@ -396,7 +399,7 @@ pub trait TableGameVisitor {
 /// checks). Code that also needs the fixed opponents' knowledge uses
 /// the dispatch module above the players.
 pub fn visit_table_game<V: TableGameVisitor>(spec: GameSpec, visitor: V) -> V::Output {
-    crate::games::with_game!(spec, game => visitor.visit(game))
+    crate::games::with_pair!(spec, game => visitor.visit(game))
 }
 
 /// The set of gene indices that decisions consulted, shared by the threads

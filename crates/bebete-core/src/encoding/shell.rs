@@ -26,7 +26,7 @@ pub const MAX_SEARCH: u8 = 12;
 /// The most plies a genome of `game` may look ahead: the shell's limit, or
 /// a value genome's search limit.
 pub fn max_lookahead(game: crate::games::GameSpec) -> u8 {
-    crate::games::with_game!(game, g => lookahead_limit(&g))
+    crate::games::with_pair!(game, g => lookahead_limit(&g))
 }
 
 /// [`max_lookahead`] of a game type: a genome that learns is a value

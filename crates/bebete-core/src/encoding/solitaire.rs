@@ -7,8 +7,8 @@
 //! here is repaired to the next jump in the list that can (wrapping), as
 //! elsewhere, or forfeits the game under `--illegal forfeit`.
 
-use super::{GeneLookup, GenomeKind, IllegalPolicy, lookup_move};
-use crate::games::{Game, PegBits, Solitaire, SolitairePosition};
+use super::{GeneLookup, IllegalPolicy, TableGame, lookup_move};
+use crate::games::{Game, Pair, PegBits, Solitaire, SolitairePosition};
 use rand::{Rng, RngExt};
 
 impl PegBits {
@@ -36,40 +36,38 @@ impl PegBits {
 }
 
 /// The puzzle's genome: one gene per peg mask, naming a jump.
-impl GenomeKind<Solitaire> for PegBits {
+impl TableGame for Pair<Solitaire, PegBits> {
     type Reason = GeneLookup<u8>;
 
-    fn gene_count(&self, game: &Solitaire) -> usize {
+    fn gene_count(&self) -> usize {
+        let game = &self.rules;
         1 << game.holes()
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, game: &Solitaire, _index: usize, rng: &mut R) -> u8 {
+    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
+        let game = &self.rules;
         rng.random_range(0..game.jumps().len() as u8)
     }
 
-    fn gene_is_valid(&self, game: &Solitaire, gene: u8) -> bool {
+    fn gene_is_valid(&self, gene: u8) -> bool {
+        let game = &self.rules;
         (gene as usize) < game.jumps().len()
     }
 
     #[inline]
-    fn decide(
-        &self,
-        game: &Solitaire,
-        genes: &[u8],
-        pos: &SolitairePosition,
-        policy: IllegalPolicy,
-    ) -> Option<u8> {
-        self.lookup(game, genes, pos, policy).chosen
+    fn decide(&self, genes: &[u8], pos: &SolitairePosition, policy: IllegalPolicy) -> Option<u8> {
+        let game = &self.rules;
+        self.kind.lookup(game, genes, pos, policy).chosen
     }
 
     fn explain(
         &self,
-        game: &Solitaire,
         genes: &[u8],
         pos: &SolitairePosition,
         policy: IllegalPolicy,
     ) -> GeneLookup<u8> {
-        self.lookup(game, genes, pos, policy)
+        let game = &self.rules;
+        self.kind.lookup(game, genes, pos, policy)
     }
 }
 

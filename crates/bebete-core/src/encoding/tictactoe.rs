@@ -7,10 +7,10 @@
 //! then cover all 4,520 unfinished boards.
 
 use super::ntuple::{self, CellBoard};
-use super::{CellName, GeneLookup, GenomeKind, IllegalPolicy, lookup_move};
+use super::{CellName, GeneLookup, IllegalPolicy, TableGame, lookup_move};
 use crate::games::TICTACTOE_LINES as LINES;
 use crate::games::walk::{DEFAULT_NODE_LIMIT, reachable};
-use crate::games::{Game, Outcome, Side, TicTacToe, TicTacToeEncoder, TicTacToePosition};
+use crate::games::{Game, Outcome, Pair, Side, TicTacToe, TicTacToeEncoder, TicTacToePosition};
 use rand::{Rng, RngExt};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -227,67 +227,54 @@ fn active_indices(encoder: TicTacToeEncoder) -> Vec<u32> {
 
 /// The text's genome: one gene per board (or per class of symmetric
 /// boards), naming a cell.
-impl GenomeKind<TicTacToe> for TicTacToeEncoder {
+impl TableGame for Pair<TicTacToe, TicTacToeEncoder> {
     type Reason = GeneLookup<u8>;
 
-    fn gene_count(&self, _: &TicTacToe) -> usize {
+    fn gene_count(&self) -> usize {
         TICTACTOE_GENES
     }
 
-    fn random_gene<R: Rng + ?Sized>(&self, _: &TicTacToe, _index: usize, rng: &mut R) -> u8 {
+    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
         rng.random_range(0..9)
     }
 
-    fn fill_random<R: Rng + ?Sized>(&self, _: &TicTacToe, genes: &mut [u8], rng: &mut R) {
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
         genes.iter_mut().for_each(|g| *g = rng.random_range(0..9));
     }
 
-    fn active_genes(&self, _: &TicTacToe) -> Option<&'static [u32]> {
+    fn active_genes(&self) -> Option<&'static [u32]> {
         static BASE3: OnceLock<Vec<u32>> = OnceLock::new();
         static SYMMETRIC: OnceLock<Vec<u32>> = OnceLock::new();
-        let cell = match self {
+        let cell = match self.kind {
             TicTacToeEncoder::Base3 => &BASE3,
             TicTacToeEncoder::Symmetric => &SYMMETRIC,
         };
-        Some(cell.get_or_init(|| active_indices(*self)))
+        Some(cell.get_or_init(|| active_indices(self.kind)))
     }
 
-    fn gene_is_valid(&self, _: &TicTacToe, gene: u8) -> bool {
+    fn gene_is_valid(&self, gene: u8) -> bool {
         gene < 9
     }
 
-    fn decide(
-        &self,
-        _: &TicTacToe,
-        genes: &[u8],
-        pos: &TicTacToePosition,
-        policy: IllegalPolicy,
-    ) -> Option<u8> {
-        self.lookup(genes, pos, policy).chosen
+    fn decide(&self, genes: &[u8], pos: &TicTacToePosition, policy: IllegalPolicy) -> Option<u8> {
+        self.kind.lookup(genes, pos, policy).chosen
     }
 
     /// The base-3 encoder's games in a loop of their own: the index kept
     /// up to date move by move, a win looked for only on the lines through
     /// the cell just played. The same outcome as the engine's loop (a test
     /// plays both on random genomes).
-    fn whole_game(
-        &self,
-        _: &TicTacToe,
-        first: &[u8],
-        second: &[u8],
-        policy: IllegalPolicy,
-    ) -> Option<Outcome> {
-        (*self == TicTacToeEncoder::Base3).then(|| base3_game(first, second, policy))
+    fn whole_game(&self, first: &[u8], second: &[u8], policy: IllegalPolicy) -> Option<Outcome> {
+        (self.kind == TicTacToeEncoder::Base3).then(|| base3_game(first, second, policy))
     }
 
     fn explain(
         &self,
-        _: &TicTacToe,
         genes: &[u8],
         pos: &TicTacToePosition,
         policy: IllegalPolicy,
     ) -> GeneLookup<u8> {
-        self.lookup(genes, pos, policy)
+        self.kind.lookup(genes, pos, policy)
     }
 }
 
@@ -314,11 +301,11 @@ impl CellBoard for TicTacToe {
 mod tests {
     use super::*;
     use crate::encoding::TableGame;
-    use crate::games::GenomeGame;
+    use crate::games::Pair;
 
     /// The engine's own loop: decide, play, look at the outcome.
     fn engine_game(
-        game: &GenomeGame<TicTacToe>,
+        game: &Pair<TicTacToe, TicTacToeEncoder>,
         first: &[u8],
         second: &[u8],
         policy: IllegalPolicy,
@@ -363,7 +350,7 @@ mod tests {
         // Every outcome was met.
         assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
         // The symmetric encoder has no loop of its own.
-        let symmetric = GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric);
+        let symmetric = Pair::new(TicTacToe, TicTacToeEncoder::Symmetric);
         assert_eq!(
             symmetric.whole_game(&[0; 19_683], &[0; 19_683], IllegalPolicy::Repair),
             None
@@ -418,7 +405,7 @@ mod tests {
 
     #[test]
     fn symmetric_boards_share_a_gene_and_move_alike() {
-        let sym = GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric);
+        let sym = Pair::new(TicTacToe, TicTacToeEncoder::Symmetric);
         assert_eq!(sym.active_genes().unwrap().len(), 627);
         assert_eq!(TicTacToe::BASE3.active_genes().unwrap().len(), 4_520);
         // X in each corner: one canonical board.

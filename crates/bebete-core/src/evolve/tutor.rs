@@ -309,12 +309,12 @@ impl<G: Playable> Tutor<G> {
 mod tests {
     use super::*;
     use crate::bank::BankSource;
-    use crate::games::{Connect4, GenomeGame};
+    use crate::games::{Connect4, Connect4Encoder, Pair};
     use crate::players::Knowledge;
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
 
-    fn tutor(lookahead: u8) -> Tutor<GenomeGame<Connect4>> {
+    fn tutor(lookahead: u8) -> Tutor<Pair<Connect4, Connect4Encoder>> {
         let game = Connect4::SUBGRID;
         let mut bank = game.bank(&BankSource::Builtin).unwrap().unwrap();
         // A small slice keeps the test quick.

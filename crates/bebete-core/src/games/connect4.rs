@@ -17,8 +17,8 @@
 //! (all stones). Playing a column is three bit operations.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NTuple, Outcome, Registered, Rules, Side, ValueGenome, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, KindOf, MethodSettings,
+    MoveError, NTuple, Outcome, Pair, Registered, Rules, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -90,7 +90,8 @@ pub struct Connect4;
 
 impl Connect4 {
     /// Connect-Four played by a vote table with the 4×4 sub-grid encoder.
-    pub const SUBGRID: GenomeGame<Connect4> = GenomeGame::votes(Connect4, Connect4Encoder::Subgrid);
+    pub const SUBGRID: Pair<Connect4, Connect4Encoder> =
+        Pair::new(Connect4, Connect4Encoder::Subgrid);
 
     /// The value genome's default shape: 70 tuples of 8 cells (the
     /// published Connect-Four setting, measured in the prototype).
@@ -100,8 +101,8 @@ impl Connect4 {
     };
 
     /// Connect-Four played by a value genome of `shape`.
-    pub const fn value_genome(shape: NTuple) -> GenomeGame<Connect4> {
-        GenomeGame::value(Connect4, ValueGenome::drawn(shape))
+    pub const fn value_genome(shape: NTuple) -> Pair<Connect4, ValueGenome> {
+        Pair::new(Connect4, ValueGenome::drawn(shape))
     }
 }
 
@@ -138,8 +139,15 @@ impl Rules for Connect4 {
             Stored::Playable => votes(Connect4Encoder::Playable),
             Stored::Mirror => votes(Connect4Encoder::Mirror),
             Stored::PlayableMirror => votes(Connect4Encoder::PlayableMirror),
-            Stored::NTuple(shape) => Connect4::value_genome(shape),
+            Stored::NTuple(shape) => Connect4::value_genome(shape).registered(),
         }
+    }
+}
+
+/// The vote table is Connect4's votes kind.
+impl KindOf<Connect4> for Connect4Encoder {
+    fn of(self) -> Kind<Connect4> {
+        Kind::Votes(self)
     }
 }
 
@@ -239,10 +247,13 @@ impl Registered for GenomeGame<Connect4> {
         let mut games: Vec<Self> = Connect4Encoder::ALL
             .map(|encoder| GenomeGame::votes(Connect4, encoder))
             .to_vec();
-        games.push(Connect4::value_genome(NTuple {
-            tuples: 8,
-            length: 6,
-        }));
+        games.push(
+            Connect4::value_genome(NTuple {
+                tuples: 8,
+                length: 6,
+            })
+            .registered(),
+        );
         games
     }
 
@@ -254,9 +265,9 @@ impl Registered for GenomeGame<Connect4> {
         };
         let name = options.encoder.as_deref().unwrap_or(default);
         if name == "ntuple" {
-            return Ok(Connect4::value_genome(
-                options.value_shape(Connect4::NTUPLE, 42)?,
-            ));
+            return Ok(
+                Connect4::value_genome(options.value_shape(Connect4::NTUPLE, 42)?).registered(),
+            );
         }
         match Connect4Encoder::ALL.into_iter().find(|e| e.name() == name) {
             Some(encoder) => Ok(GenomeGame::votes(Connect4, encoder)),

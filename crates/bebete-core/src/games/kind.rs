@@ -7,9 +7,10 @@
 //! move: the game's vote table (its encoders: tic-tac-toe's base 3,
 //! Connect-Four's sub-grid windows, …) or the value genome
 //! ([`ValueGenome`], written once in `encoding::ntuple` over the board
-//! view a game gives). [`GenomeGame`] pairs the two: it is what the engine
-//! evolves, stores and plays (`encoding::GenomeKind` says how each kind
-//! reads the rules).
+//! view a game gives). [`GenomeGame`] is the rules with a kind chosen among
+//! the game's, as the command line and files name it; [`Pair`] is the
+//! rules with one kind as a type, what the engine evolves and plays (each
+//! kind's `encoding::TableGame` for its pairs says how it reads the rules).
 
 use super::{BoardView, Game, MoveError, NTuple, NotationError, Outcome, Side};
 use serde::de::DeserializeOwned;
@@ -104,8 +105,62 @@ impl<'de, R: Rules> Deserialize<'de> for GenomeGame<R> {
     }
 }
 
-/// The rules are the game's: every method is the rules'.
-impl<R: Rules> Game for GenomeGame<R> {
+/// A game's rules with the one genome kind that plays them: the engine's
+/// generic unit. Each kind implements the genome trait, `TableGame` (in
+/// the `encoding` layer above), for its pairs once (a vote
+/// table's encoder for its game, the value genome for every game with a
+/// board view), and the command line's choice among a game's kinds
+/// ([`GenomeGame`]) becomes one of these when the engine runs it.
+///
+/// ```
+/// use bebete_core::encoding::TableGame;
+/// use bebete_core::games::{BuiltIn, Connect4, GenomeGame, NTuple, Pair, ValueGenome};
+///
+/// let game = Pair::new(Connect4, ValueGenome::drawn(NTuple { tuples: 70, length: 8 }));
+/// assert!(game.learns()); // the value genome's own `TableGame`
+/// assert_eq!(game.registered(), GenomeGame::value(Connect4, game.kind));
+/// assert_eq!(game.spec().encoder_name(), "ntuple");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pair<R, K> {
+    pub rules: R,
+    pub kind: K,
+}
+
+impl<R, K> Pair<R, K> {
+    /// `rules` played by a genome of `kind`.
+    pub const fn new(rules: R, kind: K) -> Self {
+        Pair { rules, kind }
+    }
+}
+
+/// A genome kind of the rules `R`: which of its [`Kind`]s it is.
+pub trait KindOf<R: Rules>: Copy {
+    /// The kind as a value of the rules' choice of kinds.
+    fn of(self) -> Kind<R>;
+}
+
+/// The value genome is the value kind of every game whose rules have it.
+impl<R: Rules<Values = ValueGenome>> KindOf<R> for ValueGenome {
+    fn of(self) -> Kind<R> {
+        Kind::Value(self)
+    }
+}
+
+impl<R: Rules, K: KindOf<R>> Pair<R, K> {
+    /// The choice of kind this pair is, as files and the command line
+    /// name it.
+    pub fn registered(&self) -> GenomeGame<R> {
+        GenomeGame {
+            rules: self.rules,
+            kind: self.kind.of(),
+        }
+    }
+}
+
+/// The rules are the game's: every method is the rules', written once for
+/// every pair.
+impl<R: Game, K: Copy + Send + Sync + 'static> Game for Pair<R, K> {
     type Position = R::Position;
     type Move = R::Move;
 

@@ -10,8 +10,8 @@
 //! is all the double rule needs to remember of the past.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NoGenome, Outcome, Registered, Rules, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, KindOf, MethodSettings,
+    MoveError, NoGenome, Outcome, Pair, Registered, Rules, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -131,8 +131,8 @@ impl Matchsticks {
 
     /// Matchsticks under `rules`, played by a genome with the state
     /// encoder.
-    pub const fn state(rules: MatchsticksRules) -> GenomeGame<Matchsticks> {
-        GenomeGame::votes(Matchsticks { rules }, MatchsticksEncoder::State)
+    pub const fn state(rules: MatchsticksRules) -> Pair<Matchsticks, MatchsticksEncoder> {
+        Pair::new(Matchsticks { rules }, MatchsticksEncoder::State)
     }
 }
 
@@ -155,6 +155,13 @@ impl Rules for Matchsticks {
     }
 }
 
+/// The vote table is Matchsticks's votes kind.
+impl KindOf<Matchsticks> for MatchsticksEncoder {
+    fn of(self) -> Kind<Matchsticks> {
+        Kind::Votes(self)
+    }
+}
+
 impl Registered for GenomeGame<Matchsticks> {
     const NAME: &'static str = "matchsticks";
     const TITLE: &'static str = "Matchsticks";
@@ -173,8 +180,8 @@ impl Registered for GenomeGame<Matchsticks> {
             rule: TakeRule::Double,
         };
         vec![
-            Matchsticks::state(MatchsticksRules::default()),
-            Matchsticks::state(double),
+            Matchsticks::state(MatchsticksRules::default()).registered(),
+            Matchsticks::state(double).registered(),
             GenomeGame::votes(Matchsticks::new(double), MatchsticksEncoder::Sticks),
         ]
     }

@@ -13,7 +13,7 @@
 //! the command line, the server, the run settings and the tests read those,
 //! so none of them names a game to support it.
 
-use super::{Game, GameSpec, InvalidRules, NTuple, TakeRuleName};
+use super::{GameSpec, InvalidRules, NTuple, TakeRuleName};
 
 /// The options that choose a game's rules and encoder, as the command line
 /// and the server collect them (all optional: each game has defaults).
@@ -215,7 +215,7 @@ pub struct MethodSettings {
 
 /// A game this crate knows by name. Everything the program needs to list
 /// it, read it from options and files, and run it with sensible settings.
-pub trait Registered: Game + Copy + Into<GameSpec> {
+pub trait Registered: Copy + Into<GameSpec> {
     /// The canonical command-line name.
     const NAME: &'static str;
     /// The game's name in words, for people (`Connect-Four`).
@@ -298,7 +298,7 @@ pub trait Registered: Game + Copy + Into<GameSpec> {
 /// The first token is `$`, passed in so that the `with_game!` macro
 /// written here can have metavariables of its own.
 macro_rules! registry {
-    ($d:tt $( $(#[$doc:meta])* $kind:ident($game:ty) ),+ $(,)?) => {
+    ($d:tt $( $(#[$doc:meta])* $kind:ident($game:ty) [$($plays:ident),+ $(; never $($never:ident),+)?] ),+ $(,)?) => {
         /// Which game, without its rules (the value of `--game`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum GameKind {
@@ -451,6 +451,26 @@ macro_rules! registry {
             };
         }
         pub(crate) use with_game;
+
+        /// Runs `$body` with `$g` bound to the game of a [`GameSpec`] as
+        /// the engine plays it: its rules paired with the genome kind it
+        /// names ([`Pair`](crate::games::Pair)), a concrete type for each
+        /// kind a game has. A kind a game has not (`never`) is
+        /// [`NoGenome`](crate::games::NoGenome), which has no values.
+        macro_rules! with_pair {
+            ($d spec:expr, $d g:ident => $d body:expr) => {
+                match $d spec {
+                    $($crate::games::GameSpec::$kind(registered) => match registered.kind {
+                        $($crate::games::Kind::$plays(genome_kind) => {
+                            let $d g = $crate::games::Pair::new(registered.rules, genome_kind);
+                            $d body
+                        })+
+                        $($($crate::games::Kind::$never(none) => match none {},)+)?
+                    },)+
+                }
+            };
+        }
+        pub(crate) use with_pair;
     };
 }
 pub(super) use registry;

@@ -19,8 +19,8 @@
 //! more (the pegs left) asks the position.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, InvalidRules, MethodSettings, MoveError, NoGenome,
-    Outcome, Registered, Rules, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, KindOf, MethodSettings,
+    MoveError, NoGenome, Outcome, Pair, Registered, Rules, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -181,7 +181,14 @@ impl Rules for Solitaire {
     }
 
     fn load(rules: SolitaireRules) -> GenomeGame<Solitaire> {
-        Solitaire::bits(rules)
+        Solitaire::bits(rules).registered()
+    }
+}
+
+/// The vote table is Solitaire's votes kind.
+impl KindOf<Solitaire> for PegBits {
+    fn of(self) -> Kind<Solitaire> {
+        Kind::Votes(self)
     }
 }
 
@@ -210,8 +217,8 @@ impl Solitaire {
     }
 
     /// Solitaire under `rules`, played by its genome (the pegs as bits).
-    pub const fn bits(rules: SolitaireRules) -> GenomeGame<Solitaire> {
-        GenomeGame::votes(Solitaire { rules }, PegBits)
+    pub const fn bits(rules: SolitaireRules) -> Pair<Solitaire, PegBits> {
+        Pair::new(Solitaire { rules }, PegBits)
     }
 
     /// The board's jumps (a move is an index into this list).
@@ -244,8 +251,8 @@ impl Registered for GenomeGame<Solitaire> {
     /// The default board and the smallest.
     fn variants() -> Vec<Self> {
         vec![
-            Solitaire::bits(SolitaireRules::default()),
-            Solitaire::bits(SolitaireRules { rows: 4, empty: 2 }),
+            Solitaire::bits(SolitaireRules::default()).registered(),
+            Solitaire::bits(SolitaireRules { rows: 4, empty: 2 }).registered(),
         ]
     }
 
@@ -263,7 +270,7 @@ impl Registered for GenomeGame<Solitaire> {
             empty: options.empty.unwrap_or(defaults.empty),
         };
         rules.check()?;
-        Ok(Solitaire::bits(rules))
+        Ok(Solitaire::bits(rules).registered())
     }
 
     fn rule_options(&self, options: &mut GameOptions) {

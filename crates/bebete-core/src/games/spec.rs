@@ -1,7 +1,10 @@
 //! The built-in games, registered once; a game named as data.
 
 use super::registry::{GameOptions, MethodSettings, Registered, registry};
-use super::{Checkers, Connect4, GenomeGame, Matchsticks, NTuple, Othello, Solitaire, TicTacToe};
+use super::{
+    Checkers, Connect4, GenomeGame, KindOf, Matchsticks, NTuple, Othello, Pair, Rules, Solitaire,
+    TicTacToe,
+};
 use serde::{Deserialize, Serialize};
 
 // The order of this list is part of every file: a genome, checkpoint or
@@ -11,15 +14,15 @@ use serde::{Deserialize, Serialize};
 // never reorder or remove one; `stored_tags_are_pinned` holds every
 // registered variant's bytes.
 registry! {$
-    TicTacToe(GenomeGame<TicTacToe>),
-    Matchsticks(GenomeGame<Matchsticks>),
-    Connect4(GenomeGame<Connect4>),
+    TicTacToe(GenomeGame<TicTacToe>) [Votes, Value],
+    Matchsticks(GenomeGame<Matchsticks>) [Votes; never Value],
+    Connect4(GenomeGame<Connect4>) [Votes, Value],
     /// Triangular peg solitaire (one player; one encoder: the pegs as bits).
-    Solitaire(GenomeGame<Solitaire>),
+    Solitaire(GenomeGame<Solitaire>) [Votes; never Value],
     /// English checkers on the 32 dark squares.
-    Checkers(GenomeGame<Checkers>),
+    Checkers(GenomeGame<Checkers>) [Votes, Value],
     /// Othello (reversi) on 8×8; value genomes only.
-    Othello(GenomeGame<Othello>),
+    Othello(GenomeGame<Othello>) [Value; never Votes],
 }
 
 impl GameKind {
@@ -105,9 +108,14 @@ pub trait BuiltIn: Identified {
     fn spec(&self) -> GameSpec;
 }
 
-impl<G: Registered> BuiltIn for G {
+/// A built-in game's pair of rules and genome kind is named by the choice
+/// of kind it is.
+impl<R: Rules, K: KindOf<R> + Send + Sync + 'static> BuiltIn for Pair<R, K>
+where
+    GenomeGame<R>: Registered,
+{
     fn spec(&self) -> GameSpec {
-        (*self).into()
+        self.registered().into()
     }
 }
 
@@ -129,10 +137,21 @@ pub trait Identified: super::Game {
     fn id(&self) -> GameId;
 }
 
-impl<G: Registered> Identified for G {
+impl<R: Rules, K: KindOf<R>> From<Pair<R, K>> for GameSpec
+where
+    GenomeGame<R>: Registered,
+{
+    fn from(pair: Pair<R, K>) -> GameSpec {
+        pair.registered().into()
+    }
+}
+
+impl<R: Rules, K: KindOf<R> + Send + Sync + 'static> Identified for Pair<R, K>
+where
+    GenomeGame<R>: Registered,
+{
     fn id(&self) -> GameId {
-        let spec: GameSpec = (*self).into();
-        spec.into()
+        self.spec().into()
     }
 }
 
@@ -153,9 +172,11 @@ impl GameSpec {
     }
 
     /// Tic-tac-toe with the base-3 encoder (one gene per board).
-    pub const TICTACTOE: GameSpec = GameSpec::TicTacToe(TicTacToe::BASE3);
+    pub const TICTACTOE: GameSpec =
+        GameSpec::TicTacToe(GenomeGame::votes(TicTacToe, super::TicTacToeEncoder::Base3));
     /// Connect-Four with the 4×4 sub-grid encoder.
-    pub const CONNECT4: GameSpec = GameSpec::Connect4(Connect4::SUBGRID);
+    pub const CONNECT4: GameSpec =
+        GameSpec::Connect4(GenomeGame::votes(Connect4, super::Connect4Encoder::Subgrid));
 
     /// Checks rule parameters read from a file (the command line checks its
     /// own flags).
@@ -437,7 +458,8 @@ mod tests {
     /// postcard and JSON forms are those of the enum of rule values it was.
     #[test]
     fn stored_forms_are_unchanged() {
-        let matchsticks = GameSpec::Matchsticks(Matchsticks::state(Default::default()));
+        let matchsticks =
+            GameSpec::Matchsticks(Matchsticks::state(Default::default()).registered());
         assert_eq!(
             serde_json::to_string(&matchsticks).unwrap(),
             r#"{"Matchsticks":[{"sticks":21,"rule":{"Subtract":{"max_take":3,"last_loses":true}}},"State"]}"#

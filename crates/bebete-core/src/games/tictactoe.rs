@@ -4,8 +4,8 @@
 //! follows from the stone counts, so one genome can play either side.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NTuple, Outcome, Registered, Rules, Side, ValueGenome, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, KindOf, MethodSettings,
+    MoveError, NTuple, Outcome, Pair, Registered, Rules, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -50,7 +50,8 @@ pub struct TicTacToe;
 impl TicTacToe {
     /// Tic-tac-toe played by a vote table with the base-3 encoder (one
     /// gene per board).
-    pub const BASE3: GenomeGame<TicTacToe> = GenomeGame::votes(TicTacToe, TicTacToeEncoder::Base3);
+    pub const BASE3: Pair<TicTacToe, TicTacToeEncoder> =
+        Pair::new(TicTacToe, TicTacToeEncoder::Base3);
 
     /// The value genome's default shape: 40 tuples of 5 cells (every seed
     /// tried learns an unbeatable player within seconds; see
@@ -89,6 +90,13 @@ impl Rules for TicTacToe {
             Stored::Symmetric => GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric),
             Stored::NTuple(shape) => GenomeGame::value(TicTacToe, ValueGenome::drawn(shape)),
         }
+    }
+}
+
+/// The vote table is TicTacToe's votes kind.
+impl KindOf<TicTacToe> for TicTacToeEncoder {
+    fn of(self) -> Kind<TicTacToe> {
+        Kind::Votes(self)
     }
 }
 
@@ -132,7 +140,7 @@ impl Registered for GenomeGame<TicTacToe> {
 
     fn variants() -> Vec<Self> {
         vec![
-            TicTacToe::BASE3,
+            TicTacToe::BASE3.registered(),
             GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric),
             GenomeGame::value(TicTacToe, ValueGenome::drawn(TicTacToe::NTUPLE)),
         ]
@@ -145,7 +153,7 @@ impl Registered for GenomeGame<TicTacToe> {
             "base3"
         };
         Ok(match options.encoder.as_deref().unwrap_or(default) {
-            "base3" => TicTacToe::BASE3,
+            "base3" => TicTacToe::BASE3.registered(),
             "symmetric" => GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric),
             "ntuple" => GenomeGame::value(
                 TicTacToe,

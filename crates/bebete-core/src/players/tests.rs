@@ -211,7 +211,7 @@ fn a_forfeiting_genome_loses() {
 
 #[test]
 fn a_recording_genome_plays_like_the_genome_and_marks_what_it_read() {
-    let game = crate::games::GenomeGame::votes(Connect4, crate::games::Connect4Encoder::Mirror);
+    let game = crate::games::Pair::new(Connect4, crate::games::Connect4Encoder::Mirror);
     let mut genes = vec![0u8; game.gene_count()];
     game.fill_random(
         &mut genes,

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::encoding::TableGame;
-use crate::games::{Game, GenomeGame};
+use crate::games::{Game, Pair};
 
 /// Columns in tie-break order: nearest the centre first, then the left.
 const CENTRE_OUT: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
@@ -89,10 +89,7 @@ fn votes_pick_the_heaviest_legal_column_and_ties_go_to_the_centre() {
     // Windows at offsets 0..3 vote for board columns 2,3,4,5, three rows
     // each: every sum is 15, so the centre (column index 3) wins the tie.
     assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), Some(3));
-    let Some(Votes { votes, .. }) = game.explain(&genes, &pos, IllegalPolicy::Repair).table()
-    else {
-        panic!("a vote genome")
-    };
+    let Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair);
     assert_eq!(votes, [0, 0, 15, 15, 15, 15, 0]);
     // A full column is skipped even when it has the most votes.
     let full = game.parse_position("444444").unwrap();
@@ -112,11 +109,7 @@ fn the_fast_choice_agrees_with_centre_out_choice() {
             crate::genome::random_genes(&game, &mut rand_pcg::Pcg64Mcg::seed_from_u64(seed));
         let mut pos = game.start();
         while game.outcome(&pos).is_none() {
-            let Some(Votes { votes, .. }) =
-                game.explain(&genes, &pos, IllegalPolicy::Repair).table()
-            else {
-                panic!("a vote genome")
-            };
+            let Votes { votes, .. } = game.explain(&genes, &pos, IllegalPolicy::Repair);
             let slow = centre_out_choice(&votes, |c| pos.can_play(c as u32)).map(|c| c as u8);
             assert_eq!(game.decide(&genes, &pos, IllegalPolicy::Repair), slow);
             let mut moves = Vec::new();
@@ -131,7 +124,7 @@ fn the_fast_choice_agrees_with_centre_out_choice() {
 
 #[test]
 fn the_playable_encoder_marks_empty_unplayable_window_columns() {
-    let game = GenomeGame::votes(Connect4, Connect4Encoder::Playable);
+    let game = Pair::new(Connect4, Connect4Encoder::Playable);
     // Column 1 holds one stone: in row-offset-1 windows its window column
     // is empty but playable (code 0); column 2 is empty, so at row offset
     // 1 its lowest cell is not playable (code 31).
@@ -146,7 +139,7 @@ fn the_playable_encoder_marks_empty_unplayable_window_columns() {
 
 #[test]
 fn mirrored_windows_share_a_gene_and_vote_mirrored() {
-    let game = GenomeGame::votes(Connect4, Connect4Encoder::Mirror);
+    let game = Pair::new(Connect4, Connect4Encoder::Mirror);
     // X in column 1 and, mirrored, X in column 7: the two bottom corner
     // windows read the same gene.
     let left = game.parse_position("1").unwrap();
@@ -159,14 +152,8 @@ fn mirrored_windows_share_a_gene_and_vote_mirrored() {
     // for board column 1 on the left and board column 7 on the right.
     let mut genes = vec![0u8; CONNECT4_GENES];
     genes[wl[0].0 as usize] = 40; // column 0 inside the window, weight 40
-    let Some(Votes { votes: vl, .. }) = game.explain(&genes, &left, IllegalPolicy::Repair).table()
-    else {
-        panic!("a vote genome")
-    };
-    let Some(Votes { votes: vr, .. }) = game.explain(&genes, &right, IllegalPolicy::Repair).table()
-    else {
-        panic!("a vote genome")
-    };
+    let Votes { votes: vl, .. } = game.explain(&genes, &left, IllegalPolicy::Repair);
+    let Votes { votes: vr, .. } = game.explain(&genes, &right, IllegalPolicy::Repair);
     let mirrored: Vec<u32> = vr.iter().rev().copied().collect();
     assert_eq!(vl.to_vec(), mirrored);
 }

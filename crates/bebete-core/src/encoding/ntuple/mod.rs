@@ -43,8 +43,8 @@
 //! unbiased by stochastic rounding.
 
 use super::{Explanation, IllegalPolicy};
-use super::{GenomeKind, Opponent};
-use crate::games::{Game, Outcome, Side};
+use super::{Opponent, TableGame};
+use crate::games::{Game, Outcome, Pair, Side};
 pub use crate::games::{MAX_STAGES, MAX_TUPLE_LENGTH as MAX_LENGTH, NTuple};
 use crate::games::{Placement, ValueGenome};
 use rand::{Rng, RngExt};
@@ -60,7 +60,7 @@ mod search;
 mod tuples;
 pub use evaluator::{Evaluator, decide};
 use evaluator::{exact, sign};
-pub use explain::{Decision, TupleWeight, Values};
+pub use explain::{TupleWeight, Values};
 pub use genes::{fill_given, fill_random, mutate, problem};
 pub use learn::Learner;
 pub use search::search;
@@ -249,71 +249,61 @@ pub use crate::evaluator_pool;
 
 /// The value genome is a genome kind of every game with a board view:
 /// decided, searched, learned, explained, bred and checked here, once.
-impl<G: CellBoard> GenomeKind<G> for ValueGenome
+impl<G: CellBoard> TableGame for Pair<G, ValueGenome>
 where
     G::Move: PartialEq,
 {
     type Reason = Values<G::Move>;
 
-    fn gene_count(&self, _game: &G) -> usize {
-        self.shape.gene_count_in(G::STATES)
+    fn gene_count(&self) -> usize {
+        self.kind.shape.gene_count_in(G::STATES)
     }
 
     /// Unused by the engine (a value genome is drawn whole and mutated by
     /// its own operator); a byte like any other.
-    fn random_gene<R: Rng + ?Sized>(&self, _game: &G, _index: usize, rng: &mut R) -> u8 {
+    fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {
         rng.random()
     }
 
-    fn fill_random<R: Rng + ?Sized>(&self, _game: &G, genes: &mut [u8], rng: &mut R) {
-        let given = match self.placement {
+    fn fill_random<R: Rng + ?Sized>(&self, genes: &mut [u8], rng: &mut R) {
+        let given = match self.kind.placement {
             Placement::Drawn => None,
-            Placement::Straight => G::straight_tuples(self.shape.length),
+            Placement::Straight => G::straight_tuples(self.kind.shape.length),
             Placement::Patterns => G::pattern_tuples(),
         };
         match given {
-            Some(tuples) => fill_given::<G>(self.shape, genes, &tuples, self.placement),
-            None => fill_random::<G, R>(self.shape, genes, rng),
+            Some(tuples) => fill_given::<G>(self.kind.shape, genes, &tuples, self.kind.placement),
+            None => fill_random::<G, R>(self.kind.shape, genes, rng),
         }
     }
 
     /// Kept out of line: a value decision costs microseconds, and a vote
     /// table's decision beside it in a game's loop stays small.
     #[inline(never)]
-    fn decide(
-        &self,
-        game: &G,
-        genes: &[u8],
-        pos: &G::Position,
-        _policy: IllegalPolicy,
-    ) -> Option<G::Move> {
-        decide(game, self.shape, genes, pos, None)
+    fn decide(&self, genes: &[u8], pos: &G::Position, _policy: IllegalPolicy) -> Option<G::Move> {
+        let game = &self.rules;
+        decide(game, self.kind.shape, genes, pos, None)
     }
 
     #[inline(never)]
     fn decide_among(
         &self,
-        game: &G,
         genes: &[u8],
         pos: &G::Position,
         _policy: IllegalPolicy,
         allowed: &dyn Fn(G::Move) -> bool,
     ) -> Option<G::Move> {
-        decide(game, self.shape, genes, pos, Some(allowed))
+        let game = &self.rules;
+        decide(game, self.kind.shape, genes, pos, Some(allowed))
     }
 
-    fn explain(
-        &self,
-        game: &G,
-        genes: &[u8],
-        pos: &G::Position,
-        _policy: IllegalPolicy,
-    ) -> Values<G::Move> {
-        Values::of(game, self.shape, genes, pos, 1)
+    fn explain(&self, genes: &[u8], pos: &G::Position, _policy: IllegalPolicy) -> Values<G::Move> {
+        let game = &self.rules;
+        Values::of(game, self.kind.shape, genes, pos, 1)
     }
 
     fn crossover_unit(&self) -> Option<usize> {
-        Some(self.shape.block_in(G::STATES))
+        Some(self.kind.shape.block_in(G::STATES))
     }
 
     fn mutate_own<R: Rng + ?Sized>(
@@ -322,15 +312,15 @@ where
         rate: f64,
         rng: &mut R,
     ) -> Option<usize> {
-        let redraw = self.placement == Placement::Drawn;
-        Some(mutate::<G, R>(self.shape, genes, rate, redraw, rng))
+        let redraw = self.kind.placement == Placement::Drawn;
+        Some(mutate::<G, R>(self.kind.shape, genes, rate, redraw, rng))
     }
 
     fn learns(&self) -> bool {
         true
     }
 
-    fn learning(&self, _game: &G, genes: &[u8]) -> Option<Schedule> {
+    fn learning(&self, genes: &[u8]) -> Option<Schedule> {
         let params = Params::read(genes);
         let (alpha_now, epsilon_now) = params.scheduled(G::HORIZON);
         Some(Schedule {
@@ -341,43 +331,39 @@ where
         })
     }
 
-    fn learn(&self, game: &G, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
-        Learner::new(game.clone(), self.shape, genes, rng).learn(games)
+    fn learn(&self, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
+        let game = &self.rules;
+        Learner::new(game.clone(), self.kind.shape, genes, rng).learn(games)
     }
 
     fn learn_against(
         &self,
-        game: &G,
         genes: &mut [u8],
         games: u32,
         rng: rand_pcg::Pcg64Mcg,
-        opponent: &mut Opponent<'_, G>,
+        opponent: &mut Opponent<'_, Self>,
     ) -> u64 {
-        Learner::new(game.clone(), self.shape, genes, rng).learn_against(games, opponent)
+        let game = &self.rules;
+        Learner::new(game.clone(), self.kind.shape, genes, rng).learn_against(games, opponent)
     }
 
-    fn search(
-        &self,
-        game: &G,
-        genes: &[u8],
-        pos: &G::Position,
-        depth: u8,
-    ) -> Option<Option<G::Move>> {
-        Some(search(game, self.shape, genes, pos, depth))
+    fn search(&self, genes: &[u8], pos: &G::Position, depth: u8) -> Option<Option<G::Move>> {
+        let game = &self.rules;
+        Some(search(game, self.kind.shape, genes, pos, depth))
     }
 
     fn explain_search(
         &self,
-        game: &G,
         genes: &[u8],
         pos: &G::Position,
         depth: u8,
     ) -> Option<Values<G::Move>> {
-        Some(Values::of(game, self.shape, genes, pos, depth))
+        let game = &self.rules;
+        Some(Values::of(game, self.kind.shape, genes, pos, depth))
     }
 
     fn genes_problem(&self, genes: &[u8]) -> Option<String> {
-        problem::<G>(self.shape, genes)
+        problem::<G>(self.kind.shape, genes)
     }
 }
 

@@ -3,7 +3,7 @@
 use super::genes::cell_set;
 use super::*;
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{Checkers, Connect4, GenomeGame, TicTacToe, ValueGenome};
+use crate::games::{Checkers, Connect4, Pair, TicTacToe, ValueGenome};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -13,7 +13,7 @@ const SMALL: NTuple = NTuple {
     length: 6,
 };
 
-fn c4(shape: NTuple) -> GenomeGame<Connect4> {
+fn c4(shape: NTuple) -> Pair<Connect4, ValueGenome> {
     Connect4::value_genome(shape)
 }
 
@@ -26,7 +26,10 @@ fn c4_position(moves: &str) -> <Connect4 as Game>::Position {
 
 /// The position after `moves`, each skipped when illegal or when it would
 /// end the game.
-fn unfinished_after(game: &GenomeGame<Connect4>, moves: &[u8]) -> <Connect4 as Game>::Position {
+fn unfinished_after(
+    game: &Pair<Connect4, ValueGenome>,
+    moves: &[u8],
+) -> <Connect4 as Game>::Position {
     moves.iter().fold(game.start(), |pos, &m| {
         match game.is_legal(&pos, m) && game.outcome(&game.play(&pos, m)).is_none() {
             true => game.play(&pos, m),
@@ -195,7 +198,7 @@ fn mutation_redraws_whole_tuples_and_keeps_the_genome_sound() {
 /// Plain TD (no evolution) on tic-tac-toe: the exact audit follows it.
 #[test]
 fn tictactoe_self_play_learns_most_positions() {
-    let game = GenomeGame::value(TicTacToe, ValueGenome::drawn(TicTacToe::NTUPLE));
+    let game = Pair::new(TicTacToe, ValueGenome::drawn(TicTacToe::NTUPLE));
     let mut genes = fresh(&game, 1);
     let before = crate::audit::audit(&game, &genes, IllegalPolicy::Repair).optimal_rate();
     game.learn(&mut genes, 5_000, Pcg64Mcg::seed_from_u64(1));
@@ -342,7 +345,7 @@ proptest! {
 #[test]
 fn learning_against_a_fixed_opponent_learns_to_beat_it() {
     use rand::seq::IndexedRandom;
-    let game = GenomeGame::value(TicTacToe, ValueGenome::drawn(TicTacToe::NTUPLE));
+    let game = Pair::new(TicTacToe, ValueGenome::drawn(TicTacToe::NTUPLE));
     let start = fresh(&game, 2);
     let trained = |seed| {
         let mut genes = start.clone();
@@ -409,7 +412,7 @@ const STAGED: NTuple = NTuple {
     length: 8,
 };
 
-fn staged() -> GenomeGame<crate::games::Othello> {
+fn staged() -> Pair<crate::games::Othello, ValueGenome> {
     crate::games::Othello::patterns_in_stages(16)
 }
 

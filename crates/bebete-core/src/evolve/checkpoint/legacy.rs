@@ -26,6 +26,7 @@ use crate::evolve::{
     BankMetric, BenchConfig, Crossover, EvolveConfig, Fitness, Init, Islands, Mutation,
     MutationScope, Selection, StatsRow, StopRule, Target, Tutoring,
 };
+use crate::games::PegBits;
 use crate::games::{
     Connect4, Connect4Encoder, GameSpec, GenomeGame, Matchsticks, MatchsticksEncoder,
     MatchsticksRules, Solitaire, SolitaireRules, TakeRule, TicTacToe, TicTacToeEncoder,
@@ -154,10 +155,13 @@ impl From<GameV1> for GameSpec {
                     Connect4EncoderV1::PlayableMirror => Connect4Encoder::PlayableMirror,
                 },
             )),
-            GameV1::Solitaire(rules) => GameSpec::Solitaire(Solitaire::bits(SolitaireRules {
-                rows: rules.rows,
-                empty: rules.empty,
-            })),
+            GameV1::Solitaire(rules) => GameSpec::Solitaire(GenomeGame::votes(
+                Solitaire::new(SolitaireRules {
+                    rows: rules.rows,
+                    empty: rules.empty,
+                }),
+                PegBits,
+            )),
         }
     }
 }

@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn the_zeckendorf_genome_scores_full_marks_with_the_sticks_encoder() {
-        let game = crate::games::GenomeGame::votes(
+        let game = crate::games::Pair::new(
             Matchsticks::new(MatchsticksRules {
                 sticks: 60,
                 rule: TakeRule::Double,

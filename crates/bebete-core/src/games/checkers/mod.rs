@@ -45,7 +45,7 @@ mod tests;
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
-    NTuple, NotationError, Outcome, Registered, Rules, Side, ValueGenome,
+    NTuple, NotationError, Outcome, Pair, Registered, Rules, Side, ValueGenome,
 };
 
 /// Squares on the board.
@@ -136,7 +136,8 @@ pub struct Checkers;
 
 impl Checkers {
     /// Checkers played by a vote table with the sub-grid encoder.
-    pub const SUBGRID: GenomeGame<Checkers> = GenomeGame::votes(Checkers, CheckersEncoder::Subgrid);
+    pub const SUBGRID: Pair<Checkers, CheckersEncoder> =
+        Pair::new(Checkers, CheckersEncoder::Subgrid);
 
     /// The value genome's default shape: 128 tuples of 6 squares (5^6 =
     /// 15,625 weights a table; 8 MB a genome). Twice the 64 tuples it had
@@ -149,8 +150,8 @@ impl Checkers {
     };
 
     /// Checkers played by a value genome of `shape`.
-    pub const fn value_genome(shape: NTuple) -> GenomeGame<Checkers> {
-        GenomeGame::value(Checkers, ValueGenome::drawn(shape))
+    pub const fn value_genome(shape: NTuple) -> Pair<Checkers, ValueGenome> {
+        Pair::new(Checkers, ValueGenome::drawn(shape))
     }
 }
 

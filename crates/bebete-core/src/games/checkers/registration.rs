@@ -2,6 +2,7 @@
 //! `games::registry`): its names, settings, encoders and options.
 
 use super::*;
+use crate::games::KindOf;
 use crate::games::OptionError;
 
 /// Checkers with its genome kind as files store it: the vote table's
@@ -26,9 +27,16 @@ impl Rules for Checkers {
 
     fn load(stored: Stored) -> GenomeGame<Checkers> {
         match stored {
-            Stored::Subgrid => Checkers::SUBGRID,
-            Stored::NTuple(shape) => Checkers::value_genome(shape),
+            Stored::Subgrid => Checkers::SUBGRID.registered(),
+            Stored::NTuple(shape) => Checkers::value_genome(shape).registered(),
         }
+    }
+}
+
+/// The vote table is Checkers's votes kind.
+impl KindOf<Checkers> for CheckersEncoder {
+    fn of(self) -> Kind<Checkers> {
+        Kind::Votes(self)
     }
 }
 
@@ -45,11 +53,12 @@ impl Registered for GenomeGame<Checkers> {
 
     fn variants() -> Vec<Self> {
         vec![
-            Checkers::SUBGRID,
+            Checkers::SUBGRID.registered(),
             Checkers::value_genome(NTuple {
                 tuples: 4,
                 length: 4,
-            }),
+            })
+            .registered(),
         ]
     }
 
@@ -62,10 +71,10 @@ impl Registered for GenomeGame<Checkers> {
             "subgrid"
         };
         match options.encoder.as_deref().unwrap_or(default) {
-            "subgrid" => Ok(Checkers::SUBGRID),
-            "ntuple" => Ok(Checkers::value_genome(
-                options.value_shape(Checkers::NTUPLE, 32)?,
-            )),
+            "subgrid" => Ok(Checkers::SUBGRID.registered()),
+            "ntuple" => {
+                Ok(Checkers::value_genome(options.value_shape(Checkers::NTUPLE, 32)?).registered())
+            }
             _ => Err(options.unknown_encoder(Self::NAME, &["subgrid", "ntuple"], default)),
         }
     }

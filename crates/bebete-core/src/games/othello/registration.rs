@@ -5,7 +5,7 @@ use super::{
     GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, NTuple, NoGenome, Othello,
     Placement, Registered, Rules, SQUARES, ValueGenome,
 };
-use crate::games::{MAX_STAGES, OptionError};
+use crate::games::{MAX_STAGES, OptionError, Pair};
 use serde::{Deserialize, Serialize};
 
 /// Othello with its genome as files store it: both are value genomes,
@@ -75,13 +75,13 @@ impl Othello {
     /// (fewer tuples to read; docs/experiments.md).
     pub const STRAIGHT_LENGTH: u8 = 4;
     /// The value genome of straight quadruples.
-    pub const STRAIGHT: GenomeGame<Othello> = Othello::straight(Othello::STRAIGHT_LENGTH);
+    pub const STRAIGHT: Pair<Othello, ValueGenome> = Othello::straight(Othello::STRAIGHT_LENGTH);
     /// The value genome of straight pairs (Jaśkowski's 288 weights).
-    pub const STRAIGHT_PAIRS: GenomeGame<Othello> = Othello::straight(2);
+    pub const STRAIGHT_PAIRS: Pair<Othello, ValueGenome> = Othello::straight(2);
 
     /// The value genome of every straight line of `length` squares.
-    pub const fn straight(length: u8) -> GenomeGame<Othello> {
-        GenomeGame::value(
+    pub const fn straight(length: u8) -> Pair<Othello, ValueGenome> {
+        Pair::new(
             Othello,
             ValueGenome::straight(NTuple {
                 tuples: straight_count(length),
@@ -96,13 +96,13 @@ impl Othello {
         length: 8,
     };
     /// The value genome of the hand-placed patterns.
-    pub const PATTERNS: GenomeGame<Othello> =
-        GenomeGame::value(Othello, ValueGenome::patterns(Othello::PATTERN_SHAPE));
+    pub const PATTERNS: Pair<Othello, ValueGenome> =
+        Pair::new(Othello, ValueGenome::patterns(Othello::PATTERN_SHAPE));
     /// The value genome of the hand-placed patterns with a set of tables
     /// for each of `stages` game stages (1 to [`MAX_STAGES`]), by discs on
     /// the board.
-    pub const fn patterns_in_stages(stages: u16) -> GenomeGame<Othello> {
-        GenomeGame::value(
+    pub const fn patterns_in_stages(stages: u16) -> Pair<Othello, ValueGenome> {
+        Pair::new(
             Othello,
             ValueGenome::patterns(NTuple {
                 tuples: PATTERNS * stages,
@@ -111,8 +111,8 @@ impl Othello {
         )
     }
     /// The value genome of random snakes.
-    pub const NTUPLE: GenomeGame<Othello> =
-        GenomeGame::value(Othello, ValueGenome::drawn(Othello::SNAKES));
+    pub const NTUPLE: Pair<Othello, ValueGenome> =
+        Pair::new(Othello, ValueGenome::drawn(Othello::SNAKES));
 }
 
 /// The image of square `square` under symmetry `s` of the square board
@@ -238,13 +238,15 @@ impl Registered for GenomeGame<Othello> {
     };
 
     fn variants() -> Vec<Self> {
-        vec![
+        [
             Othello::PATTERNS,
             Othello::patterns_in_stages(6),
             Othello::STRAIGHT,
             Othello::STRAIGHT_PAIRS,
             Othello::NTUPLE,
         ]
+        .map(|pair| pair.registered())
+        .to_vec()
     }
 
     fn from_options(options: &GameOptions) -> Result<Self, OptionError> {

@@ -358,7 +358,7 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
     };
     assert_eq!(
         GenomeGame::<Othello>::from_options(&GameOptions::default()),
-        Ok(Othello::PATTERNS)
+        Ok(Othello::PATTERNS.registered())
     );
     let four = GenomeGame::<Othello>::from_options(&options("straight", None, Some(4))).unwrap();
     assert_eq!(
@@ -391,10 +391,10 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
     );
     assert_eq!(
         GenomeGame::<Othello>::from_options(&options("patterns", None, None)),
-        Ok(Othello::PATTERNS)
+        Ok(Othello::PATTERNS.registered())
     );
     assert_eq!(
-        Othello::PATTERNS.value_genome(),
+        Othello::PATTERNS.registered().value_genome(),
         Some(Othello::PATTERN_SHAPE)
     );
     // A set of the patterns for each game stage: 42 tuples, 6 stages.

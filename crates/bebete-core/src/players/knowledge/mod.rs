@@ -18,7 +18,7 @@ pub use othello::WPC;
 
 use crate::bank::{Bank, BankSource};
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{BuiltIn, Game, GenomeGame, Rules};
+use crate::games::{BuiltIn, Game, KindOf, Pair, Rules};
 use crate::puzzle::PuzzleError;
 use crate::solve::{Score, SolvedTable, Solver, Value};
 use crate::store::FileError;
@@ -45,7 +45,7 @@ pub trait ExactSolver<G: Game>: Send {
 pub type GameBank<G> = Bank<<G as Game>::Position, <G as Game>::Move>;
 
 /// Game knowledge for the fixed opponents: written on a game's rules,
-/// and read the same through a [`GenomeGame`] of them.
+/// and read the same through a [`Pair`] of them and a genome kind.
 pub trait Knowledge: Game {
     /// Whether every position can be solved in memory by backward
     /// induction (exact audits, the exhaustive fitness); `perfect` works
@@ -102,8 +102,8 @@ pub trait Knowledge: Game {
     }
     /// [`Knowledge::visit_puzzle`] of `game`, these rules played by a
     /// genome: a one-player game's rules make it a [`Puzzle`].
-    fn puzzle_of<V: PuzzleVisitor>(
-        _game: &GenomeGame<Self>,
+    fn puzzle_of<K: KindOf<Self>, V: PuzzleVisitor>(
+        _game: &Pair<Self, K>,
         _visitor: V,
     ) -> Result<V::Output, NotAPuzzle>
     where
@@ -115,7 +115,7 @@ pub trait Knowledge: Game {
 
 /// The rules' knowledge, read through the game they are played in: the
 /// fixed players, the solver and the bank see only the rules.
-impl<R: Rules + Knowledge> Knowledge for GenomeGame<R> {
+impl<R: Rules + Knowledge, K: KindOf<R> + Send + Sync + 'static> Knowledge for Pair<R, K> {
     const SOLVABLE: bool = R::SOLVABLE;
     const BANKED: bool = R::BANKED;
     const WEIGHTED_PIECES: bool = R::WEIGHTED_PIECES;
@@ -151,8 +151,8 @@ impl<R: Rules + Knowledge> Knowledge for GenomeGame<R> {
 /// The rules' exact play, for the game they are played in.
 struct OnRules<R>(Arc<dyn Exact<R>>);
 
-impl<R: Rules> Exact<GenomeGame<R>> for OnRules<R> {
-    fn solver(&self, game: &GenomeGame<R>) -> Box<dyn ExactSolver<GenomeGame<R>>> {
+impl<R: Rules, K: KindOf<R> + Send + Sync + 'static> Exact<Pair<R, K>> for OnRules<R> {
+    fn solver(&self, game: &Pair<R, K>) -> Box<dyn ExactSolver<Pair<R, K>>> {
         Box::new(SolverOnRules(self.0.solver(&game.rules)))
     }
 }
@@ -160,12 +160,12 @@ impl<R: Rules> Exact<GenomeGame<R>> for OnRules<R> {
 /// The rules' exact solver, for the game they are played in.
 struct SolverOnRules<R: Game>(Box<dyn ExactSolver<R>>);
 
-impl<R: Rules> ExactSolver<GenomeGame<R>> for SolverOnRules<R> {
-    fn move_scores(&mut self, game: &GenomeGame<R>, pos: &R::Position) -> Vec<(R::Move, Score)> {
+impl<R: Rules, K: KindOf<R> + Send + Sync + 'static> ExactSolver<Pair<R, K>> for SolverOnRules<R> {
+    fn move_scores(&mut self, game: &Pair<R, K>, pos: &R::Position) -> Vec<(R::Move, Score)> {
         self.0.move_scores(&game.rules, pos)
     }
 
-    fn move_values(&mut self, game: &GenomeGame<R>, pos: &R::Position) -> Vec<(R::Move, Value)> {
+    fn move_values(&mut self, game: &Pair<R, K>, pos: &R::Position) -> Vec<(R::Move, Value)> {
         self.0.move_values(&game.rules, pos)
     }
 }

@@ -3,7 +3,8 @@
 
 use super::{Exact, ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, score_moves};
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{Game, GenomeGame, Solitaire, SolitairePosition};
+use crate::games::PegBits;
+use crate::games::{Game, Kind, KindOf, Pair, Solitaire, SolitairePosition};
 use crate::puzzle::PuzzleError;
 use crate::puzzle::solitaire::{
     MAX_POSITIONS, SOLVED_BOARDS, SoloAudit, SoloMoves, SoloReport, SoloTable, too_large,
@@ -39,11 +40,14 @@ impl Knowledge for Solitaire {
         too_large(self).then_some(SOLVED_BOARDS)
     }
 
-    fn puzzle_of<V: PuzzleVisitor>(
-        game: &GenomeGame<Solitaire>,
+    fn puzzle_of<K: KindOf<Solitaire>, V: PuzzleVisitor>(
+        game: &Pair<Solitaire, K>,
         visitor: V,
     ) -> Result<V::Output, NotAPuzzle> {
-        Ok(visitor.visit(game))
+        match game.kind.of() {
+            Kind::Votes(bits) => Ok(visitor.visit(&Pair::new(game.rules, bits))),
+            Kind::Value(none) => match none {},
+        }
     }
 }
 
@@ -76,7 +80,7 @@ impl ExactSolver<Solitaire> for SoloSolver {
     }
 }
 
-impl Puzzle for GenomeGame<Solitaire> {
+impl Puzzle for Pair<Solitaire, PegBits> {
     type Survey = SoloReport;
     type Moves = SoloMoves;
     type Audit = SoloAudit;
@@ -108,7 +112,7 @@ impl Puzzle for GenomeGame<Solitaire> {
 
 /// Audits `genes` on `table`, the solved board of `game`.
 fn audit(
-    game: &GenomeGame<Solitaire>,
+    game: &Pair<Solitaire, PegBits>,
     table: &SoloTable,
     genes: &[u8],
     policy: IllegalPolicy,
@@ -116,7 +120,7 @@ fn audit(
     // Where the genome's game from each position ends (None: a forfeit).
     let mut ends: FxHashMap<u32, Option<u32>> = FxHashMap::default();
     fn end(
-        game: &GenomeGame<Solitaire>,
+        game: &Pair<Solitaire, PegBits>,
         genes: &[u8],
         policy: IllegalPolicy,
         pos: SolitairePosition,
