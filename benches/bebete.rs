@@ -3,7 +3,7 @@
 //! Each group names what it measures; the figures and their ratios are in
 //! docs/performance.md. Inputs are seeded, so runs compare like with like.
 
-use bebete::encoding::{GeneUsage, IllegalPolicy, SubgridEncoder, TableGame};
+use bebete::encoding::{GeneUsage, IllegalPolicy, Learns, SubgridEncoder, TableGame};
 use bebete::evolve::checkpoint::Checkpoint;
 use bebete::evolve::stats::diversity;
 use bebete::evolve::tournament::{genome_game, round_robin};
@@ -381,14 +381,14 @@ fn shipped_search(c: &mut Criterion, game: &Pair<Connect4, ValueGenome>) {
 }
 
 /// A value genome that has learned from 2,000 self-play games.
-fn trained<G: TableGame>(game: &G) -> Vec<u8> {
+fn trained<G: TableGame + Learns<G>>(game: &G) -> Vec<u8> {
     let mut genes = random_genes(game, &mut Pcg64Mcg::seed_from_u64(1));
     game.learn(&mut genes, 2_000, Pcg64Mcg::seed_from_u64(2));
     genes
 }
 
 /// 100 self-play games of learning, each batch from a fresh copy of `genes`.
-fn bench_learning<G: TableGame>(
+fn bench_learning<G: TableGame + Learns<G>>(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     game: &G,
     genes: &[u8],

@@ -61,7 +61,7 @@ pub struct Abilities {
     /// Players: 2, or 1 for a puzzle ([`crate::games::Game::PLAYERS`]).
     pub players: u8,
     /// The genome is a value genome that learns by self-play
-    /// ([`TableGame::learns`](crate::encoding::TableGame::learns)): `--self-play`, a population of one.
+    /// ([`TableGame::as_learner`](crate::encoding::TableGame::as_learner)): `--self-play`, a population of one.
     pub learns: bool,
     /// `Some(the boards that are)` when every reachable position cannot
     /// be read in memory ([`Knowledge::too_large_to_read`]).
@@ -78,7 +78,7 @@ impl Abilities {
     /// The abilities of the game type `G`.
     pub fn of<G: Playable>(game: &G) -> Abilities {
         Abilities {
-            learns: game.learns(),
+            learns: game.as_learner().is_some(),
             solvable: G::SOLVABLE,
             weighted_genes: G::WEIGHTED_GENES,
             default_openings: G::DEFAULT_OPENINGS,

@@ -69,9 +69,10 @@ impl<G: TableGame + BuiltIn> Explained<G> {
         lookahead: u8,
     ) -> Self {
         // A value genome searches with its own values instead of a shell.
-        if let Some(reason) = (lookahead > 0)
-            .then(|| game.explain_search(genes, pos, lookahead))
-            .flatten()
+        if let Some(reason) = game
+            .as_learner()
+            .filter(|_| lookahead > 0)
+            .map(|learner| learner.explain_search(genes, pos, lookahead))
         {
             return Explained {
                 reason,

@@ -209,7 +209,7 @@ pub fn meant_file(path: &Path) -> Option<PathBuf> {
 
 /// A fresh table of uniformly random genes for `game`.
 pub fn random_genes<G: TableGame, R: rand::Rng + ?Sized>(game: &G, rng: &mut R) -> Vec<u8> {
-    if game.learns() {
+    if game.as_learner().is_some() {
         // A value genome is tuples and settings, drawn whole.
         let mut genes = vec![0; game.gene_count()];
         game.fill_random(&mut genes, rng);
@@ -412,7 +412,7 @@ impl Genome {
         impl TableGameVisitor for Read<'_> {
             type Output = Option<crate::encoding::ntuple::Schedule>;
             fn visit<G: TableGame + BuiltIn>(self, game: G) -> Self::Output {
-                game.learning(self.0)
+                game.as_learner().map(|learner| learner.learning(self.0))
             }
         }
         let schedule = visit_table_game(self.game, Read(&self.genes))?;

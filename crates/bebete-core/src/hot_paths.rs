@@ -103,10 +103,10 @@ impl TableGameVisitor for Allocates {
         // and its buffers grow to their size in the first games; then its
         // games allocate nothing, so 120 games cost what 30 do, give or
         // take a buffer reaching a larger size.
-        if game.learns() {
+        if let Some(learner) = game.as_learner() {
             let mut genes = first.clone();
             let learn = |genes: &mut Vec<u8>, games| {
-                allocations_in(|| game.learn(genes, games, Pcg64Mcg::seed_from_u64(3))).0
+                allocations_in(|| learner.learn(genes, games, Pcg64Mcg::seed_from_u64(3))).0
             };
             learn(&mut genes, 1);
             let (some, many) = (learn(&mut genes, 30), learn(&mut genes, 120));
@@ -120,7 +120,7 @@ impl TableGameVisitor for Allocates {
             let against = |genes: &mut Vec<u8>, games| {
                 let mut opponent = |pos: &G::Position| game.decide(&second, pos, policy);
                 let rng = Pcg64Mcg::seed_from_u64(4);
-                allocations_in(|| game.learn_against(genes, games, rng, &mut opponent)).0
+                allocations_in(|| learner.learn_against(genes, games, rng, &mut opponent)).0
             };
             against(&mut genes, 1);
             let (some, many) = (against(&mut genes, 30), against(&mut genes, 120));

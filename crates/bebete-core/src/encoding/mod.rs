@@ -198,8 +198,9 @@ pub type Opponent<'o, G> = dyn FnMut(&<G as Game>::Position) -> Option<<G as Gam
 /// table's encoder for its game, the value genome for every game with a
 /// board view; a game from outside the crate implements it on its own type
 /// (`examples/own_game.rs`). Only `gene_count`, `random_gene`, `decide`
-/// and `explain` are required; the learning and search methods answer
-/// "none" unless a kind has them (the value genome's).
+/// and `explain` are required; a genome that values positions adds its
+/// learning and search as a trait of their own ([`Learns`], through
+/// [`TableGame::as_learner`]).
 ///
 /// A random gene table already plays a legal move everywhere: an illegal
 /// gene is repaired to the next legal move.
@@ -302,52 +303,10 @@ pub trait TableGame: Game {
     ) -> Option<usize> {
         None
     }
-    /// Whether the genome learns by self-play ([`TableGame::learn`]).
-    fn learns(&self) -> bool {
-        false
-    }
-    /// Where a learning genome's schedule stands, read from its own bytes
-    /// (games learned from, its rates and where they have fallen to);
-    /// `None` for genomes that do not learn.
-    fn learning(&self, _genes: &[u8]) -> Option<ntuple::Schedule> {
-        None
-    }
-    /// `games` games of self-play, learning from every move (TD(λ), see
-    /// [`ntuple::Learner`]); returns the moves played (0 for genomes that
-    /// do not learn).
-    fn learn(&self, _genes: &mut [u8], _games: u32, _rng: rand_pcg::Pcg64Mcg) -> u64 {
-        0
-    }
-    /// `games` games against a fixed `opponent`, learning from the
-    /// genome's own moves (see [`ntuple::Learner::learn_against`]); returns
-    /// the moves played (0 for genomes that do not learn).
-    fn learn_against(
-        &self,
-        _genes: &mut [u8],
-        _games: u32,
-        _rng: rand_pcg::Pcg64Mcg,
-        _opponent: &mut Opponent<'_, Self>,
-    ) -> u64 {
-        0
-    }
-    /// The move after a search of `depth` plies with the genome's own
-    /// values at the leaves, for genomes that value positions; `None`: the
-    /// genome has no values, and plays in the tactical shell instead.
-    fn search(
-        &self,
-        _genes: &[u8],
-        _pos: &Self::Position,
-        _depth: u8,
-    ) -> Option<Option<Self::Move>> {
-        None
-    }
-    /// [`TableGame::explain`] of that search, for genomes that value positions.
-    fn explain_search(
-        &self,
-        _genes: &[u8],
-        _pos: &Self::Position,
-        _depth: u8,
-    ) -> Option<Self::Reason> {
+    /// Its learning and its search over its own values, for a genome that
+    /// values positions (the value genome: [`Learns`]); `None` for one that
+    /// does not (a vote table plays in the tactical shell instead).
+    fn as_learner(&self) -> Option<&dyn Learns<Self>> {
         None
     }
     /// What is wrong with a whole stored gene table beyond each gene's
@@ -368,6 +327,34 @@ pub trait TableGame: Game {
     ) -> Option<Self::Move> {
         own_or_first_allowed(self, self.decide(genes, pos, policy), pos, allowed)
     }
+}
+
+/// What a genome that values positions adds to [`TableGame`]: learning by
+/// TD(λ), from self-play or against a fixed opponent, and a search over its
+/// own values. The value genome has it ([`ntuple`]); a game reaches it
+/// through [`TableGame::as_learner`].
+pub trait Learns<G: TableGame>: Sync {
+    /// Where the genome's schedule stands, read from its own bytes (games
+    /// learned from, its rates and where they have fallen to).
+    fn learning(&self, genes: &[u8]) -> ntuple::Schedule;
+    /// `games` games of self-play, learning from every move (TD(λ), see
+    /// [`ntuple::Learner`]); returns the moves played.
+    fn learn(&self, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64;
+    /// `games` games against a fixed `opponent`, learning from the
+    /// genome's own moves (see [`ntuple::Learner::learn_against`]); returns
+    /// the moves played.
+    fn learn_against(
+        &self,
+        genes: &mut [u8],
+        games: u32,
+        rng: rand_pcg::Pcg64Mcg,
+        opponent: &mut Opponent<'_, G>,
+    ) -> u64;
+    /// The move after a search of `depth` plies with the genome's own
+    /// values at the leaves (`None`: no legal move).
+    fn search(&self, genes: &[u8], pos: &G::Position, depth: u8) -> Option<G::Move>;
+    /// [`TableGame::explain`] of that search.
+    fn explain_search(&self, genes: &[u8], pos: &G::Position, depth: u8) -> G::Reason;
 }
 
 /// `own` when `allowed` accepts it, else the first legal move of `pos` it

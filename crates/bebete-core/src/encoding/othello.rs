@@ -138,7 +138,7 @@ impl CellBoard for Othello {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::TableGame;
+    use crate::encoding::{Learns, TableGame};
     use rand::{RngExt, SeedableRng};
 
     #[test]

@@ -32,7 +32,7 @@ pub fn max_lookahead(game: crate::games::GameSpec) -> u8 {
 /// [`max_lookahead`] of a game type: a genome that learns is a value
 /// genome, which searches; any other plays inside the shell.
 pub fn lookahead_limit<G: TableGame>(game: &G) -> u8 {
-    if game.learns() {
+    if game.as_learner().is_some() {
         MAX_SEARCH
     } else {
         MAX_LOOKAHEAD
@@ -148,9 +148,10 @@ impl GenomeRules {
     ) -> Option<G::Move> {
         match self.lookahead {
             0 => game.decide(genes, pos, self.policy),
-            d => game
-                .search(genes, pos, d)
-                .unwrap_or_else(|| decide(game, genes, pos, self.policy, d).chosen),
+            d => match game.as_learner() {
+                Some(learner) => learner.search(genes, pos, d),
+                None => decide(game, genes, pos, self.policy, d).chosen,
+            },
         }
     }
 }

@@ -44,7 +44,11 @@ struct Prepared<G: TableGame> {
 impl<G: TableGame> Prepared<G> {
     fn new(game: &G, labelled: Labelled<G::Position, G::Move>, lookahead: u8) -> Self {
         // A value genome searches instead of playing in the shell.
-        let search = if game.learns() { lookahead } else { 0 };
+        let search = if game.as_learner().is_some() {
+            lookahead
+        } else {
+            0
+        };
         let allowed = allowed_moves(game, &labelled.pos, lookahead - search);
         let keeps = allowed.iter().filter(|&&m| labelled.keeps(m)).count();
         Prepared {
@@ -61,11 +65,8 @@ impl<G: TableGame> Prepared<G> {
         if let [only] = self.allowed[..] {
             return Some(only);
         }
-        if let Some(searched) = (self.search > 0)
-            .then(|| game.search(genes, &self.labelled.pos, self.search))
-            .flatten()
-        {
-            return searched;
+        if let Some(learner) = game.as_learner().filter(|_| self.search > 0) {
+            return learner.search(genes, &self.labelled.pos, self.search);
         }
         let pos = &self.labelled.pos;
         let pure = game.decide(genes, pos, policy);

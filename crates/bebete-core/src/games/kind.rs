@@ -113,11 +113,15 @@ impl<'de, R: Rules> Deserialize<'de> for GenomeGame<R> {
 /// ([`GenomeGame`]) becomes one of these when the engine runs it.
 ///
 /// ```
-/// use bebete_core::encoding::TableGame;
+/// use bebete_core::encoding::{Learns, TableGame};
+/// use rand::SeedableRng;
 /// use bebete_core::games::{BuiltIn, Connect4, GenomeGame, NTuple, Pair, ValueGenome};
 ///
 /// let game = Pair::new(Connect4, ValueGenome::drawn(NTuple { tuples: 70, length: 8 }));
-/// assert!(game.learns()); // the value genome's own `TableGame`
+/// assert!(game.as_learner().is_some()); // the value genome learns
+/// let mut genes = vec![0; game.gene_count()];
+/// game.fill_random(&mut genes, &mut rand_pcg::Pcg64Mcg::seed_from_u64(1));
+/// assert_eq!(game.learning(&genes).params.games, 0); // `Learns`: its schedule
 /// assert_eq!(game.registered(), GenomeGame::value(Connect4, game.kind));
 /// assert_eq!(game.spec().encoder_name(), "ntuple");
 /// ```

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::dispatch::BuiltInGame;
-use crate::encoding::Explanation;
+use crate::encoding::{Explanation, Learns};
 use crate::games::{Connect4, Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
 use crate::players::Playable;
 
@@ -459,7 +459,7 @@ fn othello_endings_are_played_exactly() {
         let value_of = |mv| -minimax(&game.rules, &game.play(&pos, mv));
         let played = alphabeta.choose(&game, &pos).unwrap();
         assert_eq!(value_of(played), best, "alphabeta:1\n{}", game.render(&pos));
-        let searched = game.search(&genes, &pos, 2).flatten().unwrap();
+        let searched = game.search(&genes, &pos, 2).unwrap();
         assert_eq!(value_of(searched), best, "2 plies\n{}", game.render(&pos));
     }
 }

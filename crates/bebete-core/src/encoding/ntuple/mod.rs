@@ -43,7 +43,7 @@
 //! unbiased by stochastic rounding.
 
 use super::{Explanation, IllegalPolicy};
-use super::{Opponent, TableGame};
+use super::{Learns, Opponent, TableGame};
 use crate::games::{Game, Outcome, Pair, Side};
 pub use crate::games::{MAX_STAGES, MAX_TUPLE_LENGTH as MAX_LENGTH, NTuple};
 use crate::games::{Placement, ValueGenome};
@@ -316,19 +316,29 @@ where
         Some(mutate::<G, R>(self.kind.shape, genes, rate, redraw, rng))
     }
 
-    fn learns(&self) -> bool {
-        true
+    fn as_learner(&self) -> Option<&dyn Learns<Self>> {
+        Some(self)
     }
 
-    fn learning(&self, genes: &[u8]) -> Option<Schedule> {
+    fn genes_problem(&self, genes: &[u8]) -> Option<String> {
+        problem::<G>(self.kind.shape, genes)
+    }
+}
+
+/// The value genome learns, and searches over its own values.
+impl<G: CellBoard> Learns<Pair<G, ValueGenome>> for Pair<G, ValueGenome>
+where
+    G::Move: PartialEq,
+{
+    fn learning(&self, genes: &[u8]) -> Schedule {
         let params = Params::read(genes);
         let (alpha_now, epsilon_now) = params.scheduled(G::HORIZON);
-        Some(Schedule {
+        Schedule {
             params,
             horizon: G::HORIZON,
             alpha_now,
             epsilon_now,
-        })
+        }
     }
 
     fn learn(&self, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64 {
@@ -347,23 +357,14 @@ where
         Learner::new(game.clone(), self.kind.shape, genes, rng).learn_against(games, opponent)
     }
 
-    fn search(&self, genes: &[u8], pos: &G::Position, depth: u8) -> Option<Option<G::Move>> {
+    fn search(&self, genes: &[u8], pos: &G::Position, depth: u8) -> Option<G::Move> {
         let game = &self.rules;
-        Some(search(game, self.kind.shape, genes, pos, depth))
+        search(game, self.kind.shape, genes, pos, depth)
     }
 
-    fn explain_search(
-        &self,
-        genes: &[u8],
-        pos: &G::Position,
-        depth: u8,
-    ) -> Option<Values<G::Move>> {
+    fn explain_search(&self, genes: &[u8], pos: &G::Position, depth: u8) -> Values<G::Move> {
         let game = &self.rules;
-        Some(Values::of(game, self.kind.shape, genes, pos, depth))
-    }
-
-    fn genes_problem(&self, genes: &[u8]) -> Option<String> {
-        problem::<G>(self.kind.shape, genes)
+        Values::of(game, self.kind.shape, genes, pos, depth)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::genes::cell_set;
 use super::*;
-use crate::encoding::{IllegalPolicy, TableGame};
+use crate::encoding::{IllegalPolicy, Learns, TableGame};
 use crate::games::{Checkers, Connect4, Pair, TicTacToe, ValueGenome};
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -46,7 +46,7 @@ fn fresh<G: TableGame>(game: &G, seed: u64) -> Vec<u8> {
 
 /// Fresh genes after `games` self-play games, both from `seed`: weights
 /// that differ from one another.
-fn learnt<G: TableGame>(game: &G, seed: u64, games: u32) -> Vec<u8> {
+fn learnt<G: TableGame + Learns<G>>(game: &G, seed: u64, games: u32) -> Vec<u8> {
     let mut genes = fresh(game, seed);
     game.learn(&mut genes, games, Pcg64Mcg::seed_from_u64(seed));
     genes

@@ -12,7 +12,7 @@ impl<G: Playable> Evolution<G> {
     /// How this run's genomes learn, for the champion's file: `self` or
     /// `--learn-against`'s player, when they learn between generations.
     fn learning_record(&self) -> Option<String> {
-        (self.game.learns() && self.cfg.self_play > 0).then(|| {
+        (self.game.as_learner().is_some() && self.cfg.self_play > 0).then(|| {
             self.cfg
                 .learn_against
                 .as_ref()

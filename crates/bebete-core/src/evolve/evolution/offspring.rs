@@ -15,9 +15,9 @@ impl<G: Playable> Evolution<G> {
     /// number of threads. Returns the games played.
     pub(super) fn self_play(&mut self) -> u64 {
         let games = self.cfg.self_play;
-        if games == 0 || !self.game.learns() {
+        let Some(learner) = self.game.as_learner().filter(|_| games > 0) else {
             return 0;
-        }
+        };
         let (game, generation) = (&self.game, self.generation);
         let opponent = self.learner_opponent.as_ref();
         for island in &mut self.islands {
@@ -32,11 +32,11 @@ impl<G: Playable> Evolution<G> {
                     let stream = derive_seed(seed, generation, k as u64);
                     let rng = Pcg64Mcg::seed_from_u64(stream);
                     match opponent {
-                        None => game.learn(genes, games, rng),
+                        None => learner.learn(genes, games, rng),
                         Some(factory) => {
                             let mut player = factory.make(game, stream ^ OPPONENT_STREAM);
                             let mut choose = |pos: &G::Position| player.choose(game, pos);
-                            game.learn_against(genes, games, rng, &mut choose)
+                            learner.learn_against(genes, games, rng, &mut choose)
                         }
                     };
                 });

@@ -91,7 +91,7 @@ struct Scored<G: Playable>(Arc<RunTables<G>>);
 
 impl<G: Playable> Term<G> for Scored<G> {
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation) {
-        if game.learns() && G::PLAYERS == 2 {
+        if game.as_learner().is_some() && G::PLAYERS == 2 {
             // A value genome reads every gene in every decision: no table of
             // gene values, each position is decided.
             let solved = self.0.solved.get(game);
