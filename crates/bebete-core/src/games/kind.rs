@@ -138,8 +138,9 @@ impl<R, K> Pair<R, K> {
     }
 }
 
-/// A genome kind of the rules `R`: which of its [`Kind`]s it is.
-pub trait KindOf<R: Rules>: Copy {
+/// A genome kind of the rules `R`: which of its [`Kind`]s it is (a kind's
+/// type is a value a pair holds across threads).
+pub trait KindOf<R: Rules>: Copy + Send + Sync + 'static {
     /// The kind as a value of the rules' choice of kinds.
     fn of(self) -> Kind<R>;
 }

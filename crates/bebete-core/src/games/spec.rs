@@ -110,12 +110,12 @@ pub trait BuiltIn: Identified {
 
 /// A built-in game's pair of rules and genome kind is named by the choice
 /// of kind it is.
-impl<R: Rules, K: KindOf<R> + Send + Sync + 'static> BuiltIn for Pair<R, K>
+impl<R: Rules, K: KindOf<R>> BuiltIn for Pair<R, K>
 where
     GenomeGame<R>: Registered,
 {
     fn spec(&self) -> GameSpec {
-        self.registered().into()
+        (*self).into()
     }
 }
 
@@ -146,7 +146,7 @@ where
     }
 }
 
-impl<R: Rules, K: KindOf<R> + Send + Sync + 'static> Identified for Pair<R, K>
+impl<R: Rules, K: KindOf<R>> Identified for Pair<R, K>
 where
     GenomeGame<R>: Registered,
 {
