@@ -551,3 +551,92 @@ fn game_lists_in_help_and_messages_come_from_the_registry() {
         );
     }
 }
+
+/// The values `explain --json` gives each move of `position`, before `tanh`.
+fn sums_of(dir: &Path, genome: &Path, position: &str) -> Vec<f64> {
+    let json: Value =
+        serde_json::from_str(&stdout_of(bebete(dir).arg("explain").arg(genome).args([
+            "--position",
+            position,
+            "--json",
+        ])))
+        .unwrap();
+    json["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| pair[1].as_f64().unwrap().atanh())
+        .collect()
+}
+
+#[test]
+fn a_committee_of_value_genomes_values_each_move_as_their_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in ["1", "2"] {
+        bebete(dir.path())
+            .args(["evolve", "--game", "ttt", "--encoder", "ntuple"])
+            .args(["--generations", "2", "--seed", seed, "-q", "--run"])
+            .arg(format!("r{seed}"))
+            .assert()
+            .success();
+    }
+    let out =
+        stdout_of(bebete(dir.path()).args(["genome", "merge", "r1", "r2", "--out", "c.genome"]));
+    assert!(
+        out.contains("committee of 2 tictactoe genomes (80×5 tuples"),
+        "{out}"
+    );
+    let info: Value = serde_json::from_str(&stdout_of(
+        bebete(dir.path()).args(["genome", "info", "c.genome", "--json"]),
+    ))
+    .unwrap();
+    assert_eq!(info["provenance"]["run"], "committee of r1, r2");
+    assert_eq!(info["learning"]["opponent"], "self");
+    for position in ["", "5", "51"] {
+        let (a, b) = (
+            sums_of(dir.path(), &dir.path().join("r1"), position),
+            sums_of(dir.path(), &dir.path().join("r2"), position),
+        );
+        let c = sums_of(dir.path(), &dir.path().join("c.genome"), position);
+        assert_eq!(c.len(), a.len());
+        for i in 0..c.len() {
+            // Half a unit (1/8192) of rounding a weight read: 80 tuples, 2 images.
+            assert!(
+                (c[i] - (a[i] + b[i]) / 2.0).abs() < 0.01,
+                "position {position:?}, move {i}: {} against {} and {}",
+                c[i],
+                a[i],
+                b[i]
+            );
+        }
+    }
+    // What cannot sit together is refused, naming the file and why.
+    let votes = random_genome(dir.path(), "v.genome", &["--game", "ttt"]);
+    let refusal = refusal_of(
+        bebete(dir.path())
+            .args(["genome", "merge", "r1"])
+            .arg(&votes)
+            .args(["--out", "x.genome"]),
+    );
+    assert!(
+        refusal.contains("v.genome: a tictactoe genome"),
+        "{refusal}"
+    );
+    assert!(refusal.contains("only value genomes"), "{refusal}");
+    let c4 = random_genome(
+        dir.path(),
+        "c4.genome",
+        &["--game", "c4", "--encoder", "ntuple", "--tuples", "2"],
+    );
+    let refusal = refusal_of(
+        bebete(dir.path())
+            .args(["genome", "merge", "r1"])
+            .arg(&c4)
+            .args(["--out", "x.genome"]),
+    );
+    assert!(refusal.contains("one game with one encoder"), "{refusal}");
+    let refusal =
+        refusal_of(bebete(dir.path()).args(["genome", "merge", "r1", "r2", "--out", "c.genome"]));
+    assert!(refusal.contains("--force"), "{refusal}");
+    assert!(!dir.path().join("x.genome").exists());
+}
