@@ -49,6 +49,12 @@ pub enum CommitteeError {
         found: u8,
         expected: u8,
     },
+    #[error("member {member} splits its tables into {found} game stages, member 1 into {expected}")]
+    StageCount {
+        member: usize,
+        found: usize,
+        expected: usize,
+    },
     #[error(
         "member {member} reads other tuples than member 1 and its tables are split into {stages} game stages: members split by stage must read the same tuples"
     )]
@@ -99,11 +105,19 @@ pub fn committee(members: &[(NTuple, &[u8])]) -> Result<(NTuple, Vec<u8>), Commi
             });
         }
         let (found, expected) = (learning_flags(genes), learning_flags(first_genes));
-        if found != expected || stages(genes) != stages(first_genes) {
+        if found != expected {
             return Err(CommitteeError::Flags {
                 member,
-                found: genes[genes.len() - PARAM_BYTES + 3],
-                expected: first_genes[first_genes.len() - PARAM_BYTES + 3],
+                found,
+                expected,
+            });
+        }
+        let (found, expected) = (stages(genes), stages(first_genes));
+        if found != expected {
+            return Err(CommitteeError::StageCount {
+                member,
+                found,
+                expected,
             });
         }
     }
@@ -309,6 +323,26 @@ mod tests {
             committee(&[(SHAPE, &a), (SHAPE, &c)]),
             Err(CommitteeError::Flags { member: 2, .. })
         ));
+        let mut staged = member(SHAPE, 3);
+        staged[flags] |= super::super::stage_bits(2);
+        assert_eq!(
+            committee(&[(SHAPE, &a), (SHAPE, &staged)]),
+            Err(CommitteeError::StageCount {
+                member: 2,
+                found: 2,
+                expected: 1
+            })
+        );
+        // Split by stage and reading other tuples: no committee.
+        let mut other = member(SHAPE, 4);
+        other[flags] |= super::super::stage_bits(2);
+        assert_eq!(
+            committee(&[(SHAPE, &staged), (SHAPE, &other)]),
+            Err(CommitteeError::Stages {
+                member: 1,
+                stages: 2
+            })
+        );
         let many = NTuple {
             tuples: 600,
             length: 4,
