@@ -64,9 +64,16 @@ fn start_slow(server: &Server) -> (String, std::thread::JoinHandle<(u16, String)
     let mover = std::thread::spawn(move || Server::at(addr).post(&path, "{}"));
     let started = Instant::now();
     while json(&server.get(&format!("/api/games/{id}")).1)["thinking"] != true {
+        if mover.is_finished() {
+            let (status, body) = mover.join().unwrap();
+            panic!(
+                "the bot's opening move was answered before it was seen thinking: {status} {body}"
+            );
+        }
         assert!(
             started.elapsed() < Duration::from_secs(60),
-            "never thinking"
+            "never thinking in {:?}",
+            started.elapsed()
         );
         std::thread::sleep(Duration::from_millis(10));
     }
