@@ -235,14 +235,18 @@ fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             )
         })
     };
+    // The first member's game with `tuples` tuples.
+    let with_tuples = |tuples: u16| {
+        let mut options = first.game.options();
+        options.tuples = Some(tuples);
+        first.game.kind().from_options(&options)
+    };
     let mut shapes = Vec::new();
     for (i, member) in members.iter().enumerate() {
         let shape = shape_of(i, member)?;
         // One game, rules and encoder: the first's spec with this member's
         // tuple count is this member's.
-        let mut options = first.game.options();
-        options.tuples = Some(shape.tuples);
-        if first.game.kind().from_options(&options).ok() != Some(member.game) {
+        if with_tuples(shape.tuples).ok() != Some(member.game) {
             anyhow::bail!(
                 "{} is {}, {} is {}: a committee's members play one game with one encoder",
                 name(i),
@@ -270,20 +274,10 @@ fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let (shape, genes) = crate::encoding::ntuple::committee(&parts).map_err(|e| {
         anyhow::anyhow!(
             "{e} (members in the order given: {})",
-            args.files
-                .iter()
-                .map(|f| f.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            (0..members.len()).map(name).collect::<Vec<_>>().join(", ")
         )
     })?;
-    let mut options = first.game.options();
-    options.tuples = Some(shape.tuples);
-    let game = first
-        .game
-        .kind()
-        .from_options(&options)
-        .map_err(anyhow::Error::msg)?;
+    let game = with_tuples(shape.tuples).map_err(anyhow::Error::msg)?;
     let learning = first.provenance.learning.clone().filter(|how| {
         members
             .iter()

@@ -60,7 +60,7 @@ pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,
     has_line as tictactoe_has_line,
 };
-pub use tuples::{MAX_STAGES, MAX_TUPLE_LENGTH, NTuple, ShapeError};
+pub use tuples::{MAX_STAGES, MAX_TUPLE_LENGTH, MAX_TUPLES, NTuple, ShapeError};
 pub use view::BoardView;
 
 use std::fmt::Debug;

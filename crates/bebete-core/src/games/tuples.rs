@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 
 /// The longest tuple (4^8 states per table).
 pub const MAX_TUPLE_LENGTH: u8 = 8;
+/// The most tuples one value genome holds.
+pub const MAX_TUPLES: u16 = 1000;
 /// The most game stages a value genome may split its tuples into, each
 /// stage reading its own equal group.
 pub const MAX_STAGES: usize = 16;
@@ -36,7 +38,7 @@ impl NTuple {
 
     /// Checks the shape against a board of `cells` cells; says what is wrong.
     pub fn check(self, cells: usize) -> Result<(), ShapeError> {
-        if self.tuples == 0 || self.tuples > 1000 {
+        if self.tuples == 0 || self.tuples > MAX_TUPLES {
             return Err(ShapeError::Tuples(self.tuples));
         }
         let longest = (MAX_TUPLE_LENGTH as usize).min(cells) as u8;
@@ -53,8 +55,8 @@ impl NTuple {
 /// A value genome's shape that a board cannot take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ShapeError {
-    /// Not 1 to 1000 tuples.
-    #[error("{0} tuples (1 to 1000)")]
+    /// Not 1 to [`MAX_TUPLES`] tuples.
+    #[error("{0} tuples (1 to {MAX_TUPLES})")]
     Tuples(u16),
     /// Tuples shorter than 2 cells, or longer than the board or 8 cells.
     #[error("tuples of {length} cells (2 to {longest} on this board)")]

@@ -12,7 +12,9 @@
 //! mean is the one that can be stronger than any of them
 //! (docs/experiments.md, "A committee of learners").
 
-use super::{NTuple, PARAM_BYTES, SHAPE_BYTES, learning_flags, stages};
+use super::evaluator::weight;
+use super::{NTuple, PARAM_BYTES, Params, SHAPE_BYTES, learning_flags, stages};
+use crate::games::MAX_TUPLES;
 
 /// Why genomes do not make a committee. Members are numbered from 1, in
 /// the order given.
@@ -62,9 +64,6 @@ pub enum CommitteeError {
     #[error("the members hold {0} tuples in all, over the {MAX_TUPLES} a genome holds")]
     TooMany(usize),
 }
-
-/// The most tuples one value genome holds ([`NTuple::check`]).
-const MAX_TUPLES: usize = 1000;
 
 /// The committee of `members` (each its shape and its genes): its shape and
 /// genes. Its weights are the members' summed and divided by their number,
@@ -126,19 +125,12 @@ pub fn committee(members: &[(NTuple, &[u8])]) -> Result<(NTuple, Vec<u8>), Commi
             && (0..shape.tuples as usize)
                 .all(|t| heads(genes, block, t) == heads(first_genes, block, t))
     });
-    let count = members.len() as f64;
-    let mean = |units: i64| -> [u8; 2] {
-        let unit = (units as f64 / count).round();
-        (unit.clamp(i16::MIN as f64, i16::MAX as f64) as i16).to_le_bytes()
-    };
+    let count = members.len();
     let mut genes = Vec::new();
     let shape = if same_tuples {
+        let all: Vec<&[u8]> = members.iter().map(|&(_, g)| g).collect();
         for t in 0..first.tuples as usize {
-            genes.extend_from_slice(heads(first_genes, block, t));
-            for w in (t * block + SHAPE_BYTES..(t + 1) * block).step_by(2) {
-                let units = members.iter().map(|(_, g)| unit(g, w)).sum::<i64>();
-                genes.extend_from_slice(&mean(units));
-            }
+            push_mean(&mut genes, &all, block, t, count);
         }
         *first
     } else {
@@ -149,15 +141,12 @@ pub fn committee(members: &[(NTuple, &[u8])]) -> Result<(NTuple, Vec<u8>), Commi
             });
         }
         let tuples: usize = members.iter().map(|(s, _)| s.tuples as usize).sum();
-        if tuples > MAX_TUPLES {
+        if tuples > MAX_TUPLES as usize {
             return Err(CommitteeError::TooMany(tuples));
         }
         for &(shape, member) in members {
             for t in 0..shape.tuples as usize {
-                genes.extend_from_slice(heads(member, block, t));
-                for w in (t * block + SHAPE_BYTES..(t + 1) * block).step_by(2) {
-                    genes.extend_from_slice(&mean(unit(member, w)));
-                }
+                push_mean(&mut genes, &[member], block, t, count);
             }
         }
         NTuple {
@@ -167,8 +156,8 @@ pub fn committee(members: &[(NTuple, &[u8])]) -> Result<(NTuple, Vec<u8>), Commi
     };
     let params = &first_genes[first_genes.len() - PARAM_BYTES..];
     genes.extend_from_slice(&params[..4]);
-    let games = members.iter().map(|(_, g)| games_of(g)).max().unwrap_or(0);
-    genes.extend_from_slice(&games.to_le_bytes());
+    let games = members.iter().map(|(_, g)| Params::read(g).games).max();
+    genes.extend_from_slice(&games.unwrap_or(0).to_le_bytes());
     Ok((shape, genes))
 }
 
@@ -186,15 +175,27 @@ fn heads(genes: &[u8], block: usize, t: usize) -> &[u8] {
     &genes[t * block..t * block + SHAPE_BYTES]
 }
 
-/// The weight at byte `at`, in units.
-fn unit(genes: &[u8], at: usize) -> i64 {
-    i16::from_le_bytes([genes[at], genes[at + 1]]) as i64
+/// The byte offsets of tuple `t`'s weights, both tables.
+fn weights(block: usize, t: usize) -> impl Iterator<Item = usize> {
+    (t * block + SHAPE_BYTES..(t + 1) * block).step_by(2)
 }
 
-/// The self-play games a genome has learned from (its last four bytes).
-fn games_of(genes: &[u8]) -> u32 {
-    let p = genes.len() - 4;
-    u32::from_le_bytes([genes[p], genes[p + 1], genes[p + 2], genes[p + 3]])
+/// The weight at byte `at`, in units.
+fn unit(genes: &[u8], at: usize) -> i64 {
+    weight(genes, at as u32) as i64
+}
+
+/// Appends tuple `t` of `sources` (which read the same cells): the first's
+/// cell bytes, then each weight their sum divided by `count` (the
+/// committee's size), rounded to the nearest unit.
+fn push_mean(out: &mut Vec<u8>, sources: &[&[u8]], block: usize, t: usize, count: usize) {
+    out.extend_from_slice(heads(sources[0], block, t));
+    for w in weights(block, t) {
+        let units: i64 = sources.iter().map(|g| unit(g, w)).sum();
+        let mean = (units as f64 / count as f64).round();
+        let mean = mean.clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+        out.extend_from_slice(&mean.to_le_bytes());
+    }
 }
 
 #[cfg(test)]
@@ -219,7 +220,7 @@ mod tests {
         fill_random::<TicTacToe, _>(shape, &mut genes, &mut rng);
         let block = block_of(shape, genes.len()).unwrap();
         for t in 0..shape.tuples as usize {
-            for w in (t * block + SHAPE_BYTES..(t + 1) * block).step_by(2) {
+            for w in weights(block, t) {
                 let units: i16 = rng.random_range(-40..=40);
                 genes[w..w + 2].copy_from_slice(&units.to_le_bytes());
             }
@@ -275,7 +276,7 @@ mod tests {
         // The first member's settings, the largest count of games.
         let p = genes.len() - PARAM_BYTES;
         assert_eq!(genes[p..p + 4], a[a.len() - PARAM_BYTES..a.len() - 4]);
-        assert_eq!(games_of(&genes), 3000);
+        assert_eq!(Params::read(&genes).games, 3000);
     }
 
     #[test]
@@ -284,7 +285,7 @@ mod tests {
         let mut b = a.clone();
         let block = block_of(SHAPE, a.len()).unwrap();
         for t in 0..SHAPE.tuples as usize {
-            for w in (t * block + SHAPE_BYTES..(t + 1) * block).step_by(2) {
+            for w in weights(block, t) {
                 let doubled = (unit(&a, w) * 3) as i16;
                 b[w..w + 2].copy_from_slice(&doubled.to_le_bytes());
             }
@@ -293,7 +294,7 @@ mod tests {
         assert_eq!(shape, SHAPE);
         for t in 0..SHAPE.tuples as usize {
             assert_eq!(heads(&genes, block, t), heads(&a, block, t));
-            for w in (t * block + SHAPE_BYTES..(t + 1) * block).step_by(2) {
+            for w in weights(block, t) {
                 assert_eq!(unit(&genes, w), unit(&a, w) * 2, "(w + 3w) / 2");
             }
         }
