@@ -228,9 +228,8 @@ fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let shape_of = |i: usize, genome: &Genome| {
         genome.game.value_genome().ok_or_else(|| {
             anyhow::anyhow!(
-                "{}: {} genome ({}); only value genomes make a committee (--encoder ntuple, or othello's patterns and straight)",
+                "{}: {} is no value genome; only value genomes make a committee (--encoder ntuple, or othello's patterns and straight)",
                 name(i),
-                crate::store::with_article(genome.game.kind().name()),
                 genome.game
             )
         })

@@ -619,7 +619,7 @@ fn a_committee_of_value_genomes_values_each_move_as_their_mean() {
             .args(["--out", "x.genome"]),
     );
     assert!(
-        refusal.contains("v.genome: a tictactoe genome"),
+        refusal.contains("v.genome: tictactoe is no value genome"),
         "{refusal}"
     );
     assert!(refusal.contains("only value genomes"), "{refusal}");
