@@ -237,7 +237,7 @@ const SLOW: &[(&str, &str)] = &[
     ("bebete eval genomes/checkers-ntuple.genome", "3 s"),
     (
         "bebete eval genomes/othello.genome",
-        "a 6-ply search, 800 games: about 60 s",
+        "a 6-ply search, 800 games: about 35 s",
     ),
 ];
 
