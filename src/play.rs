@@ -164,7 +164,9 @@ fn human_move<G: TableGame + BuiltIn>(
             continue;
         }
         match game.parse_move(text) {
-            Err(reason) => writeln!(out, "'{text}' is not a move: {reason}")?,
+            // A function or arrow key sends an escape sequence, which
+            // the terminal would swallow: it is shown escaped.
+            Err(reason) => writeln!(out, "'{}' is not a move: {reason}", text.escape_debug())?,
             Ok(mv) if !game.is_legal(pos, mv) => {
                 writeln!(out, "not allowed: {}", game.why_illegal(pos, mv))?
             }
@@ -430,9 +432,11 @@ mod tests {
 
     #[test]
     fn bad_moves_are_refused_with_the_reason_and_asked_again() {
-        let (_, out) = session("x\n0\n5\n5\nq\n", First::Human, 1);
+        let (_, out) = session("x\n0\n\x1b[15~\n5\n5\nq\n", First::Human, 1);
         assert!(out.contains("'x' is not a move"), "{out}");
         assert!(out.contains("'0' is not a move"), "{out}");
+        // The F5 key's escape sequence, shown rather than sent to the terminal.
+        assert!(out.contains("'\\u{1b}[15~' is not a move"), "{out}");
         assert!(
             out.contains("not allowed: cell 5 is already taken"),
             "{out}"
