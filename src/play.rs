@@ -112,6 +112,20 @@ enum Turn<M> {
     Why,
 }
 
+/// `text` as typed, its control characters escaped: a function or arrow
+/// key sends an escape sequence, which the terminal would swallow.
+fn as_typed(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Reads human moves until a legal one, `q`, or the end of the input.
 fn human_move<G: TableGame + BuiltIn>(
     game: &G,
@@ -164,9 +178,7 @@ fn human_move<G: TableGame + BuiltIn>(
             continue;
         }
         match game.parse_move(text) {
-            // A function or arrow key sends an escape sequence, which
-            // the terminal would swallow: it is shown escaped.
-            Err(reason) => writeln!(out, "'{}' is not a move: {reason}", text.escape_debug())?,
+            Err(reason) => writeln!(out, "'{}' is not a move: {reason}", as_typed(text))?,
             Ok(mv) if !game.is_legal(pos, mv) => {
                 writeln!(out, "not allowed: {}", game.why_illegal(pos, mv))?
             }
@@ -432,8 +444,9 @@ mod tests {
 
     #[test]
     fn bad_moves_are_refused_with_the_reason_and_asked_again() {
-        let (_, out) = session("x\n0\n\x1b[15~\n5\n5\nq\n", First::Human, 1);
+        let (_, out) = session("x\n0\n\x1b[15~\nit's\n5\n5\nq\n", First::Human, 1);
         assert!(out.contains("'x' is not a move"), "{out}");
+        assert!(out.contains("'it's' is not a move"), "{out}");
         assert!(out.contains("'0' is not a move"), "{out}");
         // The F5 key's escape sequence, shown rather than sent to the terminal.
         assert!(out.contains("'\\u{1b}[15~' is not a move"), "{out}");
