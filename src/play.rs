@@ -112,20 +112,6 @@ enum Turn<M> {
     Why,
 }
 
-/// `text` as typed, its control characters escaped: a function or arrow
-/// key sends an escape sequence, which the terminal would swallow.
-fn as_typed(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
 /// Reads human moves until a legal one, `q`, or the end of the input.
 fn human_move<G: TableGame + BuiltIn>(
     game: &G,
@@ -147,11 +133,17 @@ fn human_move<G: TableGame + BuiltIn>(
             None => write!(out, "{}", G::MOVE_PROMPT)?,
         }
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            writeln!(out)?;
-            return Ok(Turn::Quit);
-        }
+        let line = match crate::typed::read_input_line(input)? {
+            None => {
+                writeln!(out)?;
+                return Ok(Turn::Quit);
+            }
+            Some(Err(why)) => {
+                writeln!(out, "that is not a move: {why}")?;
+                continue;
+            }
+            Some(Ok(line)) => line,
+        };
         let text = line.trim();
         if text.is_empty() {
             if let Some(pass) = only_pass {
@@ -178,7 +170,11 @@ fn human_move<G: TableGame + BuiltIn>(
             continue;
         }
         match game.parse_move(text) {
-            Err(reason) => writeln!(out, "'{}' is not a move: {reason}", as_typed(text))?,
+            Err(reason) => writeln!(
+                out,
+                "'{}' is not a move: {reason}",
+                crate::typed::shown(text)
+            )?,
             Ok(mv) if !game.is_legal(pos, mv) => {
                 writeln!(out, "not allowed: {}", game.why_illegal(pos, mv))?
             }

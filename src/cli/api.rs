@@ -175,9 +175,7 @@ impl GameVisitor for Legal<'_> {
 
     fn visit<G: BuiltInGame>(self, game: G) -> Self::Output {
         let text = self.position.trim();
-        let pos = game
-            .parse_position(text)
-            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
+        let pos = super::output::position_of(&game, text)?;
         if game.outcome(&pos).is_some() {
             return Ok(Vec::new());
         }

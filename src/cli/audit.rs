@@ -108,12 +108,12 @@ impl Audit<'_> {
             0 => "its table alone".to_string(),
             d => format!("searching {d} plies at each"),
         };
-        eprintln!("audit: the held-out positions of the bank {source}, the genome {searching}…");
+        errln!("audit: the held-out positions of the bank {source}, the genome {searching}…");
         let started = std::time::Instant::now();
         let held = tutor.held_out_rate(&game, genes);
         let pace = started.elapsed().as_secs_f64() / held.positions.max(1) as f64;
         let train_positions = tutor.train_positions(&game);
-        eprintln!(
+        errln!(
             "audit: {} held-out positions in {:.1} s; now the {train_positions} training positions (about {:.0} s at that pace)…",
             held.positions,
             started.elapsed().as_secs_f64(),

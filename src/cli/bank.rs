@@ -184,7 +184,7 @@ fn build(args: &BankArgs, plan: &Plan, out: &Path) -> anyhow::Result<ExitCode> {
     if stop.load(Ordering::SeqCst) {
         // Positions are gathered again from the seed on every run (they are
         // checked against the bank's), so nothing labelled is lost here.
-        eprintln!(
+        errln!(
             "interrupted while gathering positions ({} of {} from {} games), before any was labelled: {}; run the same command to start again",
             gathered.positions.len(),
             plan.positions,
@@ -198,7 +198,7 @@ fn build(args: &BankArgs, plan: &Plan, out: &Path) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     if (gathered.positions.len() as u64) < plan.positions {
-        eprintln!(
+        errln!(
             "note: only {} distinct positions in {} games",
             gathered.positions.len(),
             gathered.games
@@ -222,7 +222,7 @@ fn build(args: &BankArgs, plan: &Plan, out: &Path) -> anyhow::Result<ExitCode> {
     labelling.finish_and_clear();
     bank.save(out)?;
     if bank.header.labelled < total {
-        eprintln!(
+        errln!(
             "interrupted: {} of {} positions labelled and saved in {}; run the same command to continue",
             bank.header.labelled,
             total,
@@ -364,7 +364,7 @@ fn fresh_or_continued(
     Ok(match BankFile::load(out) {
         Ok(old) => {
             refuse_to_continue(out, &old, &fresh, Some(gathered))?;
-            eprintln!(
+            errln!(
                 "continuing {}: {} of {} positions labelled",
                 out.display(),
                 old.header.labelled,

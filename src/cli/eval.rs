@@ -189,7 +189,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     // An odd count is rounded up, as the match plays it.
     let games = args.games + args.games % 2;
     if games != args.games {
-        eprintln!(
+        errln!(
             "note: --games {} rounded up to {games}: games come in pairs, one with each side first",
             args.games
         );
@@ -257,7 +257,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     std::io::stdout().write_all(text.as_bytes())?;
     if stopped {
         let played: u64 = tallies.iter().map(|t| t.games).sum();
-        eprintln!(
+        errln!(
             "stopped by a signal after {played} of {total} games: {} holds the games played",
             if args.json { "the JSON" } else { "the table" }
         );

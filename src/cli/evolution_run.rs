@@ -42,8 +42,10 @@ pub enum Origin {
     Resumed {
         checkpoint: Checkpoint,
         more: Option<u64>,
-        /// How far the run had got: past the checkpoint when newer ones
-        /// are damaged (those generations are run again first).
+        /// How far the run had got by its `stats.csv`: past the checkpoint
+        /// when it stopped between checkpoints or newer ones were set
+        /// aside (those generations run again first, with the same
+        /// results).
         reached: u64,
     },
     /// A new run checked and built as `Fresh` is (players, files, bank),
@@ -119,11 +121,11 @@ fn stop_on_signals() -> Stop {
         std::thread::spawn(move || {
             for sig in signals.forever() {
                 if flag.swap(true, Ordering::SeqCst) {
-                    eprintln!("\nstopping now: the last checkpoint is intact");
+                    errln!("\nstopping now: the last checkpoint is intact");
                     std::process::exit(128 + sig);
                 }
                 signal.store(sig, Ordering::SeqCst);
-                eprintln!(
+                errln!(
                     "\ninterrupted: finishing this generation and writing a checkpoint (again to quit now)"
                 );
             }
@@ -201,7 +203,7 @@ impl Observer for Progress {
         self.plotted = Some(Instant::now());
         // A plot is a convenience: failing to draw one never stops a run.
         if let Err(e) = render(&[self.run.root().to_path_buf()], &self.plot) {
-            self.bar.suspend(|| eprintln!("warning: no plot: {e}"));
+            self.bar.suspend(|| errln!("warning: no plot: {e}"));
         }
     }
 }
@@ -285,15 +287,8 @@ impl Drive {
             }
         };
         if resumed && !quiet {
-            let again = match evolution.replayed_until() {
-                Some(reached) => format!(
-                    " ({} of them run again first)",
-                    reached - evolution.generation()
-                ),
-                None => String::new(),
-            };
             let span = generations(evolution.generation(), until - 1);
-            outln!("resuming {}: {span}{again}", run.root().display());
+            outln!("resuming {}: {span}", run.root().display());
         }
         // Held until the run ends, however it ends.
         let _lock = lock.or(claimed);
@@ -341,7 +336,7 @@ impl Drive {
         let plotted = match render(&[run.root().to_path_buf()], &plot) {
             Ok(()) => Some(plot),
             Err(e) => {
-                eprintln!("warning: no plot: {e}");
+                errln!("warning: no plot: {e}");
                 None
             }
         };
@@ -443,8 +438,11 @@ fn begin<G: BuiltInGame>(
                 }
                 evolution.ignore_stop_rules();
             }
-            if reached > agreed {
-                evolution.replay_to(reached, more.is_some());
+            // More asked of a run that had got past this checkpoint: it ran
+            // those generations without stopping, and may have stopped
+            // just after them.
+            if more.is_some() && reached > agreed {
+                evolution.ignore_stop_rules();
             }
             evolution.continue_run_files()?;
             Begun::Run {
@@ -463,7 +461,7 @@ fn stopped(run: &RunDir, done: u64, stop: &Stop) -> ExitCode {
         0 => "before the first generation".to_string(),
         d => format!("after generation {}", d - 1),
     };
-    eprintln!(
+    errln!(
         "stopped {at} (checkpoint written); continue with: {} {}",
         resume_command(),
         run.root().display()
@@ -507,13 +505,13 @@ fn copy_champion(run: &RunDir, allowed: bool) -> anyhow::Result<Option<PathBuf>>
         let same = std::fs::read(there)
             .is_ok_and(|b| std::fs::read(run.best_genome()).is_ok_and(|c| b == c));
         if same {
-            eprintln!(
+            errln!(
                 "note: {} already holds this run's champion, byte for byte",
                 there.display()
             );
             return Ok(Some(there.clone()));
         }
-        eprintln!(
+        errln!(
             "note: {} is another genome, not this run's champion: left as it is (the champion is {})",
             there.display(),
             run.best_genome().display()

@@ -322,7 +322,7 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
         });
         if args.seed.is_none() && planned.is_ok() {
             // The seed shown was drawn for this plan alone.
-            eprintln!(
+            errln!(
                 "note: no --seed given: this plan drew seed {seed}, and a run without --seed draws another; add --seed {seed} to run this plan as shown"
             );
         }
@@ -464,6 +464,17 @@ fn refuse_a_run_in(run: &RunDir) -> anyhow::Result<()> {
     if run.run_toml().exists() {
         anyhow::bail!(
             "{} already holds a run: continue it with `bebete resume {}`, or choose another --run",
+            run.root().display(),
+            run.root().display()
+        );
+    }
+    // A run killed as it started (its checkpoint written, not yet its
+    // run.toml), or one whose run.toml was lost: its checkpoints would be
+    // pruned for this run's, then resumed over it.
+    let checkpoints = crate::evolve::checkpoint::list(&run.checkpoints());
+    if !checkpoints.is_empty() || crate::evolve::checkpoint::rank_dirs(run) > 0 {
+        anyhow::bail!(
+            "{} holds checkpoints of a run but no run.toml: continue that run with `bebete resume {}` (it writes run.toml anew), or choose another --run",
             run.root().display(),
             run.root().display()
         );

@@ -44,12 +44,7 @@ impl GameVisitor for Explain<'_> {
 
     fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<String> {
         let text = self.args.position.as_str();
-        let pos = game
-            .parse_position(text)
-            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
-        if game.outcome(&pos).is_some() {
-            anyhow::bail!("position '{text}': the game is already over");
-        }
+        let pos = super::output::position_in_play(&game, text)?;
         let explained = Explained::new(&game, self.genes, &pos, self.args.illegal, self.lookahead);
         if self.args.json {
             return pretty_json(&explained.report(&game, text));

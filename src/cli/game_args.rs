@@ -310,7 +310,8 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
             );
         }
     }
-    let starts_as_checkpoint = std::fs::File::open(path)
+    let starts_as_checkpoint = crate::store::open_regular(path)
+        .map_err(std::io::Error::other)
         .and_then(|mut f| {
             let mut magic = [0u8; 8];
             std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)

@@ -13,7 +13,7 @@ use crate::games::GameSpec;
 use crate::players::{Player, PlayerSpec};
 use clap::Args;
 use std::io::IsTerminal;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -54,16 +54,12 @@ pub(super) fn answer<G: TableGame>(
     player: &mut dyn Player<G>,
     text: &str,
 ) -> anyhow::Result<String> {
-    let pos = game
-        .parse_position(text)
-        .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
-    if game.outcome(&pos).is_some() {
-        anyhow::bail!("position '{text}': the game is already over");
-    }
+    let pos = super::output::position_in_play(game, text)?;
     match player.choose(game, &pos) {
         Some(mv) => Ok(game.format_move(mv)),
         None => anyhow::bail!(
-            "position '{text}': the genome's gene names an illegal move and --illegal is forfeit"
+            "position '{}': the genome's gene names an illegal move and --illegal is forfeit",
+            crate::typed::shown(text)
         ),
     }
 }
@@ -98,14 +94,17 @@ impl GameVisitor for Answer<'_> {
             // A person at the keyboard: say what is awaited (on stderr,
             // so the answers alone stay on stdout).
             let example = game.format_line(&first_moves(&game));
-            eprintln!(
+            errln!(
                 "bebete move: type a {} position as the moves so far (e.g. {example}), one per line, and get bebete's move; Ctrl-D ends (or pass --position)",
                 game.spec().kind()
             );
         }
-        for line in std::io::stdin().lock().lines() {
-            let line = line?;
-            match answer(&game, player.as_mut(), line.trim()) {
+        let mut input = std::io::stdin().lock();
+        while let Some(line) = crate::typed::read_input_line(&mut input)? {
+            let answered = line
+                .map_err(anyhow::Error::msg)
+                .and_then(|line| answer(&game, player.as_mut(), line.trim()));
+            match answered {
                 Ok(mv) => writeln!(out, "{mv}")?,
                 Err(e) => {
                     failed = true;

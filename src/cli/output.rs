@@ -73,3 +73,25 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }
+
+/// The position the moves in `text` reach in `game`; a text that is no
+/// such position names it ([`shown`](crate::typed::shown)) and why.
+pub fn position_of<G: crate::games::Game>(game: &G, text: &str) -> anyhow::Result<G::Position> {
+    game.parse_position(text)
+        .map_err(|e| anyhow::anyhow!("position '{}': {e}", crate::typed::shown(text)))
+}
+
+/// [`position_of`], refusing a position where the game is over.
+pub fn position_in_play<G: crate::games::Game>(
+    game: &G,
+    text: &str,
+) -> anyhow::Result<G::Position> {
+    let pos = position_of(game, text)?;
+    if game.outcome(&pos).is_some() {
+        anyhow::bail!(
+            "position '{}': the game is already over",
+            crate::typed::shown(text)
+        );
+    }
+    Ok(pos)
+}

@@ -72,7 +72,7 @@ fn score_on_interrupt() -> Arc<Mutex<Score>> {
                     .map_or_else(|e| e.into_inner().line(), |s| s.line());
                 // stderr: the session holds stdout's lock while it waits
                 // for a move.
-                eprintln!("\ninterrupted; {line}");
+                errln!("\ninterrupted; {line}");
                 std::process::exit(128 + sig);
             }
         });

@@ -64,31 +64,21 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
         );
     }
     if found.is_empty() {
+        if !run.root().is_dir() {
+            anyhow::bail!(
+                "{}: no such run directory (runs are under runs/ unless --run named another)",
+                run.root().display()
+            );
+        }
         anyhow::bail!(
             "{}: no checkpoints/gen-NNNNNN.ckpt here; is it a run directory written by `bebete evolve`?",
             run.root().display()
         );
     }
-    let mut chosen = None;
-    let mut skipped = 0;
-    for (_, path) in found.iter().rev() {
-        match Checkpoint::load(path) {
-            Ok(ckpt) => {
-                chosen = Some(ckpt);
-                break;
-            }
-            Err(e) => {
-                skipped += 1;
-                eprintln!("warning: skipping {e}");
-            }
-        }
-    }
-    let Some(ckpt) = chosen else {
-        anyhow::bail!(
-            "{}: every checkpoint is unreadable (see the warnings above)",
-            run.root().display()
-        );
-    };
+    // The lock first: checkpoints are set aside below, and no other
+    // process may be writing them meanwhile.
+    let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
+    let ckpt = newest_of_this_run(&run, &found)?;
     let Some(game) = ckpt.config.game.built_in() else {
         let problem = FileProblem::Outside {
             game: ckpt.config.game.to_string(),
@@ -96,17 +86,18 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
         };
         return Err(FileError::new(run.root(), problem).into());
     };
-    // How far the run had got: its newest checkpoint, damaged or not (the
-    // list is sorted, and holds the one chosen).
-    let reached = found
-        .last()
-        .map_or(ckpt.generation, |&(generation, _)| generation);
-    if skipped > 0 {
-        eprintln!(
-            "warning: going back to the checkpoint of generation {}, the newest valid one; generations {}-{} run again first, as they ran (a run is deterministic), while stats.csv and best.genome keep what they hold",
+    // How far the run had got: the generations stats.csv records, which
+    // may run past the checkpoint (a run stopped between checkpoints, or
+    // newer ones set aside); a stray checkpoint's number counts for nothing.
+    let islands = ckpt.config.islands.count.max(1) as u64;
+    let recorded = run.stats_row_count().unwrap_or(0) / islands;
+    let reached = recorded.max(ckpt.generation);
+    if reached > ckpt.generation && root {
+        errln!(
+            "note: stats.csv records generations {}-{} past the checkpoint of generation {}; they run again first, with the same results, and their rows are written again as they do",
             ckpt.generation,
-            ckpt.generation,
-            reached.saturating_sub(1)
+            reached - 1,
+            ckpt.generation
         );
     }
     let until = match args.generations {
@@ -114,15 +105,24 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
         None => ckpt.config.generations.max(reached),
     };
     if until <= ckpt.generation {
-        outln!(
-            "{} is complete at generation {} of {}; add --generations N to run N more",
+        let (dir, done, planned) = (
             run.root().display(),
             ckpt.generation,
-            ckpt.config.generations
+            ckpt.config.generations,
         );
+        if done >= planned {
+            outln!(
+                "{dir} has run its {planned} planned generations (0-{}); `bebete resume {dir} --generations N` runs N more",
+                done.saturating_sub(1)
+            );
+        } else {
+            outln!(
+                "{dir} stands after generation {} of the {planned} planned, and --generations 0 runs none; `bebete resume {dir}` runs the rest, --generations N runs N more",
+                done.saturating_sub(1)
+            );
+        }
         return Ok(ExitCode::SUCCESS);
     }
-    let lock = root.then(|| RunLock::acquire(run.root())).transpose()?;
     game.visit(Drive {
         origin: Origin::Resumed {
             checkpoint: ckpt,
@@ -135,4 +135,47 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
         quiet: args.quiet,
         control,
     })
+}
+
+/// The newest checkpoint of `found` that belongs to this run: readable, of
+/// the generation its name says, and of the game and seed `run.toml`
+/// records. Each newer one is set aside (renamed `….refused`, kept for a
+/// look, never read again) with a warning naming it and why: a damaged
+/// file, a copy from elsewhere or another run's is never resumed from.
+fn newest_of_this_run(run: &RunDir, found: &[(u64, PathBuf)]) -> anyhow::Result<Checkpoint> {
+    let identity = run.recorded_identity();
+    for (generation, path) in found.iter().rev() {
+        let why = match Checkpoint::load(path) {
+            Err(e) => e.problem.to_string(),
+            Ok(ckpt) if ckpt.generation != *generation => format!(
+                "it holds generation {}, not the {generation} its name says (a copy from elsewhere)",
+                ckpt.generation
+            ),
+            Ok(ckpt) => match &identity {
+                Some((game, seed))
+                    if *game != ckpt.config.game.name() || *seed != ckpt.config.seed =>
+                {
+                    format!(
+                        "another run's ({} seed {}), where run.toml records {game} seed {seed}",
+                        ckpt.config.game.name(),
+                        ckpt.config.seed
+                    )
+                }
+                _ => return Ok(ckpt),
+            },
+        };
+        let mut aside = path.clone().into_os_string();
+        aside.push(".refused");
+        let aside = PathBuf::from(aside);
+        std::fs::rename(path, &aside).map_err(|e| FileError::new(path, e))?;
+        errln!(
+            "warning: {}: {why}; set aside as {}",
+            path.display(),
+            aside.display()
+        );
+    }
+    anyhow::bail!(
+        "{}: no checkpoint of this run is left to resume from (each was set aside, see the warnings above); start it again with `bebete evolve … --run` and another folder, or delete this one to reuse its name",
+        run.root().display()
+    )
 }

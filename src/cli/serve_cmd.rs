@@ -85,7 +85,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let mut out = std::io::stdout();
         let _ = writeln!(out, "serving bebete at http://{addr}/");
         if !addr.ip().is_loopback() {
-            eprintln!(
+            errln!(
                 "warning: listening on {} beyond this machine: anyone who can reach it can play and read genomes/ and runs/ (there is no login)",
                 addr.ip()
             );

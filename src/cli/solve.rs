@@ -78,9 +78,7 @@ impl GameVisitor for Perft {
 
     fn visit<G: BuiltInGame>(self, game: G) -> anyhow::Result<String> {
         let text = self.position.unwrap_or_default();
-        let pos = game
-            .parse_position(&text)
-            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
+        let pos = super::output::position_of(&game, &text)?;
         let mut counts = Vec::new();
         let mut out = format!(
             "{} from {}\ndepth     sequences   seconds\n",
@@ -188,12 +186,7 @@ struct Survey {
 
 impl Survey {
     fn position<G: BuiltInGame>(&self, game: &G, text: &str) -> anyhow::Result<String> {
-        let pos = game
-            .parse_position(text)
-            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
-        if game.outcome(&pos).is_some() {
-            anyhow::bail!("position '{text}': the game is already over");
-        }
+        let pos = super::output::position_in_play(game, text)?;
         let Some(exact) = game.exact() else {
             anyhow::bail!(
                 "{} has no exact solver: --perft D counts its move sequences, and eval measures genomes against alphabeta:D",
@@ -336,11 +329,11 @@ impl PuzzleVisitor for SolvePuzzle<'_> {
             }
             return Ok(format!("{}\n{survey}", game.spec()));
         };
-        let pos = game
-            .parse_position(text)
-            .map_err(|e| anyhow::anyhow!("position '{text}': {e}"))?;
+        let pos = super::output::position_of(game, text)?;
         let moves = game.moves(&pos).map_err(|e| match e {
-            PuzzleError::Over(_) => anyhow::anyhow!("position '{text}': {e}"),
+            PuzzleError::Over(_) => {
+                anyhow::anyhow!("position '{}': {e}", crate::typed::shown(text))
+            }
             PuzzleError::TooLarge(_) => anyhow::Error::new(e),
         })?;
         if self.json {

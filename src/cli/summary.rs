@@ -45,12 +45,6 @@ impl Summary {
         }
         let span = generations(first, done.saturating_sub(1));
         outln!("evolved {} for {span} in {elapsed:.1} s{pace}", cfg.game);
-        if let Some(reached) = evolution.replayed_until() {
-            outln!(
-                "replayed   {} from the checkpoint of generation {first}, as they ran before (newer checkpoints were damaged)",
-                generations(first, reached - 1)
-            );
-        }
         if let Some(row) = evolution.rows().last() {
             outln!(
                 "champion   {} of {} fitness points in generation {} (mean {:.1}, diversity {:.3})",

@@ -195,7 +195,7 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()
                     Err(e) => {
                         // Out of file descriptors or a connection reset
                         // before it was accepted: wait a little, go on.
-                        eprintln!("serve: accepting a connection: {e}");
+                        errln!("serve: accepting a connection: {e}");
                         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                         continue;
                     }
@@ -267,7 +267,7 @@ fn raise_descriptor_limit() -> u64 {
         };
         // SAFETY: `raised` is a valid `rlimit`, read by the call only.
         if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
-            eprintln!(
+            errln!(
                 "serve: open files: soft limit raised from {} to {wanted} (the hard limit); at most {} connections at once",
                 limit.rlim_cur,
                 connections_allowed(wanted)

@@ -103,19 +103,21 @@ fn a_run_cut_short_resumes_from_its_last_good_checkpoint() {
         .success();
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(
-        stderr.contains("gen-000030.ckpt")
-            && stderr.contains("truncated")
-            && stderr.contains("going back to the checkpoint of generation 25"),
+        stderr.contains("gen-000030.ckpt: truncated")
+            && stderr.contains("set aside as")
+            && stderr.contains("stats.csv records generations 25-29"),
         "{stderr}"
     );
+    assert!(cut.join("checkpoints/gen-000030.ckpt.refused").is_file());
     same_run(&whole.path().join("runs/cut"), &cut);
 }
 
 /// A damaged newest checkpoint costs nothing: `resume --generations N`
 /// runs the generations since the last good one again (a run is
-/// deterministic) and then N more, exactly as an undamaged run would, and
-/// while it runs them again `stats.csv` and `best.genome` keep what the
-/// run had found: stopped in the middle, they are as they were.
+/// deterministic) and then N more, exactly as an undamaged run would. While
+/// it runs them again it writes as a live run does (each row as its
+/// generation ends, the champion at each checkpoint): stopped in the
+/// middle, its files are the undamaged run's at that generation.
 #[cfg(unix)]
 #[test]
 fn a_damaged_newest_checkpoint_loses_no_generation_and_no_result() {
@@ -139,11 +141,7 @@ fn a_damaged_newest_checkpoint_loses_no_generation_and_no_result() {
     let newest = run.join("checkpoints/gen-001500.ckpt");
     let bytes = std::fs::read(&newest).unwrap();
     std::fs::write(&newest, &bytes[..bytes.len() / 2]).unwrap();
-    let (stats, best) = (
-        std::fs::read(run.join("stats.csv")).unwrap(),
-        std::fs::read(run.join("best.genome")).unwrap(),
-    );
-    // Stopped while it runs generations 1000-1499 again: nothing changed.
+    // Stopped while it runs generations 1000-1499 again.
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("bebete"))
         .current_dir(dir.path())
         .args(["resume", "runs/d", "--generations", "10"])
@@ -163,13 +161,15 @@ fn a_damaged_newest_checkpoint_loses_no_generation_and_no_result() {
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(
-        said.contains("resuming runs/d: generations 1000-1509 (500 of them run again first)"),
+        said.contains("resuming runs/d: generations 1000-1509"),
         "{said}"
     );
     assert!(
-        stderr.contains("gen-001500.ckpt")
-            && stderr.contains("going back to the checkpoint of generation 1000")
-            && stderr.contains("generations 1000-1499 run again first"),
+        stderr.contains("gen-001500.ckpt: truncated")
+            && stderr.contains("set aside as")
+            && stderr.contains(
+                "stats.csv records generations 1000-1499 past the checkpoint of generation 1000"
+            ),
         "{stderr}"
     );
     let at = stderr
@@ -178,19 +178,161 @@ fn a_damaged_newest_checkpoint_loses_no_generation_and_no_result() {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|n| n.parse::<u64>().ok())
         .unwrap_or_else(|| panic!("not stopped: {stderr}"));
-    assert!(at < 1499, "the replay was not interrupted: {stderr}");
-    assert_eq!(std::fs::read(run.join("stats.csv")).unwrap(), stats);
-    assert_eq!(std::fs::read(run.join("best.genome")).unwrap(), best);
-    // Resumed again: back to generation 1500, then 10 more, as the run that
-    // was never damaged.
-    let summary = stdout_of(bebete(dir.path()).args(["resume", "runs/d", "--generations", "10"]));
-    assert!(summary.contains("replayed   generations "), "{summary}");
+    assert!(at < 1499, "the second run was not interrupted: {stderr}");
+    // Its rows so far (the header, then generations 0 to `at`) are the
+    // undamaged run's.
+    let (rows, whole_rows) = (
+        stats_without_times(&run),
+        stats_without_times(&whole.path().join("runs/d")),
+    );
+    assert_eq!(rows.len() as u64, at + 2);
+    assert_eq!(rows[..], whole_rows[..rows.len()]);
+    // Resumed again as the stop message says (the plan grew to 1510):
+    // the run that was never damaged.
+    assert!(
+        stderr.contains("continue with: bebete resume runs/d"),
+        "{stderr}"
+    );
+    bebete(dir.path())
+        .args(["resume", "runs/d", "--quiet"])
+        .assert()
+        .success();
     same_run(&whole.path().join("runs/d"), &run);
     assert_eq!(
         std::fs::read(whole.path().join("runs/d/ended.toml")).unwrap(),
         std::fs::read(run.join("ended.toml")).unwrap()
     );
     assert_eq!(stats_without_times(&run).len(), 1511);
+}
+
+/// A file under `checkpoints/` that is not this run's (random bytes
+/// numbered past the run's end, a copy of its own checkpoint under a later
+/// number, another seed's checkpoint) is set aside with a warning naming
+/// it, and never counts for how far the run had got: the run stays the
+/// one it was, its plan and champion unchanged.
+#[test]
+fn a_stray_or_foreign_checkpoint_is_refused_never_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let flags = [
+        "--generations",
+        "20",
+        "--checkpoint-every",
+        "1",
+        "--fitness",
+        "round-robin",
+    ];
+    evolve(dir.path(), "runs/r", &[], &flags);
+    bebete(dir.path())
+        .args(["evolve", "--quiet", "--seed", "99", "--run", "runs/other"])
+        .args([
+            "--generations",
+            "25",
+            "--checkpoint-every",
+            "1",
+            "--fitness",
+            "round-robin",
+        ])
+        .assert()
+        .success();
+    let run = dir.path().join("runs/r");
+    let ckpts = run.join("checkpoints");
+    let (toml, best) = (
+        std::fs::read(run.join("run.toml")).unwrap(),
+        std::fs::read(run.join("best.genome")).unwrap(),
+    );
+    let strays = [
+        (
+            "gen-000900.ckpt",
+            vec![7u8; 1000],
+            "not a bebete checkpoint",
+        ),
+        (
+            "gen-000800.ckpt",
+            std::fs::read(ckpts.join("gen-000020.ckpt")).unwrap(),
+            "it holds generation 20, not the 800 its name says",
+        ),
+        (
+            "gen-000025.ckpt",
+            std::fs::read(dir.path().join("runs/other/checkpoints/gen-000025.ckpt")).unwrap(),
+            "another run's (tictactoe seed 99), where run.toml records tictactoe seed",
+        ),
+    ];
+    for (name, bytes, _) in &strays {
+        std::fs::write(ckpts.join(name), bytes).unwrap();
+    }
+    let out = bebete(dir.path())
+        .args(["resume", "runs/r"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    for (name, _, why) in &strays {
+        assert!(
+            stderr.contains(&format!("{name}: {why}")),
+            "{name}: {stderr}"
+        );
+        assert!(ckpts.join(format!("{name}.refused")).is_file());
+    }
+    assert!(
+        stdout.contains("has run its 20 planned generations"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read(run.join("run.toml")).unwrap(), toml);
+    assert_eq!(std::fs::read(run.join("best.genome")).unwrap(), best);
+}
+
+/// `evolve` into a folder that holds checkpoints but no `run.toml` (a run
+/// killed as it started, or one whose run.toml was deleted) is refused with
+/// the way out, and the folder is left as it was.
+#[test]
+fn evolve_refuses_a_folder_with_checkpoints_and_no_run_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    evolve(
+        dir.path(),
+        "runs/k",
+        &[],
+        &["--generations", "5", "--checkpoint-every", "1"],
+    );
+    let run = dir.path().join("runs/k");
+    std::fs::remove_file(run.join("run.toml")).unwrap();
+    let before: Vec<_> = std::fs::read_dir(run.join("checkpoints"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let out = bebete(dir.path())
+        .args([
+            "evolve",
+            "--seed",
+            "99",
+            "--generations",
+            "5",
+            "--run",
+            "runs/k",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("holds checkpoints of a run but no run.toml")
+            && stderr.contains("bebete resume runs/k"),
+        "{stderr}"
+    );
+    let after: Vec<_> = std::fs::read_dir(run.join("checkpoints"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(before, after);
+    // The way out works: resume writes run.toml anew as it runs.
+    bebete(dir.path())
+        .args(["resume", "runs/k", "--generations", "1", "-q"])
+        .assert()
+        .success();
+    assert!(run.join("run.toml").is_file());
 }
 
 /// Bytes under `path`, every file counted.
@@ -378,6 +520,12 @@ fn bad_evolve_flags_name_the_flag_and_the_range() {
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("already holds a run"));
     let out = bebete(dir.path())
         .args(["resume", "runs/nothing"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("no such run directory"));
+    std::fs::create_dir(dir.path().join("runs/empty")).unwrap();
+    let out = bebete(dir.path())
+        .args(["resume", "runs/empty"])
         .assert()
         .code(2);
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("no checkpoints"));

@@ -26,6 +26,7 @@ const LAYERS: &[&[&str]] = &[
     // checked together, so above everything they run.
     &["hot_paths"],
     // The binary crate, above the engine.
+    &["typed"],
     &["plot", "play"],
     &["serve"],
     &["cli"],

@@ -12,6 +12,7 @@ mod docs;
 mod evolve_commands;
 mod evolve_settings;
 mod genome_commands;
+mod hostile_input;
 mod invariants;
 mod islands;
 mod layers;

@@ -297,19 +297,36 @@ fn ctrl_c_in_play_says_the_score() {
     );
 }
 
-/// The list of shipped champions is the repository's tracked genomes.
+/// The lists of shipped champions and banks are the repository's tracked
+/// genomes and banks.
 #[test]
-fn the_shipped_genomes_are_the_tracked_ones() {
-    let out = std::process::Command::new("git")
-        .args(["ls-files", "genomes/*.genome"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("git runs (the tests run in a clone)");
-    assert!(out.status.success(), "{out:?}");
-    let tracked: Vec<String> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.trim_start_matches("genomes/").to_string())
-        .collect();
-    assert_eq!(tracked, bebete::play::SHIPPED_GENOMES);
+fn the_shipped_genomes_and_banks_are_the_tracked_ones() {
+    let tracked = |pattern: &str| -> Vec<String> {
+        let out = std::process::Command::new("git")
+            .args(["ls-files", pattern])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("git runs (the tests run in a clone)");
+        assert!(out.status.success(), "{out:?}");
+        let mut names: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.rsplit('/').next().unwrap_or(l).to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    let sorted = |names: &[&str]| {
+        let mut names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        tracked("genomes/*.genome"),
+        sorted(&bebete::play::SHIPPED_GENOMES)
+    );
+    assert_eq!(
+        tracked("banks/*.bank"),
+        sorted(&super::shown_commands::SHIPPED_BANKS)
+    );
 }

@@ -169,7 +169,7 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             &["solve", "--game", "c4", "--position", "48"],
             "move 2 ('8')",
         ),
-        (&["resume", "nowhere"], "no checkpoints"),
+        (&["resume", "nowhere"], "no such run directory"),
         (
             &["evolve", "--game", "c4", "--encoder", "symmetric"],
             "ntuple (default here: ntuple)",

@@ -19,7 +19,7 @@
 //! program) must be listed in [`NOT_RUN`] with the reason, so a new one
 //! cannot slip by unchecked.
 
-use super::common::{bebete, copy_shipped_genomes};
+use super::common::bebete;
 use super::docs::pages;
 use clap::Parser;
 use std::path::Path;
@@ -277,28 +277,72 @@ fn every_shown_bebete_command_parses() {
     }
 }
 
-/// A scratch directory holding the shipped genomes, as a checkout does.
+/// The banks the repository ships (the rest of `banks/` is what a reader
+/// built by following the docs).
+pub(super) const SHIPPED_BANKS: [&str; 2] = ["connect4.bank", "connect4-onpolicy.bank"];
+
+/// A scratch directory holding what a fresh clone holds of `genomes/` and
+/// `banks/`: the shipped files only, so that whatever a reader wrote there
+/// by following the docs (the quick start's champion, `genomes/my.genome`)
+/// changes no output the docs show.
 fn checkout_like() -> tempfile::TempDir {
+    checkout_like_from(Path::new(env!("CARGO_MANIFEST_DIR")))
+}
+
+/// [`checkout_like`], from the checkout at `root`.
+fn checkout_like_from(root: &Path) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let names: Vec<String> =
-        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("genomes"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".genome"))
-            .collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    copy_shipped_genomes(dir.path(), &names);
-    let banks = Path::new(env!("CARGO_MANIFEST_DIR")).join("banks");
-    std::fs::create_dir_all(dir.path().join("banks")).unwrap();
-    for entry in std::fs::read_dir(banks).unwrap() {
-        let path = entry.unwrap().path();
+    copy_shipped(root, dir.path());
+    dir
+}
+
+/// Copies the shipped genomes and banks of the checkout `from` into `to`.
+fn copy_shipped(from: &Path, to: &Path) {
+    for (folder, names) in [
+        ("genomes", &bebete::play::SHIPPED_GENOMES[..]),
+        ("banks", &SHIPPED_BANKS[..]),
+    ] {
+        std::fs::create_dir_all(to.join(folder)).unwrap();
+        for name in names {
+            std::fs::copy(from.join(folder).join(name), to.join(folder).join(name)).unwrap();
+        }
+    }
+}
+
+/// A checkout where the reader has followed the docs (a champion of their
+/// own under `genomes/`, a bank of their own under `banks/`) gives the docs
+/// tests the same scratch folder as a fresh clone.
+#[test]
+fn the_docs_tests_see_only_what_the_repository_ships() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let followed = tempfile::tempdir().unwrap();
+    copy_shipped(root, followed.path());
+    for mine in [
+        "genomes/tictactoe-1.genome",
+        "genomes/my.genome",
+        "banks/mine.bank",
+    ] {
         std::fs::copy(
-            &path,
-            dir.path().join("banks").join(path.file_name().unwrap()),
+            root.join("genomes/tictactoe.genome"),
+            followed.path().join(mine),
         )
         .unwrap();
     }
-    dir
+    let dir = checkout_like_from(followed.path());
+    let listed = |folder: &str| {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path().join(folder))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let mut genomes: Vec<String> = bebete::play::SHIPPED_GENOMES.map(String::from).to_vec();
+    genomes.sort();
+    let mut banks: Vec<String> = SHIPPED_BANKS.map(String::from).to_vec();
+    banks.sort();
+    assert_eq!(listed("genomes"), genomes);
+    assert_eq!(listed("banks"), banks);
 }
 
 #[test]

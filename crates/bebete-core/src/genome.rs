@@ -352,7 +352,7 @@ impl Genome<GameId> {
     /// champion): a file of another game is refused, naming both.
     pub fn load_for<G: TableGame + Identified>(game: &G, path: &Path) -> Result<Self, FileError> {
         let path = &genome_file(path)?;
-        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+        let bytes = crate::store::read_regular(path)?;
         Genome::from_bytes_for(game, bytes).map_err(|problem| FileError::new(path, problem))
     }
 
@@ -426,7 +426,7 @@ impl Genome {
     /// champion (`best.genome`).
     pub fn load(path: &Path) -> Result<Genome, FileError> {
         let path = &genome_file(path)?;
-        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+        let bytes = crate::store::read_regular(path)?;
         Genome::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
     }
 

@@ -119,6 +119,17 @@ impl RunDir {
         self.root.join(run_files::RUN_TOML)
     }
 
+    /// The game and seed `run.toml` records: the run's identity, which
+    /// each of its checkpoints carries too. `None` when `run.toml` is
+    /// missing or unreadable (a resume writes it anew).
+    pub fn recorded_identity(&self) -> Option<(String, u64)> {
+        let bytes = crate::store::read_regular(&self.run_toml()).ok()?;
+        let doc: toml::Table = std::str::from_utf8(&bytes).ok()?.parse().ok()?;
+        let game = doc.get("game")?.as_str()?.to_string();
+        let seed = u64::try_from(doc.get("seed")?.as_integer()?).ok()?;
+        Some((game, seed))
+    }
+
     pub fn stats_csv(&self) -> PathBuf {
         self.root.join(run_files::STATS_CSV)
     }

@@ -288,7 +288,8 @@ impl StatsTable {
 
     /// Reads `path`.
     pub fn read(path: &Path) -> Result<StatsTable, StatsError> {
-        let file = std::fs::File::open(path).map_err(StatsError::Unreadable)?;
+        let file = crate::store::open_regular(path)
+            .map_err(|e| StatsError::Unreadable(std::io::Error::other(e.problem)))?;
         StatsTable::from_reader(file)
     }
 

@@ -391,8 +391,13 @@ impl Game for Matchsticks {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
         match plain_number(text).and_then(|n| u8::try_from(n).ok()) {
             Some(n) if n >= 1 => Ok(n),
+            // A whole number, only too large for any heap.
+            _ if digits && text.trim_start_matches('0').len() >= 3 => Err(MoveError::Syntax {
+                expected: "a take is at most 255 sticks (no heap is larger)",
+            }),
             _ => Err(MoveError::Syntax {
                 expected: "a take is a whole number of sticks, at least 1",
             }),
@@ -439,6 +444,21 @@ impl Game for Matchsticks {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_take_too_large_for_any_heap_says_so() {
+        use super::*;
+        let game = Matchsticks::new(MatchsticksRules::default());
+        for text in ["256", "300", "99999999999999999999999999"] {
+            let err = game.parse_move(text).unwrap_err().to_string();
+            assert!(err.contains("at most 255 sticks"), "{text}: {err}");
+        }
+        for text in ["0", "-1", "x"] {
+            let err = game.parse_move(text).unwrap_err().to_string();
+            assert!(err.contains("at least 1"), "{text}: {err}");
+        }
+        assert_eq!(game.parse_move("255"), Ok(255));
+    }
+
     /// The terminal's line says only the takes allowed: none once the
     /// heap is empty, one stick as "take 1".
     #[test]

@@ -47,6 +47,10 @@ pub enum FileProblem {
     OtherGame { found: String, expected: String },
     #[error("is a directory without a {wanted}: name a file, or a run directory")]
     Directory { wanted: &'static str },
+    /// A FIFO, a device (`/dev/zero`) or a socket: refused before it is
+    /// opened, so that nothing waits on a writer or reads without end.
+    #[error("is not a regular file (a FIFO, a device or a socket): name a file bebete wrote")]
+    NotAFile,
     /// A file written for a game from outside this crate (an outside
     /// `GameId`), read where only the built-in games are known.
     #[error(
@@ -71,6 +75,60 @@ impl FileError {
             problem: problem.into(),
         }
     }
+}
+
+/// Removes from `dir` the temporary files [`write_atomic_with`] leaves
+/// when its process is killed mid-write (`.NAME.tmp-PID`); call it only
+/// where this process is the directory's one writer (a run's lock held).
+/// Returns how many it removed.
+pub fn remove_temporaries(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let leftover = |name: &str| {
+        name.strip_prefix('.')
+            .and_then(|rest| rest.rsplit_once(".tmp-"))
+            .is_some_and(|(file, pid)| {
+                !file.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+            })
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| leftover(&e.file_name().to_string_lossy()))
+        .filter(|e| fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
+/// Opens `path` for reading only if it is a regular file: a FIFO, a
+/// device or a socket is refused before it is opened (opening a FIFO
+/// waits for a writer; `/dev/zero` never ends), and the handle is checked
+/// again once open.
+pub fn open_regular(path: &Path) -> Result<fs::File, FileError> {
+    let regular = |meta: fs::Metadata| {
+        if meta.is_file() {
+            Ok(())
+        } else {
+            Err(FileError::new(path, FileProblem::NotAFile))
+        }
+    };
+    regular(fs::metadata(path).map_err(|e| FileError::new(path, e))?)?;
+    let file = fs::File::open(path).map_err(|e| FileError::new(path, e))?;
+    regular(file.metadata().map_err(|e| FileError::new(path, e))?)?;
+    Ok(file)
+}
+
+/// Reads a whole regular file ([`open_regular`]), no more than the size it
+/// had when opened: a file that grows meanwhile is read as it was.
+pub fn read_regular(path: &Path) -> Result<Vec<u8>, FileError> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let len = file.metadata().map_err(|e| FileError::new(path, e))?.len();
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(len)
+        .read_to_end(&mut bytes)
+        .map_err(|e| FileError::new(path, e))?;
+    Ok(bytes)
 }
 
 /// A file kind: its magic tag, current version and a human name.
@@ -171,8 +229,7 @@ pub fn write_framed_parts<H: Serialize>(
 /// the frame promises (the checksum is not checked: that needs every
 /// byte). Cheap for a file of any size; a header over 64 KiB is refused.
 pub fn peek_framed(path: &Path, format: Framed) -> Result<(u16, Vec<u8>, u64), FileError> {
-    let file = fs::File::open(path).map_err(|e| FileError::new(path, e))?;
-    peek_framed_in(file, path, format)
+    peek_framed_in(open_regular(path)?, path, format)
 }
 
 /// [`peek_framed`] of a file already open (a reader that opens files its
@@ -209,16 +266,11 @@ pub fn peek_framed_in(
     }
     let version = u16::from_le_bytes([prefix[8], prefix[9]]);
     if version > format.version {
-        return Err(fail(FileProblem::Newer {
-            found: version,
-            supported: format.version,
-        }));
+        return Err(fail(version_problem(version, format.version)));
     }
     let header_len = u32::from_le_bytes(prefix[10..14].try_into().expect("4 bytes")) as u64;
-    if header_len > 64 * 1024 {
-        return Err(fail(FileProblem::Malformed(format!(
-            "a header of {header_len} bytes (at most 65536)"
-        ))));
+    if header_len > MAX_HEADER {
+        return Err(fail(damaged_header_length(header_len, MAX_HEADER)));
     }
     let header_end = PREFIX_LEN as u64 + header_len;
     if found < header_end + 8 {
@@ -252,6 +304,31 @@ pub fn peek_framed_in(
 /// is a damaged field, not a file cut short.
 const MAX_PAYLOAD: u64 = 1 << 40;
 
+/// The most header bytes a genome announces ([`peek_framed`] reads no
+/// more), and the most any file does (a checkpoint's header holds its
+/// stats rows).
+const MAX_HEADER: u64 = 64 * 1024;
+const MAX_ANY_HEADER: u64 = 1 << 28;
+
+/// A header length past what bebete writes: damage, not a file cut short.
+fn damaged_header_length(header_len: u64, most: u64) -> FileProblem {
+    FileProblem::Malformed(format!(
+        "the header's length field reads {header_len} bytes, more than bebete writes (at most {most}): the header is damaged"
+    ))
+}
+
+/// A version read from a file: newer than this bebete, or so far past any
+/// version that the field is damaged (random bytes after the tag).
+fn version_problem(found: u16, supported: u16) -> FileProblem {
+    if found > supported.saturating_add(100) {
+        FileProblem::Malformed(format!(
+            "the format version field reads {found}, no version bebete has written (this one reads up to {supported}): the header is damaged"
+        ))
+    } else {
+        FileProblem::Newer { found, supported }
+    }
+}
+
 fn damaged_length(payload_len: u64) -> FileProblem {
     FileProblem::Malformed(format!(
         "the payload's length field reads {payload_len} bytes, more than any file bebete writes: the header is damaged"
@@ -263,7 +340,7 @@ pub fn read_framed<H: DeserializeOwned>(
     path: &Path,
     format: Framed,
 ) -> Result<(H, Vec<u8>), FileError> {
-    let bytes = fs::read(path).map_err(|e| FileError::new(path, e))?;
+    let bytes = read_regular(path)?;
     decode_framed(bytes, format).map_err(|p| FileError::new(path, p))
 }
 
@@ -304,12 +381,12 @@ pub fn decode_framed_versions<H>(
     need(PREFIX_LEN)?;
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
     if version > format.version {
-        return Err(FileProblem::Newer {
-            found: version,
-            supported: format.version,
-        });
+        return Err(version_problem(version, format.version));
     }
     let header_len = u32::from_le_bytes(bytes[10..14].try_into().expect("4 bytes")) as usize;
+    if header_len as u64 > MAX_ANY_HEADER {
+        return Err(damaged_header_length(header_len as u64, MAX_ANY_HEADER));
+    }
     let header_end = PREFIX_LEN + header_len;
     need(header_end + 8)?;
     let payload_len = u64::from_le_bytes(
@@ -351,6 +428,39 @@ pub fn decode_framed_versions<H>(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_the_temporaries_of_killed_writes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = [
+            ".best.genome.tmp-4242",
+            ".gen-000010.ckpt.tmp-7",
+            ".stats.csv.tmp-",
+            ".tmp-12",
+            "best.genome",
+            "notes.tmp-12",
+            ".hidden",
+        ];
+        for name in names {
+            fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        assert_eq!(remove_temporaries(dir.path()), 2);
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                ".hidden",
+                ".stats.csv.tmp-",
+                ".tmp-12",
+                "best.genome",
+                "notes.tmp-12"
+            ]
+        );
+    }
+
     use super::*;
 
     const TEST: Framed = Framed {
@@ -358,6 +468,58 @@ mod tests {
         version: 1,
         kind: "test",
     };
+
+    /// A damaged length or version field is called damage, not a file cut
+    /// short or one from a newer bebete.
+    #[test]
+    fn damaged_header_fields_are_named_as_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let bytes = fs::read(&path).unwrap();
+        let mut long = bytes.clone();
+        long[10..14].copy_from_slice(&u32::MAX.to_le_bytes());
+        let mut version = bytes.clone();
+        version[8..10].copy_from_slice(&32647u16.to_le_bytes());
+        for (damaged, said) in [
+            (long, "the header's length field reads 4294967295 bytes"),
+            (version, "the format version field reads 32647, no version"),
+        ] {
+            fs::write(&path, &damaged).unwrap();
+            let peeked = peek_framed(&path, TEST).unwrap_err().to_string();
+            let read = read_framed::<(String, u32)>(&path, TEST)
+                .unwrap_err()
+                .to_string();
+            for message in [peeked, read] {
+                assert!(
+                    message.contains(said) && message.contains("damaged"),
+                    "{message}"
+                );
+            }
+        }
+        let mut newer = bytes;
+        newer[8..10].copy_from_slice(&2u16.to_le_bytes());
+        fs::write(&path, &newer).unwrap();
+        let message = read_framed::<(String, u32)>(&path, TEST)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("newer than this bebete reads"),
+            "{message}"
+        );
+    }
+
+    /// `/dev/zero` and a FIFO are refused before anything is read.
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_read() {
+        let message = read_regular(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("is not a regular file"), "{message}");
+        let dir = tempfile::tempdir().unwrap();
+        let message = read_regular(dir.path()).unwrap_err().to_string();
+        assert!(message.contains("is not a regular file"), "{message}");
+    }
 
     fn sample(dir: &Path) -> PathBuf {
         let path = dir.join("x.bin");

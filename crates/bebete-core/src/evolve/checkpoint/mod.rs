@@ -354,7 +354,7 @@ impl Checkpoint {
 
     /// Reads and checks a checkpoint.
     pub fn load(path: &Path) -> Result<Checkpoint, FileError> {
-        let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+        let bytes = crate::store::read_regular(path)?;
         Checkpoint::from_bytes(bytes).map_err(|problem| FileError::new(path, problem))
     }
 

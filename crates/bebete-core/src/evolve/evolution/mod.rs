@@ -184,26 +184,6 @@ pub struct Evolution<G: Playable> {
     stop_rules: bool,
     /// Threads, as `run.toml` records them.
     threads: usize,
-    /// How far the run had got when it is resumed from an older checkpoint
-    /// than its newest (a damaged one): the generations before are run
-    /// again, as they were.
-    replay: Replay,
-}
-
-/// Generations run again after a resume from an older checkpoint than the
-/// run's newest (damaged) one. A run is deterministic, so they give what
-/// they gave; meanwhile `stats.csv` keeps its rows and `best.genome` its
-/// champion, so that nothing the run found is lost however it ends.
-#[derive(Clone, Copy, Debug, Default)]
-struct Replay {
-    /// The generation the run had reached: 0 when nothing is replayed.
-    until: u64,
-    /// `stats.csv` holds the replayed generations' rows already: none are
-    /// appended until the replay ends (then it is rewritten).
-    rows_kept: bool,
-    /// The generations asked for beyond `until` run without the stopping
-    /// rules (as those of a finished run resumed for more do).
-    then_without_stop_rules: bool,
 }
 
 /// One island's figures in a generation's stats row.
@@ -238,9 +218,10 @@ impl<G: Playable> Evolution<G> {
             Vec::new(),
             exchange,
         );
-        // The checkpoint first: a run killed before run.toml exists can
-        // simply be started again, and one killed after it can be resumed
-        // (resume rewrites run.toml and stats.csv from the checkpoint).
+        evolution.remove_leftovers();
+        // The checkpoint first: a run killed before run.toml exists is
+        // resumed from it (resume rewrites run.toml and stats.csv from the
+        // checkpoint), and `evolve` refuses its folder until then.
         evolution.checkpoint()?;
         if evolution.exchange.is_root() {
             evolution
@@ -295,7 +276,19 @@ impl<G: Playable> Evolution<G> {
         evolution.last_checkpoint = Some(ckpt.generation);
         evolution.threads = threads;
         evolution.restore_champion();
+        evolution.remove_leftovers();
         Ok(evolution)
+    }
+
+    /// Removes the temporary files of writes killed in an earlier process
+    /// (the run's lock is held): each process from its own checkpoints, the
+    /// first from the run's folder too.
+    fn remove_leftovers(&self) {
+        let own = checkpoint::dir_of_rank(&self.run, self.exchange.rank(), self.exchange.ranks());
+        crate::store::remove_temporaries(&own);
+        if self.exchange.is_root() {
+            crate::store::remove_temporaries(self.run.root());
+        }
     }
 
     /// Before running on from a resumed state: the benchmark a previous end
@@ -313,43 +306,10 @@ impl<G: Playable> Evolution<G> {
         if self.exchange.is_root() {
             self.run
                 .write_run_toml(&self.cfg, &self.abilities, self.threads)?;
-            // The rows of generations to be run again stay in the file
-            // while they are: an interrupted replay loses nothing.
-            let replayed = self.replay.until.saturating_sub(self.generation);
-            let needed = self.rows.len() as u64 + replayed * self.cfg.islands.count as u64;
-            self.replay.rows_kept = replayed > 0 && self.run.stats_row_count() >= Some(needed);
-            if !self.replay.rows_kept {
-                self.run
-                    .write_stats(&self.cfg, &self.abilities, &self.rows)?;
-            }
+            self.run
+                .write_stats(&self.cfg, &self.abilities, &self.rows)?;
         }
         Ok(())
-    }
-
-    /// Runs the generations from here to `reached` again before any new
-    /// one: the run had got that far, and its checkpoints past this one are
-    /// damaged. Until then `stats.csv` and `best.genome` keep what the run
-    /// wrote (call before [`Evolution::continue_run_files`]); the
-    /// generations after `reached` run without the stopping rules when
-    /// `then_without_stop_rules` (more were asked of a run that may have
-    /// met them at `reached`).
-    pub fn replay_to(&mut self, reached: u64, then_without_stop_rules: bool) {
-        self.replay = Replay {
-            until: reached,
-            rows_kept: false,
-            then_without_stop_rules,
-        };
-    }
-
-    /// Whether the generation about to run was run before ([`Evolution::replay_to`]).
-    fn replaying(&self) -> bool {
-        self.generation < self.replay.until
-    }
-
-    /// The generation the run had reached before this resume, when it runs
-    /// generations again to get back there.
-    pub fn replayed_until(&self) -> Option<u64> {
-        (self.replay.until > 0).then_some(self.replay.until)
     }
 
     /// Turns the `--target` and `--patience` rules off for the rest of this
@@ -410,7 +370,6 @@ impl<G: Playable> Evolution<G> {
             champion_buffer: Vec::new(),
             stop_rules: true,
             threads: 0,
-            replay: Replay::default(),
         }
     }
 
@@ -559,8 +518,7 @@ impl<G: Playable> Evolution<G> {
         games: u64,
         learned: u64,
     ) -> Result<GenerationReport, FileError> {
-        let kept = self.replay.rows_kept && self.replaying();
-        if self.exchange.is_root() && !kept {
+        if self.exchange.is_root() {
             for row in &rows {
                 self.run.append_stats(&self.cfg, &self.abilities, row)?;
             }
@@ -569,9 +527,6 @@ impl<G: Playable> Evolution<G> {
         self.rows.extend(rows);
         self.generation += 1;
         self.pending_io = 0.0;
-        if self.generation == self.replay.until {
-            self.end_replay()?;
-        }
         if self.generation.is_multiple_of(self.cfg.checkpoint_every)
             || self.generation == self.cfg.generations
         {
@@ -603,9 +558,6 @@ impl<G: Playable> Evolution<G> {
             observer.generation_done(&report);
             if self.last_checkpoint != before {
                 observer.checkpoint_written(self.generation);
-            }
-            if self.generation == self.replay.until && self.replay.then_without_stop_rules {
-                self.ignore_stop_rules();
             }
             if let Some(reason) = self.stop_reason() {
                 self.bench_last_generation()?;

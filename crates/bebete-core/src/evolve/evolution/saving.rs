@@ -11,11 +11,7 @@ impl<G: Playable> Evolution<G> {
             return Ok(());
         }
         let started = Instant::now();
-        // While generations are run again, `best.genome` keeps the
-        // champion of the newest one the run had reached.
-        if !self.replaying() {
-            self.save_champion()?;
-        }
+        self.save_champion()?;
         let dir = checkpoint::dir_of_rank(&self.run, self.exchange.rank(), self.exchange.ranks());
         let path = dir.join(checkpoint::file_name(self.generation));
         checkpoint::write(
@@ -35,18 +31,6 @@ impl<G: Playable> Evolution<G> {
         self.last_checkpoint = Some(self.generation);
         self.pending_io += started.elapsed().as_secs_f64();
         Ok(())
-    }
-
-    /// Back where the run had got before it was resumed from an older
-    /// checkpoint: `stats.csv` is rewritten with the rows run again (the
-    /// same, their times aside) and the champion saved.
-    pub(super) fn end_replay(&mut self) -> Result<(), FileError> {
-        if self.exchange.is_root() && self.replay.rows_kept {
-            self.run
-                .write_stats(&self.cfg, &self.abilities, &self.rows)?;
-        }
-        self.replay.rows_kept = false;
-        self.save_champion()
     }
 
     /// Writes the last generation's champion to `best.genome` unless it is
