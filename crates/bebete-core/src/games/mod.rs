@@ -44,10 +44,9 @@ pub use matchsticks::{
 };
 #[cfg(test)]
 pub(crate) use othello::ending_by_minimax as othello_ending_by_minimax;
-pub use othello::{
-    Othello, OthelloPosition, PASS as OTHELLO_PASS, flips as othello_flips,
-    moves_of as othello_moves, pattern_tuples, perft_bitboards as othello_perft, straight_tuples,
-    symmetric_square as othello_symmetric_square,
+pub use othello::{Othello, OthelloPosition, PASS as OTHELLO_PASS};
+pub(crate) use othello::{
+    pattern_tuples, straight_tuples, symmetric_square as othello_symmetric_square,
 };
 pub use registry::{GameOptions, MethodSettings, OptionError, Registered, RuleObject};
 pub use solitaire::{
