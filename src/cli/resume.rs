@@ -146,6 +146,10 @@ fn newest_of_this_run(run: &RunDir, found: &[(u64, PathBuf)]) -> anyhow::Result<
     let identity = run.recorded_identity();
     for (generation, path) in found.iter().rev() {
         let why = match Checkpoint::load(path) {
+            // This run's, of an older bebete: not set aside, refused.
+            Err(e) if matches!(e.problem, FileProblem::OlderCheckpoint { .. }) => {
+                return Err(e.into());
+            }
             Err(e) => e.problem.to_string(),
             Ok(ckpt) if ckpt.generation != *generation => format!(
                 "it holds generation {}, not the {generation} its name says (a copy from elsewhere)",

@@ -284,6 +284,43 @@ fn a_stray_or_foreign_checkpoint_is_refused_never_replayed() {
     assert_eq!(std::fs::read(run.join("best.genome")).unwrap(), best);
 }
 
+/// Before 1.0 a run is resumed by the version that wrote it: a checkpoint
+/// of an older format (`tests/fixtures/v7fix`, written by the build of
+/// format 7) is refused in one line saying what to do, left where it is,
+/// and the run's champion stays readable.
+#[test]
+fn an_older_checkpoint_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v7fix");
+    let run = dir.path().join("v7fix");
+    std::fs::create_dir_all(run.join("checkpoints")).unwrap();
+    for file in [
+        "run.toml",
+        "stats.csv",
+        "best.genome",
+        "checkpoints/gen-000003.ckpt",
+    ] {
+        std::fs::copy(fixture.join(file), run.join(file)).unwrap();
+    }
+    let out = bebete(dir.path())
+        .args(["resume", "v7fix", "--generations", "3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("v7fix/checkpoints/gen-000003.ckpt: a checkpoint of format 7, written by an older bebete")
+            && stderr.contains("best.genome stays readable"),
+        "{stderr}"
+    );
+    assert!(run.join("checkpoints/gen-000003.ckpt").is_file());
+    bebete(dir.path())
+        .args(["genome", "info", "v7fix/best.genome"])
+        .assert()
+        .success();
+}
+
 /// `evolve` into a folder that holds checkpoints but no `run.toml` (a run
 /// killed as it started, or one whose run.toml was deleted) is refused with
 /// the way out, and the folder is left as it was.

@@ -17,7 +17,6 @@ mod invariants;
 mod islands;
 mod layers;
 mod measure_commands;
-mod old_formats;
 mod othello;
 mod play_and_plot;
 mod reliability;

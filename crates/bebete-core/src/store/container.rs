@@ -47,6 +47,12 @@ pub enum FileProblem {
     OtherGame { found: String, expected: String },
     #[error("is a directory without a {wanted}: name a file, or a run directory")]
     Directory { wanted: &'static str },
+    /// A checkpoint of an older format: before 1.0 a run is resumed by the
+    /// bebete that wrote it (genome files of every format stay readable).
+    #[error(
+        "a checkpoint of format {found}, written by an older bebete; this one resumes format {supported} only (before 1.0 a run is resumed by the version that wrote it): finish the run with that version, or start it again with `bebete evolve`; its best.genome stays readable"
+    )]
+    OlderCheckpoint { found: u16, supported: u16 },
     /// A FIFO, a device (`/dev/zero`) or a socket: refused before it is
     /// opened, so that nothing waits on a writer or reads without end.
     #[error("is not a regular file (a FIFO, a device or a socket): name a file bebete wrote")]

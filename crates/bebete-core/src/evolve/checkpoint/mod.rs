@@ -17,21 +17,18 @@ use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Magic tag and version of checkpoint files. Version 7 stores the
+/// Magic tag and version of checkpoint files. Version 8 stores the
 /// configuration and the stats rows self-described (JSON, every field
 /// named; a field a later version adds is read from an older file as its
 /// default; the fitness as its text), so a new option, fitness term or
-/// stats column needs no new format. Version 8 has the same header and
-/// its payload deflated. Versions 1 to 6 are read by `legacy`, with their
-/// own frozen copies of the types they stored.
+/// stats column needs no new format, and its payload deflated. Before 1.0
+/// a checkpoint is read only by the format that wrote it: an older one is
+/// refused with what to do ([`FileProblem::OlderCheckpoint`]).
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
     version: 8,
     kind: "checkpoint",
 };
-
-/// The first format whose payload is compressed.
-const COMPRESSED: u16 = 8;
 
 /// Bytes of genes a piece of the deflate stream covers (see [`deflate`]).
 const DEFLATE_PIECE: usize = 1 << 20;
@@ -192,8 +189,6 @@ fn inflate(packed: &[u8], expected: usize) -> Result<Vec<u8>, FileProblem> {
     Ok(genes)
 }
 
-mod legacy;
-
 /// A checkpoint's header, whatever format it was read from.
 struct Header {
     config: EvolveConfig,
@@ -208,7 +203,7 @@ struct Header {
     held_islands: u32,
 }
 
-/// The header of format 7 as stored: the configuration and the stats rows
+/// The header of format 8 as stored: the configuration and the stats rows
 /// as JSON text, the rest by position (these fields are the checkpoint's
 /// own, not options).
 #[derive(Deserialize)]
@@ -360,15 +355,17 @@ impl Checkpoint {
 
     /// Decodes and checks the bytes of a checkpoint file.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
-        // Today's header is read by position like the old ones; its
-        // configuration's and rows' JSON is read after.
-        let ((version, header), genes) =
+        // The header is read by position; its configuration's and rows'
+        // JSON is read after.
+        let (header, genes) =
             decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| {
-                let read = match version {
-                    1..=6 => legacy::read(version, header),
-                    _ => postcard::from_bytes::<StoredHeader>(header).map(StoredHeader::read),
-                };
-                read.map(|header| (version, header))
+                if version < CHECKPOINT_FORMAT.version {
+                    return Ok(Err(FileProblem::OlderCheckpoint {
+                        found: version,
+                        supported: CHECKPOINT_FORMAT.version,
+                    }));
+                }
+                postcard::from_bytes::<StoredHeader>(header).map(StoredHeader::read)
             })?;
         let malformed = FileProblem::Malformed;
         let mut header = header?;
@@ -411,11 +408,7 @@ impl Checkpoint {
                 header.gene_count
             )));
         }
-        let genes = if version >= COMPRESSED {
-            inflate(&genes, (size + hall) * expected)?
-        } else {
-            genes
-        };
+        let genes = inflate(&genes, (size + hall) * expected)?;
         if genes.len() != (size + hall) * expected {
             return Err(malformed(format!(
                 "{} bytes of genes, expected {size} genomes and {hall} of the hall of fame, of {expected} genes each",
