@@ -1,6 +1,6 @@
-//! `bebete genome random|info|shell|polish|merge`: create a random genome,
+//! `bebete genome random|info|shell|polish`: create a random genome,
 //! describe a genome file, set the tactical shell a genome plays in, fit a
-//! Connect-Four genome to the bank, make one value genome of several.
+//! Connect-Four genome to the bank.
 
 use super::output::pretty_json;
 use super::{GameArgs, draw_seed};
@@ -50,34 +50,6 @@ of the positions reading it, inside the genome's own shell. Each pass prints
 the share kept on the training positions and on the held-out ones, which
 the fit never reads: the second says whether it generalises.")]
     Polish(PolishArgs),
-    /// Make one value genome of several: a committee valuing each position as the mean of their values
-    #[command(after_help = "Examples:
-  bebete genome merge runs/c4-1 runs/c4-2 --out genomes/c4-committee.genome
-  bebete genome merge runs/othello-1 runs/othello-2 runs/othello-3 --out genomes/othello-committee.genome
-
-A value genome's sum is linear in its weights, so the mean of several
-genomes' sums is a value genome too: every member's tuples, each weight
-divided by the number of members. Members that read the same tuples
-(othello's patterns, or genomes of one lineage) keep their shape, their
-weights averaged; others add up their tuples (1,000 at most). The members
-must be value genomes of one game, encoder and tuple length, learning
-alike, searching the same depth. Genomes bred apart (other seeds) make the
-committees that can beat their members: docs/experiments.md, \"A committee
-of learners\", measures them.")]
-    Merge(MergeArgs),
-}
-
-#[derive(Args, Debug)]
-pub struct MergeArgs {
-    /// The genome files (or run directories: their champions), two or more
-    #[arg(required = true, num_args = 2.., value_name = "GENOME")]
-    pub files: Vec<PathBuf>,
-    /// Where to write the committee
-    #[arg(long, short)]
-    pub out: PathBuf,
-    /// Replace the file at --out if there is one
-    #[arg(long)]
-    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -157,7 +129,6 @@ pub fn run(cmd: GenomeCommand) -> anyhow::Result<ExitCode> {
         GenomeCommand::Info(args) => info(args),
         GenomeCommand::Shell(args) => shell(args),
         GenomeCommand::Polish(args) => polish(args),
-        GenomeCommand::Merge(args) => merge(args),
     }
 }
 
@@ -213,102 +184,6 @@ fn polish(args: PolishArgs) -> anyhow::Result<ExitCode> {
     })?;
     genome.save(&args.out)?;
     outln!("wrote the polished genome to {}", args.out.display());
-    Ok(ExitCode::SUCCESS)
-}
-
-fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    check_out(&args.out, args.force)?;
-    let members = args
-        .files
-        .iter()
-        .map(|file| super::game_args::load_genome(file))
-        .collect::<anyhow::Result<Vec<Genome>>>()?;
-    let first = &members[0];
-    let name = |i: usize| args.files[i].display().to_string();
-    let shape_of = |i: usize, genome: &Genome| {
-        genome.game.value_genome().ok_or_else(|| {
-            anyhow::anyhow!(
-                "{}: {} is no value genome; only value genomes make a committee (--encoder ntuple, or othello's patterns and straight)",
-                name(i),
-                genome.game
-            )
-        })
-    };
-    // The first member's game with `tuples` tuples.
-    let with_tuples = |tuples: u16| {
-        let mut options = first.game.options();
-        options.tuples = Some(tuples);
-        first.game.kind().from_options(&options)
-    };
-    let mut shapes = Vec::new();
-    for (i, member) in members.iter().enumerate() {
-        let shape = shape_of(i, member)?;
-        // One game, rules and encoder: the first's spec with this member's
-        // tuple count is this member's.
-        if with_tuples(shape.tuples).ok() != Some(member.game) {
-            anyhow::bail!(
-                "{} is {}, {} is {}: a committee's members play one game with one encoder",
-                name(i),
-                member.game,
-                name(0),
-                first.game
-            );
-        }
-        if member.lookahead != first.lookahead {
-            anyhow::bail!(
-                "{} searches {} plies, {} {}: set one depth first (bebete genome shell … --lookahead D)",
-                name(i),
-                member.lookahead,
-                name(0),
-                first.lookahead
-            );
-        }
-        shapes.push(shape);
-    }
-    let parts: Vec<_> = shapes
-        .iter()
-        .zip(&members)
-        .map(|(&shape, member)| (shape, member.genes.as_slice()))
-        .collect();
-    let (shape, genes) = crate::encoding::ntuple::committee(&parts).map_err(|e| {
-        anyhow::anyhow!(
-            "{e} (members in the order given: {})",
-            (0..members.len()).map(name).collect::<Vec<_>>().join(", ")
-        )
-    })?;
-    let game = with_tuples(shape.tuples).map_err(anyhow::Error::msg)?;
-    let learning = first.provenance.learning.clone().filter(|how| {
-        members
-            .iter()
-            .all(|m| m.provenance.learning.as_ref() == Some(how))
-    });
-    let runs: Vec<String> = members
-        .iter()
-        .zip(&args.files)
-        .map(|(m, file)| {
-            m.provenance
-                .run
-                .clone()
-                .unwrap_or_else(|| file.display().to_string())
-        })
-        .collect();
-    let committee = Genome {
-        game,
-        provenance: crate::genome::Provenance {
-            run: Some(format!("committee of {}", runs.join(", "))),
-            learning,
-            ..Default::default()
-        },
-        genes,
-        lookahead: first.lookahead,
-    };
-    committee.save(&args.out)?;
-    outln!(
-        "wrote a committee of {} {} genomes ({shape} tuples; it values a position as the mean of their values) to {}",
-        members.len(),
-        first.game.kind().name(),
-        args.out.display()
-    );
     Ok(ExitCode::SUCCESS)
 }
 

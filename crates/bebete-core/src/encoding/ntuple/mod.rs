@@ -52,14 +52,12 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-mod committee;
 mod evaluator;
 mod explain;
 mod genes;
 mod learn;
 mod search;
 mod tuples;
-pub use committee::{CommitteeError, committee};
 pub use evaluator::{Evaluator, decide};
 use evaluator::{exact, sign};
 pub use explain::{TupleWeight, Values};
