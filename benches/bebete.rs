@@ -3,20 +3,18 @@
 //! Each group names what it measures; the figures and their ratios are in
 //! docs/performance.md. Inputs are seeded, so runs compare like with like.
 
-use bebete::encoding::{GeneUsage, IllegalPolicy, Learns, SubgridEncoder, TableGame};
+use bebete::encoding::{IllegalPolicy, Learns, SubgridEncoder, TableGame};
 use bebete::evolve::checkpoint::Checkpoint;
 use bebete::evolve::stats::diversity;
 use bebete::evolve::tournament::{genome_game, round_robin};
 use bebete::evolve::tutor::Tutor;
-use bebete::evolve::{BankMetric, EvolveConfig, Hall, Population, breeding};
+use bebete::evolve::{EvolveConfig, Hall, Population, breeding};
 use bebete::games::{
     BuiltIn, Checkers, Connect4, Game, GameSpec, Matchsticks, MatchsticksRules, NTuple, Pair,
     TicTacToe, ValueGenome,
 };
 use bebete::genome::random_genes;
-use bebete::players::{
-    GenomePlayer, GreedyPlayer, NoisyPlayer, Player, RandomPlayer, RecordingPlayer,
-};
+use bebete::players::{GreedyPlayer, NoisyPlayer, Player, RandomPlayer};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -49,30 +47,6 @@ fn decision<G: TableGame>(c: &mut Criterion, name: &str, game: G) {
                 black_box(game.decide(black_box(&genes), pos, IllegalPolicy::Repair));
             }
         })
-    });
-    group.finish();
-}
-
-/// `--mutate used`: a Connect-Four decision that marks the 12 genes it
-/// read in the shared usage set, and reading the set back.
-fn gene_usage(c: &mut Criterion) {
-    let game = Connect4::SUBGRID;
-    let genes = random_genes(&game, &mut Pcg64Mcg::seed_from_u64(1));
-    let mix = positions(&game, 4096);
-    let mut group = c.benchmark_group("gene usage");
-    group.throughput(Throughput::Elements(mix.len() as u64));
-    let usage = GeneUsage::new(genes.len());
-    group.bench_function("connect4 decision, recorded", |b| {
-        let mut player =
-            RecordingPlayer::new(GenomePlayer::new(&genes[..], IllegalPolicy::Repair), &usage);
-        b.iter(|| {
-            for pos in &mix {
-                black_box(player.choose(&game, pos));
-            }
-        })
-    });
-    group.bench_function("the marked indices, ascending", |b| {
-        b.iter(|| black_box(usage.indices()))
     });
     group.finish();
 }
@@ -197,8 +171,6 @@ fn breed(c: &mut Criterion) {
                 &ranking,
                 1,
                 1,
-                None,
-                None,
                 &mut next,
             )
         })
@@ -226,20 +198,16 @@ fn bank(c: &mut Criterion) {
             .expect("the built-in bank loads")
             .expect("connect4 has a bank");
         // Prepared once per run, outside the measurement.
-        tutor.points(&game, genome.genome(0), BankMetric::Keep);
+        tutor.points(&game, genome.genome(0));
         group.throughput(Throughput::Elements(tutor.train_len() as u64));
         group.bench_function(format!("bank fitness, lookahead {lookahead}"), |b| {
-            b.iter(|| tutor.points(&game, genome.genome(0), BankMetric::Keep))
+            b.iter(|| tutor.points(&game, genome.genome(0)))
         });
         if lookahead == 0 {
             let mut genes = genome.genome(0).to_vec();
             tutor.polish(&game, &mut genes);
             group.bench_function("one local-search pass", |b| {
                 b.iter(|| tutor.polish(&game, &mut genes))
-            });
-            let mut rng = Pcg64Mcg::seed_from_u64(1);
-            group.bench_function("guided mutation, 20 positions", |b| {
-                b.iter(|| tutor.guide(&game, &mut genes, 20, &mut rng))
             });
         }
     }
@@ -319,10 +287,10 @@ fn value_genome(c: &mut Criterion) {
     let tutor = Tutor::for_run(&game, &cfg)
         .expect("the built-in bank loads")
         .expect("connect4 has a bank");
-    tutor.points(&game, &genes, BankMetric::Keep);
+    tutor.points(&game, &genes);
     group.throughput(Throughput::Elements(tutor.train_len() as u64));
     group.bench_function("bank fitness, one ply", |b| {
-        b.iter(|| tutor.points(&game, &genes, BankMetric::Keep))
+        b.iter(|| tutor.points(&game, &genes))
     });
     let few = &positions[..20];
     group.throughput(Throughput::Elements(few.len() as u64));
@@ -586,7 +554,6 @@ criterion_group!(
     othello,
     value_genome,
     decisions,
-    gene_usage,
     games,
     tournaments,
     breed,

@@ -162,7 +162,7 @@ fn human_move<G: TableGame + BuiltIn>(
         }
         if text.eq_ignore_ascii_case("help") {
             let why = if G::PLAYERS == 2 {
-                "? or why: why bebete played its last move (every move's value); "
+                "? or why: why bebete played its last move (what it weighed); "
             } else {
                 "? or hint: bebete's suggestion; "
             };

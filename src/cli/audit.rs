@@ -202,20 +202,24 @@ impl GameVisitor for Audit<'_> {
             return pretty_json(&report);
         }
         let verdict = |unbeatable: bool| if unbeatable { "unbeatable" } else { "beatable" };
+        let losing_lines = |n| match n {
+            1 => "1 losing line".to_string(),
+            n => format!("{n} losing lines"),
+        };
         let mut out = format!(
             "{}\n\
              reachable   {} positions where the genome is to move\n\
              optimal     {} of them keep the game-theoretic value ({:.1}%)\n\
-             as first    {} ({} losing lines)\n\
-             as second   {} ({} losing lines)\n",
+             as first    {} ({})\n\
+             as second   {} ({})\n",
             game.spec(),
             r.reachable,
             r.optimal,
             100.0 * r.optimal_rate(),
             verdict(r.unbeatable_first),
-            r.losing_lines_first,
+            losing_lines(r.losing_lines_first),
             verdict(r.unbeatable_second),
-            r.losing_lines_second,
+            losing_lines(r.losing_lines_second),
         );
         if let Some((side, line)) = &r.example {
             out.push_str(&format!(

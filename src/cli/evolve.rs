@@ -8,9 +8,7 @@ use crate::dispatch::Dispatch;
 use crate::encoding::IllegalPolicy;
 use crate::evolve::RunDir;
 use crate::evolve::exchange;
-use crate::evolve::{
-    Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, MutationScope, Selection, Target,
-};
+use crate::evolve::{Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, Selection, Target};
 
 use crate::games::{GameKind, GameOptions, GameSpec};
 use crate::players::PlayerSpec;
@@ -54,10 +52,6 @@ pub struct EvolveArgs {
     /// listed below]
     #[arg(long, value_parser = str::parse::<Mutation>)]
     pub mutation: Option<Mutation>,
-    /// Genes mutation may redraw: all, or used (only those some genome read
-    /// in this generation's games against the --fitness opponents)
-    #[arg(long, value_parser = str::parse::<MutationScope>, default_value = "all")]
-    pub mutate: MutationScope,
     /// Generations to run [default: per game, listed below]
     #[arg(long)]
     pub generations: Option<u64>,
@@ -124,21 +118,11 @@ pub struct EvolveArgs {
     /// Stored in the champion's file
     #[arg(long, value_name = "D", default_value_t = 0)]
     pub lookahead: u8,
-    /// Connect-Four: the solver-labelled position bank for the bank fitness,
-    /// --guided, --local-search and the optimal_rate column (made by
-    /// `bebete bank`) [default: builtin, the bank shipped in the binary]
+    /// Connect-Four: the solver-labelled position bank for the bank fitness
+    /// and the optimal_rate column (made by `bebete bank`) [default:
+    /// builtin, the bank shipped in the binary]
     #[arg(long, value_name = "FILE")]
     pub bank: Option<String>,
-    /// Connect-Four: in each child, fix up to N bank positions where its
-    /// move loses value (a gene read there is set to vote for a move that
-    /// keeps it), 0-10000 [default: 0]
-    #[arg(long, value_name = "N")]
-    pub guided: Option<u32>,
-    /// Connect-Four: give the first K children of each generation one pass
-    /// of local search on the bank (each gene the bank reads set to its best
-    /// column and weight) [default: 0]
-    #[arg(long, value_name = "K")]
-    pub local_search: Option<u32>,
     /// Value genomes (--encoder ntuple): self-play games each genome learns
     /// from between generations (TD(λ) at its own rate, λ and exploration;
     /// what it learns is inherited), 0-1000000; with --population 1 this is
@@ -259,7 +243,6 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
     cfg.selection = args.selection;
     cfg.fitness = args.fitness.unwrap_or(cfg.fitness);
     cfg.init = args.init.unwrap_or(cfg.init);
-    cfg.mutate = args.mutate;
     cfg.crossover = args.crossover;
     cfg.bench.every = args.bench_every.unwrap_or(cfg.bench.every);
     if let Some(against) = &args.bench_against {
@@ -292,8 +275,6 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
         every: args.migrate_every,
         migrants: args.migrants.unwrap_or(Islands::default().migrants),
     };
-    cfg.tutor.guided = args.guided.unwrap_or(cfg.tutor.guided);
-    cfg.tutor.local_search = args.local_search.unwrap_or(cfg.tutor.local_search);
     cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
     match args.learn_against.as_deref().map(str::trim) {
         None => {}

@@ -187,7 +187,14 @@ fn terminal_out() -> Box<dyn Write> {
 fn shipped_champion(name: &str) -> anyhow::Result<PathBuf> {
     let mut places = vec![PathBuf::from("genomes")];
     if let Some(dir) = std::env::var_os("BEBETE_GENOMES") {
-        places.push(PathBuf::from(dir));
+        let dir = PathBuf::from(dir);
+        if !dir.is_dir() {
+            anyhow::bail!(
+                "BEBETE_GENOMES={}: no such folder; name the folder that holds the shipped genomes, or unset it",
+                dir.display()
+            );
+        }
+        places.push(dir);
     }
     places.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("genomes"));
     if let Some(found) = places.iter().map(|p| p.join(name)).find(|p| p.is_file()) {

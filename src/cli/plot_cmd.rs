@@ -49,6 +49,12 @@ pub fn default_plot(run: &Path) -> PathBuf {
 }
 
 pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
+    if let Some(file) = args.runs.iter().find(|run| run.is_file()) {
+        anyhow::bail!(
+            "{}: a file, not a run directory; plot takes run folders (runs/NAME, as evolve writes them)",
+            file.display()
+        );
+    }
     let out = args
         .out
         .clone()

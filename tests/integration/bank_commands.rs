@@ -102,8 +102,8 @@ fn bad_requests_are_refused_in_one_line() {
         "not.bank: not a bebete position bank file",
     );
     refused(
-        &["evolve", "--game", "ttt", "--guided", "5"],
-        "--guided 5: needs a solver-labelled bank",
+        &["evolve", "--game", "ttt", "--bank", "not.bank"],
+        "--bank not.bank: needs a solver-labelled bank",
     );
 }
 

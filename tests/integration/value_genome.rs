@@ -154,10 +154,6 @@ fn value_genome_flags_are_checked() {
             "--population 1: a population of one only learns by self-play",
         ),
         (
-            vec!["--encoder", "ntuple", "--game", "c4", "--guided", "5"],
-            "--guided 5: a value genome has no gene table for it",
-        ),
-        (
             vec!["--encoder", "ntuple", "--game", "c4", "--lookahead", "13"],
             "--lookahead 13: must be 0-12",
         ),

@@ -56,7 +56,7 @@ pub struct Abilities {
     /// Random plies before measured games ([`crate::games::Game::DEFAULT_OPENINGS`]).
     pub default_openings: u32,
     /// Learns from a solver-labelled position bank ([`Knowledge::BANKED`]):
-    /// the `bank` fitness, `--guided`, `--local-search`.
+    /// the `bank` fitness, the `optimal_rate` benchmark, `genome polish`.
     pub banked: bool,
     /// Players: 2, or 1 for a puzzle ([`crate::games::Game::PLAYERS`]).
     pub players: u8,

@@ -333,34 +333,6 @@ impl TableGame for Pair<Connect4, Connect4Encoder> {
             .collect()
     }
 
-    /// One window that covers column `mv`, drawn at random, is set to vote
-    /// for it with a random weight of at least 32 (at least its old one).
-    fn steer<R: Rng + ?Sized>(
-        &self,
-        genes: &mut [u8],
-        pos: &Connect4Position,
-        mv: u8,
-        rng: &mut R,
-    ) -> bool {
-        let column = mv as usize;
-        let covering: Vec<(usize, (u32, bool))> = SubgridEncoder::windows(self.kind, pos)
-            .into_iter()
-            .enumerate()
-            .filter(|(w, _)| (w % 4..w % 4 + 4).contains(&column))
-            .collect();
-        let Some(&(w, (index, mirrored))) =
-            covering.get(rng.random_range(0..covering.len().max(1)))
-        else {
-            return false;
-        };
-        let inside = (column - w % 4) as u8;
-        let inside = if mirrored { 3 - inside } else { inside };
-        let old = genes[index as usize] & 63;
-        let weight = rng.random_range(32..=63u8).max(old);
-        genes[index as usize] = inside << 6 | weight;
-        true
-    }
-
     /// The votes rank every column: the heaviest allowed one.
     fn decide_among(
         &self,

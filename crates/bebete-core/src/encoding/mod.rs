@@ -24,11 +24,8 @@ pub use tictactoe::ternary_index;
 
 use crate::games::BuiltIn;
 use crate::games::{Game, GameSpec, Outcome};
-use bitvec::order::Lsb0;
-use bitvec::vec::BitVec;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a genome does when its gene names an illegal move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -275,17 +272,6 @@ pub trait TableGame: Game {
     fn candidate_genes(&self) -> Vec<u8> {
         (0..=255).filter(|&g| self.gene_is_valid(g)).collect()
     }
-    /// Rewrites one of the genes `pos` reads so that it speaks for `mv`
-    /// (the guided mutation); false when the game cannot say how.
-    fn steer<R: Rng + ?Sized>(
-        &self,
-        _genes: &mut [u8],
-        _pos: &Self::Position,
-        _mv: Self::Move,
-        _rng: &mut R,
-    ) -> bool {
-        false
-    }
     /// The unit crossover keeps whole, when the genome has one (a value
     /// genome's tuple with its tables): uniform crossover then takes each
     /// unit from one parent.
@@ -387,39 +373,6 @@ pub trait TableGameVisitor {
 /// the dispatch module above the players.
 pub fn visit_table_game<V: TableGameVisitor>(spec: GameSpec, visitor: V) -> V::Output {
     crate::games::with_pair!(spec, game => visitor.visit(game))
-}
-
-/// The set of gene indices that decisions consulted, shared by the threads
-/// playing a generation's games: a bit per gene, set atomically (the union
-/// does not depend on the order the games ran in).
-pub struct GeneUsage {
-    bits: BitVec<AtomicU64, Lsb0>,
-}
-
-impl GeneUsage {
-    pub fn new(gene_count: usize) -> Self {
-        GeneUsage {
-            bits: BitVec::repeat(false, gene_count),
-        }
-    }
-
-    pub fn mark(&self, index: usize) {
-        self.bits.set_aliased(index, true);
-    }
-
-    /// The marked indices, ascending. Read word by word (bitvec's
-    /// `iter_ones` over atomic storage measured 8× slower here).
-    pub fn indices(&self) -> Vec<u32> {
-        let mut out = Vec::new();
-        for (w, word) in self.bits.as_raw_slice().iter().enumerate() {
-            let mut bits = word.load(Ordering::Relaxed);
-            while bits != 0 {
-                out.push((w * 64) as u32 + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-        }
-        out
-    }
 }
 
 /// The lookup decision shared by the whole-board games: the gene is the move

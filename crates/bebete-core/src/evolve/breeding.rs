@@ -6,10 +6,8 @@
 //! jumps from one mutated gene to the next with geometric gaps, so its cost
 //! is proportional to the number of mutations, not to the genome length.
 
-use super::tutor::Tutor;
 use super::{Crossover, EvolveConfig, Mutation, Population, Selection};
 use crate::encoding::TableGame;
-use crate::players::Playable;
 use crate::seed::derive_seed;
 use rand::seq::IndexedRandom;
 use rand::{Rng, RngExt, SeedableRng};
@@ -122,14 +120,12 @@ pub fn crossover_blocks<R: Rng + ?Sized>(
     }
 }
 
-/// Redraws each gene the game can consult (or each of `scope`, when given)
-/// with probability `rate`, visiting only the mutated genes (geometric
+/// Redraws each gene the game can consult with probability `rate`, visiting only the mutated genes (geometric
 /// gaps). Returns how many were redrawn.
 pub fn mutate<G: TableGame, R: Rng + ?Sized>(
     game: &G,
     genes: &mut [u8],
     rate: f64,
-    scope: Option<&[u32]>,
     rng: &mut R,
 ) -> usize {
     if let Some(count) = game.mutate_own(genes, rate, rng) {
@@ -149,7 +145,7 @@ pub fn mutate<G: TableGame, R: Rng + ?Sized>(
     };
     // Only the genes a game can ever consult are mutated (tic-tac-toe:
     // the 4,520 unfinished reachable boards of 19,683 indices).
-    let active = scope.or(game.active_genes());
+    let active = game.active_genes();
     let len = active.map_or(genes.len(), <[u32]>::len);
     let mut count = 0;
     let mut i = gap(rng);
@@ -214,11 +210,8 @@ fn choose_parents<R: Rng + ?Sized>(plan: &BreedPlan, ranking: &[usize], rng: &mu
 }
 
 /// Fills `next` with the elite (in rank order) followed by children;
-/// mutation redraws only genes of `scope` when one is given; every draw
-/// comes from (`seed`, generation, child), `seed` being the island's.
-/// `finish(k, child, rng)` then runs on every child `k` (not on the elite),
-/// with the child's own stream: the place for a learning step.
-#[allow(clippy::too_many_arguments)]
+/// every draw comes from (`seed`, generation, child), `seed` being the
+/// island's.
 pub fn breed_with<G: TableGame>(
     game: &G,
     plan: &BreedPlan,
@@ -226,9 +219,7 @@ pub fn breed_with<G: TableGame>(
     ranking: &[usize],
     generation: u64,
     seed: u64,
-    scope: Option<&[u32]>,
     next: &mut Population,
-    finish: impl Fn(usize, &mut [u8], &mut Pcg64Mcg) + Sync,
 ) {
     let gene_count = current.gene_count();
     next.as_bytes_mut()
@@ -252,46 +243,28 @@ pub fn breed_with<G: TableGame>(
                 (Crossover::Block(b), _) => crossover_blocks(&parents, b as usize, child, &mut rng),
             }
             let rate = plan.mutation.draw(&mut rng);
-            mutate(game, child, rate, scope, &mut rng);
-            finish(k, child, &mut rng);
+            mutate(game, child, rate, &mut rng);
         });
 }
 
-/// A run's breeding ([`breed_with`] under the run's configuration): with a
-/// bank (`tutor`), children are then guided (`--guided`) and the first
-/// `--local-search` of them polished.
-#[allow(clippy::too_many_arguments)]
-pub fn breed<G: Playable>(
+/// A run's breeding: [`breed_with`] under the run's configuration.
+pub fn breed<G: TableGame>(
     game: &G,
     cfg: &EvolveConfig,
     current: &Population,
     ranking: &[usize],
     generation: u64,
     seed: u64,
-    scope: Option<&[u32]>,
-    tutor: Option<&Tutor<G>>,
     next: &mut Population,
 ) {
-    let plan = BreedPlan::of(cfg);
     breed_with(
         game,
-        &plan,
+        &BreedPlan::of(cfg),
         current,
         ranking,
         generation,
         seed,
-        scope,
         next,
-        |k, child, rng| {
-            if let Some(tutor) = tutor {
-                if cfg.tutor.guided > 0 {
-                    tutor.guide(game, child, cfg.tutor.guided, rng);
-                }
-                if k - cfg.elite < cfg.tutor.local_search as usize {
-                    tutor.polish(game, child);
-                }
-            }
-        },
     );
 }
 
@@ -385,7 +358,6 @@ mod tests {
             &Connect4::SUBGRID,
             &mut genes,
             0.0,
-            None,
             &mut Pcg64Mcg::seed_from_u64(2),
         );
         assert_eq!(n, 0);
@@ -401,7 +373,6 @@ mod tests {
                 &Connect4::SUBGRID,
                 &mut genes,
                 p,
-                None,
                 &mut Pcg64Mcg::seed_from_u64(seed),
             );
             let expected = p * len as f64;
@@ -422,25 +393,11 @@ mod tests {
                 &TicTacToe::BASE3,
                 &mut genes,
                 1.0,
-                None,
                 &mut Pcg64Mcg::seed_from_u64(6)
             ),
             4_520
         );
         assert_eq!(genes.iter().filter(|&&g| g == 9).count(), 19_683 - 4_520);
-        // A scope restricts mutation to its genes.
-        let mut genes = vec![0u8; len];
-        let scope = [5u32, 77, 900_000];
-        let rng = &mut Pcg64Mcg::seed_from_u64(7);
-        assert_eq!(
-            mutate(&Connect4::SUBGRID, &mut genes, 1.0, Some(&scope), rng),
-            3
-        );
-        let touched: Vec<usize> = (0..len).filter(|&i| genes[i] != 0).collect();
-        assert!(
-            touched.iter().all(|i| scope.contains(&(*i as u32))),
-            "{touched:?}"
-        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! grammars live in [`super::operators`].
 
 use super::Fitness;
-use super::operators::{Crossover, Init, Mutation, MutationScope, Selection, Target};
+use super::operators::{Crossover, Init, Mutation, Selection, Target};
 use crate::bank::BankSource;
 use crate::dispatch::abilities;
 use crate::encoding::IllegalPolicy;
@@ -26,9 +26,6 @@ pub struct EvolveConfig {
     pub parents: usize,
     /// Per-gene probability of being redrawn in a child.
     pub mutation: Mutation,
-    /// Which genes mutation may redraw.
-    #[serde(default)]
-    pub mutate: MutationScope,
     /// Planned total number of generations.
     pub generations: u64,
     pub seed: u64,
@@ -56,9 +53,9 @@ pub struct EvolveConfig {
     /// (`encoding::ntuple`).
     #[serde(default)]
     pub lookahead: u8,
-    /// Learning from the bank (Connect-Four): its source and the guided
-    /// operators (`--self-play` is the other learning, by the genomes
-    /// themselves). Stored as `learn`, its name before.
+    /// Learning from the bank (Connect-Four): its source (`--self-play` is
+    /// the other learning, by the genomes themselves). Stored as `learn`,
+    /// its name before.
     #[serde(default, rename = "learn")]
     pub tutor: Tutoring,
     /// The island model: how many populations, and how genomes migrate
@@ -97,25 +94,11 @@ impl Default for Islands {
     }
 }
 
-/// The bank a run learns from and is measured on, and the operators that
-/// use it (see [`super::tutor`]).
+/// The bank a run learns from and is measured on (see [`super::tutor`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tutoring {
     /// `--bank`: the built-in bank unless a file is named.
     pub bank: BankSource,
-    /// `--guided N`: training positions fixed per child (0: off).
-    pub guided: u32,
-    /// `--local-search K`: children per generation given a pass of direct
-    /// fitting (0: off).
-    pub local_search: u32,
-}
-
-impl Tutoring {
-    /// Whether anything reads the training positions (the fitness term
-    /// aside).
-    pub fn operators(&self) -> bool {
-        self.guided > 0 || self.local_search > 0
-    }
 }
 
 /// The benchmark: `--bench-every`, `--bench-against`, `--bench-games`.
@@ -231,7 +214,6 @@ impl EvolveConfig {
             elite: 10,
             parents: 2,
             mutation: Mutation::fixed(mutation),
-            mutate: MutationScope::All,
             generations,
             seed,
             checkpoint_every,

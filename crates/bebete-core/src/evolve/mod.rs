@@ -36,9 +36,8 @@ pub use config::{
 };
 pub use evolution::{Evolution, EvolveError, GenerationReport, Observer, Prepared, RunEnd};
 pub use fitness::Fitness;
-pub use fitness::bank::BankMetric;
 pub use hall::Hall;
-pub use operators::{Crossover, Init, Mutation, MutationScope, OperatorError, Selection, Target};
+pub use operators::{Crossover, Init, Mutation, OperatorError, Selection, Target};
 pub use population::Population;
 pub use run_dir::{RunDir, RunEnded, run_toml_text};
 pub use stats::StatsRow;

@@ -86,38 +86,6 @@ impl std::fmt::Display for Crossover {
     }
 }
 
-/// Which genes mutation may redraw.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MutationScope {
-    /// Every gene the game can consult (the method).
-    #[default]
-    All,
-    /// Only the genes some genome consulted in this generation's games
-    /// against the fixed fitness opponents: mutation goes where play is,
-    /// and (with `--init zero`) windows never met keep weight 0.
-    Used,
-}
-
-impl MutationScope {
-    /// Reads `all` or `used`.
-    fn parse_text(text: &str) -> Result<MutationScope, String> {
-        match text {
-            "all" => Ok(MutationScope::All),
-            "used" => Ok(MutationScope::Used),
-            _ => Err("expected all or used".to_string()),
-        }
-    }
-}
-
-impl std::fmt::Display for MutationScope {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            MutationScope::All => "all",
-            MutationScope::Used => "used",
-        })
-    }
-}
-
 /// The genes of generation 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Init {
@@ -280,7 +248,7 @@ macro_rules! from_str_via_parse_text {
     )*};
 }
 
-from_str_via_parse_text!(Selection, Crossover, MutationScope, Init, Mutation, Target);
+from_str_via_parse_text!(Selection, Crossover, Init, Mutation, Target);
 
 #[cfg(test)]
 mod tests {
@@ -319,9 +287,6 @@ mod tests {
             assert!(bad.parse::<Crossover>().is_err(), "{bad}");
         }
         assert_eq!("zero".parse::<Init>(), Ok(Init::Zero));
-        assert_eq!("used".parse::<MutationScope>(), Ok(MutationScope::Used));
-        assert_eq!(MutationScope::Used.to_string(), "used");
-        assert!("some".parse::<MutationScope>().is_err());
         assert!("ones".parse::<Init>().is_err());
     }
 

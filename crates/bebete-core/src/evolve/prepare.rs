@@ -87,7 +87,6 @@ pub struct Prepared<G: Playable> {
     pub(super) cfg: EvolveConfig,
     pub(super) fitness: FitnessTerms<G>,
     pub(super) bench: Bench<G>,
-    pub(super) tables: Arc<RunTables<G>>,
     /// What the game can do, read off it once.
     pub(super) abilities: Abilities,
     /// `--learn-against`'s player, resolved once.
@@ -114,7 +113,6 @@ impl<G: Playable> Prepared<G> {
             cfg,
             fitness,
             bench,
-            tables,
             abilities,
             learner_opponent,
         })

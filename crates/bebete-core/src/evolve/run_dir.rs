@@ -61,7 +61,6 @@ struct RunToml<'a> {
     keep: usize,
     threads: usize,
     fitness: String,
-    mutate: String,
     init: String,
     crossover: String,
     bench_every: u64,
@@ -76,10 +75,6 @@ struct RunToml<'a> {
     /// The bank (Connect-Four runs only).
     #[serde(skip_serializing_if = "Option::is_none")]
     bank: Option<String>,
-    #[serde(skip_serializing_if = "is_zero")]
-    guided: u32,
-    #[serde(skip_serializing_if = "is_zero")]
-    local_search: u32,
     #[serde(skip_serializing_if = "is_zero")]
     self_play: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -264,7 +259,6 @@ pub fn run_toml_text(cfg: &EvolveConfig, abilities: &Abilities, threads: usize) 
         keep: cfg.keep,
         threads,
         fitness: cfg.fitness.to_string(),
-        mutate: cfg.mutate.to_string(),
         init: cfg.init.to_string(),
         crossover: cfg.crossover.to_string(),
         bench_every: cfg.bench.every,
@@ -274,8 +268,6 @@ pub fn run_toml_text(cfg: &EvolveConfig, abilities: &Abilities, threads: usize) 
         patience: cfg.stop.patience,
         lookahead: cfg.lookahead,
         bank: abilities.banked.then(|| cfg.tutor.bank.to_string()),
-        guided: cfg.tutor.guided,
-        local_search: cfg.tutor.local_search,
         self_play: cfg.self_play,
         learn_against: cfg.learn_against.as_ref().map(|s| s.to_string()),
         islands: (cfg.islands.count > 1).then_some(cfg.islands.count),

@@ -2,29 +2,23 @@
 //! credit that games against opponents cannot give.
 //!
 //! - the `bank` fitness term: the share of training positions where the
-//!   genome's move keeps the solver's value (`bank-score`: the move's score
-//!   on a 0–1 scale between the worst and the best move), ×1,000,000;
+//!   genome's move keeps the solver's value, ×1,000,000;
 //! - the `optimal_rate` benchmark: the same share on the held-out
 //!   positions, which training never reads;
-//! - guided mutation (`--guided N`): a child's genes read in up to N
-//!   training positions where it loses value are set to vote for a move that
-//!   keeps it;
-//! - local search (`--local-search K`): K children per generation get one
-//!   pass of direct fitting — each gene the training positions read set to
-//!   the candidate value that keeps the value in the most of the positions
-//!   that read it (a Lamarckian step: what the child learnt is inherited).
+//! - local search (`bebete genome polish`): one pass of direct fitting —
+//!   each gene the training positions read set to the candidate value that
+//!   keeps the value in the most of the positions that read it.
 //!
 //! The genome plays inside the run's tactical shell: which moves the shell
 //! leaves does not depend on the genes, so it is worked out once per
 //! position ([`crate::encoding::shell::allowed_moves`]).
 
-use super::{BankMetric, EvolveConfig};
+use super::EvolveConfig;
 use crate::bank::{Bank, BankSource, Labelled, Rate};
 use crate::encoding::shell::{allowed_moves, choose_among};
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::players::Playable;
 use crate::store::FileError;
-use rand::{Rng, RngExt};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
@@ -152,17 +146,13 @@ impl<G: Playable> Tutor<G> {
     }
 
     /// The `bank` fitness term of `genes`: ×1,000,000.
-    pub fn points(&self, game: &G, genes: &[u8], metric: BankMetric) -> u32 {
+    pub fn points(&self, game: &G, genes: &[u8]) -> u32 {
         let train = self.train(game);
-        let total: f64 = train
+        let kept = train
             .iter()
-            .map(|p| match (metric, p.play(game, genes, self.policy)) {
-                (_, None) => 0.0,
-                (BankMetric::Keep, Some(m)) => p.labelled.keeps(m) as u8 as f64,
-                (BankMetric::Score, Some(m)) => p.labelled.share(m),
-            })
-            .sum();
-        (1e6 * total / train.len().max(1) as f64).round() as u32
+            .filter(|p| p.keeps(game, genes, self.policy))
+            .count();
+        (1e6 * kept as f64 / train.len().max(1) as f64).round() as u32
     }
 
     /// How many of `positions` `genes` keep the value in.
@@ -192,45 +182,6 @@ impl<G: Playable> Tutor<G> {
     /// The training positions where `genes` keep the value.
     pub fn train_rate(&self, game: &G, genes: &[u8]) -> Rate {
         self.rate(game, genes, self.train(game))
-    }
-
-    /// Guided mutation: looks at up to `8 × n` open training positions drawn
-    /// at random and, in up to `n` of them where `genes` lose value, steers
-    /// a gene the position reads toward a move that keeps it (a few tries
-    /// each). Returns the positions fixed.
-    pub fn guide<R: Rng + ?Sized>(&self, game: &G, genes: &mut [u8], n: u32, rng: &mut R) -> u32 {
-        let train = self.train(game);
-        if train.is_empty() {
-            return 0;
-        }
-        let (mut wrong, mut fixed) = (0, 0);
-        for _ in 0..8 * n {
-            if wrong == n {
-                break;
-            }
-            let p = &train[rng.random_range(0..train.len())];
-            if !p.open || p.keeps(game, genes, self.policy) {
-                continue;
-            }
-            wrong += 1;
-            let targets: Vec<G::Move> = p
-                .allowed
-                .iter()
-                .copied()
-                .filter(|&m| p.labelled.keeps(m))
-                .collect();
-            let target = targets[rng.random_range(0..targets.len())];
-            for _ in 0..3 {
-                if !game.steer(genes, &p.labelled.pos, target, rng) {
-                    return fixed;
-                }
-                if p.keeps(game, genes, self.policy) {
-                    fixed += 1;
-                    break;
-                }
-            }
-        }
-        fixed
     }
 
     fn readers(&self, game: &G) -> &Readers {
@@ -312,7 +263,7 @@ mod tests {
     use crate::bank::BankSource;
     use crate::games::{Connect4, Connect4Encoder, Pair};
     use crate::players::Knowledge;
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64Mcg;
 
     fn tutor(lookahead: u8) -> Tutor<Pair<Connect4, Connect4Encoder>> {
@@ -348,8 +299,7 @@ mod tests {
             })
             .count();
         let expected = (1e6 * direct as f64 / t.bank.train.len() as f64).round() as u32;
-        assert_eq!(t.points(&game, &genes, BankMetric::Keep), expected);
-        assert!(t.points(&game, &genes, BankMetric::Score) > 0);
+        assert_eq!(t.points(&game, &genes), expected);
         let rate = t.held_out_rate(&game, &genes).share();
         assert_eq!(
             t.train_rate(&game, &genes).kept,
@@ -363,26 +313,21 @@ mod tests {
     fn a_shell_only_helps_on_the_bank() {
         let game = Connect4::SUBGRID;
         let genes = vec![0u8; game.gene_count()];
-        let pure = tutor(0).points(&game, &genes, BankMetric::Keep);
-        let shelled = tutor(2).points(&game, &genes, BankMetric::Keep);
+        let pure = tutor(0).points(&game, &genes);
+        let shelled = tutor(2).points(&game, &genes);
         assert!(shelled > pure, "{shelled} vs {pure}");
     }
 
     #[test]
-    fn guidance_and_local_search_raise_the_training_share() {
+    fn local_search_raises_the_training_share_the_same_way_each_time() {
         let game = Connect4::SUBGRID;
         let t = tutor(1);
         let mut genes = vec![0u8; game.gene_count()];
-        let before = t.points(&game, &genes, BankMetric::Keep);
-        let mut rng = Pcg64Mcg::seed_from_u64(5);
-        let fixed = t.guide(&game, &mut genes, 50, &mut rng);
-        assert!(fixed > 10, "{fixed}");
-        let guided = t.points(&game, &genes, BankMetric::Keep);
-        assert!(guided > before, "{guided} vs {before}");
+        let before = t.points(&game, &genes);
         let mut again = genes.clone();
         assert!(t.polish(&game, &mut genes) > 0);
-        let polished = t.points(&game, &genes, BankMetric::Keep);
-        assert!(polished > guided, "{polished} vs {guided}");
+        let polished = t.points(&game, &genes);
+        assert!(polished > before, "{polished} vs {before}");
         // A second pass from the same genes changes them the same way.
         t.polish(&game, &mut again);
         assert_eq!(again, genes);

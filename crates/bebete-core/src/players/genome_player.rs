@@ -3,7 +3,7 @@
 
 use super::Player;
 use crate::encoding::shell::GenomeRules;
-use crate::encoding::{Explanation, GeneUsage, IllegalPolicy, TableGame};
+use crate::encoding::{IllegalPolicy, TableGame};
 use std::sync::Arc;
 
 /// Plays the moves its gene table dictates. The table may be owned and
@@ -37,31 +37,5 @@ impl<T: AsRef<[u8]>> GenomePlayer<T> {
 impl<G: TableGame, T: AsRef<[u8]> + Send> Player<G> for GenomePlayer<T> {
     fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
         self.rules.decide(game, self.genes.as_ref(), pos)
-    }
-}
-
-/// A genome player that also marks, in a shared [`GeneUsage`], every gene
-/// index its decisions read (for `--mutate used`).
-pub struct RecordingPlayer<'u, T> {
-    player: GenomePlayer<T>,
-    usage: &'u GeneUsage,
-}
-
-impl<'u, T: AsRef<[u8]>> RecordingPlayer<'u, T> {
-    /// Records the decisions of `player`.
-    pub fn new(player: GenomePlayer<T>, usage: &'u GeneUsage) -> Self {
-        RecordingPlayer { player, usage }
-    }
-}
-
-impl<G: TableGame, T: AsRef<[u8]> + Send> Player<G> for RecordingPlayer<'_, T> {
-    fn choose(&mut self, game: &G, pos: &G::Position) -> Option<G::Move> {
-        let GenomePlayer { genes, rules } = &self.player;
-        let reason = game.explain(genes.as_ref(), pos, rules.policy);
-        reason.consulted().for_each(|i| self.usage.mark(i));
-        match rules.lookahead {
-            0 => reason.chosen(),
-            _ => rules.decide(game, genes.as_ref(), pos),
-        }
     }
 }

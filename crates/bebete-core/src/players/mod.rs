@@ -18,7 +18,7 @@ mod random;
 mod rules;
 
 pub use alphabeta::AlphaBetaPlayer;
-pub use genome_player::{GenomePlayer, RecordingPlayer};
+pub use genome_player::GenomePlayer;
 pub use greedy::{GreedyPlayer, NoisyPlayer};
 pub use knowledge::{
     Exact, ExactSolver, Knowledge, NotAPuzzle, Puzzle, PuzzleVisitor, SolvedExact, TableSolver,

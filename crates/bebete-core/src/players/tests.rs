@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::dispatch::BuiltInGame;
-use crate::encoding::{Explanation, Learns};
+use crate::encoding::Learns;
 use crate::games::{Connect4, Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
 use crate::players::Playable;
 
@@ -207,38 +207,6 @@ fn a_forfeiting_genome_loses() {
     let mut random = RandomPlayer::new(3);
     let outcome = play_game(&game, game.start(), &mut forfeiter, &mut random);
     assert_eq!(outcome, Outcome::Win(Side::Second));
-}
-
-#[test]
-fn a_recording_genome_plays_like_the_genome_and_marks_what_it_read() {
-    let game = crate::games::Pair::new(Connect4, crate::games::Connect4Encoder::Mirror);
-    let mut genes = vec![0u8; game.gene_count()];
-    game.fill_random(
-        &mut genes,
-        &mut <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(4),
-    );
-    let usage = crate::encoding::GeneUsage::new(genes.len());
-    let mut plain = GenomePlayer::new(&genes[..], IllegalPolicy::Repair);
-    let mut recording =
-        RecordingPlayer::new(GenomePlayer::new(&genes[..], IllegalPolicy::Repair), &usage);
-    let mut random = RandomPlayer::new(9);
-    let mut pos = game.start();
-    let mut expected = std::collections::BTreeSet::new();
-    while game.outcome(&pos).is_none() {
-        let mv = if game.turn(&pos) == Side::First {
-            let reason = game.explain(&genes, &pos, IllegalPolicy::Repair);
-            expected.extend(reason.consulted().map(|i| i as u32));
-            let mv = recording.choose(&game, &pos);
-            assert_eq!(mv, plain.choose(&game, &pos));
-            mv.unwrap()
-        } else {
-            random.choose(&game, &pos).unwrap()
-        };
-        pos = game.play(&pos, mv);
-    }
-    let marked = usage.indices();
-    assert!(!marked.is_empty() && marked.windows(2).all(|w| w[0] < w[1]));
-    assert_eq!(marked, expected.into_iter().collect::<Vec<_>>());
 }
 
 #[test]

@@ -7,7 +7,7 @@ use crate::bank::BankSource;
 use crate::dispatch::{Abilities, abilities};
 use crate::encoding::shell::MAX_LOOKAHEAD;
 use crate::evolve::fitness;
-use crate::evolve::operators::{Init, Mutation, MutationScope, Selection, Target};
+use crate::evolve::operators::{Init, Mutation, Selection, Target};
 use crate::games::GameId;
 use crate::players::Playable;
 
@@ -60,13 +60,6 @@ impl EvolveConfig {
         self.check_players(abilities)?;
         self.check_audit(abilities)?;
         fitness::check(self, abilities)?;
-        if self.mutate == MutationScope::Used && !self.fitness.has::<fitness::versus::Versus>() {
-            return refuse(
-                "mutate",
-                "used".into(),
-                "records the genes consulted in games against fixed opponents: give --fitness SPEC:N terms".into(),
-            );
-        }
         self.check_learning(abilities)?;
         self.check_islands()?;
         self.check_patience()
@@ -232,28 +225,7 @@ impl EvolveConfig {
                     .into(),
             );
         }
-        // The bank's operators rewrite genes the bank reads: refused, with
-        // `why`, where there are none.
-        let no_bank_operators = |why: &str| {
-            if self.tutor.guided > 0 {
-                return refuse("guided", self.tutor.guided.to_string(), why.into());
-            }
-            if self.tutor.local_search > 0 {
-                return refuse(
-                    "local-search",
-                    self.tutor.local_search.to_string(),
-                    why.into(),
-                );
-            }
-            Ok(())
-        };
-        if abilities.learns {
-            let table_only = "a value genome has no gene table for it (--encoder ntuple)";
-            no_bank_operators(table_only)?;
-            if self.mutate != MutationScope::All {
-                return refuse("mutate", "used".into(), table_only.into());
-            }
-        } else if self.self_play > 0 {
+        if !abilities.learns && self.self_play > 0 {
             return refuse(
                 "self-play",
                 self.self_play.to_string(),
@@ -275,27 +247,9 @@ impl EvolveConfig {
         }
         if !abilities.banked {
             let needs_bank = fitness::bank::needs_bank();
-            no_bank_operators(&needs_bank)?;
             if self.tutor.bank != BankSource::Builtin {
                 return refuse("bank", self.tutor.bank.to_string(), needs_bank);
             }
-        }
-        if self.tutor.guided > 10_000 {
-            return refuse(
-                "guided",
-                self.tutor.guided.to_string(),
-                "must be 0-10000 positions per child".into(),
-            );
-        }
-        if self.tutor.local_search as usize > self.population - self.elite {
-            return refuse(
-                "local-search",
-                self.tutor.local_search.to_string(),
-                format!(
-                    "must be 0-{} (the children of a generation: population minus elite)",
-                    self.population - self.elite
-                ),
-            );
         }
         Ok(())
     }

@@ -4,7 +4,7 @@
 //! players' (`players::knowledge`), so that the games' own files name
 //! nothing of evolution.
 
-use crate::evolve::fitness::bank::{Bank, BankMetric};
+use crate::evolve::fitness::bank::Bank;
 use crate::evolve::fitness::exhaustive::Exhaustive;
 use crate::evolve::fitness::versus::Versus;
 use crate::evolve::fitness::{AnyTerm, Fitness};
@@ -135,10 +135,7 @@ impl Recommended for GenomeGame<Connect4> {
                 generations: Some(60),
                 checkpoint_every: Some(5),
                 bench_every: Some(5),
-                ..two_learners(
-                    25_000,
-                    Fitness::of_terms([AnyTerm::Bank(Bank(BankMetric::Keep))]),
-                )
+                ..two_learners(25_000, Fitness::of_terms([AnyTerm::Bank(Bank)]))
             };
         }
         RunSettings {

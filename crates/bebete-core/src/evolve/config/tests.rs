@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::evolve::Fitness;
-use crate::evolve::operators::{Init, Mutation, MutationScope};
+use crate::evolve::operators::{Init, Mutation};
 
 /// The message `cfg` is refused with.
 fn refusal(cfg: &EvolveConfig) -> String {
@@ -22,11 +22,8 @@ fn out_of_range_values_name_the_flag() {
     cfg.init = Init::Zero;
     assert!(refusal(&cfg).starts_with("--init zero"));
     cfg.init = Init::Random;
-    cfg.mutate = MutationScope::Used;
-    assert!(refusal(&cfg).starts_with("--mutate used"));
     cfg.fitness = "round-robin+random:2".parse::<Fitness>().unwrap();
     assert!(cfg.validate().is_ok());
-    cfg.mutate = MutationScope::All;
     cfg.fitness = "round-robin+random:2+sample:5".parse::<Fitness>().unwrap();
     assert!(refusal(&cfg).contains("no round-robin"));
     cfg.fitness = "vs:sample:100".parse::<Fitness>().unwrap();

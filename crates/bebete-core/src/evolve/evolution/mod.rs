@@ -22,7 +22,6 @@ use super::fitness::{Evaluation, FitnessTerms};
 pub use super::prepare::{EvolveError, Prepared};
 use super::stats::diversity;
 use super::tournament::rank;
-use super::tutor::Tutor;
 use super::{EvolveConfig, Hall, Population, StatsRow, breeding};
 use crate::dispatch::Abilities;
 use crate::games::GameId;
@@ -34,7 +33,6 @@ use crate::store::FileError;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -167,8 +165,6 @@ pub struct Evolution<G: Playable> {
     bench: Bench<G>,
     /// `--learn-against`'s player (none: the genomes learn by self-play).
     learner_opponent: Option<PlayerFactory<G>>,
-    /// The bank, when the breeding operators use it.
-    tutor: Option<Arc<Tutor<G>>>,
     /// With `--target unbeatable`: whether the last champion's audit is
     /// perfect.
     champion_perfect: bool,
@@ -332,11 +328,9 @@ impl<G: Playable> Evolution<G> {
             cfg,
             fitness,
             bench,
-            tables,
             abilities,
             learner_opponent,
         } = prepared;
-        let tutor = tables.tutor.clone().filter(|_| cfg.tutor.operators());
         let islands = populations
             .into_iter()
             .enumerate()
@@ -362,7 +356,6 @@ impl<G: Playable> Evolution<G> {
             fitness,
             bench,
             learner_opponent,
-            tutor,
             champion_perfect: false,
             champion_left: None,
             champion: None,
@@ -468,7 +461,7 @@ impl<G: Playable> Evolution<G> {
 
         let games = evals.iter().map(|e| e.games).sum();
         let bred = Instant::now();
-        self.breed(&rankings, evals);
+        self.breed(&rankings);
         let learned = self.self_play();
         let breeding_s = bred.elapsed().as_secs_f64();
 

@@ -54,8 +54,8 @@ impl<G: Playable> Evolution<G> {
     /// `--migrants` (the head of its elite) replace the last children of the
     /// next island (a ring). Migrants are copied before any is placed, so
     /// every island receives genomes of the same generation.
-    pub(super) fn breed(&mut self, rankings: &[Vec<usize>], evals: Vec<Evaluation>) {
-        for ((island, ranking), eval) in self.islands.iter_mut().zip(rankings).zip(evals) {
+    pub(super) fn breed(&mut self, rankings: &[Vec<usize>]) {
+        for (island, ranking) in self.islands.iter_mut().zip(rankings) {
             breeding::breed(
                 &self.game,
                 &self.cfg,
@@ -63,8 +63,6 @@ impl<G: Playable> Evolution<G> {
                 ranking,
                 self.generation,
                 island.seed,
-                eval.usage.map(|u| u.indices()).as_deref(),
-                self.tutor.as_deref(),
                 &mut island.spare,
             );
             std::mem::swap(&mut island.population, &mut island.spare);

@@ -38,10 +38,10 @@ pub mod versus;
 pub use exhaustive::ExhaustiveScores;
 
 use super::tutor::Tutor;
-use super::{ConfigError, EvolveConfig, Hall, MutationScope, Population};
+use super::{ConfigError, EvolveConfig, Hall, Population};
 use crate::dispatch::Abilities;
+use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::GenomeRules;
-use crate::encoding::{GeneUsage, IllegalPolicy};
 use crate::evolve::OperatorError;
 use crate::players::Playable;
 use crate::players::PlayerError;
@@ -55,9 +55,6 @@ pub struct Evaluation {
     pub points: Vec<u32>,
     /// Games played.
     pub games: u64,
-    /// With `--mutate used`: the gene indices read in the games against
-    /// fixed opponents.
-    pub usage: Option<GeneUsage>,
 }
 
 impl Evaluation {
@@ -494,7 +491,6 @@ pub fn max_points(cfg: &EvolveConfig, abilities: &Abilities) -> u64 {
 /// The fitness terms of a run, with their players built once.
 pub struct FitnessTerms<G: Playable> {
     terms: Vec<Box<dyn Term<G>>>,
-    record_usage: bool,
 }
 
 impl<G: Playable> FitnessTerms<G> {
@@ -513,10 +509,7 @@ impl<G: Playable> FitnessTerms<G> {
                 .count();
             terms.extend(term.build(game, cfg, tables, nth)?);
         }
-        Ok(FitnessTerms {
-            terms,
-            record_usage: cfg.mutate == MutationScope::Used,
-        })
+        Ok(FitnessTerms { terms })
     }
 
     /// Every genome's points in generation `generation` of a run (or of
@@ -533,7 +526,6 @@ impl<G: Playable> FitnessTerms<G> {
         let mut eval = Evaluation {
             points: vec![0; pop.size()],
             games: 0,
-            usage: self.record_usage.then(|| GeneUsage::new(pop.gene_count())),
         };
         let round = Round {
             pop,
@@ -602,7 +594,7 @@ mod tests {
             "round-robin+hof:10+rules:4",
             "vs:sample:4+hof:6+random:2",
             "vs:bank",
-            "round-robin+rules:4+bank-score",
+            "round-robin+rules:4+bank",
             "vs:solo+exhaustive",
             "vs:wpc@0.1:100",
         ] {
@@ -638,7 +630,7 @@ mod tests {
             ("vs:sample:2+sample:3", "give sample:K once"),
             ("vs:hof:0", "must be 1-100000"),
             ("vs:hof:2+hof:2", "give hof:N once"),
-            ("vs:bank+bank-score", "give bank or bank-score once"),
+            ("vs:bank+bank", "give bank once"),
             ("vs:random:0", "the game count '0' must be 1-100000"),
             ("vs:mc:0:4", "player 'mc:0'"),
         ] {

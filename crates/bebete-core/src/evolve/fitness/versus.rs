@@ -1,19 +1,15 @@
 //! `SPEC:N`: N games against a fixed player (`random`, `rules`, `mc:N`,
 //! `alphabeta:D`, `perfect` or a genome file), sides alternating, 2 points
-//! a win, 1 a draw; with `--mutate used` these games also record which
-//! genes each genome read.
+//! a win, 1 a draw.
 
 use super::{Evaluation, Round, RunTables, Term, TermKind};
 use crate::dispatch::Abilities;
-use crate::encoding::GeneUsage;
 use crate::encoding::shell::GenomeRules;
 use crate::eval::{MatchConfig, play_against};
 use crate::evolve::OperatorError;
 use crate::evolve::{EvolveConfig, Population};
 use crate::players::Playable;
-use crate::players::{
-    GenomePlayer, Player, PlayerError, PlayerFactory, PlayerSpec, RecordingPlayer,
-};
+use crate::players::{GenomePlayer, Player, PlayerError, PlayerFactory, PlayerSpec};
 use crate::seed::derive_seed;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -95,7 +91,6 @@ impl<G: Playable> Term<G> for Built<G> {
             self.games,
             stream,
             round.rules,
-            &eval.usage,
         );
         eval.add(earned);
         eval.games += self.games.div_ceil(2) * 2 * n;
@@ -103,7 +98,7 @@ impl<G: Playable> Term<G> for Built<G> {
 }
 
 /// Points of each genome from `games` games against `opponent` (2 a win, 1
-/// a draw), marking the genes read in `usage` when given.
+/// a draw).
 fn versus<G: Playable>(
     game: &G,
     pop: &Population,
@@ -111,7 +106,6 @@ fn versus<G: Playable>(
     games: u64,
     seed: u64,
     rules: GenomeRules,
-    usage: &Option<GeneUsage>,
 ) -> Vec<u32> {
     let match_cfg = MatchConfig {
         games,
@@ -121,12 +115,8 @@ fn versus<G: Playable>(
     (0..pop.size())
         .into_par_iter()
         .map(|i| {
-            let genome = || GenomePlayer::with_rules(pop.genome(i), rules);
-            let me = || match usage {
-                Some(usage) => {
-                    Box::new(RecordingPlayer::new(genome(), usage)) as Box<dyn Player<G> + '_>
-                }
-                None => Box::new(genome()),
+            let me = || {
+                Box::new(GenomePlayer::with_rules(pop.genome(i), rules)) as Box<dyn Player<G> + '_>
             };
             let t = play_against(game, &me, opponent, i as u64, match_cfg);
             (2 * t.wins + t.draws) as u32
