@@ -3,7 +3,7 @@
 //! temporary files of writes killed mid-way, output piped into `head -1`,
 //! a stray byte or an escape sequence typed at a prompt.
 
-use crate::common::{bebete, copy_shipped_genomes};
+use crate::common::{bebete, copy_shipped_genomes, evolve};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -48,19 +48,7 @@ fn fifos_and_devices_are_refused_for_every_file_a_command_reads() {
         .status()
         .unwrap();
     assert!(made.success());
-    bebete(dir.path())
-        .args([
-            "evolve",
-            "--seed",
-            "3",
-            "--generations",
-            "3",
-            "--run",
-            "runs/r",
-            "-q",
-        ])
-        .assert()
-        .success();
+    evolve(dir.path(), "runs/r", &[], &["--generations", "3"]);
     let ckpts = dir.path().join("runs/r/checkpoints");
     let mut found: Vec<_> = std::fs::read_dir(&ckpts)
         .unwrap()
@@ -108,19 +96,7 @@ fn fifos_and_devices_are_refused_for_every_file_a_command_reads() {
 #[test]
 fn temporaries_of_killed_writes_are_removed_at_the_next_start() {
     let dir = tempfile::tempdir().unwrap();
-    bebete(dir.path())
-        .args([
-            "evolve",
-            "--seed",
-            "3",
-            "--generations",
-            "3",
-            "--run",
-            "runs/r",
-            "-q",
-        ])
-        .assert()
-        .success();
+    evolve(dir.path(), "runs/r", &[], &["--generations", "3"]);
     let run = dir.path().join("runs/r");
     let leftovers = [
         run.join(".best.genome.tmp-4242"),
