@@ -93,11 +93,22 @@ impl Summary {
         outln!("seed       {}", cfg.seed);
         // After a stopping rule, resuming would stop again at once.
         if self.reached.is_none() {
-            outln!(
-                "continue   {} {} --generations 100  (100 more)",
-                resume_command(),
-                run.root().display()
-            );
+            if done < cfg.generations {
+                // Short of its plan (a resume asked for fewer): a plain
+                // resume finishes it.
+                outln!(
+                    "continue   {} {}  (the rest of the plan: {})",
+                    resume_command(),
+                    run.root().display(),
+                    generations(done, cfg.generations - 1)
+                );
+            } else {
+                outln!(
+                    "continue   {} {} --generations 100  (100 more)",
+                    resume_command(),
+                    run.root().display()
+                );
+            }
         }
         Ok(())
     }

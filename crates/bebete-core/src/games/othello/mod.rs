@@ -323,7 +323,7 @@ impl Game for Othello {
         })
     }
 
-    /// Counted on bitboards, a pass a ply ([`perft_bitboards`]).
+    /// Counted on bitboards, a pass a ply (`perft_bitboards`).
     fn perft(&self, pos: &OthelloPosition, depth: u32) -> u64 {
         perft_bitboards(pos, depth)
     }

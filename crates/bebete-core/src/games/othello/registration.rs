@@ -20,7 +20,7 @@ pub enum Stored {
     /// column or a diagonal), one tuple per class under the symmetries;
     /// fixed, so that evolution and learning change only the weights.
     Straight(NTuple),
-    /// `patterns`: the hand-placed patterns of [`pattern_tuples`], fixed
+    /// `patterns`: the hand-placed patterns of `pattern_tuples`, fixed
     /// like the straight tuples.
     Patterns(NTuple),
 }
@@ -90,7 +90,7 @@ impl Othello {
         )
     }
     /// The hand-placed patterns' shape: the 7 tuples of 8 squares of
-    /// [`pattern_tuples`].
+    /// `pattern_tuples`.
     pub const PATTERN_SHAPE: NTuple = NTuple {
         tuples: PATTERNS,
         length: 8,
@@ -168,7 +168,7 @@ pub fn straight_tuples(length: u8) -> Vec<Vec<u8>> {
     classes.into_iter().map(|(_, line)| line).collect()
 }
 
-/// How many tuples [`pattern_tuples`] gives (pinned by a test).
+/// How many tuples `pattern_tuples` gives (pinned by a test).
 pub const PATTERNS: u16 = 7;
 
 /// Whether the patterns encoder takes `tuples`: a set of the patterns for
