@@ -139,7 +139,7 @@ fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
     if quiet || !std::io::stdout().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    let style = ProgressStyle::with_template("gen {pos}/{len} {wide_bar} {msg} eta {eta}")
+    let style = ProgressStyle::with_template("{pos}/{len} generations {wide_bar} {msg} eta {eta}")
         .expect("a valid template");
     bar.set_style(style);
     bar.set_position(done);
@@ -152,6 +152,8 @@ fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
 /// The progress bar, and a fresh plot at every checkpoint.
 struct Progress {
     bar: ProgressBar,
+    /// The most fitness points a genome can earn: the scale of "best".
+    max_points: u64,
     /// The caller's function, called after each generation.
     each: Option<EachGeneration>,
     /// Whether this process draws the plot (the first one under MPI).
@@ -176,15 +178,26 @@ impl Observer for Progress {
         self.games += report.games;
         self.learned += report.learned;
         let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
-        let learning = match self.learned {
-            0 => String::new(),
-            n => format!(" | {} learning games/s", grouped(n as f64 / seconds)),
-        };
+        // Only the kinds of games the run plays (a learner's run may play
+        // none for its fitness).
+        let mut pace = Vec::new();
+        if self.games > 0 {
+            pace.push(format!("{} games/s", grouped(self.games as f64 / seconds)));
+        }
+        if self.learned > 0 {
+            pace.push(format!(
+                "{} learning games/s",
+                grouped(self.learned as f64 / seconds)
+            ));
+        }
+        // The generation the figures are of, and "best" on its scale.
         self.bar.set_message(format!(
-            "best {} mean {:.1} | {} games/s{learning}",
-            report.row.best,
+            "gen {}: best {} of {}, mean {:.1} | {}",
+            report.row.generation,
+            grouped(report.row.best as f64),
+            grouped(self.max_points as f64),
             report.row.mean,
-            grouped(self.games as f64 / seconds)
+            pace.join(" | ")
         ));
         self.bar.inc(1);
         if let Some(each) = self.each.as_mut() {
@@ -294,6 +307,10 @@ impl Drive {
         let _lock = lock.or(claimed);
         let first = evolution.generation();
         let mut observer = Progress {
+            max_points: crate::evolve::fitness::max_points(
+                evolution.config(),
+                evolution.abilities(),
+            ),
             each: control.each,
             bar: progress_bar(quiet, first, until),
             plots: root,
