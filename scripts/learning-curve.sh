@@ -16,7 +16,7 @@ bin=${BIN:-$(cd "$(dirname "$0")/.." && pwd)/target/release/bebete}
 run="$out/run"
 rm -rf "$run" && mkdir -p "$out"
 "$bin" evolve --game othello --encoder straight --learn-against self --quiet \
-  --population 1 --elite 1 --fitness vs:wpc@0.1:10 --bench-every 0 \
+  --population 1 --elite 1 --preset method --fitness vs:wpc@0.1:10 --bench-every 0 \
   --self-play "$chunk" --generations 1 --seed "$seed" --run "$run" "$@" >/dev/null
 for i in $(seq 1 "$chunks"); do
   [ "$i" -gt 1 ] && "$bin" resume "$run" --generations 1 --quiet >/dev/null

@@ -31,8 +31,8 @@ timed() { # run-dir args...
 echo "| run | generations | seconds | optimal_rate | unbeatable first | unbeatable second |"
 echo "|---|---|---|---|---|---|"
 for seed in $(seq 1 10); do timed "runs/ttt-recommended-$seed" --seed "$seed"; done
-for seed in $(seq 1 10); do timed "runs/ttt-plain-$seed" --seed "$seed" --fitness round-robin --generations 1000; done
+for seed in $(seq 1 10); do timed "runs/ttt-plain-$seed" --seed "$seed" --preset method --fitness round-robin --generations 1000; done
 for seed in $(seq 1 10); do timed "runs/nim-subtract-$seed" --game nim --seed "$seed"; done
 for seed in $(seq 1 10); do timed "runs/nim-double100-$seed" --game nim --rule double --sticks 100 --seed "$seed"; done
-for seed in $(seq 1 10); do timed "runs/nim-double100-plain-$seed" --game nim --rule double --sticks 100 --seed "$seed" --fitness round-robin --generations 1000; done
+for seed in $(seq 1 10); do timed "runs/nim-double100-plain-$seed" --game nim --rule double --sticks 100 --seed "$seed" --preset method --fitness round-robin --generations 1000; done
 "$bin" plot runs/ttt-recommended-1 runs/ttt-plain-1 --out plain-vs-recommended.png >/dev/null

@@ -30,7 +30,7 @@ for rows in 5 6; do
   for seed in $(seq 1 10); do
     for settings in plain recommended; do
       flags=()
-      [ "$settings" = plain ] && flags=(--fitness solo --target pegs:1)
+      [ "$settings" = plain ] && flags=(--preset method --fitness solo --target pegs:1)
       "$bin" evolve --game solitaire --rows "$rows" --seed "$seed" --bench-every 0 "${flags[@]}" \
         --run "$work/r" >"$work/out" 2>&1
       printf '%s\t%s\t%s\t%s\n' "$rows" "$settings" "$seed" "$(summary "$work/out")"
@@ -41,7 +41,7 @@ done
 
 printf '\nrows\tfitness\tseed\tgeneration_optimal_1\tfinal_optimal_rate\tlast_generation\tseconds\n'
 for seed in $(seq 1 10); do
-  "$bin" evolve --game solitaire --seed "$seed" --fitness vs:exhaustive \
+  "$bin" evolve --game solitaire --seed "$seed" --preset method --fitness vs:exhaustive \
     --mutation 0.0005..0.05 --generations 3000 --bench-every 10 --patience 300 \
     --run "$work/x" >"$work/out" 2>&1
   first=$(awk -F, 'NR > 1 && $10 != "" && $10 + 0 >= 1 { print $1; exit }' "$work/x/stats.csv")

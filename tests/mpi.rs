@@ -23,6 +23,8 @@ const RUN: [&str; 12] = [
     "2",
     "--seed",
     "4",
+    "--preset",
+    "method",
     "--fitness",
     "vs:exhaustive",
 ];

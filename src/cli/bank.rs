@@ -171,6 +171,10 @@ fn build(args: &BankArgs, plan: &Plan, out: &Path) -> anyhow::Result<ExitCode> {
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ] {
+        // A second signal ends the command at once (its exit status
+        // 128 + the signal), whatever stage it is at.
+        let _ =
+            signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, stop.clone());
         let _ = signal_hook::flag::register(signal, stop.clone());
     }
     let gathering = bar(plan.positions, "gathering {pos}/{len} positions {wide_bar}");

@@ -203,6 +203,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ] {
+        // A second signal ends the command at once (its exit status
+        // 128 + the signal), whatever stage it is at.
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            signal,
+            128 + signal,
+            watch.stop.clone(),
+        );
         let _ = signal_hook::flag::register(signal, watch.stop.clone());
     }
     let table = !args.json && !args.dry_run;

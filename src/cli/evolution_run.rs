@@ -461,7 +461,14 @@ fn begin<G: BuiltInGame>(
             if more.is_some() && reached > agreed {
                 evolution.ignore_stop_rules();
             }
-            evolution.continue_run_files()?;
+            let edited = evolution.continue_run_files()?;
+            if !edited.is_empty() {
+                errln!(
+                    "warning: {} was edited ({}): a run's settings are fixed when it starts and kept in its checkpoints, so resume runs on with its own and writes them back; to run other settings, start a new run with `bebete evolve` and their flags",
+                    crate::typed::shown(&run.run_toml().display().to_string()),
+                    crate::typed::shown(&edited.join(", "))
+                );
+            }
             Begun::Run {
                 evolution: Box::new(evolution),
                 until,

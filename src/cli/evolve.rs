@@ -8,7 +8,9 @@ use crate::dispatch::Dispatch;
 use crate::encoding::IllegalPolicy;
 use crate::evolve::RunDir;
 use crate::evolve::exchange;
-use crate::evolve::{Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, Selection, Target};
+use crate::evolve::{
+    Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, Preset, Selection, Target,
+};
 
 use crate::games::{GameKind, GameOptions, GameSpec};
 use crate::players::PlayerSpec;
@@ -19,144 +21,193 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:
+#[command(after_long_help = "Examples:
   bebete evolve                                   an unbeatable tic-tac-toe genome
-  bebete evolve --fitness round-robin             the plain method, for comparison
+  bebete evolve --preset method                   the plain method, for comparison
   bebete evolve --game c4 --seed 1 --run runs/c4-first
   bebete evolve --game nim --rule double --sticks 100
-  bebete evolve --fitness round-robin+random:20 --selection tournament:4
-  bebete evolve --game c4 --population 1000 --fitness vs:sample:10+random:10 --init zero
-  bebete evolve --game c4 --encoder mirror --fitness vs:hof:10+random:10+rules:20
-  bebete evolve --game c4 --bench-against random,rules,mc:100 --patience 100
-  bebete evolve --game c4 --encoder subgrid --islands 4 --migrate-every 10 --migrants 2
+  bebete evolve --preset method --fitness round-robin+random:20 --selection tournament:4
+  bebete evolve --game c4 --preset method --population 1000 --fitness vs:sample:10+random:10 --init zero
+  bebete evolve --game c4 --preset method --encoder mirror --fitness vs:hof:10+random:10+rules:20
+  bebete evolve --game c4 --preset method --bench-against random,rules,mc:100 --patience 100
+  bebete evolve --game c4 --preset method --islands 4 --migrate-every 10 --migrants 2
   bebete evolve --game checkers --dry-run           check the settings, print the plan")]
 pub struct EvolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Genomes per generation, 2-100000 (1 for plain self-play learning)
-    /// [default: per game, listed below]
-    #[arg(long, allow_negative_numbers = true,
+
+    /// The defaults, before any flag given: recommended or method
+    ///
+    /// recommended: each game's recommended run (the list below; docs/experiments.md
+    /// says why). method: the method as first described (round-robin fitness, elite
+    /// selection, one mutation rate, random initial genes, each game's first
+    /// encoder). Any flag given wins over the preset; run.toml names the preset.
+    #[arg(long, value_parser = str::parse::<Preset>, default_value = "recommended",
+          help_heading = "Run")]
+    pub preset: Preset,
+    /// Seed of every random draw, 0-18446744073709551615 [default: drawn]
+    ///
+    /// A run without --seed draws one, prints it and stores it in run.toml.
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_seed,
+          help_heading = "Run")]
+    pub seed: Option<u64>,
+    /// Generations to run [default: per game and preset]
+    #[arg(long, value_name = "N", help_heading = "Run")]
+    pub generations: Option<u64>,
+    /// Run directory [default: runs/<game>-<seed>]
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
+    pub run: Option<PathBuf>,
+    /// Worker threads [default: all cores]; results do not depend on it
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..),
+          help_heading = "Run")]
+    pub threads: Option<u16>,
+    /// No progress bar and no summary
+    #[arg(long, short, help_heading = "Output")]
+    pub quiet: bool,
+    /// Check every setting, print the plan and its run.toml; run nothing
+    ///
+    /// Checks the game, the players, the files and the bank, and prints what
+    /// would run and the run.toml it would write; runs nothing and writes
+    /// nothing.
+    #[arg(long, help_heading = "Run")]
+    pub dry_run: bool,
+
+    /// Genomes per generation, 2-100000 (1: plain self-play learning)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, help_heading = "Population",
           value_parser = |t: &str| count(t, "1-100000"))]
     pub population: Option<usize>,
-    /// Genomes that survive unchanged, 1 to population-1 [default: per
-    /// game, listed below]
-    #[arg(long, allow_negative_numbers = true,
+    /// Genomes that survive unchanged, 1 to population-1
+    #[arg(long, value_name = "N", allow_negative_numbers = true, help_heading = "Population",
           value_parser = |t: &str| count(t, "1 to population-1"))]
     pub elite: Option<usize>,
-    /// Parents per child, 1 to elite [default: per game, listed below]
-    #[arg(long, allow_negative_numbers = true,
+    /// Parents per child, 1 to elite
+    #[arg(long, value_name = "N", allow_negative_numbers = true, help_heading = "Population",
           value_parser = |t: &str| count(t, "1 to elite"))]
     pub parents: Option<usize>,
-    /// Per-gene probability of being redrawn in a child, 0-1, or a range
-    /// LO..HI from which each child draws its own rate [default: per game,
-    /// listed below]
-    #[arg(long, value_parser = str::parse::<Mutation>)]
-    pub mutation: Option<Mutation>,
-    /// Generations to run [default: per game, listed below]
-    #[arg(long)]
-    pub generations: Option<u64>,
-    /// Seed of every random draw, a whole number 0-18446744073709551615
-    /// [default: drawn, printed and stored]
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
-    pub seed: Option<u64>,
-    /// Run directory [default: runs/<game>-<seed>]
-    #[arg(long)]
-    pub run: Option<PathBuf>,
-    /// Write a checkpoint every K generations (and at the end) [default: per
-    /// game, listed below]
-    #[arg(long)]
-    pub checkpoint_every: Option<u64>,
-    /// Checkpoints kept on disk
-    #[arg(long, default_value_t = 2)]
-    pub keep: usize,
-    /// Worker threads [default: all cores]; results do not depend on it
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub threads: Option<u16>,
-    /// What an illegal gene does: repair (play the next legal move) or forfeit
-    #[arg(long, value_parser = parse_policy, default_value = "repair")]
-    pub illegal: IllegalPolicy,
-    /// Parent selection: elite (uniform among the elite) or tournament:K
-    #[arg(long, value_parser = str::parse::<Selection>, default_value = "elite")]
+    /// Parent selection: elite or tournament:K
+    ///
+    /// elite: uniform among the elite; tournament:K: the best of K genomes drawn
+    /// from the whole population.
+    #[arg(long, value_parser = str::parse::<Selection>, default_value = "elite",
+          help_heading = "Population")]
     pub selection: Selection,
-    /// Fitness: round-robin (the method) or vs:TERM[+TERM…] (the terms are
-    /// listed by --help, from the engine's table of terms)
-    #[arg(long, value_parser = str::parse::<Fitness>)]
-    pub fitness: Option<Fitness>,
-    /// Crossover: uniform (each gene from a random parent) or block:B (each
-    /// run of B consecutive genes from one parent)
-    #[arg(long, value_parser = str::parse::<Crossover>, default_value = "uniform")]
+    /// Crossover: uniform or block:B
+    ///
+    /// uniform: each gene from a random parent; block:B: each run of B
+    /// consecutive genes from one parent.
+    #[arg(long, value_parser = str::parse::<Crossover>, default_value = "uniform",
+          help_heading = "Population")]
     pub crossover: Crossover,
-    /// Genes of generation 0: random, or zero (connect4: every vote has
-    /// weight 0, so genomes start by playing the centre-first tie order)
-    /// [default: random; zero where listed below]
-    #[arg(long, value_parser = str::parse::<Init>)]
+    /// Per-gene mutation rate, 0-1, or a range LO..HI
+    ///
+    /// The probability that a child's gene is redrawn; with a range LO..HI each
+    /// child draws its own rate from it.
+    #[arg(long, value_parser = str::parse::<Mutation>, help_heading = "Population")]
+    pub mutation: Option<Mutation>,
+    /// Genes of generation 0: random or zero
+    ///
+    /// zero (connect4): every vote has weight 0, so genomes start by playing
+    /// the centre-first tie order.
+    #[arg(long, value_parser = str::parse::<Init>, help_heading = "Population")]
     pub init: Option<Init>,
-    /// Measure the champion every K generations, 0 = never [default: per
-    /// game, listed below]
-    #[arg(long)]
+    /// What an illegal gene does: repair or forfeit
+    ///
+    /// repair: play the next legal move; forfeit: the game is lost.
+    #[arg(long, value_parser = parse_policy, default_value = "repair",
+          help_heading = "Population")]
+    pub illegal: IllegalPolicy,
+
+    /// Fitness: round-robin or vs:TERM[+TERM…] (terms in --help)
+    #[arg(long, value_parser = str::parse::<Fitness>, help_heading = "Fitness")]
+    pub fitness: Option<Fitness>,
+    /// Plies every genome looks ahead, in a tactical shell or a search
+    ///
+    /// A vote table plays inside a tactical shell searching D plies (0-6): win at
+    /// once, never leave an immediate win, and from D = 2 take forced wins and
+    /// avoid forced losses; a value genome (--encoder ntuple) searches D plies
+    /// (0-12) by alpha-beta over its own values. Stored in the champion's file.
+    #[arg(long, value_name = "D", default_value_t = 0, help_heading = "Fitness")]
+    pub lookahead: u8,
+    /// Connect-Four: the solver-labelled position bank [default: builtin]
+    ///
+    /// The bank for the bank fitness and the optimal_rate column (made by
+    /// `bebete bank`); builtin is the bank shipped in the binary.
+    #[arg(long, value_name = "FILE", help_heading = "Fitness")]
+    pub bank: Option<String>,
+
+    /// Value genomes: self-play games each learns from between generations
+    ///
+    /// 0-1000000 games of TD(λ) at the genome's own rate, λ and exploration;
+    /// what it learns is inherited. With --population 1 this is plain TD
+    /// learning.
+    #[arg(long, value_name = "N", help_heading = "Learning")]
+    pub self_play: Option<u32>,
+    /// Value genomes: play the --self-play games against SPEC, or self
+    ///
+    /// Any player spec (wpc@0.1, alphabeta:2, a genome file…): the genome learns
+    /// from its own moves against it; `self` for self-play.
+    #[arg(long, value_name = "SPEC", help_heading = "Learning")]
+    pub learn_against: Option<String>,
+
+    /// Measure the champion every K generations, 0 = never
+    #[arg(long, value_name = "K", help_heading = "Benchmark and stopping")]
     pub bench_every: Option<u64>,
-    /// Benchmark opponents (columns vs_SPEC in stats.csv), comma separated
-    /// [default: random,rules; none for solitaire, whose benchmark is the
-    /// champion's pegs]
-    #[arg(long, value_name = "SPEC,…")]
+    /// Benchmark opponents, comma separated [default: random,rules]
+    ///
+    /// Each is a column vs_SPEC in stats.csv. Solitaire has none: its benchmark
+    /// is the champion's pegs.
+    #[arg(long, value_name = "SPEC,…", help_heading = "Benchmark and stopping")]
     pub bench_against: Option<String>,
     /// Games per benchmark opponent, half with each side first
-    #[arg(long, default_value_t = 100)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        help_heading = "Benchmark and stopping"
+    )]
     pub bench_games: u64,
-    /// Stop early: unbeatable (a game solved whole: the audit finds no
-    /// move that gives away the game's value), score:SPEC:X (score share ≥
-    /// X) or pegs:N (a puzzle: the champion's game leaves N pegs or fewer)
-    #[arg(long, value_parser = str::parse::<Target>)]
+    /// Stop early: unbeatable, score:SPEC:X or pegs:N
+    ///
+    /// unbeatable: a game solved whole, the audit finds no move that gives away
+    /// the game's value; score:SPEC:X: a score share ≥ X against SPEC; pegs:N
+    /// (a puzzle): the champion's game leaves N pegs or fewer.
+    #[arg(long, value_parser = str::parse::<Target>, help_heading = "Benchmark and stopping")]
     pub target: Option<Target>,
     /// Stop after N generations without a better benchmark
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Benchmark and stopping")]
     pub patience: Option<u64>,
-    /// Play every genome inside a tactical shell searching D plies (0-6):
-    /// win at once, never leave an immediate win, and from D = 2 take forced
-    /// wins and avoid forced losses; a value genome (--encoder ntuple)
-    /// instead searches D plies (0-12) by alpha-beta over its own values.
-    /// Stored in the champion's file
-    #[arg(long, value_name = "D", default_value_t = 0)]
-    pub lookahead: u8,
-    /// Connect-Four: the solver-labelled position bank for the bank fitness
-    /// and the optimal_rate column (made by `bebete bank`) [default:
-    /// builtin, the bank shipped in the binary]
-    #[arg(long, value_name = "FILE")]
-    pub bank: Option<String>,
-    /// Value genomes (--encoder ntuple): self-play games each genome learns
-    /// from between generations (TD(λ) at its own rate, λ and exploration;
-    /// what it learns is inherited), 0-1000000; with --population 1 this is
-    /// plain TD learning [default: 0, or the recommended setting]
-    #[arg(long, value_name = "N")]
-    pub self_play: Option<u32>,
-    /// Value genomes: play the --self-play games against this fixed player
-    /// instead of against itself (any player spec: wpc@0.1, alphabeta:2, a
-    /// genome file…), learning from the genome's own moves; `self` for
-    /// self-play [default: self, or the recommended setting]
-    #[arg(long, value_name = "SPEC")]
-    pub learn_against: Option<String>,
-    /// Island model: N populations of --population genomes each, evolving
-    /// side by side (each with its own seed derived from --seed), 1-1024;
-    /// the champion is the best of all islands
-    #[arg(long, value_name = "N", default_value_t = 1)]
+
+    /// Write a checkpoint every K generations (and at the end)
+    #[arg(long, value_name = "K", help_heading = "Output")]
+    pub checkpoint_every: Option<u64>,
+    /// Checkpoints kept on disk, the newest
+    #[arg(long, value_name = "N", default_value_t = 2, help_heading = "Output")]
+    pub keep: usize,
+
+    /// Islands: N populations evolving side by side, 1-1024
+    ///
+    /// Each island has --population genomes and its own seed derived from
+    /// --seed; the champion is the best of all islands.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        help_heading = "Population"
+    )]
     pub islands: usize,
-    /// With --islands: every K generations each island sends its best
-    /// genomes to the next (a ring)
-    #[arg(long, value_name = "K", default_value_t = 10)]
+    /// Every K generations each island sends its best to the next
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 10,
+        help_heading = "Population"
+    )]
     pub migrate_every: u64,
-    /// With --islands: genomes sent per migration (an island's best; they
-    /// replace the receiving island's last children), 1 to elite
-    /// [default: 2, or the elite when it is smaller]
-    #[arg(long, value_name = "M")]
+    /// Genomes sent per migration, 1 to elite [default: 2, at most the elite]
+    ///
+    /// An island's best; they replace the receiving island's last children.
+    #[arg(long, value_name = "M", help_heading = "Population")]
     pub migrants: Option<usize>,
-    /// No progress bar and no summary
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Check every setting (the game, the players, the files, the bank)
-    /// and print what would run and the run.toml it would write; run
-    /// nothing and write nothing
-    #[arg(long)]
-    pub dry_run: bool,
 }
 
 /// A count flag: a whole number, else a message with its range (the range
@@ -211,27 +262,22 @@ pub fn run_dir(args: &EvolveArgs, seed: u64) -> anyhow::Result<PathBuf> {
     }
     let game = args
         .game
-        .spec_with_encoders(GameKind::TicTacToe, args.fitness.is_none())?;
+        .spec_with_encoders(GameKind::TicTacToe, args.preset == Preset::Recommended)?;
     Ok(PathBuf::from("runs").join(default_run_name(game, seed)))
 }
 
 /// [`run`], stopped and heard by `control` (see [`Control`]).
 pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> {
-    // Without --fitness, the recommended settings; with it, the method's.
-    let recommended = args.fitness.is_none();
+    // The preset's settings (its encoders too), then every flag given.
     let game = args
         .game
-        .spec_with_encoders(GameKind::TicTacToe, recommended)?;
+        .spec_with_encoders(GameKind::TicTacToe, args.preset == Preset::Recommended)?;
     if args.seed.is_none() && exchange::launched().is_some() {
         anyhow::bail!("--seed: under MPI give the seed, so that every process runs the same run");
     }
     let seed = args.seed.unwrap_or_else(draw_seed);
     let dir = run_dir(&args, seed)?;
-    let mut cfg = if recommended {
-        EvolveConfig::recommended(game, seed)
-    } else {
-        EvolveConfig::method(game, seed)
-    };
+    let mut cfg = EvolveConfig::preset(args.preset, game, seed);
     cfg.population = args.population.unwrap_or(cfg.population);
     cfg.elite = args.elite.unwrap_or(cfg.elite);
     cfg.parents = args.parents.unwrap_or(cfg.parents);
@@ -371,8 +417,8 @@ fn default_run_name(game: GameSpec, seed: u64) -> String {
 /// help cannot drift from what runs.
 pub fn defaults_by_game() -> String {
     let mut out = String::from(
-        "Defaults per game and encoder: the recommended settings, used when --fitness is not given\n\
-         (any flag given wins; the first encoder of a game is its default):\n",
+        "Defaults per game and encoder under --preset recommended, the default (any flag given\n\
+         wins; the first encoder of a game is its default):\n",
     );
     for &kind in GameKind::ALL {
         for spec in recommended_specs(kind) {
@@ -384,7 +430,7 @@ pub fn defaults_by_game() -> String {
             ));
         }
     }
-    out.push_str("Giving --fitness selects the method's settings instead (the first encoder listed for the\nmethod, random initial genes, no bank operators, one mutation rate):\n");
+    out.push_str("Under --preset method (each game's first encoder, round-robin fitness, random initial\ngenes, one mutation rate):\n");
     for &kind in GameKind::ALL {
         let m = kind.method();
         out.push_str(&format!(

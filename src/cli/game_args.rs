@@ -41,23 +41,24 @@ pub fn encoder_help() -> String {
 
 /// `--game` and the matchsticks rule flags.
 #[derive(Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Game")]
 pub struct GameArgs {
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME", help = games_help())]
     pub game: Option<GameKind>,
 
-    /// How positions become gene indices (each game's encoders are listed
-    /// in full --help, from the registry). With a genome file it must match
-    /// the genome's own
+    /// How positions become gene indices (each game's list in --help)
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
 
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000), value_name = "N", help = shape_help(true))]
+    /// Value genomes: tuples per genome, 1-1000 (each game's default in --help)
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000), value_name = "N", long_help = shape_help(true))]
     pub tuples: Option<u16>,
 
-    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8), value_name = "L", help = shape_help(false))]
+    /// Value genomes: cells per tuple, 2-8 (each game's default in --help)
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8), value_name = "L", long_help = shape_help(false))]
     pub tuple_length: Option<u8>,
 
-    /// Matchsticks rule: subtract (take 1..=max-take) or double (Fibonacci nim)
+    /// Matchsticks: subtract (take 1..=max-take) or double (Fibonacci nim)
     #[arg(long, value_enum, value_name = "RULE")]
     pub rule: Option<RuleArg>,
 
@@ -65,23 +66,23 @@ pub struct GameArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..), value_name = "N")]
     pub sticks: Option<u8>,
 
-    /// Matchsticks (subtract): the most sticks one move may take, 1-255 [default: 3]
+    /// Matchsticks (subtract): the most sticks a move takes, 1-255 [default: 3]
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..), value_name = "N")]
     pub max_take: Option<u8>,
 
-    /// Matchsticks (subtract): whoever takes the last stick loses (misère; the default)
+    /// Matchsticks (subtract): who takes the last stick loses (the default)
     #[arg(long, conflicts_with = "last_wins")]
     pub last_loses: bool,
 
-    /// Matchsticks (subtract): whoever takes the last stick wins
+    /// Matchsticks (subtract): who takes the last stick wins
     #[arg(long)]
     pub last_wins: bool,
 
-    /// Solitaire: rows of the triangle, 4-7 [default: 5 (15 holes)]
+    /// Solitaire: rows of the triangle, 4-7 [default: 5, 15 holes]
     #[arg(long, value_parser = clap::value_parser!(u8).range(4..=7), value_name = "N")]
     pub rows: Option<u8>,
 
-    /// Solitaire: the hole left empty at the start, 1..holes [default: 1, the top]
+    /// Solitaire: the hole empty at the start, 1..holes [default: 1, the top]
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=28), value_name = "H")]
     pub empty: Option<u8>,
 }

@@ -107,11 +107,21 @@ pub fn parse() -> Cli {
     let command = with_encoder_help(Cli::command(), &game_args::encoder_help());
     let command = command.mut_subcommand("evolve", |evolve| {
         let examples = evolve
-            .get_after_help()
+            .get_after_long_help()
             .map(|h| h.to_string())
             .unwrap_or_default();
+        // Help among the run's flags: `-h` fits one screen without a
+        // heading of its own.
+        let help = clap::Arg::new("help")
+            .short('h')
+            .long("help")
+            .action(clap::ArgAction::Help)
+            .help("Print help (--help: the details, examples and each game's defaults)")
+            .help_heading("Run");
         evolve
-            .after_help(format!("{examples}\n\n{}", evolve::defaults_by_game()))
+            .disable_help_flag(true)
+            .arg(help)
+            .after_long_help(format!("{examples}\n\n{}", evolve::defaults_by_game()))
             .mut_arg("fitness", |arg| {
                 arg.long_help(crate::evolve::Fitness::help())
             })

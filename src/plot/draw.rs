@@ -4,6 +4,7 @@
 use super::{RunStats, labels};
 use crate::evolve::stats::Column;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 type Panel<'a, DB> = DrawingArea<DB, Shift>;
@@ -21,6 +22,9 @@ pub(super) struct Curve {
     /// Measured now and then (the benchmark): each point marked, so that a
     /// line between two measures does not read as a trend.
     marked: bool,
+    /// The line's pattern: 0 solid, then ever shorter dashes (several runs'
+    /// benchmarks: a colour per run, a pattern per opponent).
+    dash: usize,
 }
 
 /// Colours that read on white (no yellow): a curve each for one run, a run
@@ -37,6 +41,23 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(230, 90, 170),
     RGBColor(150, 150, 20),
 ];
+
+/// The dash patterns after the solid line: (dash, gap) in pixels.
+const DASHES: [(u32, u32); 3] = [(8, 5), (3, 4), (12, 3)];
+
+/// A legend's sample of a line drawn with pattern `dash` (0: solid, one
+/// dash the sample's whole width).
+fn legend_line(
+    (x, y): (i32, i32),
+    dash: usize,
+    style: ShapeStyle,
+) -> DashedPathElement<std::vec::IntoIter<(i32, i32)>, u32> {
+    let (size, gap) = match dash {
+        0 => (20, 0),
+        d => DASHES[(d - 1) % DASHES.len()],
+    };
+    DashedPathElement::new(vec![(x, y), (x + 20, y)], size, gap, style)
+}
 
 /// Above this many points a curve is drawn binned: per bin a band from the
 /// lowest to the highest value and a line through the means.
@@ -76,7 +97,7 @@ where
     // Fitness, the benchmark when any run has one, diversity: one panel
     // each, top to bottom.
     let has_bench = runs.iter().any(|r| !r.bench_columns().is_empty());
-    let mut contents = vec![fitness_panel(runs)];
+    let mut contents = vec![fitness_panel(runs, &labels)];
     if has_bench {
         contents.push(bench_panel(runs));
     }
@@ -149,7 +170,10 @@ pub(super) fn title(runs: &[RunStats]) -> String {
 /// scaled to their own highest best, and the axis says so. The
 /// round-robin's mean is constant (every game gives out 2 points), so it
 /// is left out.
-pub(super) fn fitness_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>) {
+pub(super) fn fitness_panel(
+    runs: &[RunStats],
+    labels: &[String],
+) -> (PanelSpec<'static>, Vec<Curve>) {
     let first = &runs[0];
     let scales: Vec<f64> = runs
         .iter()
@@ -188,6 +212,7 @@ pub(super) fn fitness_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve
                 hue: None,
                 name: None,
                 marked: false,
+                dash: 0,
             })
         })
         .collect();
@@ -221,25 +246,45 @@ pub(super) fn fitness_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve
             },
             y_range: (low - pad).max(0.0)..high + pad,
             legend: SeriesLabelPosition::LowerRight,
-            marks: target_marks(runs),
+            marks: target_marks(runs, labels),
         },
         series,
     )
 }
 
 /// Where each run met its target: one mark per run (islands share their
-/// run's).
-fn target_marks(runs: &[RunStats]) -> Vec<(f64, String)> {
-    let mut marks: Vec<(f64, String)> = Vec::new();
-    for run in runs {
-        if let Some(generation) = run.reached {
+/// run's), in the run's colour when there are several.
+fn target_marks(runs: &[RunStats], labels: &[String]) -> Vec<Mark> {
+    runs.iter()
+        .enumerate()
+        .filter_map(|(i, run)| {
+            let generation = run.reached?;
             let words = format!("target reached (generation {generation})");
-            if !marks.iter().any(|(_, w)| *w == words) {
-                marks.push((generation as f64, words));
-            }
-        }
-    }
-    marks
+            Some(match runs.len() {
+                1 => Mark {
+                    at: generation as f64,
+                    words,
+                    run: None,
+                },
+                _ => Mark {
+                    at: generation as f64,
+                    words: format!("{}: {words}", labels[i]),
+                    run: Some(i),
+                },
+            })
+        })
+        .collect()
+}
+
+/// A dashed vertical line across a panel: where a run met its target.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Mark {
+    /// The generation.
+    pub(super) at: f64,
+    /// The legend's words.
+    pub(super) words: String,
+    /// Whose it is, when the figure shows several runs (its colour).
+    pub(super) run: Option<usize>,
 }
 
 /// The champion's benchmark: scores against fixed opponents and the
@@ -251,7 +296,13 @@ pub(super) fn bench_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>)
         let columns = run.bench_columns();
         let count = columns.len().max(1) as f64;
         for (j, col) in columns.into_iter().enumerate() {
-            let alpha = 1.0 - 0.6 * j as f64 / count;
+            // One run: a colour per opponent. Several: the run's colour,
+            // a line pattern per opponent.
+            let alpha = if runs.len() > 1 {
+                1.0
+            } else {
+                1.0 - 0.6 * j as f64 / count
+            };
             let points = run.series(col);
             // An island run's benchmark is the whole run's champion's,
             // written on the first island's rows.
@@ -262,11 +313,10 @@ pub(super) fn bench_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>)
                 column: col.to_string(),
                 points,
                 shade: alpha,
-                // Several runs: every curve a hue of its own (shades of
-                // one hue are hard to tell apart).
-                hue: (runs.len() > 1).then_some(series.len()),
+                hue: None,
                 name,
                 marked: true,
+                dash: if runs.len() > 1 { j } else { 0 },
             });
         }
     }
@@ -314,6 +364,7 @@ pub(super) fn diversity_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Cur
             hue: None,
             name: None,
             marked: false,
+            dash: 0,
         })
         .collect();
     (
@@ -384,9 +435,9 @@ pub(super) struct PanelSpec<'a> {
     y_desc: &'a str,
     pub(super) y_range: std::ops::Range<f64>,
     legend: SeriesLabelPosition,
-    /// Generations marked by a dashed vertical line, with the legend's
-    /// words: where a run met its target.
-    pub(super) marks: Vec<(f64, String)>,
+    /// Generations marked by a dashed vertical line: where a run met its
+    /// target.
+    pub(super) marks: Vec<Mark>,
 }
 
 /// One panel of curves.
@@ -439,6 +490,7 @@ where
             hue,
             name,
             marked,
+            dash,
         } = curve;
         if points.is_empty() {
             continue;
@@ -480,22 +532,29 @@ where
                 .draw_series(line.iter().map(|&p| Circle::new(p, 4, color.filled())))
                 .map_err(err)?;
         }
-        chart
-            .draw_series(LineSeries::new(line, color.stroke_width(2)))
+        let style = color.stroke_width(2);
+        let drawn = match *dash {
+            0 => chart.draw_series(LineSeries::new(line, style)),
+            d => {
+                let (size, gap) = DASHES[(d - 1) % DASHES.len()];
+                chart.draw_series(DashedLineSeries::new(line, size, gap, style))
+            }
+        };
+        drawn
             .map_err(err)?
             .label(label)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
+            .legend(move |(x, y)| legend_line((x, y), *dash, style));
     }
-    for (x, words) in marks {
-        let style = COLOURS[4].stroke_width(2);
-        let dashes = DashedLineSeries::new([(x, y_range.start), (x, y_range.end)], 8, 6, style);
+    for Mark { at, words, run } in marks {
+        // One run: green; several: the run's colour.
+        let colour = run.map_or(COLOURS[4], |r| COLOURS[r % COLOURS.len()]);
+        let style = colour.stroke_width(2);
+        let dashes = DashedLineSeries::new([(at, y_range.start), (at, y_range.end)], 8, 6, style);
         chart
             .draw_series(dashes)
             .map_err(err)?
             .label(words)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+            .legend(move |(x, y)| legend_line((x, y), 1, style));
     }
     chart
         .configure_series_labels()

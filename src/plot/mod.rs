@@ -417,7 +417,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let runs = [RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap()];
         // best 250..269, worst 150..131: the axis spans 131..269, padded.
-        let (spec, _) = fitness_panel(&runs);
+        let (spec, _) = fitness_panel(&runs, &labels(&runs));
         assert!(
             spec.y_range.start > 120.0 && spec.y_range.start < 131.0,
             "{:?}",
@@ -455,10 +455,14 @@ mod tests {
         .unwrap();
         let run = RunStats::load(&reached).unwrap();
         assert_eq!(run.reached, Some(12));
-        let (spec, _) = fitness_panel(&[run]);
+        let (spec, _) = fitness_panel(&[run], &["r".to_string()]);
         assert_eq!(
             spec.marks,
-            [(12.0, "target reached (generation 12)".to_string())]
+            [draw::Mark {
+                at: 12.0,
+                words: "target reached (generation 12)".to_string(),
+                run: None
+            }]
         );
         let plan = run_dir(dir.path(), "p", 4);
         std::fs::write(

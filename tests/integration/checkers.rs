@@ -163,6 +163,8 @@ fn checkers_value_genomes_learn_and_their_runs_are_exact() {
         "1",
         "--parents",
         "1",
+        "--preset",
+        "method",
         "--fitness",
         "vs:random:10",
         "--seed",

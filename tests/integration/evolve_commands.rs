@@ -124,6 +124,8 @@ fn a_damaged_newest_checkpoint_loses_no_generation_and_no_result() {
     let (whole, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     // Round-robin fitness: no target, so every generation runs.
     let flags = [
+        "--preset",
+        "method",
         "--fitness",
         "round-robin",
         "--generations",
@@ -218,6 +220,8 @@ fn a_stray_or_foreign_checkpoint_is_refused_never_replayed() {
         "20",
         "--checkpoint-every",
         "1",
+        "--preset",
+        "method",
         "--fitness",
         "round-robin",
     ];
@@ -229,6 +233,8 @@ fn a_stray_or_foreign_checkpoint_is_refused_never_replayed() {
             "25",
             "--checkpoint-every",
             "1",
+            "--preset",
+            "method",
             "--fitness",
             "round-robin",
         ])
@@ -372,6 +378,47 @@ fn evolve_refuses_a_folder_with_checkpoints_and_no_run_toml() {
     assert!(run.join("run.toml").is_file());
 }
 
+/// An edit to run.toml is not silently undone: resume names the edited
+/// settings, says the run's own are kept (they are its checkpoints') and
+/// how to run others, then writes the run's own back.
+#[test]
+fn resume_names_the_settings_edited_in_run_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    evolve(
+        dir.path(),
+        "runs/e",
+        &[],
+        &["--generations", "3", "--checkpoint-every", "1"],
+    );
+    let toml = dir.path().join("runs/e/run.toml");
+    let original = std::fs::read_to_string(&toml).unwrap();
+    assert!(original.contains("population = 100"), "{original}");
+    std::fs::write(
+        &toml,
+        original.replace("population = 100", "population = 50"),
+    )
+    .unwrap();
+    let out = bebete(dir.path())
+        .args(["resume", "runs/e", "--generations", "1", "-q"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("run.toml was edited (population = 50)")
+            && stderr.contains("bebete evolve"),
+        "{stderr}"
+    );
+    let rewritten = std::fs::read_to_string(&toml).unwrap();
+    assert!(rewritten.contains("population = 100"), "{rewritten}");
+    // Nothing edited, nothing said.
+    let out = bebete(dir.path())
+        .args(["resume", "runs/e", "--generations", "1", "-q"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("edited"));
+}
+
 /// Bytes under `path`, every file counted.
 fn bytes_under(path: &Path) -> u64 {
     if path.is_file() {
@@ -490,7 +537,14 @@ fn the_recommended_settings_evolve_an_unbeatable_tictactoe_genome() {
         dir.path(),
         "runs/plain",
         &[],
-        &["--fitness", "round-robin", "--generations", "3"],
+        &[
+            "--preset",
+            "method",
+            "--fitness",
+            "round-robin",
+            "--generations",
+            "3",
+        ],
     );
     run_toml_has(
         &dir.path().join("runs/plain"),
@@ -582,6 +636,8 @@ fn ctrl_c_sigterm_and_sighup_write_a_checkpoint_and_exit_128_plus_the_signal() {
                 "4",
                 "--run",
                 "runs/int",
+                "--preset",
+                "method",
                 "--fitness",
                 "round-robin",
                 "--generations",

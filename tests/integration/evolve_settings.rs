@@ -77,6 +77,8 @@ fn fitness_against_a_fixed_opponent_is_reproducible_and_resumable() {
             "11",
             "--game",
             "ttt",
+            "--preset",
+            "method",
             "--fitness",
             "round-robin+random:6",
             "--checkpoint-every",
@@ -90,7 +92,14 @@ fn fitness_against_a_fixed_opponent_is_reproducible_and_resumable() {
         whole.path(),
         "runs/v",
         &["--game", "nim"],
-        &["--fitness", "vs:perfect:10", "--generations", "3"],
+        &[
+            "--preset",
+            "method",
+            "--fitness",
+            "vs:perfect:10",
+            "--generations",
+            "3",
+        ],
     );
     let stats = stats_without_times(&whole.path().join("runs/v"));
     let best: u32 = stats[1].split(',').nth(1).unwrap().parse().unwrap();
@@ -128,6 +137,8 @@ fn targets_stop_the_run_and_say_why() {
         "1",
         "--run",
         "runs/p",
+        "--preset",
+        "method",
         "--fitness",
         "round-robin",
         "--bench-every",
@@ -148,7 +159,10 @@ fn targets_stop_the_run_and_say_why() {
         ),
         (vec!["--target", "score:random:2"], "--target"),
         (vec!["--patience", "5", "--bench-every", "0"], "--patience"),
-        (vec!["--fitness", "vs:random"], "--fitness"),
+        (
+            vec!["--preset", "method", "--fitness", "vs:random"],
+            "--fitness",
+        ),
         (
             vec!["--bench-against", "deep-blue"],
             "unknown player 'deep-blue'",
@@ -177,6 +191,8 @@ fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
         "8",
         "--elite",
         "2",
+        "--preset",
+        "method",
         "--fitness",
         "vs:sample:3+hof:4+random:2",
         "--crossover",
@@ -225,6 +241,8 @@ fn a_shelled_run_is_exact_on_resume_and_its_champion_keeps_the_shell() {
         "2",
         "--lookahead",
         "2",
+        "--preset",
+        "method",
         "--fitness",
         "round-robin+rules:2",
         "--checkpoint-every",
@@ -270,6 +288,8 @@ fn resume_adds_generations_without_shrinking_the_plan_and_hints_only_what_works(
         "2",
         "--run",
         "runs/p",
+        "--preset",
+        "method",
         "--fitness",
         "round-robin",
         "--generations",
@@ -372,6 +392,8 @@ fn bank_learning_is_reproducible_on_any_thread_count_and_resumes_exactly() {
             "8",
             "--elite",
             "2",
+            "--preset",
+            "method",
             "--fitness",
             "round-robin+bank",
             "--bench-every",
@@ -531,6 +553,8 @@ fn a_dry_run_checks_and_prints_the_plan_and_writes_nothing() {
         "evolve",
         "--game",
         "c4",
+        "--preset",
+        "method",
         "--fitness",
         "vs:genomes/none.genome:10",
         "--dry-run",
@@ -584,6 +608,75 @@ fn evolve_help_lists_the_defaults_a_default_run_records() {
         rows += 1;
     }
     assert!(rows >= 5, "{rows} rows in:\n{table}");
+}
+
+/// `evolve -h` fits one screen, its flags grouped under headings; `--help`
+/// keeps the details, the examples and the defaults.
+#[test]
+fn evolve_short_help_fits_a_screen_under_headings() {
+    let dir = tempfile::tempdir().unwrap();
+    let short = stdout_of(bebete(dir.path()).args(["evolve", "-h"]));
+    assert!(
+        short.lines().count() <= 60,
+        "{} lines:\n{short}",
+        short.lines().count()
+    );
+    for heading in [
+        "Game:",
+        "Run:",
+        "Population:",
+        "Fitness:",
+        "Learning:",
+        "Benchmark and stopping:",
+        "Output:",
+    ] {
+        assert!(
+            short.lines().any(|l| l == heading),
+            "{heading} missing:\n{short}"
+        );
+    }
+    let long = stdout_of(bebete(dir.path()).args(["evolve", "--help"]));
+    assert!(
+        long.contains("Examples:") && long.contains("--preset method"),
+        "{long}"
+    );
+}
+
+/// The preset is explicit: `--fitness` alone changes the fitness and
+/// nothing else (no silent switch to the method's defaults), `--preset
+/// method` gives the method's, and run.toml names the preset.
+#[test]
+fn a_preset_is_named_and_fitness_switches_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |extra: &[&str]| {
+        stdout_of(
+            bebete(dir.path())
+                .args(["evolve", "--game", "c4", "--seed", "1", "--dry-run"])
+                .args(extra),
+        )
+    };
+    let fitness_only = plan(&["--fitness", "vs:random:5"]);
+    assert!(
+        fitness_only.contains("preset = \"recommended\""),
+        "{fitness_only}"
+    );
+    assert!(
+        fitness_only.contains("encoder = \"ntuple\""),
+        "{fitness_only}"
+    );
+    assert!(
+        fitness_only.contains("fitness = \"vs:random:5\""),
+        "{fitness_only}"
+    );
+    let method = plan(&["--preset", "method"]);
+    assert!(method.contains("preset = \"method\""), "{method}");
+    assert!(method.contains("encoder = \"subgrid\""), "{method}");
+    assert!(method.contains("fitness = \"round-robin\""), "{method}");
+    let refused = refusal_of(bebete(dir.path()).args(["evolve", "--preset", "best"]));
+    assert!(
+        refused.contains("--preset") && refused.contains("recommended or method"),
+        "{refused}"
+    );
 }
 
 /// A run's default directory names the rules when they are not the game's

@@ -12,6 +12,8 @@ use std::path::Path;
 const ISLANDS: &[&str] = &[
     "--seed",
     "5",
+    "--preset",
+    "method",
     "--fitness",
     "vs:exhaustive",
     "--population",
@@ -111,7 +113,14 @@ fn island_settings_are_checked_and_islands_are_plotted() {
         "--migrate-every 0: must be at least 1",
     );
     refused(
-        &["--islands", "2", "--fitness", "vs:hof:4"],
+        &[
+            "--islands",
+            "2",
+            "--preset",
+            "method",
+            "--fitness",
+            "vs:hof:4",
+        ],
         "does not combine with a hall of fame",
     );
     evolve(dir.path(), "runs/p", &["--generations", "3"]);

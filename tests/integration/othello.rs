@@ -70,6 +70,8 @@ const LEARNERS: &[&str] = &[
     "1",
     "--parents",
     "1",
+    "--preset",
+    "method",
     "--fitness",
     "vs:wpc@0.1:4",
     "--bench-every",

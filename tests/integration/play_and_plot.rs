@@ -211,7 +211,14 @@ fn a_closed_stdout_ends_evolve_and_resume_quietly() {
     let dir = tempfile::tempdir().unwrap();
     bebete(dir.path())
         .args(["evolve", "--quiet", "--seed", "3", "--run", "runs/p"])
-        .args(["--fitness", "round-robin", "--generations", "40"])
+        .args([
+            "--preset",
+            "method",
+            "--fitness",
+            "round-robin",
+            "--generations",
+            "40",
+        ])
         .assert()
         .success();
     let runs: [&[&str]; 2] = [

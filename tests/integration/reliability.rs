@@ -69,10 +69,22 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         ),
         (&["evolve", "--init", "zero"], "--init zero"),
         (&["evolve", "--crossover", "block:0"], "--crossover"),
-        (&["evolve", "--fitness", "vs:sample:0"], "--fitness"),
-        (&["evolve", "--fitness", "vs:sample:100"], "--fitness"),
         (
-            &["evolve", "--fitness", "round-robin+sample:5"],
+            &["evolve", "--preset", "method", "--fitness", "vs:sample:0"],
+            "--fitness",
+        ),
+        (
+            &["evolve", "--preset", "method", "--fitness", "vs:sample:100"],
+            "--fitness",
+        ),
+        (
+            &[
+                "evolve",
+                "--preset",
+                "method",
+                "--fitness",
+                "round-robin+sample:5",
+            ],
             "--fitness",
         ),
         (&["evolve", "--game", "go"], "unknown game"),
@@ -105,9 +117,20 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             "apply only to --game matchsticks",
         ),
         (&["evolve", "--encoder", "hexagonal"], "--encoder hexagonal"),
-        (&["evolve", "--fitness", "vs:random:0"], "--fitness"),
         (
-            &["evolve", "--game", "c4", "--fitness", "vs:exhaustive"],
+            &["evolve", "--preset", "method", "--fitness", "vs:random:0"],
+            "--fitness",
+        ),
+        (
+            &[
+                "evolve",
+                "--game",
+                "c4",
+                "--preset",
+                "method",
+                "--fitness",
+                "vs:exhaustive",
+            ],
             "exhaustive",
         ),
         (
@@ -118,7 +141,7 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--run", "file"], "is a file, not a directory"),
         (
             &["evolve", "--population", "-5"],
-            "--population <POPULATION>': must be a whole number, 1-100000",
+            "--population <N>': must be a whole number, 1-100000",
         ),
         (&["evolve", "--elite", "-1"], "--elite"),
         (
@@ -142,7 +165,7 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             "GB of genes",
         ),
         (
-            &["evolve", "--fitness", "vs:bogus:3"],
+            &["evolve", "--preset", "method", "--fitness", "vs:bogus:3"],
             "unknown player 'bogus'",
         ),
         (
@@ -407,6 +430,8 @@ fn a_run_killed_at_random_moments_resumes_to_the_uninterrupted_result() {
         "--quiet",
         "--seed",
         "5",
+        "--preset",
+        "method",
         "--fitness",
         "round-robin",
         "--generations",
@@ -479,6 +504,8 @@ fn a_second_writer_is_refused_while_the_first_runs() {
             "--quiet",
             "--run",
             "runs/l",
+            "--preset",
+            "method",
             "--fitness",
             "round-robin",
             "--generations",
@@ -529,6 +556,8 @@ fn a_checkpoint_too_large_to_write_ends_cleanly_and_resumes_exactly() {
         "4",
         "--elite",
         "2",
+        "--preset",
+        "method",
         "--fitness",
         "round-robin+hof:2",
         "--generations",

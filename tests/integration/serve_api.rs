@@ -369,6 +369,8 @@ fn a_run_still_evolving_is_watched_as_it_grows() {
             "100000",
         ])
         .args([
+            "--preset",
+            "method",
             "--fitness",
             "vs:random:2",
             "--bench-every",

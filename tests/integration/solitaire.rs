@@ -78,6 +78,8 @@ fn a_resumed_solitaire_run_equals_an_uninterrupted_one() {
         "4",
         "--seed",
         "9",
+        "--preset",
+        "method",
         "--fitness",
         "solo",
     ];
@@ -127,11 +129,27 @@ fn two_player_notions_are_refused_in_one_line() {
             .stderr(contains(words));
     };
     fails(
-        &["evolve", "--game", "peg", "--fitness", "round-robin"],
+        &[
+            "evolve",
+            "--game",
+            "peg",
+            "--preset",
+            "method",
+            "--fitness",
+            "round-robin",
+        ],
         "a one-player game has no opponents",
     );
     fails(
-        &["evolve", "--game", "peg", "--fitness", "vs:rules:10"],
+        &[
+            "evolve",
+            "--game",
+            "peg",
+            "--preset",
+            "method",
+            "--fitness",
+            "vs:rules:10",
+        ],
         "a one-player game has no opponents",
     );
     fails(
@@ -147,7 +165,15 @@ fn two_player_notions_are_refused_in_one_line() {
         "no opponents to measure against",
     );
     fails(
-        &["evolve", "--game", "ttt", "--fitness", "solo"],
+        &[
+            "evolve",
+            "--game",
+            "ttt",
+            "--preset",
+            "method",
+            "--fitness",
+            "solo",
+        ],
         "solo is a fitness of one-player games",
     );
     fails(
@@ -161,6 +187,8 @@ fn two_player_notions_are_refused_in_one_line() {
             "peg",
             "--rows",
             "7",
+            "--preset",
+            "method",
             "--fitness",
             "vs:exhaustive",
         ],

@@ -61,7 +61,7 @@ fn tictactoe_value_genomes_learn_to_be_unbeatable() {
 }
 
 /// A small Connect-Four value-genome run, so that the test stays quick.
-const SMALL_C4: [&str; 18] = [
+const SMALL_C4: [&str; 20] = [
     "--game",
     "c4",
     "--encoder",
@@ -76,6 +76,8 @@ const SMALL_C4: [&str; 18] = [
     "2",
     "--self-play",
     "20",
+    "--preset",
+    "method",
     "--fitness",
     "vs:rules:2",
     "--bench-every",
@@ -150,7 +152,14 @@ fn value_genome_flags_are_checked() {
             "invalid value '0' for '--tuples <N>'",
         ),
         (
-            vec!["--population", "1", "--fitness", "round-robin"],
+            vec![
+                "--population",
+                "1",
+                "--preset",
+                "method",
+                "--fitness",
+                "round-robin",
+            ],
             "--population 1: a population of one only learns by self-play",
         ),
         (

@@ -16,6 +16,8 @@ use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use serde::Serialize;
+
+pub mod league;
 use std::ops::AddAssign;
 
 /// How a match is played.

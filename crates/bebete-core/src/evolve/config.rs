@@ -71,6 +71,51 @@ pub struct EvolveConfig {
     /// (`None`: against itself).
     #[serde(default)]
     pub learn_against: Option<PlayerSpec>,
+    /// The defaults the run started from (`--preset`); `None` in a run
+    /// started before presets were named.
+    #[serde(default)]
+    pub preset: Option<Preset>,
+}
+
+/// `--preset`: the defaults a run starts from, before any flag given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Preset {
+    /// Each game's recommended run (docs/experiments.md says why).
+    #[default]
+    Recommended,
+    /// The method as first described: round-robin fitness, elite
+    /// selection, one mutation rate, each game's first encoder.
+    Method,
+}
+
+impl Preset {
+    /// Every preset, in the order `--preset` lists them.
+    pub const ALL: [Preset; 2] = [Preset::Recommended, Preset::Method];
+
+    /// The preset's name, as `--preset` and `run.toml` write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Recommended => "recommended",
+            Preset::Method => "method",
+        }
+    }
+}
+
+impl std::fmt::Display for Preset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Preset {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name() == text.trim())
+            .ok_or_else(|| format!("a preset is recommended or method, not '{}'", text.trim()))
+    }
 }
 
 /// `--islands N`, `--migrate-every K`, `--migrants M`: N populations of
@@ -130,6 +175,14 @@ pub struct ConfigError {
 }
 
 impl EvolveConfig {
+    /// The settings of `preset` for `game`.
+    pub fn preset(preset: Preset, game: GameSpec, seed: u64) -> EvolveConfig {
+        match preset {
+            Preset::Recommended => EvolveConfig::recommended(game, seed),
+            Preset::Method => EvolveConfig::method(game, seed),
+        }
+    }
+
     /// The recommended settings for `game`, the defaults of `evolve`: the
     /// method with what the game's [`RunSettings`] change (each game's
     /// reasons beside them, in `config/recommended.rs`).
@@ -163,6 +216,7 @@ impl EvolveConfig {
         cfg.checkpoint_every = checkpoint_every.unwrap_or(cfg.checkpoint_every);
         cfg.bench.every = bench_every.unwrap_or(cfg.bench.every);
         cfg.bench.against = bench_against.unwrap_or(cfg.bench.against);
+        cfg.preset = Some(Preset::Recommended);
         cfg
     }
 
@@ -244,6 +298,7 @@ impl EvolveConfig {
             islands: Islands::default(),
             self_play: 0,
             learn_against: None,
+            preset: Some(Preset::Method),
         }
     }
 

@@ -32,7 +32,8 @@ pub mod tournament;
 pub mod tutor;
 
 pub use config::{
-    BenchConfig, ConfigError, EvolveConfig, Islands, Recommended, RunSettings, StopRule, Tutoring,
+    BenchConfig, ConfigError, EvolveConfig, Islands, Preset, Recommended, RunSettings, StopRule,
+    Tutoring,
 };
 pub use evolution::{Evolution, EvolveError, GenerationReport, Observer, Prepared, RunEnd};
 pub use fitness::Fitness;

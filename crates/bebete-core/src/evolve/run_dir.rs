@@ -50,6 +50,9 @@ struct RunToml<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     tuple_length: Option<u8>,
     seed: u64,
+    /// The defaults the run started from, before the flags given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preset: Option<&'a str>,
     population: usize,
     elite: usize,
     parents: usize,
@@ -112,6 +115,40 @@ impl RunDir {
 
     pub fn run_toml(&self) -> PathBuf {
         self.root.join(run_files::RUN_TOML)
+    }
+
+    /// The settings of `run.toml` that differ from the run's own (`cfg`),
+    /// as `key = value` in the file: edits a resume does not read (a run's
+    /// settings are fixed when it starts). The version, the threads and
+    /// the planned generations, which a resume may change, are not
+    /// compared; nor is anything when `run.toml` is missing or unreadable.
+    pub fn edited_settings(
+        &self,
+        cfg: &EvolveConfig,
+        abilities: &Abilities,
+        threads: usize,
+    ) -> Vec<String> {
+        let Some(found) = crate::store::read_regular(&self.run_toml())
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .and_then(|text| text.parse::<toml::Table>().ok())
+        else {
+            return Vec::new();
+        };
+        let Ok(own) = run_toml_text(cfg, abilities, threads).parse::<toml::Table>() else {
+            return Vec::new();
+        };
+        let free = ["bebete_version", "threads", "generations"];
+        let mut keys: Vec<&String> = found.keys().chain(own.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .filter(|key| !free.contains(&key.as_str()) && found.get(*key) != own.get(*key))
+            .map(|key| match found.get(key) {
+                Some(value) => format!("{key} = {value}"),
+                None => format!("{key} removed"),
+            })
+            .collect()
     }
 
     /// The game and seed `run.toml` records: the run's identity, which
@@ -244,6 +281,7 @@ pub fn run_toml_text(cfg: &EvolveConfig, abilities: &Abilities, threads: usize) 
         tuples: options.tuples,
         tuple_length: options.tuple_length,
         seed: cfg.seed,
+        preset: cfg.preset.map(|p| p.name()),
         population: cfg.population,
         elite: cfg.elite,
         parents: cfg.parents,

@@ -292,20 +292,26 @@ impl<G: Playable> Evolution<G> {
     /// continues as if it had never ended), and `run.toml` and `stats.csv`
     /// are rewritten (a crash may have left rows past the checkpoint). Not
     /// done by [`Evolution::resume`], so that resuming a finished run
-    /// changes nothing.
-    pub fn continue_run_files(&mut self) -> Result<(), FileError> {
+    /// changes nothing. Returns the settings someone edited in `run.toml`
+    /// (`key = edited` each), which the rewrite puts back: a run's settings
+    /// are its checkpoint's.
+    pub fn continue_run_files(&mut self) -> Result<Vec<String>, FileError> {
         if let Some(at) = self.last_bench_row()
             && !bench::due(&self.cfg, self.rows[at].generation)
         {
             self.rows[at].bench.clear();
         }
+        let mut edited = Vec::new();
         if self.exchange.is_root() {
+            edited = self
+                .run
+                .edited_settings(&self.cfg, &self.abilities, self.threads);
             self.run
                 .write_run_toml(&self.cfg, &self.abilities, self.threads)?;
             self.run
                 .write_stats(&self.cfg, &self.abilities, &self.rows)?;
         }
-        Ok(())
+        Ok(edited)
     }
 
     /// Turns the `--target` and `--patience` rules off for the rest of this
