@@ -23,14 +23,23 @@ perfect (exact; Connect-Four through an embedded solver), or a genome file.
 Examples:
   bebete eval genomes/tictactoe.genome --against random,rules,perfect
   bebete eval genomes/connect4.genome --against random,rules,mc:200 --games 1000 --json
-  bebete eval rules --game c4 --against random"
+  bebete eval rules --game c4 --against random
+  bebete eval genomes/connect4.genome genomes/connect4-subgrid.genome alphabeta:4 mc:200 --league --games 20"
 )]
 pub struct EvalArgs {
-    /// The player measured: a genome file or a player spec
-    pub player: String,
-    /// Opponents, comma separated
-    #[arg(long, value_name = "SPEC,…", default_value = "random,rules")]
-    pub against: String,
+    /// The player measured: a genome file or a player spec (with --league,
+    /// every player of the league)
+    #[arg(required = true, num_args = 1.., value_name = "PLAYER")]
+    pub players: Vec<String>,
+    /// Opponents, comma separated [default: random,rules]
+    #[arg(long, value_name = "SPEC,…")]
+    pub against: Option<String>,
+    /// Rank the players named against each other: every pair plays
+    /// --games games, sides alternating, and a Bradley-Terry fit rates
+    /// them on the Elo scale, with 95% intervals. Genomes of any kind for
+    /// the same game may meet
+    #[arg(long)]
+    pub league: bool,
     #[command(flatten)]
     pub game: GameArgs,
     /// Games per opponent, half with each side first (an odd number is rounded up)
@@ -136,10 +145,21 @@ fn rows(tallies: &[Tally]) -> String {
     out
 }
 
+/// The opponents `--against` names.
+pub fn against(args: &EvalArgs) -> &str {
+    args.against.as_deref().unwrap_or("random,rules")
+}
+
 /// The player, its opponents and its game, checked.
 fn players(args: &EvalArgs) -> anyhow::Result<(PlayerSpec, Vec<PlayerSpec>, GameSpec)> {
-    let player = PlayerSpec::parse(&args.player)?;
-    let opponents = PlayerSpec::parse_list(&args.against)?;
+    if args.players.len() > 1 {
+        anyhow::bail!(
+            "{} players named: add --league to rank them against each other (every pair plays), or name one player and its opponents with --against",
+            args.players.len()
+        );
+    }
+    let player = PlayerSpec::parse(&args.players[0])?;
+    let opponents = PlayerSpec::parse_list(against(args))?;
     let spec = args.game.game_of(&player)?;
     if crate::dispatch::abilities(spec).players == 1 {
         anyhow::bail!(
@@ -172,6 +192,9 @@ pub fn tallies(args: &EvalArgs, watch: &Watch) -> anyhow::Result<Vec<Tally>> {
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
+    if args.league {
+        return super::league::run(&args);
+    }
     let (player, opponents, spec) = players(&args)?;
     let player_shown = player.clone();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -185,7 +208,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             }),
         _ => String::new(),
     };
-    let player_named = format!("{}{shell}", args.player);
+    let player_named = format!("{}{shell}", args.players[0]);
     // An odd count is rounded up, as the match plays it.
     let games = args.games + args.games % 2;
     if games != args.games {
@@ -254,7 +277,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         heading(&player_named, &spec, games)
             + &format!(
                 "dry run: the player and {} checked; nothing played\n",
-                args.against
+                against(&args)
             )
     } else if args.json {
         serde_json::to_string_pretty(&tallies)? + "\n"

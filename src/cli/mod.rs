@@ -23,6 +23,7 @@ mod evolve;
 mod explain;
 mod game_args;
 mod genome_cmd;
+mod league;
 mod move_cmd;
 mod output;
 mod play_cmd;

@@ -291,3 +291,102 @@ fn a_long_eval_shows_its_heading_at_once_and_ctrl_c_keeps_its_games() {
         );
     }
 }
+
+/// A league: genomes of different kinds for one game and fixed players,
+/// every pair with sides alternating, ranked with intervals; the order is
+/// the strength the rules give (perfect play is never beaten at
+/// tic-tac-toe, random play loses most).
+#[test]
+fn a_league_ranks_players_of_any_kind_with_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_shipped_genomes(dir.path(), &["tictactoe.genome", "connect4.genome"]);
+    let doc = json(bebete(dir.path()).args([
+        "eval",
+        "perfect",
+        "genomes/tictactoe.genome",
+        "rules",
+        "random",
+        "--game",
+        "ttt",
+        "--league",
+        "--games",
+        "40",
+        "--json",
+    ]));
+    let players = doc["players"].as_array().unwrap();
+    let pairs = doc["pairs"].as_array().unwrap();
+    assert_eq!((players.len(), pairs.len()), (4, 6), "{doc}");
+    let names: Vec<&str> = players
+        .iter()
+        .map(|p| p["player"].as_str().unwrap())
+        .collect();
+    assert_eq!(names[3], "random", "{doc}");
+    assert!(names[..2].contains(&"perfect"), "{doc}");
+    let mean: f64 = players
+        .iter()
+        .map(|p| p["rating"].as_f64().unwrap())
+        .sum::<f64>()
+        / 4.0;
+    assert!(mean.abs() < 1e-6, "{doc}");
+    for p in players {
+        let (low, rating, high) = (
+            p["low"].as_f64().unwrap(),
+            p["rating"].as_f64().unwrap(),
+            p["high"].as_f64().unwrap(),
+        );
+        assert!(low < rating && rating < high, "{p}");
+        assert_eq!(p["games"], 120, "{p}");
+    }
+    for pair in pairs {
+        assert_eq!(pair["games"], 40, "{pair}");
+    }
+    // The table, and what a league refuses.
+    let table = stdout_of(bebete(dir.path()).args([
+        "eval", "rules", "random", "--game", "c4", "--league", "--games", "10",
+    ]));
+    assert!(
+        table.starts_with("league of 2 players (connect4), 10 games a pair")
+            && table.contains("95% interval")
+            && table.contains("Bradley-Terry"),
+        "{table}"
+    );
+    for (args, says) in [
+        (
+            &["eval", "rules", "random", "--game", "ttt"][..],
+            "add --league",
+        ),
+        (
+            &["eval", "rules", "--game", "ttt", "--league"][..],
+            "two players or more",
+        ),
+        (
+            &[
+                "eval",
+                "rules",
+                "random",
+                "--game",
+                "ttt",
+                "--league",
+                "--against",
+                "perfect",
+            ][..],
+            "--against",
+        ),
+        (
+            &["eval", "rules", "rules", "--game", "ttt", "--league"][..],
+            "named twice",
+        ),
+        (
+            &[
+                "eval",
+                "genomes/tictactoe.genome",
+                "genomes/connect4.genome",
+                "--league",
+            ][..],
+            "connect4",
+        ),
+    ] {
+        let refused = refusal_of(bebete(dir.path()).args(args));
+        assert!(refused.contains(says), "{args:?}: {refused}");
+    }
+}
