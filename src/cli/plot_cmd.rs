@@ -1,6 +1,6 @@
 //! `bebete plot`: draw the fitness curves of one or more runs.
 
-use crate::plot::render;
+use crate::plot::{PlotOptions, XAxis, render_with};
 use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,9 @@ use std::process::ExitCode;
 #[command(after_help = "Examples:
   bebete plot runs/tictactoe-1                      writes plots/tictactoe-1.png
   bebete plot /tmp/trial                            writes /tmp/trial/trial.png
-  bebete plot runs/a runs/b --out plots/a-vs-b.svg  two runs overlaid, as SVG")]
+  bebete plot runs/a runs/b --out plots/a-vs-b.svg  two runs overlaid, as SVG
+  bebete plot runs/c4-value --x games               against games played
+  bebete plot runs/ttt-1 runs/ttt-2 runs/ttt-3 --band  the seeds' mean in a band")]
 pub struct PlotArgs {
     /// Run directories (several overlay, labelled by what sets them apart)
     #[arg(required = true)]
@@ -18,6 +20,15 @@ pub struct PlotArgs {
     /// Output file, .png or .svg [default: plots/<first run's name>.png]
     #[arg(long, short)]
     pub out: Option<PathBuf>,
+    /// The x axis: generation, games (played, fitness and self-play, summed)
+    /// or time (seconds evaluating, breeding and writing, summed)
+    #[arg(long, value_name = "AXIS", default_value = "generation", value_parser = str::parse::<XAxis>)]
+    pub x: XAxis,
+    /// Runs that differ only by their seed as one curve, their mean, in a
+    /// band from the lowest to the highest seed (over the generations all
+    /// of them reached)
+    #[arg(long)]
+    pub band: bool,
 }
 
 /// Whether `run` sits directly in the project's `runs/` (the directory the
@@ -69,7 +80,14 @@ pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {
             out.display()
         );
     }
-    render(&args.runs, &out)?;
+    render_with(
+        &args.runs,
+        &out,
+        PlotOptions {
+            x: args.x,
+            band: args.band,
+        },
+    )?;
     writeln!(std::io::stdout(), "wrote {}", out.display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 //! Drawing the figure: the panels (fitness, benchmark, diversity), their
 //! curves, axes and legends.
 
-use super::{RunStats, labels};
+use super::{RunStats, XAxis, labels};
 use crate::evolve::stats::Column;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -25,6 +25,8 @@ pub(super) struct Curve {
     /// The line's pattern: 0 solid, then ever shorter dashes (several runs'
     /// benchmarks: a colour per run, a pattern per opponent).
     dash: usize,
+    /// Several seeds merged: (x, lowest, highest), drawn as a band.
+    spread: Vec<(f64, f64, f64)>,
 }
 
 /// Colours that read on white (no yellow): a curve each for one run, a run
@@ -88,7 +90,11 @@ where
 {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
-    let root = root.titled(&title(runs), ("sans-serif", 30)).map_err(err)?;
+    let mut heading = title(runs);
+    if runs.iter().any(|r| !r.spread.is_empty()) {
+        heading.push_str("; bands: lowest to highest of the seeds");
+    }
+    let root = root.titled(&heading, ("sans-serif", 30)).map_err(err)?;
     let labels = labels(runs);
     let max_gen = runs
         .iter()
@@ -119,7 +125,7 @@ where
         .collect();
     let panels = root.split_by_breakpoints([] as [i32; 0], breaks);
     for (panel, (spec, series)) in panels.iter().zip(contents) {
-        line_panel(panel, spec, max_gen, &series, &labels)?;
+        line_panel(panel, spec, max_gen, &series, &labels, runs[0].x)?;
     }
     root.present().map_err(err)
 }
@@ -145,6 +151,7 @@ pub(super) fn title(runs: &[RunStats]) -> String {
         first.param("game"),
         population,
         match runs.len() {
+            1 if !first.spread.is_empty() => format!(" ({})", first.name),
             1 => format!(" (run {}, seed {})", first.name, first.param("seed")),
             n if runs
                 .iter()
@@ -213,6 +220,11 @@ pub(super) fn fitness_panel(
                 name: None,
                 marked: false,
                 dash: 0,
+                spread: run
+                    .spread_series(&col.name())
+                    .into_iter()
+                    .map(|(x, lo, hi)| (x, lo / scale, hi / scale))
+                    .collect(),
             })
         })
         .collect();
@@ -259,15 +271,16 @@ fn target_marks(runs: &[RunStats], labels: &[String]) -> Vec<Mark> {
         .enumerate()
         .filter_map(|(i, run)| {
             let generation = run.reached?;
+            let at = run.reached_at.unwrap_or(generation as f64);
             let words = format!("target reached (generation {generation})");
             Some(match runs.len() {
                 1 => Mark {
-                    at: generation as f64,
+                    at,
                     words,
                     run: None,
                 },
                 _ => Mark {
-                    at: generation as f64,
+                    at,
                     words: format!("{}: {words}", labels[i]),
                     run: Some(i),
                 },
@@ -317,6 +330,7 @@ pub(super) fn bench_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Curve>)
                 name,
                 marked: true,
                 dash: if runs.len() > 1 { j } else { 0 },
+                spread: run.spread_series(col),
             });
         }
     }
@@ -365,6 +379,7 @@ pub(super) fn diversity_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Cur
             name: None,
             marked: false,
             dash: 0,
+            spread: run.spread_series(&Column::Diversity.name()),
         })
         .collect();
     (
@@ -381,6 +396,21 @@ pub(super) fn diversity_panel(runs: &[RunStats]) -> (PanelSpec<'static>, Vec<Cur
 
 /// An axis label: integers as such, thousands as `k`, shares with up to 2
 /// decimals (a zoomed axis steps by 0.05).
+/// A count or a number of seconds on an axis: 950, 2.4k, 12k, 1.5M.
+pub(super) fn count_label(v: f64) -> String {
+    let (scaled, unit) = match v.abs() {
+        a if a >= 1e6 => (v / 1e6, "M"),
+        a if a >= 1e3 => (v / 1e3, "k"),
+        _ => (v, ""),
+    };
+    let text = if unit.is_empty() || scaled.abs() >= 10.0 {
+        format!("{scaled:.0}")
+    } else {
+        format!("{scaled:.1}")
+    };
+    format!("{}{unit}", text.trim_end_matches(".0"))
+}
+
 pub(super) fn compact(v: f64) -> String {
     if v.abs() >= 10_000.0 {
         format!("{:.0}k", v / 1000.0)
@@ -447,6 +477,7 @@ fn line_panel<DB: DrawingBackend>(
     max_gen: f64,
     series: &[Curve],
     labels: &[String],
+    x: XAxis,
 ) -> Result<(), String>
 where
     DB::ErrorType: 'static,
@@ -467,12 +498,19 @@ where
         .build_cartesian_2d(0.0..max_gen.max(1.0), y_range.clone())
         .map_err(err)?;
     // Whole generations only: a short run gets one label per generation.
-    let x_labels = (max_gen.max(1.0) as usize + 1).min(11);
+    let x_labels = match x {
+        XAxis::Generation => (max_gen.max(1.0) as usize + 1).min(11),
+        _ => 11,
+    };
+    let x_label = |v: &f64| match x {
+        XAxis::Generation => format!("{v:.0}"),
+        _ => count_label(*v),
+    };
     chart
         .configure_mesh()
         .x_labels(x_labels)
-        .x_desc("generation")
-        .x_label_formatter(&|v| format!("{v:.0}"))
+        .x_desc(x.words())
+        .x_label_formatter(&x_label)
         .y_label_formatter(&|v| compact(*v))
         // A short panel (diversity) gets fewer labels.
         .y_labels(if area.dim_in_pixel().1 < 300 { 5 } else { 10 })
@@ -491,6 +529,7 @@ where
             name,
             marked,
             dash,
+            spread,
         } = curve;
         if points.is_empty() {
             continue;
@@ -507,6 +546,17 @@ where
             None if single_run => column.clone(),
             None => format!("{}: {column}", labels[*run]),
         };
+        if !spread.is_empty() {
+            // The seeds' lowest to highest, under their mean.
+            let band: Vec<(f64, f64)> = spread
+                .iter()
+                .map(|s| (s.0, s.2))
+                .chain(spread.iter().rev().map(|s| (s.0, s.1)))
+                .collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(band, base.mix(0.15).filled())))
+                .map_err(err)?;
+        }
         let (line, label): (Vec<(f64, f64)>, String) = if points.len() > MAX_POINTS {
             let bins = binned(points, MAX_POINTS / 3);
             let per = points.len().div_ceil(MAX_POINTS / 3);

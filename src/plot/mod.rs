@@ -32,6 +32,57 @@ pub struct RunStats {
     /// The generation whose champion met the run's `--target`, when it did
     /// (from `ended.toml`): marked on the fitness panel.
     pub reached: Option<u64>,
+    /// What the first column holds, the x of every curve: the generation
+    /// as read, or what [`RunStats::on_axis`] put there.
+    pub x: XAxis,
+    /// Where the target was met on `x` (the generation, or its x).
+    pub reached_at: Option<f64>,
+    /// Runs merged by [`banded`]: per row and column the lowest and highest
+    /// of the seeds (the rows then hold their means); empty otherwise.
+    pub spread: Vec<Vec<Option<(f64, f64)>>>,
+}
+
+/// What a plot's x axis counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum XAxis {
+    /// Generations (the default).
+    #[default]
+    Generation,
+    /// Games played, fitness and self-play, summed from the start.
+    Games,
+    /// Seconds evaluating, breeding and writing, summed from the start.
+    Time,
+}
+
+impl XAxis {
+    /// The axis' words under the panels.
+    fn words(self) -> &'static str {
+        match self {
+            XAxis::Generation => "generation",
+            XAxis::Games => "games played before the generation (fitness and self-play)",
+            XAxis::Time => "seconds (evaluating, breeding, writing)",
+        }
+    }
+}
+
+impl std::str::FromStr for XAxis {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "generation" | "generations" => Ok(XAxis::Generation),
+            "games" => Ok(XAxis::Games),
+            "time" | "seconds" => Ok(XAxis::Time),
+            other => Err(format!("generation, games or time, not '{other}'")),
+        }
+    }
+}
+
+/// How runs are drawn: the x axis, and whether runs that differ only by
+/// their seed are drawn as one mean curve in a band.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlotOptions {
+    pub x: XAxis,
+    pub band: bool,
 }
 
 /// Parameters that never tell runs apart in a legend.
@@ -81,6 +132,9 @@ impl RunStats {
             columns,
             rows,
             reached: None,
+            x: XAxis::Generation,
+            reached_at: None,
+            spread: Vec::new(),
         })
     }
 
@@ -107,6 +161,9 @@ impl RunStats {
                 RunStats {
                     name: format!("{} island {k}", self.name),
                     reached: self.reached,
+                    x: self.x,
+                    reached_at: self.reached_at,
+                    spread: Vec::new(),
                     params,
                     columns: self.columns.clone(),
                     rows: self
@@ -116,6 +173,80 @@ impl RunStats {
                         .cloned()
                         .collect(),
                 }
+            })
+            .collect()
+    }
+
+    /// The run with `x` in its first column: generations stay; games or
+    /// seconds are summed row by row from the start (one island's rows).
+    pub fn on_axis(mut self, x: XAxis) -> Result<RunStats, PlotError> {
+        self.reached_at = self.reached.map(|g| g as f64);
+        let summed: Vec<String> = match x {
+            XAxis::Generation => return Ok(self),
+            XAxis::Games => vec![Column::Games.name()],
+            XAxis::Time => [
+                Column::TournamentSeconds,
+                Column::BreedingSeconds,
+                Column::IoSeconds,
+            ]
+            .iter()
+            .map(Column::name)
+            .collect(),
+        };
+        let cells: Vec<usize> = summed
+            .iter()
+            .filter_map(|name| self.columns.iter().position(|c| c == name))
+            .collect();
+        if cells.len() < summed.len() {
+            return Err(PlotError::Run {
+                path: PathBuf::from(&self.name),
+                reason: format!(
+                    "stats.csv records no {} (a run written by an older bebete): plot it with --x generation",
+                    summed.join(", ")
+                ),
+            });
+        }
+        let recorded = |row: &Vec<Option<f64>>| cells.iter().any(|&c| row[c].unwrap_or(0.0) > 0.0);
+        if !self.rows.iter().any(recorded) {
+            return Err(PlotError::Run {
+                path: PathBuf::from(&self.name),
+                reason: format!(
+                    "stats.csv records no {}: this run plays none (its fitness reads positions rather than playing games, and it learns by no self-play); plot it with --x generation or --x time",
+                    summed.join(", ")
+                ),
+            });
+        }
+        // Games: those played before the row's figures (its genomes learn
+        // after their evaluation); seconds: up to the row's end.
+        let mut total = 0.0;
+        for row in &mut self.rows {
+            let own = cells.iter().map(|&c| row[c].unwrap_or(0.0)).sum::<f64>();
+            let at = match x {
+                XAxis::Games => total,
+                _ => total + own,
+            };
+            total += own;
+            if self.reached.is_some_and(|g| row[0] == Some(g as f64)) {
+                self.reached_at = Some(at);
+            }
+            row[0] = Some(at);
+        }
+        self.x = x;
+        Ok(self)
+    }
+
+    /// The (x, lowest, highest) of a column over the seeds of a banded
+    /// run, where the cell has them; empty for a run of one seed.
+    pub fn spread_series(&self, column: &str) -> Vec<(f64, f64, f64)> {
+        let Some(c) = self.columns.iter().position(|x| x == column) else {
+            return Vec::new();
+        };
+        self.rows
+            .iter()
+            .zip(&self.spread)
+            .filter_map(|(r, s)| {
+                let (lo, hi) = s[c]?;
+                Some((r[0]?, lo, hi))
             })
             .collect()
     }
@@ -247,12 +378,87 @@ fn one_game(runs: Vec<RunStats>) -> Result<Vec<RunStats>, PlotError> {
     Ok(runs)
 }
 
+/// Runs that differ only by their seed, merged into one run each: per
+/// row (the generations all of them reached) the mean of every column,
+/// and in `spread` the lowest and highest. Runs of other settings stay
+/// apart; a run with no twin stays as it is.
+pub fn banded(runs: Vec<RunStats>) -> Vec<RunStats> {
+    let mut groups: Vec<Vec<RunStats>> = Vec::new();
+    for run in runs {
+        let key = |r: &RunStats| {
+            let mut params = r.params.clone();
+            for ignored in IGNORED_PARAMS.iter().chain(&["seed"]) {
+                params.remove(*ignored);
+            }
+            (params, r.columns.clone())
+        };
+        match groups.iter_mut().find(|g| key(&g[0]) == key(&run)) {
+            Some(group) => group.push(run),
+            None => groups.push(vec![run]),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|mut group| {
+            if group.len() == 1 {
+                return group.remove(0);
+            }
+            let seeds: Vec<String> = group.iter().map(|r| r.param("seed")).collect();
+            let len = group.iter().map(|r| r.rows.len()).min().unwrap_or(0);
+            let width = group[0].columns.len();
+            let mut rows = Vec::with_capacity(len);
+            let mut spread = Vec::with_capacity(len);
+            for i in 0..len {
+                let mut row = Vec::with_capacity(width);
+                let mut lows_highs = Vec::with_capacity(width);
+                for c in 0..width {
+                    let values: Vec<f64> = group.iter().filter_map(|r| r.rows[i][c]).collect();
+                    if values.is_empty() {
+                        row.push(None);
+                        lows_highs.push(None);
+                        continue;
+                    }
+                    let mean = values.iter().sum::<f64>() / values.len() as f64;
+                    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+                    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    row.push(Some(mean));
+                    lows_highs.push(Some((low, high)));
+                }
+                rows.push(row);
+                spread.push(lows_highs);
+            }
+            let first = group.swap_remove(0);
+            let mut params = first.params.clone();
+            params.insert("seed".into(), toml::Value::String(seeds.join(",")));
+            RunStats {
+                name: format!("mean of {} seeds ({})", seeds.len(), seeds.join(", ")),
+                params,
+                columns: first.columns,
+                rows,
+                reached: None,
+                x: first.x,
+                reached_at: None,
+                spread,
+            }
+        })
+        .collect()
+}
+
 /// The size of every plot, in pixels.
 const SIZE: (u32, u32) = (1200, 1200);
 
 /// Renders the runs in `dirs` to `out` (`.svg` for SVG, anything else PNG).
 pub fn render(dirs: &[PathBuf], out: &Path) -> Result<(), PlotError> {
-    let runs = load_runs(dirs)?;
+    render_with(dirs, out, PlotOptions::default())
+}
+
+/// [`render`], with the x axis and the bands of `options`.
+pub fn render_with(dirs: &[PathBuf], out: &Path, options: PlotOptions) -> Result<(), PlotError> {
+    let runs = load_runs(dirs)?
+        .into_iter()
+        .map(|run| run.on_axis(options.x))
+        .collect::<Result<Vec<_>, _>>()?;
+    let runs = if options.band { banded(runs) } else { runs };
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| PlotError::Draw {
             path: out.to_path_buf(),
@@ -305,6 +511,77 @@ mod tests {
     use super::draw::{bench_panel, binned, compact, fitness_panel, title};
     use super::*;
 
+    /// The x axis: games played before each generation's figures, or
+    /// seconds to its end, summed; a run without the column is refused.
+    #[test]
+    fn curves_run_against_games_or_seconds() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap();
+        let games = run.clone().on_axis(XAxis::Games).unwrap();
+        let xs: Vec<f64> = games.series("best").iter().map(|p| p.0).collect();
+        assert_eq!(xs[..3], [0.0, 100.0, 200.0]);
+        let time = run.on_axis(XAxis::Time).unwrap();
+        let last = time.series("best").last().unwrap().0;
+        assert!((last - 20.0 * 0.03).abs() < 1e-9, "{last}");
+        let old = dir.path().join("old");
+        std::fs::create_dir_all(&old).unwrap();
+        std::fs::write(
+            old.join("stats.csv"),
+            "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s\n0,1,1,1,0.5,0.1,0.1,0.1\n",
+        )
+        .unwrap();
+        let err = RunStats::load(&old)
+            .unwrap()
+            .on_axis(XAxis::Games)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("records no games") && err.contains("--x generation"),
+            "{err}"
+        );
+    }
+
+    /// Runs that differ only by their seed merge into one, its rows the
+    /// seeds' means and its spread their lowest and highest; a run of
+    /// other settings stays apart.
+    #[test]
+    fn seeds_merge_into_a_band_and_other_settings_stay_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = run_dir(dir.path(), "a", 1);
+        let b = run_dir(dir.path(), "b", 2);
+        let csv = std::fs::read_to_string(b.join("stats.csv")).unwrap();
+        // Seed 2's best is 10 points higher in every generation.
+        let shifted: String = csv
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                if i == 0 {
+                    return format!("{line}\n");
+                }
+                let mut cells: Vec<String> = line.split(',').map(String::from).collect();
+                cells[1] = (cells[1].parse::<u32>().unwrap() + 10).to_string();
+                cells.join(",") + "\n"
+            })
+            .collect();
+        std::fs::write(b.join("stats.csv"), shifted).unwrap();
+        let c = run_dir(dir.path(), "c", 3);
+        std::fs::write(
+            c.join("run.toml"),
+            "game = \"tictactoe\"\nseed = 3\npopulation = 50\nthreads = 2\n",
+        )
+        .unwrap();
+        let runs: Vec<RunStats> = [a, b, c]
+            .iter()
+            .map(|d| RunStats::load(d).unwrap())
+            .collect();
+        let merged = banded(runs);
+        assert_eq!(merged.len(), 2);
+        assert_eq!(merged[0].name, "mean of 2 seeds (1, 2)");
+        assert_eq!(merged[0].series("best")[0], (0.0, 255.0));
+        assert_eq!(merged[0].spread_series("best")[0], (0.0, 250.0, 260.0));
+        assert!(merged[1].spread.is_empty());
+    }
+
     fn run_dir(dir: &Path, name: &str, seed: u64) -> PathBuf {
         let run = dir.join(name);
         std::fs::create_dir_all(&run).unwrap();
@@ -314,7 +591,7 @@ mod tests {
         )
         .unwrap();
         let mut csv = String::from(
-            "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,optimal_rate\n",
+            "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,games,vs_random,optimal_rate\n",
         );
         for g in 0..20 {
             let bench = if g % 5 == 0 {
@@ -323,7 +600,7 @@ mod tests {
                 ",".into()
             };
             csv.push_str(&format!(
-                "{g},{},198,{},0.5,0.01,0.01,0.01,{bench}\n",
+                "{g},{},198,{},0.5,0.01,0.01,0.01,100,{bench}\n",
                 250 + g,
                 150 - g
             ));

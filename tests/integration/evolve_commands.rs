@@ -497,7 +497,7 @@ fn the_run_directory_holds_what_the_design_promises() {
     }
     let stats = std::fs::read_to_string(run.join("stats.csv")).unwrap();
     assert!(
-        stats.starts_with("generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,vs_rules,optimal_rate,unbeatable_first,unbeatable_second\n")
+        stats.starts_with("generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,games,vs_random,vs_rules,optimal_rate,unbeatable_first,unbeatable_second\n")
     );
     assert_eq!(stats.lines().count(), 13);
     // Keep 2: gen 8 and gen 12 remain.

@@ -27,15 +27,15 @@ fn benchmarks_fill_their_columns_every_k_generations() {
     let lines: Vec<&str> = stats.lines().collect();
     assert_eq!(
         lines[0],
-        "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,vs_random,vs_mc:5,optimal_rate,unbeatable_first,unbeatable_second"
+        "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,games,vs_random,vs_mc:5,optimal_rate,unbeatable_first,unbeatable_second"
     );
     for (g, line) in lines[1..].iter().enumerate() {
         let cells: Vec<&str> = line.split(',').collect();
-        assert_eq!(cells.len(), 13, "{line}");
+        assert_eq!(cells.len(), 14, "{line}");
         let measured = g % 3 == 0;
-        assert_eq!(!cells[8].is_empty(), measured, "generation {g}: {line}");
+        assert_eq!(!cells[9].is_empty(), measured, "generation {g}: {line}");
         if measured {
-            let share: f64 = cells[8].parse().unwrap();
+            let share: f64 = cells[9].parse().unwrap();
             assert!((0.0..=1.0).contains(&share));
         }
     }
@@ -62,7 +62,7 @@ fn benchmarks_fill_their_columns_every_k_generations() {
             .lines()
             .next()
             .unwrap()
-            .ends_with("io_s,vs_random,vs_rules,optimal_rate"),
+            .ends_with("io_s,games,vs_random,vs_rules,optimal_rate"),
         "{header}"
     );
 }

@@ -141,6 +141,46 @@ fn evolve_draws_a_plot_and_plot_overlays_runs_as_png_or_svg() {
         );
         assert!(!dir.path().join(name).exists());
     }
+    // Against games played (a run that plays games: the recommended
+    // tic-tac-toe run reads positions), and the two seeds as one curve in
+    // a band (SVG, so that the words can be read back).
+    stdout_of(bebete(dir.path()).args([
+        "evolve",
+        "--preset",
+        "method",
+        "--seed",
+        "1",
+        "--generations",
+        "3",
+        "--run",
+        "m",
+        "-q",
+    ]));
+    let out =
+        stdout_of(bebete(dir.path()).args(["plot", "m", "--x", "games", "--out", "games.svg"]));
+    assert!(out.contains("wrote games.svg"), "{out}");
+    let svg = std::fs::read_to_string(dir.path().join("games.svg")).unwrap();
+    assert!(
+        svg.contains("games played before the generation"),
+        "games axis"
+    );
+    stdout_of(
+        bebete(dir.path()).args(["plot", "runs/s1", "runs/s2", "--band", "--out", "band.svg"]),
+    );
+    let svg = std::fs::read_to_string(dir.path().join("band.svg")).unwrap();
+    assert!(
+        svg.contains("mean of 2 seeds (1, 2)") && svg.contains("bands: lowest to highest"),
+        "band"
+    );
+    let refused =
+        crate::common::refusal_of(bebete(dir.path()).args(["plot", "runs/s1", "--x", "moves"]));
+    assert!(
+        refused.contains("--x") && refused.contains("generation, games or time"),
+        "{refused}"
+    );
+    let refused =
+        crate::common::refusal_of(bebete(dir.path()).args(["plot", "runs/s1", "--x", "games"]));
+    assert!(refused.contains("plays none"), "{refused}");
 }
 
 #[test]

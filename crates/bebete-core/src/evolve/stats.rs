@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 
 /// The fixed columns of `stats.csv` (contract: the first four), as
 /// [`Column::FIXED`] names them.
-pub const STATS_HEADER: &str = "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s";
+pub const STATS_HEADER: &str =
+    "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,games";
 
 /// A column of `stats.csv`, typed: what writes the table (this module, the
 /// benchmark) and what reads it (the plots, the server) name columns
@@ -29,6 +30,9 @@ pub enum Column {
     TournamentSeconds,
     BreedingSeconds,
     IoSeconds,
+    /// Games the island played in the generation: its fitness games and
+    /// the self-play games its genomes learned from.
+    Games,
     /// The champion's score against a fixed opponent, named as in
     /// `--bench-against` (`vs_random`, `vs_mc:50`, a genome file's stem).
     Versus(String),
@@ -46,7 +50,7 @@ pub enum Column {
 
 impl Column {
     /// The columns every run has, in order.
-    pub const FIXED: [Column; 8] = [
+    pub const FIXED: [Column; 9] = [
         Column::Generation,
         Column::Best,
         Column::Mean,
@@ -55,6 +59,7 @@ impl Column {
         Column::TournamentSeconds,
         Column::BreedingSeconds,
         Column::IoSeconds,
+        Column::Games,
     ];
 
     /// The name in the header.
@@ -68,6 +73,7 @@ impl Column {
             Column::TournamentSeconds => "tournament_s",
             Column::BreedingSeconds => "breeding_s",
             Column::IoSeconds => "io_s",
+            Column::Games => "games",
             Column::Versus(opponent) => return format!("vs_{opponent}"),
             Column::OptimalRate => "optimal_rate",
             Column::UnbeatableFirst => "unbeatable_first",
@@ -147,6 +153,10 @@ pub struct StatsRow {
     /// after the previous generation included).
     #[serde(with = "any_float")]
     pub io_s: f64,
+    /// Games the island played in the generation, fitness and self-play
+    /// (0 in a row of a run written before the column was).
+    #[serde(default)]
+    pub games: u64,
     /// Benchmark values in header order; empty when not measured.
     #[serde(with = "any_floats")]
     pub bench: Vec<f64>,
@@ -224,6 +234,7 @@ impl StatsRow {
             format!("{:.6}", self.tournament_s),
             format!("{:.6}", self.breeding_s),
             format!("{:.6}", self.io_s),
+            self.games.to_string(),
         ];
         cells.extend((0..columns).map(|i| {
             self.bench
@@ -528,6 +539,7 @@ mod tests {
             tournament_s: 0.001,
             breeding_s: 0.002,
             io_s: 0.0,
+            games: 1200,
             bench,
             island: 0,
         };
@@ -540,16 +552,17 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(
             text.lines().nth(1),
-            Some("0,7,3.250,1,0.50000,0.001000,0.002000,0.000000,0.7500")
+            Some("0,7,3.250,1,0.50000,0.001000,0.002000,0.000000,1200,0.7500")
         );
         let table = StatsTable::read(&path).unwrap();
         assert_eq!(table.columns, header);
-        assert_eq!(table.rows[0][8], Some(0.75));
-        assert_eq!(table.rows[1][8], None);
+        assert_eq!(table.rows[0][8], Some(1200.0));
+        assert_eq!(table.rows[0][9], Some(0.75));
+        assert_eq!(table.rows[1][9], None);
         assert_eq!(table.rows[1][0], Some(1.0));
         std::fs::write(&path, format!("{}\n1,2\n", header.join(","))).unwrap();
         let err = StatsTable::read(&path).unwrap_err().to_string();
-        assert_eq!(err, "stats.csv line 2: 2 cells, expected 9");
+        assert_eq!(err, "stats.csv line 2: 2 cells, expected 10");
     }
 
     #[test]

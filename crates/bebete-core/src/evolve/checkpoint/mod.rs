@@ -587,6 +587,7 @@ pub(super) mod tests {
             tournament_s: f64::INFINITY,
             breeding_s: 1e-9,
             io_s: 0.0,
+            games: 0,
             bench,
             island: 0,
         };

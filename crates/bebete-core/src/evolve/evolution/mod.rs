@@ -188,6 +188,8 @@ struct Figures {
     mean: f64,
     worst: u32,
     diversity: f64,
+    /// Fitness games played.
+    games: u64,
 }
 
 impl<G: Playable> Evolution<G> {
@@ -435,6 +437,7 @@ impl<G: Playable> Evolution<G> {
                     mean: points.iter().map(|&p| p as f64).sum::<f64>() / n as f64,
                     worst: points[ranking[n - 1]],
                     diversity,
+                    games: eval.games,
                 }
             })
             .collect();
@@ -470,6 +473,9 @@ impl<G: Playable> Evolution<G> {
         self.breed(&rankings);
         let learned = self.self_play();
         let breeding_s = bred.elapsed().as_secs_f64();
+        // Every island's genomes learn from as many games (one population
+        // size for all).
+        let learned_each = learned / held as u64;
 
         let mut bench = Some(bench);
         let rows = figures
@@ -484,6 +490,7 @@ impl<G: Playable> Evolution<G> {
                 tournament_s,
                 breeding_s,
                 io_s,
+                games: f.games + learned_each,
                 bench: bench.take().unwrap_or_default(),
                 island: i as u32,
             })
@@ -495,16 +502,26 @@ impl<G: Playable> Evolution<G> {
     fn gather(&self, held: &[Figures]) -> Vec<Figures> {
         let flat: Vec<f64> = held
             .iter()
-            .flat_map(|f| [f64::from(f.best), f.mean, f64::from(f.worst), f.diversity])
+            .flat_map(|f| {
+                [
+                    f64::from(f.best),
+                    f.mean,
+                    f64::from(f.worst),
+                    f.diversity,
+                    // Exact: a generation's games are far below 2^53.
+                    f.games as f64,
+                ]
+            })
             .collect();
         self.exchange
             .all_gather(&flat)
-            .chunks(4)
+            .chunks(5)
             .map(|c| Figures {
                 best: c[0] as u32,
                 mean: c[1],
                 worst: c[2] as u32,
                 diversity: c[3],
+                games: c[4] as u64,
             })
             .collect()
     }
