@@ -166,17 +166,7 @@ fn build(args: &BankArgs, plan: &Plan, out: &Path) -> anyhow::Result<ExitCode> {
     // Ctrl-C, SIGTERM or SIGHUP stop the work at the next batch of games
     // or block of positions; what is labelled by then is saved.
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        // A second signal ends the command at once (its exit status
-        // 128 + the signal), whatever stage it is at.
-        let _ =
-            signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, stop.clone());
-        let _ = signal_hook::flag::register(signal, stop.clone());
-    }
+    super::eval::stop_on_signals(&stop);
     let gathering = bar(plan.positions, "gathering {pos}/{len} positions {wide_bar}");
     let gathered = pool.install(|| {
         labelling::gather(plan, |n| {

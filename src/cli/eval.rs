@@ -13,7 +13,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Args, Debug)]
 #[command(
@@ -221,56 +222,20 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     // under way; the games played by then are reported. Set up
     // before the heading, which tells a watcher the match has begun.
     let watch = Watch::default();
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        // A second signal ends the command at once (its exit status
-        // 128 + the signal), whatever stage it is at.
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            signal,
-            128 + signal,
-            watch.stop.clone(),
-        );
-        let _ = signal_hook::flag::register(signal, watch.stop.clone());
-    }
+    stop_on_signals(&watch.stop);
     let table = !args.json && !args.dry_run;
     let total = games * opponents.len() as u64;
-    let bar = ProgressBar::new(total);
-    if args.dry_run || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{pos}/{len} games {wide_bar} {eta} left")
-            .expect("a valid template"),
-    );
-    // The ticker stops, and is waited for, before the bar is cleared: a
-    // last tick after the clear would draw the bar again.
-    let done = std::sync::atomic::AtomicBool::new(false);
-    let tallies = std::thread::scope(|scope| {
-        let ticking = scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                bar.set_position(watch.played.load(Ordering::Relaxed));
-                // Woken at the end (below): a short match waits for no tick.
-                std::thread::park_timeout(std::time::Duration::from_millis(100));
-            }
-        });
-        let tallies = pool.install(|| {
+    let tallies = with_games_bar(total, args.dry_run, &watch, |bar| {
+        pool.install(|| {
             spec.visit(Evaluate {
                 player,
                 opponents,
                 args: &args,
                 watch: &watch,
                 heading: table.then(|| heading(&player_named, &spec, games)),
-                bar: &bar,
+                bar,
             })
-        });
-        done.store(true, Ordering::Relaxed);
-        ticking.thread().unpark();
-        let _ = ticking.join();
-        bar.finish_and_clear();
-        tallies
+        })
     })?;
     let stopped = watch.stopped();
     let text = if args.dry_run {
@@ -294,4 +259,56 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Ctrl-C, SIGTERM or SIGHUP raise `stop` (the work ends at its next
+/// step and keeps what it has done); a second ends the command at once,
+/// its exit status 128 + the signal, whatever stage it is at.
+pub(super) fn stop_on_signals(stop: &Arc<AtomicBool>) {
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let _ =
+            signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, stop.clone());
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
+}
+
+/// Runs `work` under a bar of `total` games (drawn on a terminal unless
+/// `hidden`), ticked from the games `watch` counts; the bar is cleared
+/// when the work is done.
+pub(super) fn with_games_bar<T>(
+    total: u64,
+    hidden: bool,
+    watch: &Watch,
+    work: impl FnOnce(&ProgressBar) -> T,
+) -> T {
+    let bar = ProgressBar::new(total);
+    if hidden || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{pos}/{len} games {wide_bar} {eta} left")
+            .expect("a valid template"),
+    );
+    // The ticker stops, and is waited for, before the bar is cleared: a
+    // last tick after the clear would draw the bar again.
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let ticking = scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_position(watch.played.load(Ordering::Relaxed));
+                // Woken at the end (below): a short match waits for no tick.
+                std::thread::park_timeout(std::time::Duration::from_millis(100));
+            }
+        });
+        let out = work(&bar);
+        done.store(true, Ordering::Relaxed);
+        ticking.thread().unpark();
+        let _ = ticking.join();
+        bar.finish_and_clear();
+        out
+    })
 }

@@ -85,7 +85,6 @@ struct Matches<'a> {
     makers: Vec<MakeSeat>,
     args: &'a EvalArgs,
     watch: &'a Watch,
-    bar: &'a indicatif::ProgressBar,
 }
 
 impl GameVisitor for Matches<'_> {
@@ -119,8 +118,6 @@ impl GameVisitor for Matches<'_> {
                 let make_a = || host(a).expect("checked above");
                 let make_b = || host(b).expect("checked above");
                 let tally = play_with(&game, &make_a, &make_b, index, cfg, Some(self.watch));
-                self.bar
-                    .set_position(self.watch.played.load(std::sync::atomic::Ordering::Relaxed));
                 index += 1;
                 if tally.games > 0 {
                     results.push((i, j, tally));
@@ -220,8 +217,7 @@ fn checked(args: &EvalArgs) -> anyhow::Result<(Vec<PlayerSpec>, Vec<GameSpec>, G
 /// Runs the league `args` asks for: the table (or JSON) on stdout; 130
 /// when a signal stopped it (the games played by then are rated).
 pub fn run(args: &EvalArgs) -> anyhow::Result<std::process::ExitCode> {
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-    use std::io::{IsTerminal, Write};
+    use std::io::Write;
     let (specs, games, host) = checked(args)?;
     let makers = specs
         .iter()
@@ -242,26 +238,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         return Ok(std::process::ExitCode::SUCCESS);
     }
     let watch = Watch::default();
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            signal,
-            128 + signal,
-            watch.stop.clone(),
-        );
-        let _ = signal_hook::flag::register(signal, watch.stop.clone());
-    }
-    let bar = ProgressBar::new(total);
-    if args.json || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{pos}/{len} games {wide_bar} {eta} left")
-            .expect("a valid template"),
-    );
+    super::eval::stop_on_signals(&watch.stop);
     if !args.json {
         std::io::stdout().write_all(heading.as_bytes())?;
     }
@@ -269,15 +246,15 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<std::process::ExitCode> {
         .num_threads(thread_count(args.threads))
         .build()
         .context("starting the thread pool")?;
-    let played = pool.install(|| {
-        host.visit(Matches {
-            makers,
-            args,
-            watch: &watch,
-            bar: &bar,
+    let played = super::eval::with_games_bar(total, args.json, &watch, |_| {
+        pool.install(|| {
+            host.visit(Matches {
+                makers,
+                args,
+                watch: &watch,
+            })
         })
     })?;
-    bar.finish_and_clear();
     let pairs: Vec<PairResult> = played
         .iter()
         .map(|(i, j, t)| PairResult {

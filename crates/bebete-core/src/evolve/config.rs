@@ -78,11 +78,10 @@ pub struct EvolveConfig {
 }
 
 /// `--preset`: the defaults a run starts from, before any flag given.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Preset {
     /// Each game's recommended run (docs/experiments.md says why).
-    #[default]
     Recommended,
     /// The method as first described: round-robin fitness, elite
     /// selection, one mutation rate, each game's first encoder.
