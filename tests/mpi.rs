@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const RUN: [&str; 12] = [
+const RUN: [&str; 14] = [
     "--islands",
     "2",
     "--population",
