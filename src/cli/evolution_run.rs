@@ -139,14 +139,43 @@ fn progress_bar(quiet: bool, done: u64, until: u64) -> ProgressBar {
     if quiet || !std::io::stdout().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    let style = ProgressStyle::with_template("{pos}/{len} generations {wide_bar} {msg} eta {eta}")
-        .expect("a valid template");
+    // The time left is this process's mean time a generation so far times
+    // the generations left: steady, where indicatif's estimate of recent
+    // steps swung with every slow generation (a benchmark's, a learner's)
+    // from minutes to hours. None until a generation is done here (a
+    // resumed run starts at `done`, which took no time in this process).
+    let style = ProgressStyle::with_template("{pos}/{len} generations {wide_bar} {msg}{left}")
+        .expect("a valid template")
+        .with_key(
+            "left",
+            move |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                let (at, len) = (state.pos(), state.len().unwrap_or(0));
+                if let Some(left) = time_left(done, at, len, state.elapsed().as_secs_f64()) {
+                    let _ = write!(out, " | {} left", short_duration(left));
+                }
+            },
+        );
     bar.set_style(style);
     bar.set_position(done);
-    // A resumed run starts at `done`: the estimator must not count that
-    // jump as progress made in no time (the ETA said seconds, not minutes).
-    bar.reset_eta();
+    bar.reset_elapsed();
     bar
+}
+
+/// Seconds left when generations `done..at` of `len` took `elapsed`
+/// seconds: their mean times the generations left; none before one is done.
+fn time_left(done: u64, at: u64, len: u64, elapsed: f64) -> Option<f64> {
+    let ran = at.saturating_sub(done);
+    (ran > 0).then(|| elapsed / ran as f64 * len.saturating_sub(at) as f64)
+}
+
+/// Seconds as a person reads a time left: `45s`, `12m`, `3h 05m`.
+fn short_duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m", s.div_ceil(60)),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
 }
 
 /// The progress bar, and a fresh plot at every checkpoint.
@@ -154,6 +183,9 @@ struct Progress {
     bar: ProgressBar,
     /// The most fitness points a genome can earn: the scale of "best".
     max_points: u64,
+    /// Whether every generation's mean is the same (round-robin points
+    /// alone), so not worth showing.
+    mean_is_fixed: bool,
     /// The caller's function, called after each generation.
     each: Option<EachGeneration>,
     /// Whether this process draws the plot (the first one under MPI).
@@ -190,13 +222,19 @@ impl Observer for Progress {
                 grouped(self.learned as f64 / seconds)
             ));
         }
-        // The generation the figures are of, and "best" on its scale.
+        // The generation the figures are of, and "best" on its scale; the
+        // mean where it says something (a round-robin's is the same every
+        // generation: each game gives out the same points).
+        let mean = if self.mean_is_fixed {
+            String::new()
+        } else {
+            format!(", mean {:.1}", report.row.mean)
+        };
         self.bar.set_message(format!(
-            "gen {}: best {} of {}, mean {:.1} | {}",
+            "gen {}: best {} of {}{mean} | {}",
             report.row.generation,
             grouped(report.row.best as f64),
             grouped(self.max_points as f64),
-            report.row.mean,
             pace.join(" | ")
         ));
         self.bar.inc(1);
@@ -311,6 +349,7 @@ impl Drive {
                 evolution.config(),
                 evolution.abilities(),
             ),
+            mean_is_fixed: evolution.config().fitness == crate::evolve::Fitness::round_robin(),
             each: control.each,
             bar: progress_bar(quiet, first, until),
             plots: root,
@@ -552,22 +591,22 @@ fn copy_champion(run: &RunDir, allowed: bool) -> anyhow::Result<Option<PathBuf>>
 
 #[cfg(test)]
 mod tests {
-    use super::progress_bar;
-    use std::time::Duration;
+    use super::{short_duration, time_left};
 
-    /// A resumed run's bar starts at the generations already done; its ETA
-    /// must come from the generations run since, not count the jump to the
-    /// start as progress made in no time (issue 15: "1 s left" with 40 s
-    /// to go). Each step here takes at least 20 ms, so 1,000 steps left
-    /// take at least 20 s, however slow the machine.
+    /// A resumed run's bar starts at the generations already done; its time
+    /// left comes from the generations run since, not the jump to the start
+    /// counted as progress made in no time (issue 15: "1 s left" with 40 s
+    /// to go); and one slow generation (a benchmark's) moves it by its share
+    /// of the mean, not to its own pace (issue 73: "19m" then "3h").
     #[test]
-    fn a_resumed_bar_estimates_from_the_steps_it_saw() {
-        let bar = progress_bar(false, 1000, 2000);
-        for _ in 0..5 {
-            std::thread::sleep(Duration::from_millis(20));
-            bar.inc(1);
-        }
-        let eta = bar.eta();
-        assert!(eta >= Duration::from_secs(10), "eta {eta:?}");
+    fn the_time_left_is_the_mean_generation_here_times_those_left() {
+        assert_eq!(time_left(1000, 1000, 2000, 3.0), None);
+        assert_eq!(time_left(1000, 1005, 2000, 0.1), Some(0.1 / 5.0 * 995.0));
+        // Nine generations of a second, then one of 21 s: 3 s each.
+        assert_eq!(time_left(0, 10, 60, 30.0), Some(150.0));
+        assert_eq!(time_left(0, 60, 60, 30.0), Some(0.0));
+        assert_eq!(short_duration(44.6), "45s");
+        assert_eq!(short_duration(150.0), "3m");
+        assert_eq!(short_duration(3.0 * 3600.0 + 5.0 * 60.0), "3h 05m");
     }
 }

@@ -245,14 +245,16 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
         .sessions
         .insert(Session::new(spec, bot, human_first, seed))?;
     let session = app.sessions.get(&id)?;
-    bot_answers(&app, &id, &session).await
+    let turn = bot_turn(&mut lock(&session))?;
+    bot_answers(&app, &id, &session, turn).await
 }
 
 /// `GET /api/games/{id}`.
 /// A move the bot did not finish (its client left) is started again here.
 pub async fn get_game(State(app): Shared, Path(id): Path<String>) -> Reply {
     let session = app.sessions.get(&id)?;
-    bot_answers(&app, &id, &session).await
+    let turn = bot_turn(&mut lock(&session))?;
+    bot_answers(&app, &id, &session, turn).await
 }
 
 /// `DELETE /api/games/{id}`.
@@ -276,7 +278,7 @@ pub async fn play_move(
 ) -> Reply {
     let request: MoveRequest = body(bytes)?;
     let session = app.sessions.get(&id)?;
-    {
+    let turn = {
         let mut s = lock(&session);
         not_thinking(&s)?;
         let view = table::view(s.game, &s.moves)?;
@@ -294,15 +296,16 @@ pub async fn play_move(
         s.last = Some(("human", mv));
         s.human_moves += 1;
         s.moved();
-    }
-    bot_answers(&app, &id, &session).await
+        bot_turn(&mut s)?
+    };
+    bot_answers(&app, &id, &session, turn).await
 }
 
 /// `POST /api/games/{id}/next`: the next game at the same table, sides
 /// swapped (the score is kept).
 pub async fn next_game(State(app): Shared, Path(id): Path<String>) -> Reply {
     let session = app.sessions.get(&id)?;
-    {
+    let turn = {
         let mut s = lock(&session);
         not_thinking(&s)?;
         let view = table::view(s.game, &s.moves)?;
@@ -312,48 +315,82 @@ pub async fn next_game(State(app): Shared, Path(id): Path<String>) -> Reply {
         }
         s.next_game();
         s.moved();
-    }
-    bot_answers(&app, &id, &session).await
+        bot_turn(&mut s)?
+    };
+    bot_answers(&app, &id, &session, turn).await
 }
 
-/// The table `id` after the bot's move, if it is its turn: a table deleted
+/// The table `id` after the bot's `turn`, if it has one: a table deleted
 /// while the bot thought is gone (404), not answered.
-async fn bot_answers(app: &Arc<AppState>, id: &str, session: &Arc<Mutex<Session>>) -> Reply {
-    let thought = play_bot_if_its_turn(app, session).await;
-    app.sessions.get(id)?;
-    thought?;
+async fn bot_answers(
+    app: &Arc<AppState>,
+    id: &str,
+    session: &Arc<Mutex<Session>>,
+    turn: Option<BotTurn>,
+) -> Reply {
+    if let Some(turn) = turn {
+        let thought = play_bot(app, session, turn).await;
+        app.sessions.get(id)?;
+        thought?;
+    }
     state(id, &mut lock(session))
 }
 
-/// Lets the bot move when it is its turn. The thinking runs on the
+/// What the bot is to think about, claimed for it at its table.
+struct BotTurn {
+    spec: GameSpec,
+    moves: String,
+    bot: Bot,
+    seed: u64,
+    flag: Arc<AtomicBool>,
+}
+
+/// Claims the bot's move when it is its turn, marking the table busy in
+/// the same lock as the change that gave it the turn: a person's move and
+/// the bot's thinking are one step to every other request (a `GET` in
+/// between would otherwise start the move itself and answer only after it).
+/// The caller plays the turn with [`play_bot`] before its next `.await`.
+fn bot_turn(s: &mut Session) -> Result<Option<BotTurn>, ApiError> {
+    let view = table::view(s.game, &s.moves)?;
+    let human = if s.human_moves_first() { "X" } else { "O" };
+    if view.to_move.is_none() || view.to_move == Some(human) || s.busy || s.forfeit {
+        return Ok(None);
+    }
+    let flag = Arc::new(AtomicBool::new(false));
+    s.busy = true;
+    s.cancel = Some(flag.clone());
+    let ply = s.moves.len() as u64;
+    Ok(Some(BotTurn {
+        spec: s.game,
+        moves: s.moves.clone(),
+        bot: s.bot.clone(),
+        seed: derive_seed(s.seed, s.game_number.into(), ply),
+        flag,
+    }))
+}
+
+/// Plays the bot's claimed turn. The thinking runs on the
 /// blocking pool, as a task of its own, under the server's time for a move;
 /// a slow bot first waits for a thinker's permit, a quick one does not. The
 /// think stops when the game is deleted or when this request is dropped
 /// (its client hung up): then the table keeps the bot to move, and the next
 /// `GET` of the game starts the move again.
-async fn play_bot_if_its_turn(
+async fn play_bot(
     app: &Arc<AppState>,
     session: &Arc<Mutex<Session>>,
+    turn: BotTurn,
 ) -> Result<(), ApiError> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let job = {
-        let mut s = lock(session);
-        let view = table::view(s.game, &s.moves)?;
-        let human = if s.human_moves_first() { "X" } else { "O" };
-        if view.to_move.is_none() || view.to_move == Some(human) || s.busy || s.forfeit {
-            return Ok(());
-        }
-        s.busy = true;
-        s.cancel = Some(flag.clone());
-        let ply = s.moves.len() as u64;
-        let seed = derive_seed(s.seed, s.game_number.into(), ply);
-        (s.game, s.moves.clone(), s.bot.clone(), seed)
-    };
+    let BotTurn {
+        spec,
+        moves,
+        bot,
+        seed,
+        flag,
+    } = turn;
     let _stop_if_dropped = CancelOnDrop(flag.clone());
     let app = app.clone();
     let session = session.clone();
     let task = tokio::spawn(async move {
-        let (spec, moves, bot, seed) = job;
         let quick = bot.is_quick(spec);
         // The move's time runs from the request: a wait for a search
         // permit counts, and a bot still queued at the deadline plays its

@@ -194,39 +194,71 @@ pub fn write_framed<H: Serialize>(
     header: &H,
     payload: &[u8],
 ) -> Result<(), FileError> {
-    write_framed_parts(path, format, header, &[payload])
+    write_framed_streamed(path, format, header, |out| out.write_all(payload))
 }
 
-/// [`write_framed`] with the payload given as consecutive parts (written
-/// one after the other, as one payload, without joining them in memory).
-pub fn write_framed_parts<H: Serialize>(
+/// [`write_framed`] with a payload that `fill` writes as it makes it, its
+/// length known only at the end: the frame's prefix is written last, over
+/// a placeholder of the same size, and the checksum is the prefix's CRC
+/// combined with the payload's, so the payload never sits whole in memory
+/// (a checkpoint of 100 Connect-Four genomes deflates piece by piece
+/// straight into the file).
+pub fn write_framed_streamed<H: Serialize>(
     path: &Path,
     format: Framed,
     header: &H,
-    parts: &[&[u8]],
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), FileError> {
-    let payload_len: usize = parts.iter().map(|p| p.len()).sum();
+    use std::io::{Seek, SeekFrom};
     let header = postcard::to_allocvec(header)
         .map_err(|e| FileError::new(path, FileProblem::Malformed(format!("header: {e}"))))?;
-    let mut prefix = Vec::with_capacity(PREFIX_LEN + header.len() + 8);
-    prefix.extend_from_slice(&format.magic);
-    prefix.extend_from_slice(&format.version.to_le_bytes());
-    prefix.extend_from_slice(&(header.len() as u32).to_le_bytes());
-    prefix.extend_from_slice(&header);
-    prefix.extend_from_slice(&(payload_len as u64).to_le_bytes());
-    // The payload (92 MB for 100 Connect-Four genomes) is streamed, never
-    // copied: checksum and write in one pass.
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&prefix);
-    parts.iter().for_each(|p| crc.update(p));
-    let checksum = crc.finalize();
+    let prefix = |payload_len: u64| {
+        let mut prefix = Vec::with_capacity(PREFIX_LEN + header.len() + 8);
+        prefix.extend_from_slice(&format.magic);
+        prefix.extend_from_slice(&format.version.to_le_bytes());
+        prefix.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        prefix.extend_from_slice(&header);
+        prefix.extend_from_slice(&payload_len.to_le_bytes());
+        prefix
+    };
     write_atomic_with(path, |out| {
+        out.write_all(&prefix(0))?;
+        let mut payload = Counted {
+            inner: &mut *out,
+            crc: crc32fast::Hasher::new(),
+            len: 0,
+        };
+        fill(&mut payload)?;
+        let (payload_crc, len) = (payload.crc, payload.len);
+        let prefix = prefix(len);
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&prefix);
+        crc.combine(&payload_crc);
+        out.seek(SeekFrom::Start(0))?;
         out.write_all(&prefix)?;
-        for part in parts {
-            out.write_all(part)?;
-        }
-        out.write_all(&checksum.to_le_bytes())
+        out.seek(SeekFrom::End(0))?;
+        out.write_all(&crc.finalize().to_le_bytes())
     })
+}
+
+/// A writer that passes bytes on, counting them and summing their CRC.
+struct Counted<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+    len: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// The frame of a file written by [`write_framed`], read without its

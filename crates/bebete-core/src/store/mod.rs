@@ -12,7 +12,7 @@ pub mod words;
 pub use container::{
     FileError, FileProblem, Framed, decode_framed, decode_framed_versions, open_regular,
     peek_framed, peek_framed_in, read_framed, read_regular, remove_temporaries, write_atomic,
-    write_atomic_with, write_framed, write_framed_parts,
+    write_atomic_with, write_framed, write_framed_streamed,
 };
 pub use lock::{LockError, RunLock};
 pub use words::{article, listed, size_in_words, with_article};

@@ -13,7 +13,7 @@ use super::{EvolveConfig, Population, StatsRow};
 use crate::encoding::TableGame;
 use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::games::BuiltIn;
-use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_parts};
+use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_streamed};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -33,28 +33,33 @@ pub const CHECKPOINT_FORMAT: Framed = Framed {
 /// Bytes of genes a piece of the deflate stream covers (see [`deflate`]).
 const DEFLATE_PIECE: usize = 1 << 20;
 
-/// Deflates the genes: fast, for most tables are long runs of the same
-/// byte (a Connect-Four value checkpoint shrinks about tenfold).
+/// Deflates the genes into `out`: fast, for most tables are long runs of
+/// the same byte (a Connect-Four value checkpoint shrinks about tenfold).
 ///
 /// The genes are cut into pieces of [`DEFLATE_PIECE`] bytes, compressed on
 /// the thread pool, each but the last ending with a sync flush (an empty
 /// stored block, byte-aligned, not final) and none referring back into
 /// another: their concatenation is one deflate stream, read as any other.
 /// The pieces do not depend on the number of threads, so neither do the
-/// bytes written.
-fn deflate(parts: &[&[u8]]) -> Vec<u8> {
+/// bytes written. They are compressed a pool's worth at a time and written
+/// in order, so no more than that is held beside the genes.
+fn deflate(parts: &[&[u8]], out: &mut dyn std::io::Write) -> std::io::Result<()> {
     use rayon::prelude::*;
     let raw: usize = parts.iter().map(|p| p.len()).sum();
     let pieces = raw.div_ceil(DEFLATE_PIECE).max(1);
-    let packed: Vec<Vec<u8>> = (0..pieces)
-        .into_par_iter()
-        .map(|piece| {
-            let start = piece * DEFLATE_PIECE;
-            let end = (start + DEFLATE_PIECE).min(raw);
-            deflate_piece(&slices(parts, start, end), piece + 1 == pieces)
-        })
-        .collect();
-    packed.concat()
+    let batch = rayon::current_num_threads().max(1);
+    for first in (0..pieces).step_by(batch) {
+        let packed: Vec<Vec<u8>> = (first..pieces.min(first + batch))
+            .into_par_iter()
+            .map(|piece| {
+                let start = piece * DEFLATE_PIECE;
+                let end = (start + DEFLATE_PIECE).min(raw);
+                deflate_piece(&slices(parts, start, end), piece + 1 == pieces)
+            })
+            .collect();
+        packed.iter().try_for_each(|p| out.write_all(p))?;
+    }
+    Ok(())
 }
 
 /// The bytes `start..end` of the parts laid end to end, as slices of them.
@@ -271,7 +276,7 @@ pub fn write(
         .map(|p| p.as_bytes())
         .chain(hall.parts())
         .collect();
-    write_framed_parts(path, CHECKPOINT_FORMAT, &header, &[&deflate(&parts)])
+    write_framed_streamed(path, CHECKPOINT_FORMAT, &header, |out| deflate(&parts, out))
 }
 
 /// [`StoredHeader`] as written: borrowed, so a running evolution
@@ -475,6 +480,13 @@ pub(super) mod tests {
     use crate::evolve::Init;
     use crate::games::{Connect4, GameSpec};
 
+    /// [`deflate`] into memory.
+    fn deflated(parts: &[&[u8]]) -> Vec<u8> {
+        let mut out = Vec::new();
+        deflate(parts, &mut out).unwrap();
+        out
+    }
+
     #[test]
     fn genes_deflated_in_pieces_are_one_stream_whatever_the_threads() {
         // Three parts of odd sizes over three pieces (a piece spans parts),
@@ -502,15 +514,15 @@ pub(super) mod tests {
             .num_threads(2)
             .build()
             .unwrap();
-        let packed = one.install(|| deflate(&parts));
-        assert_eq!(two.install(|| deflate(&parts)), packed);
+        let packed = one.install(|| deflated(&parts));
+        assert_eq!(two.install(|| deflated(&parts)), packed);
         let whole = [a.as_slice(), &b, &c].concat();
         assert_eq!(inflate(&packed, whole.len()).unwrap(), whole);
         assert!(packed.len() < whole.len() * 3 / 4);
         // Small and empty payloads too.
         for parts in [&[][..], &[&b"x"[..]][..], &[&[][..], &[][..]][..]] {
             let whole = parts.concat();
-            assert_eq!(inflate(&deflate(parts), whole.len()).unwrap(), whole);
+            assert_eq!(inflate(&deflated(parts), whole.len()).unwrap(), whole);
         }
     }
 
@@ -529,11 +541,11 @@ pub(super) mod tests {
         assert!(looks_random(&[&random]));
         assert!(!looks_random(&[&cells]));
         // Stored: a few bytes of block headers over the raw size, no more.
-        let packed = deflate(&[&random]);
+        let packed = deflated(&[&random]);
         assert!(packed.len() >= random.len() && packed.len() < random.len() + 1024);
         assert_eq!(inflate(&packed, random.len()).unwrap(), random);
         // Nine values a byte: compressed, even by the fixed Huffman code.
-        let packed = deflate(&[&cells, &random]);
+        let packed = deflated(&[&cells, &random]);
         assert!(packed.len() < cells.len() * 3 / 4 + random.len() + 1024);
         assert_eq!(
             inflate(&packed, cells.len() + random.len()).unwrap(),
