@@ -184,8 +184,9 @@ fn human_move<G: TableGame + BuiltIn>(
 }
 
 /// Plays up to `games` games, alternating who moves first; returns the
-/// score, and reports it to `scored` after every game (so that whoever
-/// interrupts the session can still say it).
+/// score, and reports it to `scored` after every game with the game
+/// itself (so that whoever interrupts the session can still say the
+/// score, and a record of the games is kept as they end).
 pub fn play<G: TableGame + BuiltIn>(
     game: &G,
     bot: &mut Bot<G>,
@@ -193,7 +194,7 @@ pub fn play<G: TableGame + BuiltIn>(
     games: u32,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-    scored: &mut dyn FnMut(Score),
+    scored: &mut dyn FnMut(Score, &Played) -> io::Result<()>,
 ) -> io::Result<Score> {
     let mut score = Score::default();
     for n in 0..games {
@@ -254,6 +255,15 @@ pub fn play<G: TableGame + BuiltIn>(
                 }
             }
         };
+        let played = Played {
+            human_first: human_side == Side::First,
+            result: match outcome {
+                Outcome::Win(Side::First) => "1-0",
+                Outcome::Win(Side::Second) => "0-1",
+                Outcome::Draw => "1/2-1/2",
+            },
+            moves: game.format_line(&line),
+        };
         let result = match outcome {
             Outcome::Draw => {
                 score.draws += 1;
@@ -268,11 +278,21 @@ pub fn play<G: TableGame + BuiltIn>(
                 "bebete wins"
             }
         };
-        writeln!(out, "{result}; the moves: {}", game.format_line(&line))?;
+        writeln!(out, "{result}; the moves: {}", played.moves)?;
         writeln!(out, "{}", score.line())?;
-        scored(score);
+        scored(score, &played)?;
     }
     Ok(score)
+}
+
+/// A game of a session, as it ended.
+pub struct Played {
+    /// Whether the person moved first.
+    pub human_first: bool,
+    /// `1-0`, `0-1` or `1/2-1/2`, from the first player's side.
+    pub result: &'static str,
+    /// The moves from the start, in the game's notation.
+    pub moves: String,
 }
 
 /// What one-player sessions report: games played and the pegs each left.
@@ -432,7 +452,7 @@ mod tests {
             games,
             &mut moves.as_bytes(),
             &mut out,
-            &mut |_| {},
+            &mut |_, _| Ok(()),
         )
         .unwrap();
         (score, String::from_utf8(out).unwrap())
@@ -476,7 +496,7 @@ mod tests {
             1,
             &mut input.as_bytes(),
             &mut out,
-            &mut |_| {},
+            &mut |_, _| Ok(()),
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();

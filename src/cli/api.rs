@@ -44,6 +44,22 @@ pub fn parse(words: &[String]) -> Result<Command, String> {
     }
 }
 
+/// The settings `command` (`evolve`, `resume`, `eval`) takes: its flags'
+/// long names with underscores (`self_play`), as Python keywords name
+/// them; `None` for a command that does not exist.
+pub fn settings(command: &str) -> Option<Vec<String>> {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let sub = cli.find_subcommand(command)?;
+    Some(
+        sub.get_arguments()
+            .filter_map(|arg| arg.get_long())
+            .filter(|long| *long != "help")
+            .map(|long| long.replace('-', "_"))
+            .collect(),
+    )
+}
+
 /// The names of the registered games, as `--game` takes them.
 pub fn games() -> Vec<String> {
     GameKind::ALL
@@ -62,16 +78,61 @@ pub enum Ended {
 }
 
 /// `bebete evolve` with `args` (quiet: no bar, no summary), under
-/// `control`; the run's directory and how it ended.
-pub fn evolve(mut args: EvolveArgs, control: Control) -> anyhow::Result<(PathBuf, Ended)> {
+/// `control`; the run's directory and how it ended. With `start_over`, a
+/// run already in that directory is deleted first (its files, not the
+/// folder or anything else in it), unless it is running.
+pub fn evolve(
+    mut args: EvolveArgs,
+    control: Control,
+    start_over: bool,
+) -> anyhow::Result<(PathBuf, Ended)> {
     let seed = args.seed.unwrap_or_else(super::draw_seed);
     args.seed = Some(seed);
     let dir = super::evolve::run_dir(&args, seed)?;
+    if start_over && !args.dry_run {
+        delete_run(&dir)?;
+    }
     args.run = Some(dir.clone());
     args.quiet = true;
     let stop = control.stop.clone();
     super::evolve::run_with(args, control)?;
     Ok((dir, ended(stop)))
+}
+
+/// Deletes the files of the run in `dir`, if it holds one, under its lock
+/// (a run going on there is refused): its `run.toml`, `stats.csv`,
+/// champion, end, plot and checkpoints. A folder that holds no run is left
+/// as it is.
+fn delete_run(dir: &Path) -> anyhow::Result<()> {
+    let run = crate::evolve::RunDir::new(dir);
+    if !run.run_toml().exists() && !run.checkpoints().exists() {
+        return Ok(());
+    }
+    let _lock = crate::store::RunLock::acquire(dir)?;
+    let files = [
+        run.run_toml(),
+        run.stats_csv(),
+        run.best_genome(),
+        dir.join(crate::store::run_files::ENDED_TOML),
+        dir.join(format!("{}.png", run.name())),
+    ];
+    let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
+    for file in files {
+        if let Err(e) = std::fs::remove_file(&file)
+            && !gone(&e)
+        {
+            anyhow::bail!("{}: cannot delete it to start over: {e}", file.display());
+        }
+    }
+    if let Err(e) = std::fs::remove_dir_all(run.checkpoints())
+        && !gone(&e)
+    {
+        anyhow::bail!(
+            "{}: cannot delete it to start over: {e}",
+            run.checkpoints().display()
+        );
+    }
+    Ok(())
 }
 
 /// `bebete resume` with `args` (quiet), under `control`.

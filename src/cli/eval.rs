@@ -12,6 +12,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,6 +62,12 @@ pub struct EvalArgs {
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,
+    /// Write every game played to FILE, one line a game: the first player,
+    /// the second, the result (1-0, 0-1 or 1/2-1/2) and the moves from the
+    /// start in the game's notation (a position `move --position` takes),
+    /// tab-separated
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// Check the player and every opponent (files read, specs built) and
     /// print the table's first line; play nothing
     #[arg(long)]
@@ -87,6 +94,7 @@ impl GameVisitor for Evaluate<'_> {
             games: self.args.games,
             seed: self.args.seed,
             openings: self.args.openings.unwrap_or(G::DEFAULT_OPENINGS),
+            record: self.args.record.is_some(),
         };
         let player = self.player.factory(&game, self.args.illegal)?;
         let mut tallies = Vec::new();
@@ -197,6 +205,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         return super::league::run(&args);
     }
     let (player, opponents, spec) = players(&args)?;
+    if let Some(file) = &args.record
+        && file.exists()
+    {
+        anyhow::bail!(
+            "{} exists: choose another --record (games are not added to an old record)",
+            file.display()
+        );
+    }
     let player_shown = player.clone();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(thread_count(args.threads))
@@ -250,6 +266,10 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         rows(&tallies)
     };
     std::io::stdout().write_all(text.as_bytes())?;
+    if let Some(file) = args.record.as_ref().filter(|_| !args.dry_run) {
+        let text = record_lines(&args.players[0], &tallies);
+        crate::store::write_atomic(file, text.as_bytes())?;
+    }
     if stopped {
         let played: u64 = tallies.iter().map(|t| t.games).sum();
         errln!(
@@ -259,6 +279,29 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The games of `tallies` as `--record` writes them: a line a game, the
+/// first player, the second, the result and the moves, tab-separated,
+/// under a line naming the columns.
+fn record_lines(player: &str, tallies: &[Tally]) -> String {
+    use crate::games::{Outcome, Side};
+    let mut out = String::from("# first\tsecond\tresult\tmoves\n");
+    for tally in tallies {
+        for game in &tally.records {
+            let (first, second) = match game.player_first {
+                true => (player, tally.against.as_str()),
+                false => (tally.against.as_str(), player),
+            };
+            let result = match game.outcome {
+                Outcome::Win(Side::First) => "1-0",
+                Outcome::Win(Side::Second) => "0-1",
+                Outcome::Draw => "1/2-1/2",
+            };
+            out.push_str(&format!("{first}\t{second}\t{result}\t{}\n", game.moves));
+        }
+    }
+    out
 }
 
 /// Ctrl-C, SIGTERM or SIGHUP raise `stop` (the work ends at its next

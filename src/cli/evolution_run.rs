@@ -90,6 +90,12 @@ pub struct Control {
     pub stop: Option<Arc<AtomicBool>>,
     /// Called after each generation with its report (stats row included).
     pub each: Option<EachGeneration>,
+    /// Set by a caller that embeds the command: how it continues a stopped
+    /// run, given the run's folder (Python: `bebete.resume('runs/x')`).
+    /// Its runs keep every file in their own folder (the plot there, no
+    /// copy of the champion in the project's `genomes/`), wherever the
+    /// caller's working folder is.
+    pub continue_with: Option<fn(&std::path::Path) -> String>,
 }
 
 /// A file-size limit (`ulimit -f`) must fail the write that exceeds it,
@@ -312,6 +318,7 @@ impl Drive {
             },
             None => stop_on_signals(),
         };
+        let continue_with = control.continue_with;
         let resumed = matches!(origin, Origin::Resumed { .. });
         let copy_allowed = champion_copy_allowed(&run, resumed);
         let (mut evolution, until, claimed) = match begin(game, origin, &run, threads, exchange)? {
@@ -357,7 +364,10 @@ impl Drive {
             learned: 0,
             started,
             run: run.clone(),
-            plot: default_plot(run.root()),
+            plot: match continue_with {
+                Some(_) => run.root().join(format!("{}.png", run.name())),
+                None => default_plot(run.root()),
+            },
             plotted: None,
         };
         if root {
@@ -397,9 +407,17 @@ impl Drive {
             }
         };
         if end == RunEnd::Stopped {
-            return Ok(stopped(evolution.run_dir(), evolution.generation(), &stop));
+            let dir = evolution.run_dir();
+            let how = continue_with.map_or_else(
+                || format!("{} {}", resume_command(), dir.root().display()),
+                |how| how(dir.root()),
+            );
+            return Ok(stopped(evolution.generation(), &how, &stop));
         }
-        let champion_copy = copy_champion(evolution.run_dir(), copy_allowed)?;
+        let champion_copy = match continue_with {
+            Some(_) => None,
+            None => copy_champion(evolution.run_dir(), copy_allowed)?,
+        };
         if !quiet {
             let summary = Summary {
                 first,
@@ -519,16 +537,12 @@ fn begin<G: BuiltInGame>(
 
 /// A run stopped by a signal: where to continue, and the shell's status
 /// convention (128 + the signal: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
-fn stopped(run: &RunDir, done: u64, stop: &Stop) -> ExitCode {
+fn stopped(done: u64, continue_with: &str, stop: &Stop) -> ExitCode {
     let at = match done {
         0 => "before the first generation".to_string(),
         d => format!("after generation {}", d - 1),
     };
-    errln!(
-        "stopped {at} (checkpoint written); continue with: {} {}",
-        resume_command(),
-        run.root().display()
-    );
+    errln!("stopped {at} (checkpoint written); continue with: {continue_with}");
     let code = 128 + stop.signal.load(Ordering::SeqCst).clamp(1, 127);
     ExitCode::from(code as u8)
 }

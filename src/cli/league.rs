@@ -95,6 +95,7 @@ impl GameVisitor for Matches<'_> {
             games: self.args.games + self.args.games % 2,
             seed: self.args.seed,
             openings: self.args.openings.unwrap_or(G::DEFAULT_OPENINGS),
+            record: false,
         };
         let host = |maker: &MakeSeat| -> Option<Box<dyn Player<G>>> {
             let seat = maker()

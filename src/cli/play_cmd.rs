@@ -45,6 +45,11 @@ pub struct PlayArgs {
     /// Seed of a random or otherwise randomised opponent [default: drawn]
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Write each game to FILE as it ends, one line a game: the first
+    /// player, the second, the result (1-0, 0-1 or 1/2-1/2) and the moves
+    /// in the game's notation, tab-separated (as `eval --record` writes)
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// What an illegal gene does: repair or forfeit
     #[arg(long, value_parser = parse_policy, default_value = "repair")]
     pub illegal: IllegalPolicy,
@@ -129,6 +134,12 @@ impl GameVisitor for Session<'_> {
                     game.spec().kind()
                 );
             }
+            if self.args.record.is_some() {
+                anyhow::bail!(
+                    "--record keeps two-player games; {} is a one-player game",
+                    game.spec().kind()
+                );
+            }
             let stdin = std::io::stdin();
             let mut out = terminal_out();
             // The fewest pieces that can be left, when the puzzle is small
@@ -149,6 +160,10 @@ impl GameVisitor for Session<'_> {
             FirstArg::Human => First::Human,
             FirstArg::Bot => First::Bot,
         };
+        let mut record = match &self.args.record {
+            Some(path) => Some(start_record(path)?),
+            None => None,
+        };
         let stdin = std::io::stdin();
         let mut out = terminal_out();
         let score = score_on_interrupt();
@@ -159,11 +174,44 @@ impl GameVisitor for Session<'_> {
             self.args.games,
             &mut stdin.lock(),
             &mut out,
-            &mut |s| *score.lock().unwrap_or_else(|e| e.into_inner()) = s,
+            &mut |s, played| {
+                *score.lock().unwrap_or_else(|e| e.into_inner()) = s;
+                let Some(file) = record.as_mut() else {
+                    return Ok(());
+                };
+                let (first, second) = match played.human_first {
+                    true => ("you", against.as_str()),
+                    false => (against.as_str(), "you"),
+                };
+                writeln!(
+                    file,
+                    "{first}\t{second}\t{}\t{}",
+                    played.result, played.moves
+                )?;
+                file.sync_data()
+            },
         )?;
         out.flush()?;
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// A new game record at `path` (`--record`), its first line naming the
+/// columns; an existing file is refused, not added to.
+fn start_record(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => anyhow::anyhow!(
+                "{} exists: choose another --record (games are not added to an old record)",
+                path.display()
+            ),
+            _ => anyhow::anyhow!("{}: {e}", path.display()),
+        })?;
+    writeln!(file, "# first\tsecond\tresult\tmoves")?;
+    Ok(file)
 }
 
 /// Standard output; on a terminal, long lines (the bot's notes) wrapped at

@@ -390,3 +390,70 @@ fn a_league_ranks_players_of_any_kind_with_intervals() {
         assert!(refused.contains(says), "{args:?}: {refused}");
     }
 }
+
+/// `eval --record` and `play --record` keep every game, one line a game,
+/// replayable: the guide's record is what the command writes, each line's
+/// moves are a position `move` takes, and the tally agrees with the
+/// results; an existing file is refused before a game is played.
+#[test]
+fn games_are_recorded_one_line_a_game_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_shipped_genomes(dir.path(), &["connect4.genome", "tictactoe.genome"]);
+    let args = [
+        "eval",
+        "genomes/connect4.genome",
+        "--against",
+        "rules",
+        "--games",
+        "4",
+        "--record",
+        "games.tsv",
+    ];
+    stdout_of(bebete(dir.path()).args(args));
+    let written = std::fs::read_to_string(dir.path().join("games.tsv")).unwrap();
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide.md")).unwrap();
+    let shown = guide
+        .split("`games.tsv` then holds:\n\n```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the guide shows the record");
+    assert_eq!(written, shown);
+    for line in written.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        // The genome won every game, from either side.
+        let genome_first = fields[0] == "genomes/connect4.genome";
+        assert_eq!(fields[2], if genome_first { "1-0" } else { "0-1" });
+        // A finished game: `move` has nothing to play after it.
+        let refused = refusal_of(bebete(dir.path()).args([
+            "move",
+            "genomes/connect4.genome",
+            "--position",
+            fields[3],
+        ]));
+        assert!(refused.contains("over"), "{refused}");
+    }
+    let again = refusal_of(bebete(dir.path()).args(args));
+    assert!(again.contains("games.tsv exists"), "{again}");
+    // A session's games, as each ends.
+    bebete(dir.path())
+        .args([
+            "play",
+            "genomes/tictactoe.genome",
+            "--games",
+            "2",
+            "--record",
+            "play.tsv",
+        ])
+        .write_stdin("5\n1\n4\n3\n7\n9\n2\n")
+        .assert()
+        .success();
+    let played = std::fs::read_to_string(dir.path().join("play.tsv")).unwrap();
+    assert_eq!(
+        played,
+        "# first\tsecond\tresult\tmoves\n\
+         you\tgenomes/tictactoe.genome\t0-1\t531946\n\
+         genomes/tictactoe.genome\tyou\t1-0\t37192\n"
+    );
+}

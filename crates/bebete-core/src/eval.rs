@@ -9,7 +9,7 @@
 use crate::encoding::TableGame;
 use crate::games::{Outcome, Side};
 use crate::players::Playable;
-use crate::players::{Player, PlayerFactory, play_game};
+use crate::players::{Player, PlayerFactory, play_game_seen};
 use crate::seed::derive_seed;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -28,6 +28,19 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Random plies played before each pair of games.
     pub openings: u32,
+    /// Whether the tally keeps every game's moves ([`Tally::records`]).
+    pub record: bool,
+}
+
+/// One game of a match, kept when [`MatchConfig::record`] asks for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Whether the player moved first.
+    pub player_first: bool,
+    pub outcome: Outcome,
+    /// Every move from the start, the opening's included, in the game's
+    /// notation: a position `bebete move --position` takes.
+    pub moves: String,
 }
 
 /// Wins, draws and losses against one opponent, from the player's side.
@@ -42,6 +55,9 @@ pub struct Tally {
     /// of those it moved second in.
     pub as_first: [u64; 3],
     pub as_second: [u64; 3],
+    /// The games, pair by pair, when the match was asked to keep them.
+    #[serde(skip)]
+    pub records: Vec<GameRecord>,
 }
 
 impl Tally {
@@ -67,8 +83,14 @@ impl Tally {
     }
 }
 
-/// The position after `plies` random moves (fewer if the game ends).
-fn opening<G: TableGame>(game: &G, plies: u32, seed: u64) -> G::Position {
+/// The position after `plies` random moves (fewer if the game ends), each
+/// move told to `seen`.
+fn opening<G: TableGame>(
+    game: &G,
+    plies: u32,
+    seed: u64,
+    mut seen: impl FnMut(G::Move),
+) -> G::Position {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut pos = game.start();
     let mut moves = Vec::new();
@@ -77,13 +99,14 @@ fn opening<G: TableGame>(game: &G, plies: u32, seed: u64) -> G::Position {
         // Never play an opening into a finished game.
         let next = moves
             .iter()
-            .map(|&m| game.play(&pos, m))
-            .filter(|p| game.outcome(p).is_none())
+            .map(|&m| (m, game.play(&pos, m)))
+            .filter(|(_, p)| game.outcome(p).is_none())
             .collect::<Vec<_>>();
-        if next.is_empty() {
+        let Some(&(mv, after)) = next.choose(&mut rng) else {
             break;
-        }
-        pos = *next.choose(&mut rng).expect("checked non-empty");
+        };
+        seen(mv);
+        pos = after;
     }
     pos
 }
@@ -160,7 +183,8 @@ pub fn play_with<G: TableGame>(
     let pairs = cfg.games.div_ceil(2);
     // One entry a pair (`None`: not played, the match stopped): an exact-size,
     // indexed collect, as fast as the unwatched match's.
-    let results: Vec<Option<[Outcome; 2]>> = (0..pairs)
+    type Pair = ([Outcome; 2], Option<[GameRecord; 2]>);
+    let results: Vec<Option<Pair>> = (0..pairs)
         .into_par_iter()
         .map_init(
             || (player(), opponent()),
@@ -168,21 +192,44 @@ pub fn play_with<G: TableGame>(
                 if watch.is_some_and(Watch::stopped) {
                     return None;
                 }
-                let start = opening(game, cfg.openings, derive_seed(cfg.seed, index, pair));
+                let mut opened = Vec::new();
+                let start = opening(
+                    game,
+                    cfg.openings,
+                    derive_seed(cfg.seed, index, pair),
+                    |m| {
+                        if cfg.record {
+                            opened.push(m);
+                        }
+                    },
+                );
                 let mut outcome = |player_side: Side| {
                     let k = 2 * pair + (player_side == Side::Second) as u64;
                     p.reseed(derive_seed(cfg.seed ^ 0x5eed, index, 2 * k));
                     o.reseed(derive_seed(cfg.seed ^ 0x5eed, index, 2 * k + 1));
-                    match player_side {
-                        Side::First => play_game(game, start, p.as_mut(), o.as_mut()),
-                        Side::Second => play_game(game, start, o.as_mut(), p.as_mut()),
-                    }
+                    let mut moves = opened.clone();
+                    let seen = |m| {
+                        if cfg.record {
+                            moves.push(m);
+                        }
+                    };
+                    let outcome = match player_side {
+                        Side::First => play_game_seen(game, start, p.as_mut(), o.as_mut(), seen),
+                        Side::Second => play_game_seen(game, start, o.as_mut(), p.as_mut(), seen),
+                    };
+                    let record = cfg.record.then(|| GameRecord {
+                        player_first: player_side == Side::First,
+                        outcome,
+                        moves: in_notation(game, &moves),
+                    });
+                    (outcome, record)
                 };
-                let pair = [outcome(Side::First), outcome(Side::Second)];
+                let (first, second) = (outcome(Side::First), outcome(Side::Second));
                 if let Some(w) = watch {
                     w.played.fetch_add(2, Ordering::Relaxed);
                 }
-                Some(pair)
+                let records = first.1.zip(second.1).map(<[GameRecord; 2]>::from);
+                Some(([first.0, second.0], records))
             },
         )
         .collect();
@@ -195,8 +242,10 @@ pub fn play_with<G: TableGame>(
         losses: 0,
         as_first: [0; 3],
         as_second: [0; 3],
+        records: Vec::new(),
     };
-    for [as_first, as_second] in results.into_iter().flatten() {
+    for ([as_first, as_second], records) in results.into_iter().flatten() {
+        tally.records.extend(records.into_iter().flatten());
         for (outcome, side) in [(as_first, Side::First), (as_second, Side::Second)] {
             let k = match outcome {
                 Outcome::Win(winner) if winner == side => 0,
@@ -211,6 +260,12 @@ pub fn play_with<G: TableGame>(
         }
     }
     tally
+}
+
+/// `moves` in the game's notation, as a position is written.
+fn in_notation<G: TableGame>(game: &G, moves: &[G::Move]) -> String {
+    let texts: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
+    texts.join(game.notation_separator())
 }
 
 #[cfg(test)]
@@ -233,6 +288,7 @@ mod tests {
             games: 101,
             seed: 3,
             openings: 0,
+            record: false,
         };
         let t = play_match(
             &TicTacToe::BASE3,
@@ -256,6 +312,7 @@ mod tests {
             games: 60,
             seed: 8,
             openings: 1,
+            record: false,
         };
         let on = |threads| {
             rayon::ThreadPoolBuilder::new()
@@ -284,6 +341,7 @@ mod tests {
             games: 40,
             seed: 8,
             openings: 1,
+            record: false,
         };
         let play = |watch: &Watch| {
             play_match(
@@ -307,6 +365,40 @@ mod tests {
         assert_eq!((none.games, none.wins + none.draws + none.losses), (0, 0));
     }
 
+    /// Keeping the games changes none of them: the same tally, a record
+    /// a game, each record's moves a finished game with its outcome.
+    #[test]
+    fn recorded_games_are_the_games_played() {
+        use crate::games::Game;
+        let cfg = MatchConfig {
+            games: 20,
+            seed: 9,
+            openings: 2,
+            record: false,
+        };
+        let game = TicTacToe::BASE3;
+        let play = |cfg| play_match(&game, &factory("rules"), &factory("random"), 1, cfg, None);
+        let plain = play(cfg);
+        let recorded = play(MatchConfig {
+            record: true,
+            ..cfg
+        });
+        assert!(plain.records.is_empty());
+        assert_eq!(recorded.records.len(), 20);
+        assert_eq!(
+            Tally {
+                records: Vec::new(),
+                ..recorded.clone()
+            },
+            plain
+        );
+        for (i, record) in recorded.records.iter().enumerate() {
+            assert_eq!(record.player_first, i % 2 == 0);
+            let end = game.parse_position(&record.moves).unwrap();
+            assert_eq!(game.outcome(&end), Some(record.outcome), "{}", record.moves);
+        }
+    }
+
     #[test]
     fn the_interval_is_a_point_for_a_clean_sweep() {
         let t = Tally {
@@ -317,6 +409,7 @@ mod tests {
             losses: 0,
             as_first: [5, 0, 0],
             as_second: [5, 0, 0],
+            records: Vec::new(),
         };
         assert_eq!(t.interval95(), (1.0, 1.0));
     }

@@ -4,10 +4,8 @@ fitness with matplotlib, then play the champion against OpenSpiel's MCTS.
     pip install crates/bebete-py matplotlib open_spiel
     python crates/bebete-py/examples/tour.py
 
-Writes runs/python-tour/ (the run) and plots/python-tour.png (the plot).
+Writes runs/python-tour/: the run, and tour.png in it (the plot).
 """
-
-import os
 
 import matplotlib
 
@@ -18,18 +16,18 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import bebete
-from bebete.openspiel import Bot
+from bebete.openspiel import Bot, match
 
 # 1. Evolve: the command line's `bebete evolve --game tictactoe --seed 1
 #    --run runs/python-tour`, which stops once its champion plays every
 #    position perfectly (a few hundred generations, about a second); a line
-#    every 100 generations.
+#    every 100 generations. Run again, the tour starts over.
 def each(row):
     if row["generation"] % 100 == 0:
         print(f"generation {row['generation']}: best {row['best']}, mean {row['mean']:.0f}")
 
 
-run = bebete.evolve("tictactoe", seed=1, run="runs/python-tour", each=each)
+run = bebete.evolve("tictactoe", seed=1, run="runs/python-tour", each=each, overwrite=True)
 stats = run.stats
 print(f"{run.path}: {len(stats)} generations, champion in {run.path / 'best.genome'}")
 
@@ -56,21 +54,15 @@ lines = fitness.get_legend_handles_labels()
 more = optimal.get_legend_handles_labels()
 fitness.legend(lines[0] + more[0], lines[1] + more[1], loc="lower right")
 fitness.set_title("tic-tac-toe from Python, seed 1")
-os.makedirs("plots", exist_ok=True)
 fig.tight_layout()
-fig.savefig("plots/python-tour.png", dpi=100)
-print("plot: plots/python-tour.png")
+fig.savefig(run.path / "tour.png", dpi=100)
+print(f"plot: {run.path / 'tour.png'}")
 
 # 3. The champion against OpenSpiel's MCTS (100 simulations a move), sides
 #    alternating.
 game = pyspiel.load_game("tic_tac_toe")
 champion = Bot(run.best, game)
 rng = np.random.RandomState(1)
-wins = draws = losses = 0
-for i in range(10):
-    opponent = mcts.MCTSBot(game, 2, 100, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
-    seat = i % 2
-    bots = [champion, opponent] if seat == 0 else [opponent, champion]
-    result = pyspiel.evaluate_bots(game.new_initial_state(), bots, i)[seat]
-    wins, draws, losses = wins + (result > 0), draws + (result == 0), losses + (result < 0)
-print(f"against MCTS: {wins} wins, {draws} draws, {losses} losses")
+opponent = mcts.MCTSBot(game, 2, 100, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+tally = match(champion, opponent, game, games=10, seed=0)
+print(f"against MCTS: {tally['wins']} wins, {tally['draws']} draws, {tally['losses']} losses")

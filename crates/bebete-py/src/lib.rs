@@ -50,6 +50,12 @@ fn parse(words: &[String]) -> PyResult<Command> {
     api::parse(words).map_err(PyValueError::new_err)
 }
 
+/// The keywords `command` takes (its flags with underscores).
+#[pyfunction]
+fn settings(command: &str) -> PyResult<Vec<String>> {
+    api::settings(command).ok_or_else(|| PyValueError::new_err(format!("no command {command}")))
+}
+
 /// The registered games' names.
 #[pyfunction]
 fn games() -> Vec<String> {
@@ -198,12 +204,22 @@ fn supervised<T: Send + 'static>(
     }
 }
 
+/// How a stopped run goes on, in Python's words.
+fn continue_in_python(run: &std::path::Path) -> String {
+    format!("bebete.resume({:?})", run.display().to_string())
+}
+
 /// `bebete evolve WORDS…` or `bebete resume WORDS…`, quiet, with `each`
 /// called after every generation; returns the run's directory and whether
 /// it was stopped.
 #[pyfunction]
-#[pyo3(signature = (words, each=None))]
-fn run(py: Python<'_>, words: Vec<String>, each: Option<Py<PyAny>>) -> PyResult<(PathBuf, bool)> {
+#[pyo3(signature = (words, each=None, overwrite=false))]
+fn run(
+    py: Python<'_>,
+    words: Vec<String>,
+    each: Option<Py<PyAny>>,
+    overwrite: bool,
+) -> PyResult<(PathBuf, bool)> {
     let outcome = match parse(&words)? {
         Command::Evolve(args) => supervised(py, each, move |stop, report| {
             api::evolve(
@@ -211,7 +227,9 @@ fn run(py: Python<'_>, words: Vec<String>, each: Option<Py<PyAny>>) -> PyResult<
                 Control {
                     stop: Some(stop),
                     each: Some(report),
+                    continue_with: Some(continue_in_python),
                 },
+                overwrite,
             )
         })?,
         Command::Resume(args) => {
@@ -222,6 +240,7 @@ fn run(py: Python<'_>, words: Vec<String>, each: Option<Py<PyAny>>) -> PyResult<
                     Control {
                         stop: Some(stop),
                         each: Some(report),
+                        continue_with: Some(continue_in_python),
                     },
                 )
                 .map(|ended| (dir, ended))
@@ -263,6 +282,7 @@ fn eval(py: Python<'_>, words: Vec<String>) -> PyResult<Vec<(String, u64, u64, u
 fn _bebete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(settings, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(explain_json, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;

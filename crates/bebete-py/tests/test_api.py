@@ -114,7 +114,6 @@ def test_resume_goes_on_as_the_command_line_does(cli, scratch):
     "settings,message",
     [
         ({"population": 0}, "--population 0: must be 1-100000"),
-        ({"popul": 3}, "tip: a similar argument exists: '--population'"),
         ({"fitness": "nonsense"}, "--fitness"),
     ],
 )
@@ -128,6 +127,20 @@ def test_bad_settings_are_the_command_lines_refusals(cli, scratch, settings, mes
     _, _, err = cli("evolve", "--seed", "1", "--run", "runs/bad2", *words, cwd=scratch)
     assert message in err
     assert not Path("runs/bad").exists()
+
+
+def test_an_unknown_keyword_is_a_type_error_naming_the_nearest(scratch):
+    with pytest.raises(TypeError, match=r"evolve\(\) got an unexpected keyword argument 'popul' \(did you mean 'population'\?\)"):
+        bebete.evolve("ttt", seed=1, run="runs/bad", popul=3)
+    with pytest.raises(TypeError, match="'nonsense'"):
+        bebete.resume("runs/bad", nonsense=1)
+    with pytest.raises(TypeError, match="eval"):
+        bebete.eval("genomes/tictactoe.genome", populaton=2)
+    assert not Path("runs/bad").exists()
+    # Every flag of the command is a keyword.
+    assert {"population", "self_play", "bench_against", "checkpoint_every"} <= set(
+        bebete._bebete.settings("evolve")
+    )
 
 
 def test_an_exception_in_each_stops_the_run_at_a_checkpoint(scratch):
@@ -191,6 +204,8 @@ def test_ctrl_c_raises_keyboard_interrupt_after_the_checkpoint(scratch):
         child.kill()
     assert child.returncode == 130, err
     assert "interrupted" in out
+    # How to go on, in Python's words.
+    assert 'continue with: bebete.resume("runs/int")' in err
     stats = rows_without_times(scratch / "runs/int")
     checkpoints = sorted((scratch / "runs/int/checkpoints").glob("gen-*.ckpt"))
     assert checkpoints, "a checkpoint was written before KeyboardInterrupt"
@@ -222,3 +237,47 @@ def test_legal_moves_are_the_rules(scratch):
     assert bebete.legal_moves("othello", "f5") == ["f4", "d6", "f6"]
     assert bebete.legal_moves("ttt", "123456") == ["7", "8", "9"]
     assert bebete.legal_moves("ttt", "14253") == []
+
+
+def test_sigterm_stops_a_run_at_its_checkpoint_and_exits_143(scratch):
+    script = (
+        "import bebete\n"
+        "def each(row):\n"
+        "    print('generation', row['generation'], flush=True)\n"
+        "bebete.evolve('c4', encoder='subgrid', seed=1, generations=100000, population=10, run='runs/term', each=each)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        first = child.stdout.readline()
+        assert first.startswith("generation"), child.stderr.read()
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 143, err
+    assert 'checkpoint written); continue with: bebete.resume("runs/term")' in err
+    checkpoints = sorted((scratch / "runs/term/checkpoints").glob("gen-*.ckpt"))
+    assert int(checkpoints[-1].stem.split("-")[1]) == len(rows_without_times(scratch / "runs/term"))
+
+
+def test_a_run_started_over_and_its_files_in_its_own_folder(scratch, capfd):
+    first = bebete.evolve("ttt", seed=1, generations=3, run="runs/again")
+    with pytest.raises(ValueError, match="already holds a run"):
+        bebete.evolve("ttt", seed=1, generations=3, run="runs/again")
+    # The cell run twice: the old run goes, the new one is a whole run.
+    Path("runs/again/notes.txt").write_text("mine")
+    again = bebete.evolve("ttt", seed=2, generations=5, run="runs/again", overwrite=True)
+    assert len(again.stats) == 5 and again.stats[0]["generation"] == 0
+    assert first.path == again.path
+    assert Path("runs/again/notes.txt").read_text() == "mine"
+    # Every file of the run in its folder, none in the working folder.
+    assert Path("runs/again/again.png").exists()
+    assert not Path("plots").exists()
+    assert not Path("genomes/again.genome").exists()
+    # A progress line on stderr without each=, none with progress=False.
+    err = capfd.readouterr().err
+    assert "generation 0: best" in err
+    bebete.evolve("ttt", seed=3, generations=2, run="runs/quiet", progress=False)
+    assert "generation" not in capfd.readouterr().err

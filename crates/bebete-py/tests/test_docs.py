@@ -1,6 +1,8 @@
 """Every Python block of the README and docs/python.md runs as written, in
 order, in one scratch folder (a block may use what an earlier one wrote)."""
 
+import contextlib
+import io
 import re
 
 import pytest
@@ -11,12 +13,20 @@ PAGES = [ROOT / "README.md", ROOT / "docs" / "python.md"]
 
 
 def python_blocks(page):
-    return re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.S)
+    """Each Python block, and the text block that follows it after one line
+    ("It prints:") when there is one: what the block must print."""
+    return re.findall(
+        r"```python\n(.*?)```\n(?:\n[^\n`]+\n\n```text\n(.*?)```)?", page.read_text(), flags=re.S
+    )
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_python_block_runs(page, scratch):
     blocks = python_blocks(page)
     assert blocks, f"{page} shows no Python"
-    for block in blocks:
-        exec(compile(block, f"{page.name} block", "exec"), {"__name__": "__main__"})
+    for block, shown in blocks:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(block, f"{page.name} block", "exec"), {"__name__": "__main__"})
+        if shown:
+            assert printed.getvalue() == shown, f"{page.name}: the block printed\n{printed.getvalue()}"

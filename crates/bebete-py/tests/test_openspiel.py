@@ -117,3 +117,38 @@ def test_a_genome_of_another_game_is_refused():
         openspiel.Bot(GENOMES / "tictactoe.genome", "connect_four")
     with pytest.raises(ValueError, match="bebete plays"):
         openspiel.Bot(GENOMES / "tictactoe.genome", "go")
+
+
+class AnySeatRandom(pyspiel.Bot):
+    """A random player for whichever side is to move."""
+
+    def __init__(self, seed):
+        pyspiel.Bot.__init__(self)
+        self.rng = random.Random(seed)
+
+    def step(self, state):
+        return self.rng.choice(state.legal_actions())
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+
+def test_the_bot_gives_its_policy_and_a_match_alternates_sides():
+    game = pyspiel.load_game("tic_tac_toe")
+    bot = openspiel.Bot(bebete.load(GENOMES / "tictactoe.genome"), game)
+    state = game.new_initial_state()
+    policy, action = bot.step_with_policy(state)
+    assert action == bot.step(state)
+    assert sorted(a for a, _ in policy) == state.legal_actions()
+    assert dict(policy)[action] == 1.0 and sum(p for _, p in policy) == 1.0
+    # The shipped champion plays perfectly: it never loses, on either side.
+    opponent = AnySeatRandom(3)
+    tally = openspiel.match(GENOMES / "tictactoe.genome", opponent, game, games=10)
+    assert tally["games"] == 10 and tally["losses"] == 0
+    assert tally["wins"] + tally["draws"] == 10
+    assert tally["score"] == (tally["wins"] + tally["draws"] / 2) / 10
+    with pytest.raises(ValueError, match="at least 1 game"):
+        openspiel.match(bot, bot, game, games=0)

@@ -175,6 +175,7 @@ impl<G: Playable> Bench<G> {
             games: cfg.bench.games,
             seed: derive_seed(cfg.seed, generation, BENCH_STREAM),
             openings: G::DEFAULT_OPENINGS,
+            record: false,
         };
         let me = || {
             let player = GenomePlayer::with_rules(champion, cfg.genome_rules());

@@ -60,6 +60,17 @@ pub fn play_game<G: Game>(
     first: &mut dyn Player<G>,
     second: &mut dyn Player<G>,
 ) -> Outcome {
+    play_game_seen(game, start, first, second, |_| {})
+}
+
+/// [`play_game`], telling `seen` each move played (a game record).
+pub fn play_game_seen<G: Game>(
+    game: &G,
+    start: G::Position,
+    first: &mut dyn Player<G>,
+    second: &mut dyn Player<G>,
+    mut seen: impl FnMut(G::Move),
+) -> Outcome {
     let mut pos = start;
     loop {
         if let Some(outcome) = game.outcome(&pos) {
@@ -71,7 +82,10 @@ pub fn play_game<G: Game>(
             Side::Second => second,
         };
         match player.choose(game, &pos) {
-            Some(mv) if game.is_legal(&pos, mv) => pos = game.play(&pos, mv),
+            Some(mv) if game.is_legal(&pos, mv) => {
+                seen(mv);
+                pos = game.play(&pos, mv);
+            }
             _ => return Outcome::Win(side.other()),
         }
     }

@@ -4,11 +4,12 @@ and play them as OpenSpiel bots (``bebete.openspiel``).
 Every setting is the command line's flag, with underscores for dashes
 (``population=50`` is ``--population 50``, ``self_play=2000`` is
 ``--self-play 2000``, ``True`` a bare flag), checked by the command line's
-own parser: a bad value raises ``ValueError`` with the command line's
-message. A run is the command line's run, row for row, for the same seed
+own parser: a keyword that is no setting raises ``TypeError``, a bad value
+``ValueError`` with the command line's message. A run is the command line's run, row for row, for the same seed
 and settings; it works without the GIL, and Ctrl-C stops it after the
 generation under way, its checkpoint written, then raises
-``KeyboardInterrupt`` (``bebete.resume`` goes on from there).
+``KeyboardInterrupt`` (``bebete.resume`` goes on from there); SIGTERM
+stops it alike, then exits with status 143.
 
     import bebete
     run = bebete.evolve("tictactoe", seed=1, generations=20, run="runs/py-ttt")
@@ -17,9 +18,15 @@ generation under way, its checkpoint written, then raises
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import difflib
 import json
 import os
+import signal
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
 
@@ -125,6 +132,17 @@ class Run:
         return f"bebete.Run({str(self.path)!r})"
 
 
+def _check_keywords(command: str, settings: dict) -> None:
+    """A keyword that is no setting of ``command`` is a ``TypeError``, as
+    Python raises for any function, with the nearest setting named."""
+    known = set(_bebete.settings(command))
+    for name in settings:
+        if name not in known:
+            near = difflib.get_close_matches(name, sorted(known), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise TypeError(f"{command}() got an unexpected keyword argument {name!r}{hint}")
+
+
 def _words(settings: dict) -> list:
     """Keyword arguments as the command line's flags."""
     words = []
@@ -143,6 +161,59 @@ def _words(settings: dict) -> list:
 
 Each = Optional[Callable[[dict], object]]
 
+#: Seconds between two progress lines.
+PROGRESS_EVERY = 5.0
+
+
+def _with_progress(each: Each, progress: bool) -> Each:
+    """``each``, and a line on stderr at the first generation and then at
+    most every ``PROGRESS_EVERY`` seconds, unless ``progress`` is False."""
+    if not progress:
+        return each
+    started = time.monotonic()
+    shown = [None]
+
+    def show(row: dict):
+        now = time.monotonic()
+        if shown[0] is None or now - shown[0] >= PROGRESS_EVERY:
+            shown[0] = now
+            print(
+                f"generation {row['generation']}: best {row['best']}, "
+                f"mean {row['mean']:.1f} ({now - started:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+        if each is not None:
+            return each(row)
+
+    return show
+
+
+@contextlib.contextmanager
+def _sigterm_stops_the_run():
+    """While a run goes on in the main thread, SIGTERM stops it as Ctrl-C
+    does (after the generation under way, its checkpoint written), then
+    exits with status 143, as the command line does; Python's default is to
+    die at once."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _run(words: list, each: Each, progress: bool, overwrite: bool = False) -> Run:
+    with _sigterm_stops_the_run():
+        path, stopped = _bebete.run(words, _with_progress(each, progress), overwrite)
+    return Run(path, stopped)
+
 
 def evolve(
     game: str = "tictactoe",
@@ -151,19 +222,25 @@ def evolve(
     generations: Optional[int] = None,
     run: Optional[PathLike] = None,
     each: Each = None,
+    progress: bool = True,
+    overwrite: bool = False,
     **settings,
 ) -> Run:
     """Evolves genomes of ``game``: ``bebete evolve --game GAME --seed SEED
-    …`` with ``settings`` as its flags, without the progress bar and the
-    summary. ``run`` is the run's directory (default ``runs/GAME-SEED``, as
-    the command line names it). ``each``, if given, is called after every
-    generation with a dict of that generation's numbers (``generation``,
-    ``best``, ``mean``, ``worst``, ``diversity``, ``games``, ``learned``).
+    …`` with ``settings`` as its flags. ``run`` is the run's directory
+    (default ``runs/GAME-SEED``, as the command line names it); every file
+    of the run stays in it (its plot too: ``RUN/NAME.png``). ``each``, if
+    given, is called after every generation with a dict of that
+    generation's numbers (``generation``, ``best``, ``mean``, ``worst``,
+    ``diversity``, ``games``, ``learned``). ``progress`` prints a line on
+    stderr every few seconds. ``overwrite=True`` deletes a run already in
+    ``run`` and starts over (a notebook cell run twice); without it such a
+    run is refused.
     """
+    _check_keywords("evolve", settings)
     words = ["evolve", "--game", game, "--seed", str(seed)]
     words += _words({"generations": generations, "run": run, **settings})
-    path, stopped = _bebete.run(words, each)
-    return Run(path, stopped)
+    return _run(words, each, progress, overwrite)
 
 
 def resume(
@@ -171,14 +248,15 @@ def resume(
     generations: Optional[int] = None,
     *,
     each: Each = None,
+    progress: bool = True,
     **settings,
 ) -> Run:
     """Continues a run from its newest valid checkpoint: ``bebete resume
     RUN --generations N``; without ``generations``, up to its plan."""
+    _check_keywords("resume", settings)
     path = run.path if isinstance(run, Run) else Path(os.fspath(run))
     words = ["resume", os.fspath(path)] + _words({"generations": generations, **settings})
-    path, stopped = _bebete.run(words, each)
-    return Run(path, stopped)
+    return _run(words, each, progress)
 
 
 def eval(
@@ -193,6 +271,7 @@ def eval(
     a list): ``bebete eval``. For one opponent, a dict with ``against``,
     ``games``, ``wins``, ``draws``, ``losses`` and ``score`` (a win 1, a draw
     ½, out of 1); for several, such a dict for each, by opponent."""
+    _check_keywords("eval", settings)
     if isinstance(player, Genome):
         player = player.path
     if not isinstance(against, str):

@@ -251,8 +251,43 @@ class Bot(pyspiel.Bot):
         steps = _steps(state)  # the history replayed once a step
         return action_of(state, self.genome.move(position(state, steps)), steps)
 
+    def provides_policy(self) -> bool:
+        return True
+
+    def step_with_policy(self, state):
+        """The genome's policy in ``state`` and its action: a genome
+        decides, so its action has probability 1 and every other legal
+        action 0 (what OpenSpiel's tools that ask bots for policies take)."""
+        action = self.step(state)
+        policy = [(a, 1.0 if a == action else 0.0) for a in state.legal_actions()]
+        return policy, action
+
     def restart_at(self, state) -> None:
         """Nothing to reset: each step reads the whole history."""
 
     def inform_action(self, state, player_id, action) -> None:
         """Nothing to learn: each step reads the whole history."""
+
+
+def match(player, opponent, game, games: int = 20, seed: int = 1) -> dict:
+    """Plays ``games`` games of ``game`` (a ``pyspiel`` game or its name)
+    between two bots, sides alternating (``player`` first in the first
+    game), each game by ``pyspiel.evaluate_bots`` with seed ``seed + i``;
+    ``player`` may also be a ``bebete.Genome`` or a genome file. Returns
+    ``player``'s tally as ``bebete.eval`` gives it: ``games``, ``wins``,
+    ``draws``, ``losses`` and ``score`` (a win 1, a draw ½, out of 1)."""
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    if not isinstance(player, pyspiel.Bot):
+        player = Bot(player, game)
+    if games < 1:
+        raise ValueError(f"games={games}: a match is at least 1 game")
+    tally = {"games": games, "wins": 0, "draws": 0, "losses": 0}
+    for i in range(games):
+        seats = [player, opponent] if i % 2 == 0 else [opponent, player]
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), seats, seed + i)
+        mine, theirs = (returns[0], returns[1]) if i % 2 == 0 else (returns[1], returns[0])
+        outcome = "wins" if mine > theirs else "losses" if mine < theirs else "draws"
+        tally[outcome] += 1
+    tally["score"] = (tally["wins"] + tally["draws"] / 2) / games
+    return tally

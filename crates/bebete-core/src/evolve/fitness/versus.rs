@@ -111,6 +111,7 @@ fn versus<G: Playable>(
         games,
         seed,
         openings: G::DEFAULT_OPENINGS,
+        record: false,
     };
     (0..pop.size())
         .into_par_iter()
