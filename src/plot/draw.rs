@@ -422,6 +422,15 @@ pub(super) fn compact(v: f64) -> String {
     }
 }
 
+/// Pixels for a legend of its own beside the curves, the same in every
+/// panel so that their x axes line up: the longest run label with a
+/// column's name or a target's words (`target reached (generation 12)`)
+/// at about 7 pixels a character, the line sample and margins.
+fn legend_width(labels: &[String]) -> u32 {
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    ((longest + 32) as u32 * 7 + 40).clamp(200, 460)
+}
+
 /// The corner of the panel where the legend covers the fewest points (a
 /// third of the width, two fifths of the height), `preferred` among equals.
 fn quiet_corner(
@@ -490,7 +499,19 @@ where
         marks,
     } = spec;
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let mut chart = ChartBuilder::on(area)
+    // Several runs: the legend gets a column of its own at the right, so
+    // that it never covers a curve; one run's legend sits in the corner
+    // where it covers the fewest points.
+    let single_run = labels.len() == 1;
+    let (plot_area, legend_area) = if single_run {
+        (area.clone(), None)
+    } else {
+        let width = area.dim_in_pixel().0;
+        let (plot, side) = area.split_horizontally(width.saturating_sub(legend_width(labels)));
+        (plot, Some(side))
+    };
+    let mut entries: Vec<(String, usize, ShapeStyle)> = Vec::new();
+    let mut chart = ChartBuilder::on(&plot_area)
         .caption(caption, ("sans-serif", 20))
         .margin(10)
         .x_label_area_size(35)
@@ -518,7 +539,6 @@ where
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(err)?;
-    let single_run = labels.len() == 1;
     for (k, curve) in series.iter().enumerate() {
         let Curve {
             run,
@@ -590,21 +610,42 @@ where
                 chart.draw_series(DashedLineSeries::new(line, size, gap, style))
             }
         };
-        drawn
-            .map_err(err)?
-            .label(label)
-            .legend(move |(x, y)| legend_line((x, y), *dash, style));
+        let drawn = drawn.map_err(err)?;
+        if legend_area.is_some() {
+            entries.push((label, *dash, style));
+        } else {
+            drawn
+                .label(label)
+                .legend(move |(x, y)| legend_line((x, y), *dash, style));
+        }
     }
     for Mark { at, words, run } in marks {
         // One run: green; several: the run's colour.
         let colour = run.map_or(COLOURS[4], |r| COLOURS[r % COLOURS.len()]);
         let style = colour.stroke_width(2);
         let dashes = DashedLineSeries::new([(at, y_range.start), (at, y_range.end)], 8, 6, style);
-        chart
-            .draw_series(dashes)
-            .map_err(err)?
-            .label(words)
-            .legend(move |(x, y)| legend_line((x, y), 1, style));
+        let drawn = chart.draw_series(dashes).map_err(err)?;
+        if legend_area.is_some() {
+            entries.push((words, 1, style));
+        } else {
+            drawn
+                .label(words)
+                .legend(move |(x, y)| legend_line((x, y), 1, style));
+        }
+    }
+    if let Some(side) = legend_area {
+        // Level with the top of the plotting area, below the caption.
+        for (i, (text, dash, style)) in entries.into_iter().enumerate() {
+            let y = 48 + 17 * i as i32;
+            side.draw(&legend_line((4, y), dash, style)).map_err(err)?;
+            side.draw(&Text::new(
+                text,
+                (30, y - 7),
+                ("sans-serif", 13).into_font().color(&BLACK),
+            ))
+            .map_err(err)?;
+        }
+        return Ok(());
     }
     chart
         .configure_series_labels()

@@ -304,25 +304,36 @@ fn labels(runs: &[RunStats]) -> Vec<String> {
         })
         .collect();
     let settings_differ = differing.iter().any(|k| k.as_str() != "seed");
-    let by_params: Vec<String> = runs
-        .iter()
-        .map(|run| {
-            differing
-                .iter()
-                .filter(|k| !(settings_differ && k.as_str() == "seed"))
-                .filter(|k| runs.iter().any(|other| other.param(k) != run.param(k)))
-                .map(|k| match run.param(k).as_str() {
-                    "-" => format!("no {k}"),
-                    value => format!("{k}={value}"),
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
+    let by = |with_seed: bool| -> Vec<String> {
+        runs.iter()
+            .map(|run| {
+                differing
+                    .iter()
+                    .filter(|k| with_seed || k.as_str() != "seed")
+                    .filter(|k| runs.iter().any(|other| other.param(k) != run.param(k)))
+                    .map(|k| match run.param(k).as_str() {
+                        "-" => format!("no {k}"),
+                        value => format!("{k}={value}"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    // The seed as well where runs of the same settings would share a label.
+    let mut by_params = by(!settings_differ);
+    let unique = |labels: &[String]| {
+        let mut seen = std::collections::HashSet::new();
+        labels.iter().all(|l| seen.insert(l))
+    };
+    if !unique(&by_params) {
+        by_params = by(true);
+    }
     // The runs' own names when nothing short tells them all apart.
-    let readable = by_params
-        .iter()
-        .all(|l| !l.is_empty() && l.chars().count() <= MAX_LABEL);
+    let readable = unique(&by_params)
+        && by_params
+            .iter()
+            .all(|l| !l.is_empty() && l.chars().count() <= MAX_LABEL);
     if runs.len() > 1 && readable {
         by_params
     } else {
@@ -722,7 +733,14 @@ mod tests {
         let a = RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap();
         let mut b = RunStats::load(&run_dir(dir.path(), "b", 2)).unwrap();
         b.params.insert("mutation".into(), 0.01.into());
-        assert_eq!(labels(&[a.clone(), b]), ["no mutation", "mutation=0.01"]);
+        assert_eq!(labels(&[a.clone(), b.clone()]), ["no mutation", "mutation=0.01"]);
+        // Two runs of the same settings beside another: each named, the
+        // seed telling the two apart.
+        let c = RunStats::load(&run_dir(dir.path(), "c", 5)).unwrap();
+        assert_eq!(
+            labels(&[a.clone(), c, b]),
+            ["no mutation seed=1", "no mutation seed=5", "mutation=0.01 seed=2"]
+        );
         assert_eq!(title(&[a]), "tictactoe, population 100 (run a, seed 1)");
         let reached = run_dir(dir.path(), "r", 3);
         std::fs::write(
