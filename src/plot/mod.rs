@@ -733,13 +733,20 @@ mod tests {
         let a = RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap();
         let mut b = RunStats::load(&run_dir(dir.path(), "b", 2)).unwrap();
         b.params.insert("mutation".into(), 0.01.into());
-        assert_eq!(labels(&[a.clone(), b.clone()]), ["no mutation", "mutation=0.01"]);
+        assert_eq!(
+            labels(&[a.clone(), b.clone()]),
+            ["no mutation", "mutation=0.01"]
+        );
         // Two runs of the same settings beside another: each named, the
         // seed telling the two apart.
         let c = RunStats::load(&run_dir(dir.path(), "c", 5)).unwrap();
         assert_eq!(
             labels(&[a.clone(), c, b]),
-            ["no mutation seed=1", "no mutation seed=5", "mutation=0.01 seed=2"]
+            [
+                "no mutation seed=1",
+                "no mutation seed=5",
+                "mutation=0.01 seed=2"
+            ]
         );
         assert_eq!(title(&[a]), "tictactoe, population 100 (run a, seed 1)");
         let reached = run_dir(dir.path(), "r", 3);

@@ -200,12 +200,12 @@ fn play_uses_the_shipped_champion_whatever_its_encoder() {
     assert!(out.contains("votes per column"), "{out}");
     // Asking for another encoder explicitly is refused, naming both.
     let out = bebete(dir.path())
-        .args(["play", "--game", "c4", "--encoder", "playable"])
+        .args(["play", "--game", "c4", "--encoder", "subgrid"])
         .assert()
         .code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
-        stderr.contains("mirror encoder") && stderr.contains("playable"),
+        stderr.contains("mirror encoder") && stderr.contains("subgrid"),
         "{stderr}"
     );
 }

@@ -35,8 +35,6 @@ const STRIDE: usize = CONNECT4_STRIDE as usize;
 pub const WINDOWS: usize = 12;
 /// Genes in a Connect-Four genome: 31^4.
 pub const CONNECT4_GENES: usize = 923_521;
-/// Genes with the playable encoders: four 5-bit fields, 2^20.
-pub const PLAYABLE_GENES: usize = 1 << 20;
 
 /// The low 4 bits of each column field.
 const NIBBLES: u64 = {
@@ -182,22 +180,10 @@ impl SubgridEncoder {
         let opponent = pos.opponent();
         let mut out = [(0u32, false); WINDOWS];
         for row in 0..3 {
-            let mut codes = ((pos.mask >> row) & NIBBLES) + ((opponent >> row) & NIBBLES);
-            if encoder.playable() && row > 0 {
-                // Columns whose cell just below the window is empty: the
-                // window column is empty and its lowest cell not playable.
-                let below_empty = !(pos.mask >> (row - 1)) & BOTTOMS;
-                codes |= below_empty * 31;
-            }
+            let codes = ((pos.mask >> row) & NIBBLES) + ((opponent >> row) & NIBBLES);
             let c: [u32; WIDTH] =
                 std::array::from_fn(|col| ((codes >> (STRIDE * col)) & 0x7f) as u32);
-            let index = |a: u32, b: u32, x: u32, d: u32| {
-                if encoder.playable() {
-                    (a << 15) | (b << 10) | (x << 5) | d
-                } else {
-                    ((a * 31 + b) * 31 + x) * 31 + d
-                }
-            };
+            let index = |a: u32, b: u32, x: u32, d: u32| ((a * 31 + b) * 31 + x) * 31 + d;
             for col in 0..4 {
                 let forward = index(c[col], c[col + 1], c[col + 2], c[col + 3]);
                 out[row * 4 + col] = if encoder.mirror() {
@@ -220,17 +206,6 @@ impl SubgridEncoder {
         (1 << stones) - 1 + opponent_bits
     }
 }
-
-/// Bit 0 of each column field.
-const BOTTOMS: u64 = {
-    let mut m = 0u64;
-    let mut col = 0;
-    while col < WIDTH {
-        m |= 1 << (STRIDE * col);
-        col += 1;
-    }
-    m
-};
 
 /// The board column a window's gene votes for.
 #[inline]
@@ -286,11 +261,7 @@ impl TableGame for Pair<Connect4, Connect4Encoder> {
     const WEIGHTED_GENES: bool = true;
 
     fn gene_count(&self) -> usize {
-        if self.kind.playable() {
-            PLAYABLE_GENES
-        } else {
-            CONNECT4_GENES
-        }
+        CONNECT4_GENES
     }
 
     fn random_gene<R: Rng + ?Sized>(&self, _index: usize, rng: &mut R) -> u8 {

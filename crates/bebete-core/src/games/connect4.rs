@@ -38,49 +38,25 @@ pub enum Connect4Encoder {
     /// 31^4 = 923,521 genes.
     #[default]
     Subgrid,
-    /// Like `subgrid`, plus whether an empty window column's lowest cell is
-    /// playable (32 states per column, index = four 5-bit fields, 2^20 genes):
-    /// the sub-grid code's known blind spot.
-    Playable,
     /// `subgrid`, with a window and its left-right mirror sharing one gene
     /// (the gene's column read mirrored).
     Mirror,
-    /// `playable` and `mirror` together.
-    PlayableMirror,
 }
 
 impl Connect4Encoder {
     /// Every vote encoder, in the order `--encoder` lists them.
-    pub const ALL: [Connect4Encoder; 4] = [
-        Connect4Encoder::Subgrid,
-        Connect4Encoder::Playable,
-        Connect4Encoder::Mirror,
-        Connect4Encoder::PlayableMirror,
-    ];
+    pub const ALL: [Connect4Encoder; 2] = [Connect4Encoder::Subgrid, Connect4Encoder::Mirror];
 
     pub fn name(self) -> &'static str {
         match self {
             Connect4Encoder::Subgrid => "subgrid",
-            Connect4Encoder::Playable => "playable",
             Connect4Encoder::Mirror => "mirror",
-            Connect4Encoder::PlayableMirror => "playable-mirror",
         }
-    }
-
-    /// Whether empty window columns say if their lowest cell is playable.
-    pub fn playable(self) -> bool {
-        matches!(
-            self,
-            Connect4Encoder::Playable | Connect4Encoder::PlayableMirror
-        )
     }
 
     /// Whether mirrored windows share a gene.
     pub fn mirror(self) -> bool {
-        matches!(
-            self,
-            Connect4Encoder::Mirror | Connect4Encoder::PlayableMirror
-        )
+        self == Connect4Encoder::Mirror
     }
 }
 
@@ -107,15 +83,19 @@ impl Connect4 {
 }
 
 /// Connect-Four with its genome kind as files store it: one tag per vote
-/// encoder, then the value genome. Append only.
+/// encoder, then the value genome. Append only: the tags of the retired
+/// `playable` encoders keep their places, so the others read as written.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub enum Stored {
     Subgrid,
-    Playable,
+    RetiredPlayable,
     Mirror,
-    PlayableMirror,
+    RetiredPlayableMirror,
     NTuple(NTuple),
 }
+
+/// Why a genome of a retired encoder does not read.
+const RETIRED_PLAYABLE: &str = "its Connect-Four encoder, `playable` (or `playable-mirror`), was an experiment that did not help (docs/experiments.md) and was retired in bebete 0.1 after commit 939d49a; that commit still reads and plays it";
 
 impl Rules for Connect4 {
     type Votes = Connect4Encoder;
@@ -125,21 +105,20 @@ impl Rules for Connect4 {
     fn store(game: &GenomeGame<Connect4>) -> Stored {
         match game.kind {
             Kind::Votes(Connect4Encoder::Subgrid) => Stored::Subgrid,
-            Kind::Votes(Connect4Encoder::Playable) => Stored::Playable,
             Kind::Votes(Connect4Encoder::Mirror) => Stored::Mirror,
-            Kind::Votes(Connect4Encoder::PlayableMirror) => Stored::PlayableMirror,
             Kind::Value(genome) => Stored::NTuple(genome.shape),
         }
     }
 
-    fn load(stored: Stored) -> GenomeGame<Connect4> {
-        let votes = |encoder| GenomeGame::votes(Connect4, encoder);
+    fn load(stored: Stored) -> Result<GenomeGame<Connect4>, String> {
+        let votes = |encoder| Ok(GenomeGame::votes(Connect4, encoder));
         match stored {
             Stored::Subgrid => votes(Connect4Encoder::Subgrid),
-            Stored::Playable => votes(Connect4Encoder::Playable),
             Stored::Mirror => votes(Connect4Encoder::Mirror),
-            Stored::PlayableMirror => votes(Connect4Encoder::PlayableMirror),
-            Stored::NTuple(shape) => Connect4::value_genome(shape).registered(),
+            Stored::RetiredPlayable | Stored::RetiredPlayableMirror => {
+                Err(RETIRED_PLAYABLE.to_string())
+            }
+            Stored::NTuple(shape) => Ok(Connect4::value_genome(shape).registered()),
         }
     }
 }
@@ -271,11 +250,9 @@ impl Registered for GenomeGame<Connect4> {
         }
         match Connect4Encoder::ALL.into_iter().find(|e| e.name() == name) {
             Some(encoder) => Ok(GenomeGame::votes(Connect4, encoder)),
-            None => Err(options.unknown_encoder(
-                Self::NAME,
-                &["subgrid", "playable", "mirror", "playable-mirror", "ntuple"],
-                default,
-            )),
+            None => {
+                Err(options.unknown_encoder(Self::NAME, &["subgrid", "mirror", "ntuple"], default))
+            }
         }
     }
 

@@ -38,8 +38,9 @@ pub trait Rules: Game + Copy + Debug + PartialEq + Eq + Hash {
 
     /// The stored form of `game`.
     fn store(game: &GenomeGame<Self>) -> Self::Stored;
-    /// The game a stored form names.
-    fn load(stored: Self::Stored) -> GenomeGame<Self>;
+    /// The game a stored form names; an error for a retired kind (what
+    /// reading the file says).
+    fn load(stored: Self::Stored) -> Result<GenomeGame<Self>, String>;
 }
 
 /// Which kind of genome plays a game, with that kind's parameters.
@@ -101,7 +102,7 @@ impl<R: Rules> Serialize for GenomeGame<R> {
 
 impl<'de, R: Rules> Deserialize<'de> for GenomeGame<R> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        R::Stored::deserialize(deserializer).map(R::load)
+        R::load(R::Stored::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 

@@ -150,8 +150,8 @@ impl Rules for Matchsticks {
         }
     }
 
-    fn load((rules, encoder): Self::Stored) -> GenomeGame<Matchsticks> {
-        GenomeGame::votes(Matchsticks { rules }, encoder)
+    fn load((rules, encoder): Self::Stored) -> Result<GenomeGame<Matchsticks>, String> {
+        Ok(GenomeGame::votes(Matchsticks { rules }, encoder))
     }
 }
 

@@ -180,8 +180,8 @@ impl Rules for Solitaire {
         game.rules.rules
     }
 
-    fn load(rules: SolitaireRules) -> GenomeGame<Solitaire> {
-        Solitaire::bits(rules).registered()
+    fn load(rules: SolitaireRules) -> Result<GenomeGame<Solitaire>, String> {
+        Ok(Solitaire::bits(rules).registered())
     }
 }
 

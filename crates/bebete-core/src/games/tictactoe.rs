@@ -84,12 +84,12 @@ impl Rules for TicTacToe {
         }
     }
 
-    fn load(stored: Stored) -> GenomeGame<TicTacToe> {
-        match stored {
+    fn load(stored: Stored) -> Result<GenomeGame<TicTacToe>, String> {
+        Ok(match stored {
             Stored::Base3 => GenomeGame::votes(TicTacToe, TicTacToeEncoder::Base3),
             Stored::Symmetric => GenomeGame::votes(TicTacToe, TicTacToeEncoder::Symmetric),
             Stored::NTuple(shape) => GenomeGame::value(TicTacToe, ValueGenome::drawn(shape)),
-        }
+        })
     }
 }
 

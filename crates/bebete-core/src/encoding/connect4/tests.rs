@@ -123,21 +123,6 @@ fn the_fast_choice_agrees_with_centre_out_choice() {
 }
 
 #[test]
-fn the_playable_encoder_marks_empty_unplayable_window_columns() {
-    let game = Pair::new(Connect4, Connect4Encoder::Playable);
-    // Column 1 holds one stone: in row-offset-1 windows its window column
-    // is empty but playable (code 0); column 2 is empty, so at row offset
-    // 1 its lowest cell is not playable (code 31).
-    let pos = game.parse_position("1").unwrap();
-    let w = SubgridEncoder::windows(Connect4Encoder::Playable, &pos);
-    let fields = |i: u32| [(i >> 15) & 31, (i >> 10) & 31, (i >> 5) & 31, i & 31];
-    assert_eq!(fields(w[0].0), [2, 0, 0, 0]); // row offset 0: all playable
-    assert_eq!(fields(w[4].0), [0, 31, 31, 31]); // row offset 1
-    assert_eq!(fields(w[8].0), [31, 31, 31, 31]); // row offset 2
-    assert_eq!(game.gene_count(), 1 << 20);
-}
-
-#[test]
 fn mirrored_windows_share_a_gene_and_vote_mirrored() {
     let game = Pair::new(Connect4, Connect4Encoder::Mirror);
     // X in column 1 and, mirrored, X in column 7: the two bottom corner

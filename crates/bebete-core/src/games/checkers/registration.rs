@@ -25,11 +25,11 @@ impl Rules for Checkers {
         }
     }
 
-    fn load(stored: Stored) -> GenomeGame<Checkers> {
-        match stored {
+    fn load(stored: Stored) -> Result<GenomeGame<Checkers>, String> {
+        Ok(match stored {
             Stored::Subgrid => Checkers::SUBGRID.registered(),
             Stored::NTuple(shape) => Checkers::value_genome(shape).registered(),
-        }
+        })
     }
 }
 

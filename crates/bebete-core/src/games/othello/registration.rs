@@ -50,15 +50,15 @@ impl Rules for Othello {
         }
     }
 
-    fn load(stored: Stored) -> GenomeGame<Othello> {
-        GenomeGame::value(
+    fn load(stored: Stored) -> Result<GenomeGame<Othello>, String> {
+        Ok(GenomeGame::value(
             Othello,
             match stored {
                 Stored::NTuple(shape) => ValueGenome::drawn(shape),
                 Stored::Straight(shape) => ValueGenome::straight(shape),
                 Stored::Patterns(shape) => ValueGenome::patterns(shape),
             },
-        )
+        ))
     }
 }
 
