@@ -177,20 +177,17 @@ def test_the_gil_is_released_while_a_run_works(scratch):
     assert max(b - a for a, b in zip(ticks, ticks[1:])) < 0.5
 
 
-def test_ctrl_c_raises_keyboard_interrupt_after_the_checkpoint(scratch):
-    # A shell that starts a job in the background without job control
-    # leaves SIGINT ignored, and the child would inherit that: restore
-    # Python's own handler, as an interactive session has it.
+def signalled_run(run, signum, prelude="", handled=""):
+    """A Python process evolving into ``run``, sent ``signum`` once its first
+    generation is reported: its exit status, stdout and stderr, and the
+    newest checkpoint's generation beside the rows of ``stats.csv``."""
     script = (
-        "import bebete, signal, sys\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        f"import bebete, signal, sys\n{prelude}"
         "def each(row):\n"
         "    print('generation', row['generation'], flush=True)\n"
         "try:\n"
-        "    bebete.evolve('c4', encoder='subgrid', seed=1, generations=100000, population=10, run='runs/int', each=each)\n"
-        "except KeyboardInterrupt:\n"
-        "    print('interrupted', flush=True)\n"
-        "    sys.exit(130)\n"
+        f"    bebete.evolve('c4', encoder='subgrid', seed=1, generations=100000, population=10, run='{run}', each=each)\n"
+        f"{handled}"
     )
     child = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -198,21 +195,42 @@ def test_ctrl_c_raises_keyboard_interrupt_after_the_checkpoint(scratch):
     try:
         first = child.stdout.readline()
         assert first.startswith("generation"), child.stderr.read()
-        child.send_signal(signal.SIGINT)
+        child.send_signal(signum)
         out, err = child.communicate(timeout=60)
     finally:
         child.kill()
-    assert child.returncode == 130, err
+    checkpoints = sorted(Path(run, "checkpoints").glob("gen-*.ckpt"))
+    assert checkpoints, f"a checkpoint was written before the end: {err}"
+    newest = int(checkpoints[-1].stem.split("-")[1])
+    return child.returncode, out, err, newest, len(rows_without_times(Path(run)))
+
+
+def test_ctrl_c_raises_keyboard_interrupt_after_the_checkpoint(scratch):
+    # A shell that starts a job in the background without job control
+    # leaves SIGINT ignored, and the child would inherit that: restore
+    # Python's own handler, as an interactive session has it.
+    code, out, err, newest, rows = signalled_run(
+        "runs/int",
+        signal.SIGINT,
+        prelude="signal.signal(signal.SIGINT, signal.default_int_handler)\n",
+        handled="except KeyboardInterrupt:\n    print('interrupted', flush=True)\n    sys.exit(130)\n",
+    )
+    assert code == 130, err
     assert "interrupted" in out
     # How to go on, in Python's words.
     assert 'continue with: bebete.resume("runs/int")' in err
-    stats = rows_without_times(scratch / "runs/int")
-    checkpoints = sorted((scratch / "runs/int/checkpoints").glob("gen-*.ckpt"))
-    assert checkpoints, "a checkpoint was written before KeyboardInterrupt"
-    newest = int(checkpoints[-1].stem.split("-")[1])
-    assert newest == len(stats)
+    assert newest == rows
     resumed = bebete.resume("runs/int", 1)
-    assert len(resumed.stats) == len(stats) + 1
+    assert len(resumed.stats) == rows + 1
+
+
+def test_sigterm_stops_a_run_at_its_checkpoint_and_exits_143(scratch):
+    code, _, err, newest, rows = signalled_run(
+        "runs/term", signal.SIGTERM, handled="finally:\n    pass\n"
+    )
+    assert code == 143, err
+    assert 'checkpoint written); continue with: bebete.resume("runs/term")' in err
+    assert newest == rows
 
 
 def test_eval_gives_the_command_lines_tally(cli, scratch):
@@ -237,29 +255,6 @@ def test_legal_moves_are_the_rules(scratch):
     assert bebete.legal_moves("othello", "f5") == ["f4", "d6", "f6"]
     assert bebete.legal_moves("ttt", "123456") == ["7", "8", "9"]
     assert bebete.legal_moves("ttt", "14253") == []
-
-
-def test_sigterm_stops_a_run_at_its_checkpoint_and_exits_143(scratch):
-    script = (
-        "import bebete\n"
-        "def each(row):\n"
-        "    print('generation', row['generation'], flush=True)\n"
-        "bebete.evolve('c4', encoder='subgrid', seed=1, generations=100000, population=10, run='runs/term', each=each)\n"
-    )
-    child = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        first = child.stdout.readline()
-        assert first.startswith("generation"), child.stderr.read()
-        child.send_signal(signal.SIGTERM)
-        _, err = child.communicate(timeout=60)
-    finally:
-        child.kill()
-    assert child.returncode == 143, err
-    assert 'checkpoint written); continue with: bebete.resume("runs/term")' in err
-    checkpoints = sorted((scratch / "runs/term/checkpoints").glob("gen-*.ckpt"))
-    assert int(checkpoints[-1].stem.split("-")[1]) == len(rows_without_times(scratch / "runs/term"))
 
 
 def test_a_run_started_over_and_its_files_in_its_own_folder(scratch, capfd):
