@@ -242,6 +242,10 @@ impl<G: Playable> Evolution<G> {
         threads: usize,
         exchange: Box<dyn Exchange>,
     ) -> Result<Self, EvolveError> {
+        // A plan grown past the checkpoint's is not in any checkpoint yet:
+        // the next one is written even at this generation (a stop before
+        // the first generation here must keep the plan the resume asked).
+        let grown = generations != ckpt.config.generations;
         let mut cfg = ckpt.config;
         cfg.generations = generations;
         if ckpt.population.gene_count() != game.gene_count() {
@@ -271,7 +275,7 @@ impl<G: Playable> Evolution<G> {
             exchange,
         );
         evolution.islands[0].hall = ckpt.hall;
-        evolution.last_checkpoint = Some(ckpt.generation);
+        evolution.last_checkpoint = (!grown).then_some(ckpt.generation);
         evolution.threads = threads;
         evolution.restore_champion();
         evolution.remove_leftovers();
