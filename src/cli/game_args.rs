@@ -20,7 +20,7 @@ pub fn encoder_help() -> String {
     let mut text = format!(
         "How positions become gene indices, per game (the default first; `ntuple` is the value \
          genome: tuples of cells, a weight per state, learning by self-play, shaped by --tuples \
-         and --tuple-length{}):",
+         NxL{}):",
         own.iter()
             .map(|line| format!("; {line}"))
             .collect::<String>()
@@ -50,13 +50,10 @@ pub struct GameArgs {
     #[arg(long, value_name = "NAME")]
     pub encoder: Option<String>,
 
-    /// Value genomes: tuples per genome, 1-1000 (each game's default in --help)
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000), value_name = "N", long_help = shape_help(true))]
-    pub tuples: Option<u16>,
-
-    /// Value genomes: cells per tuple, 2-8 (each game's default in --help)
-    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8), value_name = "L", long_help = shape_help(false))]
-    pub tuple_length: Option<u8>,
+    /// Value genomes: N tuples of L cells each, `70x8`; `N` or `xL` alone
+    /// keeps the other's default (each game's in --help)
+    #[arg(long, value_parser = parse_shape, value_name = "NxL", long_help = format!("{}\n{}", shape_help(true), shape_help(false)))]
+    pub tuples: Option<Shape>,
 
     /// Matchsticks: subtract (take 1..=max-take) or double (Fibonacci nim)
     #[arg(long, value_enum, value_name = "RULE")]
@@ -109,7 +106,45 @@ pub fn games_help() -> String {
     format!("The game: {}", crate::store::listed(&named, "or"))
 }
 
-/// `--tuples`' help (`tuples`) or `--tuple-length`'s, from the registry:
+/// A value genome's shape as `--tuples` gives it: either part may be left
+/// to the game's default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub tuples: Option<u16>,
+    pub length: Option<u8>,
+}
+
+/// `--tuples N`, `NxL` or `xL` (`×` too): N 1-1000 tuples of L 2-8 cells.
+fn parse_shape(text: &str) -> Result<Shape, String> {
+    let (n, l) = match text.split_once(['x', '×']) {
+        Some((n, l)) => (n, Some(l)),
+        None => (text, None),
+    };
+    let tuples = match n {
+        "" if l.is_some() => None,
+        n => Some(
+            n.parse::<u16>()
+                .ok()
+                .filter(|n| (1..=1000).contains(n))
+                .ok_or_else(|| {
+                    format!("'{text}': N tuples is a whole number 1-1000 (NxL, N or xL)")
+                })?,
+        ),
+    };
+    let length = l
+        .map(|l| {
+            l.parse::<u8>()
+                .ok()
+                .filter(|l| (2..=8).contains(l))
+                .ok_or_else(|| {
+                    format!("'{text}': L cells a tuple is a whole number 2-8 (NxL, N or xL)")
+                })
+        })
+        .transpose()?;
+    Ok(Shape { tuples, length })
+}
+
+/// `--tuples`' help for its count (`tuples`) or its length, from the registry:
 /// each value-genome encoder that takes the flag with its default, those
 /// that take `--tuples` as a set of their own tuples per game stage, and
 /// those that place tuples of their own.
@@ -158,14 +193,11 @@ pub fn shape_help(tuples: bool) -> String {
         }
     }
     let (what, range) = if tuples {
-        ("tuples per genome", "1-1000")
+        ("Value genome: N tuples per genome", "1-1000")
     } else {
-        ("cells per tuple", "2-8")
+        ("L cells per tuple (after x)", "2-8")
     };
-    let mut help = format!(
-        "Value genome: {what}, {range} [default: {}",
-        takes.join(", ")
-    );
+    let mut help = format!("{what}, {range} [default: {}", takes.join(", "));
     if !staged.is_empty() {
         help += &format!("; {}", staged.join(", "));
     }
@@ -261,8 +293,8 @@ impl GameArgs {
         GameOptions {
             encoder: self.encoder.clone(),
             recommended,
-            tuples: self.tuples,
-            tuple_length: self.tuple_length,
+            tuples: self.tuples.and_then(|s| s.tuples),
+            tuple_length: self.tuples.and_then(|s| s.length),
             rule: self.rule.map(|rule| match rule {
                 RuleArg::Subtract => TakeRuleName::Subtract,
                 RuleArg::Double => TakeRuleName::Double,
@@ -337,7 +369,7 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
 
 #[cfg(test)]
 mod tests {
-    use super::{encoder_help, shape_help};
+    use super::{Shape, encoder_help, parse_shape, shape_help};
     use crate::games::GameKind;
 
     /// Every encoder a game describes as its own is one `--encoder`
@@ -363,11 +395,19 @@ mod tests {
     fn the_shape_help_reads_the_registry() {
         assert_eq!(
             shape_help(true),
-            "Value genome: tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 128, othello 12; othello patterns 7 a game stage, up to 16 stages; othello straight places its own]"
+            "Value genome: N tuples per genome, 1-1000 [default: tictactoe 40, connect4 70, checkers 128, othello 12; othello patterns 7 a game stage, up to 16 stages; othello straight places its own]"
         );
         assert_eq!(
             shape_help(false),
-            "Value genome: cells per tuple, 2-8 [default: tictactoe 5, connect4 8, checkers 6, othello straight 4, othello 6; othello patterns places its own]"
+            "L cells per tuple (after x), 2-8 [default: tictactoe 5, connect4 8, checkers 6, othello straight 4, othello 6; othello patterns places its own]"
         );
+        let shape = |tuples, length| Ok(Shape { tuples, length });
+        assert_eq!(parse_shape("70x8"), shape(Some(70), Some(8)));
+        assert_eq!(parse_shape("70×8"), shape(Some(70), Some(8)));
+        assert_eq!(parse_shape("42"), shape(Some(42), None));
+        assert_eq!(parse_shape("x2"), shape(None, Some(2)));
+        for bad in ["0", "1001", "70x1", "70x9", "x", "ax8", ""] {
+            assert!(parse_shape(bad).is_err(), "{bad}");
+        }
     }
 }

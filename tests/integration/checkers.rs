@@ -148,14 +148,7 @@ fn a_checkers_genome_plays_explains_and_is_measured() {
 /// exact on 1 and 2 threads and across a resume, learning steps included.
 #[test]
 fn checkers_value_genomes_learn_and_their_runs_are_exact() {
-    let shape = [
-        "--encoder",
-        "ntuple",
-        "--tuples",
-        "16",
-        "--tuple-length",
-        "4",
-    ];
+    let shape = ["--encoder", "ntuple", "--tuples", "16x4"];
     let learner = [
         "--population",
         "2",

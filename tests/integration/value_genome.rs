@@ -61,15 +61,13 @@ fn tictactoe_value_genomes_learn_to_be_unbeatable() {
 }
 
 /// A small Connect-Four value-genome run, so that the test stays quick.
-const SMALL_C4: [&str; 20] = [
+const SMALL_C4: [&str; 18] = [
     "--game",
     "c4",
     "--encoder",
     "ntuple",
     "--tuples",
-    "6",
-    "--tuple-length",
-    "4",
+    "6x4",
     "--population",
     "4",
     "--elite",
@@ -145,11 +143,11 @@ fn value_genome_flags_are_checked() {
         ),
         (
             vec!["--tuples", "10"],
-            "--tuples and --tuple-length shape a value genome: they need --encoder ntuple",
+            "--tuples shapes a value genome: it needs --encoder ntuple",
         ),
         (
             vec!["--encoder", "ntuple", "--tuples", "0"],
-            "invalid value '0' for '--tuples <N>'",
+            "invalid value '0' for '--tuples <NxL>'",
         ),
         (
             vec![

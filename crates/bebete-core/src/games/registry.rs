@@ -25,7 +25,7 @@ pub struct GameOptions {
     pub recommended: bool,
     /// Value genomes: `--tuples`.
     pub tuples: Option<u16>,
-    /// Value genomes: `--tuple-length`.
+    /// Value genomes: cells per tuple (`--tuples xL`).
     pub tuple_length: Option<u8>,
     /// Matchsticks: `--rule`.
     pub rule: Option<TakeRuleName>,
@@ -45,7 +45,7 @@ pub struct GameOptions {
 
 impl GameOptions {
     /// A value genome's shape: `default` with `--tuples` and
-    /// `--tuple-length` applied, checked against a board of `cells`.
+    /// cells per tuple applied, checked against a board of `cells`.
     pub fn value_shape(&self, default: NTuple, cells: usize) -> Result<NTuple, OptionError> {
         let shape = NTuple {
             tuples: self.tuples.unwrap_or(default.tuples),
@@ -372,8 +372,8 @@ macro_rules! registry {
                     && (options.tuples.is_some() || options.tuple_length.is_some())
                 {
                     return Err($crate::games::OptionError::misplaced(
-                        "--tuples and --tuple-length",
-                        "shape a value genome: they need --encoder ntuple".to_string(),
+                        "--tuples",
+                        "shapes a value genome: it needs --encoder ntuple".to_string(),
                     ));
                 }
                 Ok(spec)

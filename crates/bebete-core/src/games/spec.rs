@@ -359,7 +359,7 @@ mod tests {
                 .from_options(&tuples)
                 .unwrap_err()
                 .to_string()
-                .contains("need --encoder ntuple")
+                .contains("needs --encoder ntuple")
         );
     }
 

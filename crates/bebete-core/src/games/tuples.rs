@@ -67,8 +67,7 @@ impl ShapeError {
     /// The command-line flag that sets what is wrong.
     pub fn flag(self) -> &'static str {
         match self {
-            ShapeError::Tuples(_) => "--tuples",
-            ShapeError::Length { .. } => "--tuple-length",
+            ShapeError::Tuples(_) | ShapeError::Length { .. } => "--tuples",
         }
     }
 
@@ -76,7 +75,7 @@ impl ShapeError {
     pub fn value(self) -> String {
         match self {
             ShapeError::Tuples(tuples) => tuples.to_string(),
-            ShapeError::Length { length, .. } => length.to_string(),
+            ShapeError::Length { length, .. } => format!("x{length}"),
         }
     }
 }

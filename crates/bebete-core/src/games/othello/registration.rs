@@ -223,7 +223,7 @@ impl Registered for GenomeGame<Othello> {
     const OWN_ENCODERS: &'static [(&'static str, &'static str)] = &[
         (
             "straight",
-            "a value genome of every straight line of --tuple-length squares",
+            "a value genome of every straight line of L squares (--tuples xL)",
         ),
         (
             "patterns",
@@ -273,9 +273,9 @@ impl Registered for GenomeGame<Othello> {
                 }
                 if let Some(length) = options.tuple_length.filter(|&l| l != shape.length) {
                     return Err(OptionError {
-                        flag: "--tuple-length",
-                        value: Some(length.to_string()),
-                        allowed: "the patterns encoder's tuples are 8 squares (leave --tuple-length out, or use --encoder straight or ntuple)".to_string(),
+                        flag: "--tuples",
+                        value: Some(format!("x{length}")),
+                        allowed: "the patterns encoder's tuples are 8 squares (leave the xL out, or use --encoder straight or ntuple)".to_string(),
                     });
                 }
                 ValueGenome::patterns(shape)
@@ -285,8 +285,8 @@ impl Registered for GenomeGame<Othello> {
                 let tuples = straight_count(length);
                 if tuples == 0 {
                     return Err(OptionError {
-                        flag: "--tuple-length",
-                        value: Some(length.to_string()),
+                        flag: "--tuples",
+                        value: Some(format!("x{length}")),
                         allowed: "straight tuples are 2 to 8 squares long".to_string(),
                     });
                 }

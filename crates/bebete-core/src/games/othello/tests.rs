@@ -427,8 +427,8 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
         (
             None,
             Some(6),
-            "--tuple-length",
-            "--tuple-length 6: the patterns encoder's tuples are 8 squares",
+            "--tuples",
+            "--tuples x6: the patterns encoder's tuples are 8 squares",
         ),
     ] {
         let err =
