@@ -469,7 +469,19 @@ fn begin<G: BuiltInGame>(
         Origin::Fresh { cfg, claim } => {
             let until = cfg.generations;
             let prepared = Prepared::new(game, cfg)?;
-            let lock = claim(prepared.config())?;
+            // Under MPI the first process checks the folder while the
+            // others wait: none writes its first checkpoint before the check
+            // (a checkpoint of another rank would read as a run left there),
+            // and a refusal stops them all.
+            let claimed = claim(prepared.config());
+            if exchange.any(claimed.is_err()) {
+                return Err(claimed.err().unwrap_or_else(|| {
+                    anyhow::anyhow!(
+                        "the first process refused the run's folder (its message says why)"
+                    )
+                }));
+            }
+            let lock = claimed?;
             let evolution = Evolution::start(prepared, run.clone(), threads, exchange)?;
             Begun::Run {
                 evolution: Box::new(evolution),
