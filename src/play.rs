@@ -6,6 +6,7 @@
 //! end of the input ends the session cleanly.
 
 use crate::encoding::{IllegalPolicy, TableGame};
+use crate::eval::GameRecord;
 use crate::explain::Explained;
 use crate::games::{BuiltIn, Outcome, Side};
 use crate::players::Player;
@@ -194,7 +195,7 @@ pub fn play<G: TableGame + BuiltIn>(
     games: u32,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-    scored: &mut dyn FnMut(Score, &Played) -> io::Result<()>,
+    scored: &mut dyn FnMut(Score, &GameRecord) -> io::Result<()>,
 ) -> io::Result<Score> {
     let mut score = Score::default();
     for n in 0..games {
@@ -255,13 +256,9 @@ pub fn play<G: TableGame + BuiltIn>(
                 }
             }
         };
-        let played = Played {
-            human_first: human_side == Side::First,
-            result: match outcome {
-                Outcome::Win(Side::First) => "1-0",
-                Outcome::Win(Side::Second) => "0-1",
-                Outcome::Draw => "1/2-1/2",
-            },
+        let played = GameRecord {
+            player_first: human_side == Side::First,
+            outcome,
             moves: game.format_line(&line),
         };
         let result = match outcome {
@@ -283,16 +280,6 @@ pub fn play<G: TableGame + BuiltIn>(
         scored(score, &played)?;
     }
     Ok(score)
-}
-
-/// A game of a session, as it ended.
-pub struct Played {
-    /// Whether the person moved first.
-    pub human_first: bool,
-    /// `1-0`, `0-1` or `1/2-1/2`, from the first player's side.
-    pub result: &'static str,
-    /// The moves from the start, in the game's notation.
-    pub moves: String,
 }
 
 /// What one-player sessions report: games played and the pegs each left.

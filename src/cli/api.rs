@@ -114,7 +114,7 @@ fn delete_run(dir: &Path) -> anyhow::Result<()> {
         run.stats_csv(),
         run.best_genome(),
         dir.join(crate::store::run_files::ENDED_TOML),
-        dir.join(format!("{}.png", run.name())),
+        super::plot_cmd::plot_in_run(dir),
     ];
     let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
     for file in files {

@@ -5,7 +5,7 @@ use super::evolve::thread_count;
 use super::explain::parse_policy;
 use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
-use crate::eval::{MatchConfig, Tally, Watch, play_match};
+use crate::eval::{GameRecord, MatchConfig, Tally, Watch, play_match};
 use crate::games::GameSpec;
 use crate::players::PlayerSpec;
 use anyhow::Context;
@@ -281,27 +281,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The games of `tallies` as `--record` writes them: a line a game, the
-/// first player, the second, the result and the moves, tab-separated,
-/// under a line naming the columns.
+/// The games of `tallies` as `--record` writes them ([`GameRecord::line`]).
 fn record_lines(player: &str, tallies: &[Tally]) -> String {
-    use crate::games::{Outcome, Side};
-    let mut out = String::from("# first\tsecond\tresult\tmoves\n");
-    for tally in tallies {
-        for game in &tally.records {
-            let (first, second) = match game.player_first {
-                true => (player, tally.against.as_str()),
-                false => (tally.against.as_str(), player),
-            };
-            let result = match game.outcome {
-                Outcome::Win(Side::First) => "1-0",
-                Outcome::Win(Side::Second) => "0-1",
-                Outcome::Draw => "1/2-1/2",
-            };
-            out.push_str(&format!("{first}\t{second}\t{result}\t{}\n", game.moves));
-        }
-    }
-    out
+    let lines = tallies
+        .iter()
+        .flat_map(|t| t.records.iter().map(|game| game.line(player, &t.against)));
+    std::iter::once(GameRecord::HEADER.to_string())
+        .chain(lines)
+        .collect()
 }
 
 /// Ctrl-C, SIGTERM or SIGHUP raise `stop` (the work ends at its next

@@ -365,7 +365,7 @@ impl Drive {
             started,
             run: run.clone(),
             plot: match continue_with {
-                Some(_) => run.root().join(format!("{}.png", run.name())),
+                Some(_) => super::plot_cmd::plot_in_run(run.root()),
                 None => default_plot(run.root()),
             },
             plotted: None,

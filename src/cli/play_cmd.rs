@@ -179,15 +179,7 @@ impl GameVisitor for Session<'_> {
                 let Some(file) = record.as_mut() else {
                     return Ok(());
                 };
-                let (first, second) = match played.human_first {
-                    true => ("you", against.as_str()),
-                    false => (against.as_str(), "you"),
-                };
-                writeln!(
-                    file,
-                    "{first}\t{second}\t{}\t{}",
-                    played.result, played.moves
-                )?;
+                file.write_all(played.line("you", &against).as_bytes())?;
                 file.sync_data()
             },
         )?;
@@ -210,7 +202,7 @@ fn start_record(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
             ),
             _ => anyhow::anyhow!("{}: {e}", path.display()),
         })?;
-    writeln!(file, "# first\tsecond\tresult\tmoves")?;
+    file.write_all(crate::eval::GameRecord::HEADER.as_bytes())?;
     Ok(file)
 }
 

@@ -46,17 +46,25 @@ pub fn in_project_runs(run: &Path) -> bool {
 }
 
 /// The default plot of a run: `plots/<name>.png` for a run under the
-/// project's `runs/`, else `<run>/<name>.png`.
+/// project's `runs/`, else [`plot_in_run`].
 pub fn default_plot(run: &Path) -> PathBuf {
+    if in_project_runs(run) {
+        PathBuf::from("plots").join(plot_name(run))
+    } else {
+        plot_in_run(run)
+    }
+}
+
+/// A run's plot in its own folder: `<run>/<name>.png`.
+pub fn plot_in_run(run: &Path) -> PathBuf {
+    run.join(plot_name(run))
+}
+
+fn plot_name(run: &Path) -> String {
     let name = run
         .file_name()
         .map_or_else(|| "run".into(), |n| n.to_string_lossy().into_owned());
-    let dir = if in_project_runs(run) {
-        PathBuf::from("plots")
-    } else {
-        run.to_path_buf()
-    };
-    dir.join(format!("{name}.png"))
+    format!("{name}.png")
 }
 
 pub fn run(args: PlotArgs) -> anyhow::Result<ExitCode> {

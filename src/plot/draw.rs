@@ -68,6 +68,16 @@ const MAX_POINTS: usize = 1_500;
 /// Up to this many points a benchmark curve marks each.
 const MAX_MARKS: usize = 200;
 
+/// The outline of a band through `(x, low, high)` points: along the highs,
+/// then back along the lows.
+fn band(points: impl DoubleEndedIterator<Item = (f64, f64, f64)> + Clone) -> Vec<(f64, f64)> {
+    points
+        .clone()
+        .map(|(x, _, high)| (x, high))
+        .chain(points.rev().map(|(x, low, _)| (x, low)))
+        .collect()
+}
+
 /// (x, min, mean, max) of each of `bins` equal runs of `points`.
 pub(super) fn binned(points: &[(f64, f64)], bins: usize) -> Vec<(f64, f64, f64, f64)> {
     let per = points.len().div_ceil(bins.max(1)).max(1);
@@ -568,11 +578,7 @@ where
         };
         if !spread.is_empty() {
             // The seeds' lowest to highest, under their mean.
-            let band: Vec<(f64, f64)> = spread
-                .iter()
-                .map(|s| (s.0, s.2))
-                .chain(spread.iter().rev().map(|s| (s.0, s.1)))
-                .collect();
+            let band = band(spread.iter().copied());
             chart
                 .draw_series(std::iter::once(Polygon::new(band, base.mix(0.15).filled())))
                 .map_err(err)?;
@@ -580,11 +586,7 @@ where
         let (line, label): (Vec<(f64, f64)>, String) = if points.len() > MAX_POINTS {
             let bins = binned(points, MAX_POINTS / 3);
             let per = points.len().div_ceil(MAX_POINTS / 3);
-            let band: Vec<(f64, f64)> = bins
-                .iter()
-                .map(|b| (b.0, b.3))
-                .chain(bins.iter().rev().map(|b| (b.0, b.1)))
-                .collect();
+            let band = band(bins.iter().map(|&(x, low, _, high)| (x, low, high)));
             chart
                 .draw_series(std::iter::once(Polygon::new(band, base.mix(0.2).filled())))
                 .map_err(err)?;

@@ -43,6 +43,27 @@ pub struct GameRecord {
     pub moves: String,
 }
 
+impl GameRecord {
+    /// The first line of a file of records: the columns' names.
+    pub const HEADER: &'static str = "# first\tsecond\tresult\tmoves\n";
+
+    /// The game as a record file's line, `player` and `other` named in the
+    /// order they moved: tab-separated, the result `1-0`, `0-1` or
+    /// `1/2-1/2` from the first player's side.
+    pub fn line(&self, player: &str, other: &str) -> String {
+        let (first, second) = match self.player_first {
+            true => (player, other),
+            false => (other, player),
+        };
+        let result = match self.outcome {
+            Outcome::Win(Side::First) => "1-0",
+            Outcome::Win(Side::Second) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        };
+        format!("{first}\t{second}\t{result}\t{}\n", self.moves)
+    }
+}
+
 /// Wins, draws and losses against one opponent, from the player's side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Tally {
@@ -220,7 +241,7 @@ pub fn play_with<G: TableGame>(
                     let record = cfg.record.then(|| GameRecord {
                         player_first: player_side == Side::First,
                         outcome,
-                        moves: in_notation(game, &moves),
+                        moves: game.format_line(&moves),
                     });
                     (outcome, record)
                 };
@@ -260,12 +281,6 @@ pub fn play_with<G: TableGame>(
         }
     }
     tally
-}
-
-/// `moves` in the game's notation, as a position is written.
-fn in_notation<G: TableGame>(game: &G, moves: &[G::Move]) -> String {
-    let texts: Vec<String> = moves.iter().map(|&m| game.format_move(m)).collect();
-    texts.join(game.notation_separator())
 }
 
 #[cfg(test)]
