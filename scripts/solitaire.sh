@@ -42,7 +42,7 @@ done
 printf '\nrows\tfitness\tseed\tgeneration_optimal_1\tfinal_optimal_rate\tlast_generation\tseconds\n'
 for seed in $(seq 1 10); do
   "$bin" evolve --game solitaire --seed "$seed" --preset method --fitness vs:exhaustive \
-    --mutation 0.0005..0.05 --generations 3000 --bench-every 10 --patience 300 \
+    --mutation 0.0005..0.05 --generations 3000 --bench-every 10 --set patience=300 \
     --run "$work/x" >"$work/out" 2>&1
   first=$(awk -F, 'NR > 1 && $10 != "" && $10 + 0 >= 1 { print $1; exit }' "$work/x/stats.csv")
   final=$(awk -F, 'NR > 1 && $10 != "" { v = $10 } END { print v }' "$work/x/stats.csv")

@@ -19,8 +19,8 @@ const RUN: [&str; 14] = [
     "12",
     "--elite",
     "3",
-    "--migrate-every",
-    "2",
+    "--set",
+    "migrate_every=2",
     "--seed",
     "4",
     "--preset",
@@ -124,8 +124,8 @@ fn a_rank_killed_mid_run_resumes_from_a_generation_every_rank_has() {
             "1000000",
             "--checkpoint-every",
             "7",
-            "--keep",
-            "3",
+            "--set",
+            "keep=3",
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null());

@@ -60,6 +60,12 @@ pub fn settings(command: &str) -> Option<Vec<String>> {
     )
 }
 
+/// The names of a run's settings (`run.toml`'s keys, `--set`'s names),
+/// as Python keywords name them.
+pub fn run_settings() -> Vec<String> {
+    crate::evolve::EvolveConfig::method(crate::games::GameSpec::registered()[0], 0).keys()
+}
+
 /// The names of the registered games, as `--game` takes them.
 pub fn games() -> Vec<String> {
     GameKind::ALL

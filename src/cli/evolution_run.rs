@@ -296,7 +296,6 @@ impl Drive {
     /// end, then writes the plot and the champion's copy and sums up.
     fn drive<G: BuiltInGame>(self, game: G) -> anyhow::Result<ExitCode> {
         survive_file_size_limits();
-        let abilities = Abilities::of(&game);
         let started = Instant::now();
         let exchange = exchange::for_this_process()?;
         let root = exchange.is_root();
@@ -330,7 +329,7 @@ impl Drive {
             Begun::Planned(cfg) => {
                 outln!("{}", super::evolve::plan_line("would evolve", &cfg, &run));
                 outln!("dry run: every setting checked, nothing run or written; its run.toml:\n");
-                outln!("{}", run_toml_text(&cfg, &abilities, threads).trim_end());
+                outln!("{}", run_toml_text(&cfg, threads).trim_end());
                 return Ok(ExitCode::SUCCESS);
             }
             Begun::Finished { reason } => {

@@ -3,13 +3,12 @@
 use super::evolution_run::{Claim, Control, Drive, Origin};
 use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
-use crate::bank::BankSource;
 use crate::dispatch::Dispatch;
 use crate::encoding::IllegalPolicy;
 use crate::evolve::RunDir;
 use crate::evolve::exchange;
 use crate::evolve::{
-    Crossover, EvolveConfig, Fitness, Init, Islands, Mutation, Preset, Selection, Target,
+    EvolveConfig, Fitness, Init, Mutation, Preset, Selection, SettingError, Target,
 };
 
 use crate::games::{GameKind, GameOptions, GameSpec};
@@ -26,11 +25,11 @@ use std::process::ExitCode;
   bebete evolve --preset method                   the plain method, for comparison
   bebete evolve --game c4 --seed 1 --run runs/c4-first
   bebete evolve --game nim --rule double --sticks 100
-  bebete evolve --preset method --fitness round-robin+random:20 --selection tournament:4
-  bebete evolve --game c4 --preset method --population 1000 --fitness vs:sample:10+random:10 --init zero
+  bebete evolve --preset method --fitness round-robin+random:20 --set selection=tournament:4
+  bebete evolve --game c4 --preset method --population 1000 --fitness vs:sample:10+random:10 --set init=zero
   bebete evolve --game c4 --preset method --encoder mirror --fitness vs:hof:10+random:10+rules:20
-  bebete evolve --game c4 --preset method --bench-against random,rules,mc:100 --patience 100
-  bebete evolve --game c4 --preset method --islands 4 --migrate-every 10 --migrants 2
+  bebete evolve --game c4 --preset method --bench-against random,rules,mc:100 --set patience=100
+  bebete evolve --game c4 --preset method --islands 4 --set migrate_every=10 --set migrants=2
   bebete evolve --game checkers --dry-run           check the settings, print the plan")]
 pub struct EvolveArgs {
     #[command(flatten)]
@@ -84,32 +83,12 @@ pub struct EvolveArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, help_heading = "Population",
           value_parser = |t: &str| count(t, "1 to elite"))]
     pub parents: Option<usize>,
-    /// Parent selection: elite or tournament:K
-    ///
-    /// elite: uniform among the elite; tournament:K: the best of K genomes drawn
-    /// from the whole population.
-    #[arg(long, value_parser = str::parse::<Selection>, default_value = "elite",
-          help_heading = "Population")]
-    pub selection: Selection,
-    /// Crossover: uniform or block:B
-    ///
-    /// uniform: each gene from a random parent; block:B: each run of B
-    /// consecutive genes from one parent.
-    #[arg(long, value_parser = str::parse::<Crossover>, default_value = "uniform",
-          help_heading = "Population")]
-    pub crossover: Crossover,
     /// Per-gene mutation rate, 0-1, or a range LO..HI
     ///
     /// The probability that a child's gene is redrawn; with a range LO..HI each
     /// child draws its own rate from it.
     #[arg(long, value_parser = str::parse::<Mutation>, help_heading = "Population")]
     pub mutation: Option<Mutation>,
-    /// Genes of generation 0: random or zero
-    ///
-    /// zero (connect4): every vote has weight 0, so genomes start by playing
-    /// the centre-first tie order.
-    #[arg(long, value_parser = str::parse::<Init>, help_heading = "Population")]
-    pub init: Option<Init>,
     /// What an illegal gene does: repair or forfeit
     ///
     /// repair: play the next legal move; forfeit: the game is lost.
@@ -128,13 +107,6 @@ pub struct EvolveArgs {
     /// (0-12) by alpha-beta over its own values. Stored in the champion's file.
     #[arg(long, value_name = "D", default_value_t = 0, help_heading = "Fitness")]
     pub lookahead: u8,
-    /// Connect-Four: the solver-labelled position bank [default: builtin]
-    ///
-    /// The bank for the bank fitness and the optimal_rate column (made by
-    /// `bebete bank`); builtin is the bank shipped in the binary.
-    #[arg(long, value_name = "FILE", help_heading = "Fitness")]
-    pub bank: Option<String>,
-
     /// Value genomes: self-play games each learns from between generations
     ///
     /// 0-1000000 games of TD(λ) at the genome's own rate, λ and exploration;
@@ -158,14 +130,6 @@ pub struct EvolveArgs {
     /// is the champion's pegs.
     #[arg(long, value_name = "SPEC,…", help_heading = "Benchmark and stopping")]
     pub bench_against: Option<String>,
-    /// Games per benchmark opponent, half with each side first
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 100,
-        help_heading = "Benchmark and stopping"
-    )]
-    pub bench_games: u64,
     /// Stop early: unbeatable, score:SPEC:X or pegs:N
     ///
     /// unbeatable: a game solved whole, the audit finds no move that gives away
@@ -173,17 +137,9 @@ pub struct EvolveArgs {
     /// (a puzzle): the champion's game leaves N pegs or fewer.
     #[arg(long, value_parser = str::parse::<Target>, help_heading = "Benchmark and stopping")]
     pub target: Option<Target>,
-    /// Stop after N generations without a better benchmark
-    #[arg(long, value_name = "N", help_heading = "Benchmark and stopping")]
-    pub patience: Option<u64>,
-
     /// Write a checkpoint every K generations (and at the end)
     #[arg(long, value_name = "K", help_heading = "Output")]
     pub checkpoint_every: Option<u64>,
-    /// Checkpoints kept on disk, the newest
-    #[arg(long, value_name = "N", default_value_t = 2, help_heading = "Output")]
-    pub keep: usize,
-
     /// Islands: N populations evolving side by side, 1-1024
     ///
     /// Each island has --population genomes and its own seed derived from
@@ -195,19 +151,20 @@ pub struct EvolveArgs {
         help_heading = "Population"
     )]
     pub islands: usize,
-    /// Every K generations each island sends its best to the next
-    #[arg(
-        long,
-        value_name = "K",
-        default_value_t = 10,
-        help_heading = "Population"
-    )]
-    pub migrate_every: u64,
-    /// Genomes sent per migration, 1 to elite [default: 2, at most the elite]
+    /// Any setting by its run.toml name: KEY=VALUE, repeatable
     ///
-    /// An island's best; they replace the receiving island's last children.
-    #[arg(long, value_name = "M", help_heading = "Population")]
-    pub migrants: Option<usize>,
+    /// Every setting of a run has a name, the key run.toml writes it under
+    /// (`evolve --dry-run` prints them all), and takes the command line's words:
+    /// --set keep=5, --set selection=tournament:4, --set crossover=block:64,
+    /// --set init=zero, --set patience=100, --set bench_games=200,
+    /// --set migrate_every=5, --set migrants=1, --set bank=FILE. Given after the
+    /// flags above, it wins over them.
+    #[arg(long, value_name = "KEY=VALUE", help_heading = "Run")]
+    pub set: Vec<String>,
+    /// Settings by name with typed values, after `set` (a program's, such
+    /// as the Python package's keywords; no flag).
+    #[arg(skip)]
+    pub values: Vec<(String, serde_json::Value)>,
 }
 
 /// A count flag: a whole number, else a message with its range (the range
@@ -246,7 +203,7 @@ fn follow_population(cfg: &mut EvolveConfig, given: Given) {
     // Migrants are an island's best: at most its elite (a value genome's
     // is 1).
     if !given.migrants {
-        cfg.islands.migrants = cfg.islands.migrants.min(cfg.elite);
+        cfg.migrants = cfg.migrants.min(cfg.elite);
     }
 }
 
@@ -284,43 +241,16 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
     cfg.mutation = args.mutation.unwrap_or(cfg.mutation);
     cfg.generations = args.generations.unwrap_or(cfg.generations);
     cfg.checkpoint_every = args.checkpoint_every.unwrap_or(cfg.checkpoint_every);
-    cfg.keep = args.keep;
     cfg.illegal = args.illegal;
-    cfg.selection = args.selection;
     cfg.fitness = args.fitness.unwrap_or(cfg.fitness);
-    cfg.init = args.init.unwrap_or(cfg.init);
-    cfg.crossover = args.crossover;
-    cfg.bench.every = args.bench_every.unwrap_or(cfg.bench.every);
+    cfg.bench_every = args.bench_every.unwrap_or(cfg.bench_every);
     if let Some(against) = &args.bench_against {
-        cfg.bench.against = against
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(PlayerSpec::parse)
-            .collect::<Result<_, _>>()
-            .context("--bench-against")?;
+        cfg.set("bench_against", against.as_str().into())
+            .map_err(|e| anyhow::anyhow!("--bench-against {against}: {}", reason(e)))?;
     }
-    cfg.bench.games = args.bench_games;
-    cfg.stop.target = args.target.or(cfg.stop.target);
-    cfg.stop.patience = args.patience;
+    cfg.target = args.target.or(cfg.target);
     cfg.lookahead = args.lookahead;
-    if let Some(bank) = &args.bank {
-        cfg.tutor.bank = BankSource::parse(bank);
-        if let BankSource::File(path) = &cfg.tutor.bank
-            && !path.is_file()
-        {
-            anyhow::bail!(
-                "--bank {}: no such file; build one with `bebete bank --game c4 --out {}`, or leave --bank out for the bank built into bebete (builtin)",
-                path.display(),
-                path.display()
-            );
-        }
-    }
-    cfg.islands = Islands {
-        count: args.islands,
-        every: args.migrate_every,
-        migrants: args.migrants.unwrap_or(Islands::default().migrants),
-    };
+    cfg.islands = args.islands;
     cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
     match args.learn_against.as_deref().map(str::trim) {
         None => {}
@@ -329,12 +259,48 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
             cfg.learn_against = Some(PlayerSpec::parse(text).context("--learn-against")?);
         }
     }
+    for assignment in &args.set {
+        cfg.set_text(assignment)
+            .map_err(|e| anyhow::anyhow!("--set {e}"))?;
+    }
+    for (key, value) in &args.values {
+        cfg.set(key, value.clone()).map_err(anyhow::Error::new)?;
+    }
+    let set = |key: &str| {
+        args.values.iter().any(|(k, _)| k == key)
+            || args.set.iter().any(|a| {
+                a.split('=').next().map(|k| k.trim().replace('-', "_")) == Some(key.into())
+            })
+    };
     let given = Given {
-        elite: args.elite.is_some(),
-        parents: args.parents.is_some(),
-        migrants: args.migrants.is_some(),
+        elite: args.elite.is_some() || set("elite"),
+        parents: args.parents.is_some() || set("parents"),
+        migrants: set("migrants"),
     };
     follow_population(&mut cfg, given);
+    if let crate::bank::BankSource::File(path) = &cfg.bank
+        && !path.is_file()
+    {
+        anyhow::bail!(
+            "--set bank={}: no such file; build one with `bebete bank --game c4 --out {}`, or leave bank out for the bank built into bebete (builtin)",
+            path.display(),
+            path.display()
+        );
+    }
+    if let Err(e) = cfg.validate() {
+        // A setting a program gave by name is named so (`keep=0`), and one
+        // without a flag of its own as --set names it.
+        let key = e.flag.replace('-', "_");
+        if args.values.iter().any(|(k, _)| *k == key) {
+            anyhow::bail!("{key}={}: {}", e.value, e.allowed);
+        }
+        let flagged = EvolveArgs::augment_args(clap::Command::new("evolve"))
+            .get_arguments()
+            .any(|arg| arg.get_long() == Some(e.flag));
+        if !flagged || set(&key) {
+            anyhow::bail!("--set {key}={}: {}", e.value, e.allowed);
+        }
+    }
     super::output::check_out_path("--run", &dir, None)?;
     let run = RunDir::new(dir);
     if args.dry_run {
@@ -381,6 +347,14 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
         quiet: args.quiet,
         control,
     })
+}
+
+/// Why a flag's value does not read, without the setting's own name.
+fn reason(e: SettingError) -> String {
+    match e {
+        SettingError::Value { reason, .. } => reason,
+        other => other.to_string(),
+    }
 }
 
 /// The run directory's name when `--run` is not given: the game and the
@@ -465,7 +439,7 @@ fn settings_as_flags(cfg: &EvolveConfig) -> String {
         cfg.population, cfg.elite, cfg.parents, cfg.mutation, cfg.fitness
     );
     if cfg.init == Init::Zero {
-        flags.push_str(" --init zero");
+        flags.push_str(" --set init=zero");
     }
     if cfg.self_play > 0 {
         flags.push_str(&format!(" --self-play {}", cfg.self_play));
@@ -474,11 +448,11 @@ fn settings_as_flags(cfg: &EvolveConfig) -> String {
         flags.push_str(&format!(" --learn-against {spec}"));
     }
     flags.push_str(&format!(" --generations {}", cfg.generations));
-    if let Some(target) = &cfg.stop.target {
+    if let Some(target) = &cfg.target {
         flags.push_str(&format!(" --target {target}"));
     }
-    flags.push_str(&format!(" --bench-every {}", cfg.bench.every));
-    let against: Vec<String> = cfg.bench.against.iter().map(|s| s.to_string()).collect();
+    flags.push_str(&format!(" --bench-every {}", cfg.bench_every));
+    let against: Vec<String> = cfg.bench_against.iter().map(|s| s.to_string()).collect();
     if against != ["random", "rules"] && !against.is_empty() {
         flags.push_str(&format!(" --bench-against {}", against.join(",")));
     }
@@ -513,7 +487,7 @@ fn refuse_a_run_in(run: &RunDir) -> anyhow::Result<()> {
 /// first line of a run (`verb` is `evolving`, or `would evolve` for a dry
 /// run).
 pub fn plan_line(verb: &str, cfg: &EvolveConfig, run: &RunDir) -> String {
-    let population = match cfg.islands.count {
+    let population = match cfg.islands {
         1 => format!("population {}", cfg.population),
         n => format!("{n} islands of population {}", cfg.population),
     };

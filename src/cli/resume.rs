@@ -89,7 +89,7 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
     // How far the run had got: the generations stats.csv records, which
     // may run past the checkpoint (a run stopped between checkpoints, or
     // newer ones set aside); a stray checkpoint's number counts for nothing.
-    let islands = ckpt.config.islands.count.max(1) as u64;
+    let islands = ckpt.config.islands.max(1) as u64;
     let recorded = run.stats_row_count().unwrap_or(0) / islands;
     let reached = recorded.max(ckpt.generation);
     if reached > ckpt.generation && root {

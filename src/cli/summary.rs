@@ -81,7 +81,7 @@ impl Summary {
         let last = evolution
             .rows()
             .len()
-            .checked_sub(cfg.islands.count)
+            .checked_sub(cfg.islands)
             .and_then(|at| evolution.rows().get(at));
         if let Some(row) = last.filter(|r| !r.bench.is_empty()) {
             let columns = bench_summary(cfg, abilities, &row.bench);

@@ -94,16 +94,16 @@ fn bad_requests_are_refused_in_one_line() {
             "evolve",
             "--game",
             "c4",
-            "--bank",
-            "not.bank",
+            "--set",
+            "bank=not.bank",
             "--generations",
             "1",
         ],
         "not.bank: not a bebete position bank file",
     );
     refused(
-        &["evolve", "--game", "ttt", "--bank", "not.bank"],
-        "--bank not.bank: needs a solver-labelled bank",
+        &["evolve", "--game", "ttt", "--set", "bank=not.bank"],
+        "--set bank=not.bank: needs a solver-labelled bank",
     );
 }
 

@@ -85,8 +85,8 @@ fn a_run_cut_short_resumes_from_its_last_good_checkpoint() {
         "30",
         "--checkpoint-every",
         "5",
-        "--keep",
-        "10",
+        "--set",
+        "keep=10",
     ];
     evolve(whole.path(), "runs/cut", &[], &flags);
     evolve(dir.path(), "runs/cut", &[], &flags);
@@ -592,7 +592,7 @@ fn bad_evolve_flags_name_the_flag_and_the_range() {
             "'--mutation <MUTATION>': '2' must be a probability, 0-1",
         ),
         (vec!["--population", "1"], "--population 1"),
-        (vec!["--selection", "roulette"], "--selection"),
+        (vec!["--set", "selection=roulette"], "--set selection"),
         (vec!["--threads", "0"], "--threads"),
     ] {
         let out = bebete(dir.path())

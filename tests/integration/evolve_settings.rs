@@ -19,8 +19,8 @@ fn benchmarks_fill_their_columns_every_k_generations() {
             "3",
             "--bench-against",
             "random,mc:5",
-            "--bench-games",
-            "10",
+            "--set",
+            "bench_games=10",
         ],
     );
     let stats = std::fs::read_to_string(dir.path().join("runs/b/stats.csv")).unwrap();
@@ -54,7 +54,7 @@ fn benchmarks_fill_their_columns_every_k_generations() {
             "--elite",
             "2",
         ],
-        &["--generations", "2", "--bench-games", "4"],
+        &["--generations", "2", "--set", "bench_games=4"],
     );
     let header = std::fs::read_to_string(dir.path().join("runs/c/stats.csv")).unwrap();
     assert!(
@@ -143,8 +143,8 @@ fn targets_stop_the_run_and_say_why() {
         "round-robin",
         "--bench-every",
         "1",
-        "--patience",
-        "5",
+        "--set",
+        "patience=5",
         "--generations",
         "500",
     ]));
@@ -158,7 +158,10 @@ fn targets_stop_the_run_and_say_why() {
             "--target unbeatable",
         ),
         (vec!["--target", "score:random:2"], "--target"),
-        (vec!["--patience", "5", "--bench-every", "0"], "--patience"),
+        (
+            vec!["--set", "patience=5", "--bench-every", "0"],
+            "--set patience",
+        ),
         (
             vec!["--preset", "method", "--fitness", "vs:random"],
             "--fitness",
@@ -195,10 +198,10 @@ fn sampled_tournaments_hall_of_fame_and_the_other_operators_are_reproducible() {
         "method",
         "--fitness",
         "vs:sample:3+hof:4+random:2",
-        "--crossover",
-        "block:961",
-        "--init",
-        "zero",
+        "--set",
+        "crossover=block:961",
+        "--set",
+        "init=zero",
         "--mutation",
         "0.5",
         "--checkpoint-every",
@@ -249,8 +252,8 @@ fn a_shelled_run_is_exact_on_resume_and_its_champion_keeps_the_shell() {
         "3",
         "--bench-every",
         "3",
-        "--bench-games",
-        "10",
+        "--set",
+        "bench_games=10",
     ];
     let dirs = exact_on_threads_and_resume(&flags, 3);
     let whole = &dirs[0];
@@ -296,8 +299,8 @@ fn resume_adds_generations_without_shrinking_the_plan_and_hints_only_what_works(
         "30",
         "--checkpoint-every",
         "10",
-        "--keep",
-        "3",
+        "--set",
+        "keep=3",
     ]));
     assert!(
         out.contains("continue   bebete resume runs/p --generations 100"),
@@ -398,8 +401,8 @@ fn bank_learning_is_reproducible_on_any_thread_count_and_resumes_exactly() {
             "round-robin+bank",
             "--bench-every",
             "2",
-            "--bench-games",
-            "4",
+            "--set",
+            "bench_games=4",
         ],
         3,
     );
@@ -544,11 +547,14 @@ fn a_dry_run_checks_and_prints_the_plan_and_writes_nothing() {
         "c4",
         "--islands",
         "2",
-        "--migrants",
-        "2",
+        "--set",
+        "migrants=2",
         "--dry-run",
     ]));
-    assert!(refused.contains("--migrants 2: must be 1-1"), "{refused}");
+    assert!(
+        refused.contains("--set migrants=2: must be 1-1"),
+        "{refused}"
+    );
     let refused = refusal_of(bebete(dir.path()).args([
         "evolve",
         "--game",
@@ -595,10 +601,14 @@ fn evolve_help_lists_the_defaults_a_default_run_records() {
         // writes it (`random,rules`).
         let as_flag = |v: &str| v.trim_matches(['[', ']']).replace(['"', ' '], "");
         for flag in flags.chunks(2) {
-            let key = flag[0].trim_start_matches("--").replace('-', "_");
+            // `--set KEY=VALUE` as the flag it stands for.
+            let (key, value) = match flag[1].split_once('=') {
+                Some((key, value)) if flag[0] == "--set" => (key.to_string(), value),
+                _ => (flag[0].trim_start_matches("--").replace('-', "_"), flag[1]),
+            };
             assert_eq!(
                 recorded.get(key.as_str()).map(|v| as_flag(v)),
-                Some(flag[1].to_string()),
+                Some(value.to_string()),
                 "{}: --help says {} {}; run.toml:\n{out}",
                 pair[0].trim(),
                 flag[0],
@@ -729,4 +739,75 @@ fn a_dry_run_without_a_seed_says_how_to_run_it_as_shown() {
         .assert()
         .success();
     assert!(out.get_output().stderr.is_empty());
+}
+
+/// Every setting `run.toml` writes is set by its name alone: `--set
+/// KEY=VALUE` with the value as `run.toml` writes it gives the same
+/// `run.toml` (no flag, no code of its own in the command line), and a name
+/// that is no setting is refused with the settings listed.
+#[test]
+fn every_setting_is_set_by_its_name_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let dry = |extra: &[String]| {
+        let out = bebete(dir.path())
+            .args([
+                "evolve",
+                "--game",
+                "c4",
+                "--encoder",
+                "ntuple",
+                "--seed",
+                "3",
+            ])
+            .args(["--threads", "1", "--dry-run", "--run", "runs/s"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let toml = text[text.find("bebete_version").unwrap()..].to_string();
+        toml.parse::<toml::Table>().unwrap()
+    };
+    let written = dry(&[]);
+    let own = [
+        "bebete_version",
+        "threads",
+        "game",
+        "encoder",
+        "tuples",
+        "tuple_length",
+        "preset",
+    ];
+    let mut settings = 0;
+    for (key, value) in &written {
+        if own.contains(&key.as_str()) {
+            continue;
+        }
+        let words = match value {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Array(items) => items
+                .iter()
+                .map(|i| i.as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            other => other.to_string(),
+        };
+        assert_eq!(
+            dry(&["--set".into(), format!("{key}={words}")]),
+            written,
+            "{key}"
+        );
+        settings += 1;
+    }
+    assert!(settings >= 22, "{settings} settings in {written:?}");
+    let refused =
+        refusal_of(bebete(dir.path()).args(["evolve", "--dry-run", "--set", "elitism=3"]));
+    assert!(
+        refused.contains("--set elitism: no such setting; the settings are bank, bench_against"),
+        "{refused}"
+    );
 }

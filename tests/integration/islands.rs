@@ -22,10 +22,10 @@ const ISLANDS: &[&str] = &[
     "3",
     "--islands",
     "3",
-    "--migrate-every",
-    "2",
-    "--migrants",
-    "2",
+    "--set",
+    "migrate_every=2",
+    "--set",
+    "migrants=2",
 ];
 
 fn evolve(dir: &Path, run: &str, extra: &[&str]) {
@@ -105,12 +105,12 @@ fn island_settings_are_checked_and_islands_are_plotted() {
     };
     refused(&["--islands", "0"], "--islands 0: must be 1-1024");
     refused(
-        &["--islands", "2", "--migrants", "11"],
-        "--migrants 11: must be 1-10",
+        &["--islands", "2", "--set", "migrants=11"],
+        "--set migrants=11: must be 1-10",
     );
     refused(
-        &["--islands", "2", "--migrate-every", "0"],
-        "--migrate-every 0: must be at least 1",
+        &["--islands", "2", "--set", "migrate_every=0"],
+        "--set migrate_every=0: must be at least 1",
     );
     refused(
         &[

@@ -56,19 +56,25 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
         (&["evolve", "--mutation", "0.1..0.01"], "--mutation"),
         (&["evolve", "--generations=-3"], "--generations"),
         (&["evolve", "--checkpoint-every", "0"], "--checkpoint-every"),
-        (&["evolve", "--keep", "0"], "--keep"),
+        (&["evolve", "--set", "keep=0"], "--set keep"),
         (&["evolve", "--threads", "0"], "--threads"),
-        (&["evolve", "--selection", "tournament:0"], "--selection"),
-        (&["evolve", "--selection", "tournament:500"], "--selection"),
+        (
+            &["evolve", "--set", "selection=tournament:0"],
+            "--set selection",
+        ),
+        (
+            &["evolve", "--set", "selection=tournament:500"],
+            "--set selection",
+        ),
         (&["evolve", "--illegal", "ignore"], "--illegal"),
-        (&["evolve", "--init", "ones"], "--init"),
+        (&["evolve", "--set", "init=ones"], "--set init"),
         // A flag the lean engine removed is named as unknown.
         (
             &["evolve", "--mutate", "used"],
             "unexpected argument '--mutate'",
         ),
-        (&["evolve", "--init", "zero"], "--init zero"),
-        (&["evolve", "--crossover", "block:0"], "--crossover"),
+        (&["evolve", "--set", "init=zero"], "--set init=zero"),
+        (&["evolve", "--set", "crossover=block:0"], "--set crossover"),
         (
             &["evolve", "--preset", "method", "--fitness", "vs:sample:0"],
             "--fitness",
@@ -438,8 +444,8 @@ fn a_run_killed_at_random_moments_resumes_to_the_uninterrupted_result() {
         "400",
         "--checkpoint-every",
         "1",
-        "--keep",
-        "3",
+        "--set",
+        "keep=3",
     ];
     let whole = tempfile::tempdir().unwrap();
     bebete(whole.path())

@@ -116,7 +116,7 @@ fn config(seed: u64) -> EvolveConfig {
     };
     let mut cfg = EvolveConfig::for_game(&Hexapawn, settings, seed);
     cfg.fitness = "vs:exhaustive".parse().expect("a fitness");
-    cfg.bench.against = vec![PlayerSpec::Random, PlayerSpec::Perfect];
+    cfg.bench_against = vec![PlayerSpec::Random, PlayerSpec::Perfect];
     cfg
 }
 

@@ -329,6 +329,13 @@ pub enum BankSource {
     File(PathBuf),
 }
 
+impl std::str::FromStr for BankSource {
+    type Err = std::convert::Infallible;
+    fn from_str(text: &str) -> Result<BankSource, Self::Err> {
+        Ok(BankSource::parse(text))
+    }
+}
+
 impl std::fmt::Display for BankSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -1,8 +1,10 @@
 //! The native half of the `bebete` Python package: the command line's
-//! commands (`bebete::cli::api`) made callable from Python. The Python
-//! half (`python/bebete/`) turns keyword arguments into the command line's
-//! words and wraps the results; everything a run does, checks or refuses
-//! is the command line's own.
+//! commands (`bebete::cli::api`) made callable from Python. A run's
+//! settings pass as typed values to the engine's own settings
+//! (`EvolveConfig::set`); the game's and the run's own options as the
+//! command line's words. The Python half (`python/bebete/`) sorts the
+//! keywords and wraps the results; everything a run does, checks or
+//! refuses is the engine's and the command line's own.
 
 use bebete::cli::Command;
 use bebete::cli::api::{self, Control, EachGeneration, Ended, GenerationReport, Mover};
@@ -54,6 +56,43 @@ fn parse(words: &[String]) -> PyResult<Command> {
 #[pyfunction]
 fn settings(command: &str) -> PyResult<Vec<String>> {
     api::settings(command).ok_or_else(|| PyValueError::new_err(format!("no command {command}")))
+}
+
+/// The names of a run's settings, as `run.toml` writes them.
+#[pyfunction]
+fn run_settings() -> Vec<String> {
+    api::run_settings()
+}
+
+/// A Python value as a setting's: a truth value, a number, a string or a
+/// list of them.
+fn setting_value(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    use serde_json::Value;
+    if let Ok(b) = value.extract::<bool>() {
+        return Ok(Value::Bool(b));
+    }
+    if let Ok(n) = value.extract::<u64>() {
+        return Ok(Value::from(n));
+    }
+    if let Ok(n) = value.extract::<i64>() {
+        return Ok(Value::from(n));
+    }
+    if let Ok(x) = value.extract::<f64>() {
+        return Ok(Value::from(x));
+    }
+    if let Ok(text) = value.extract::<String>() {
+        return Ok(Value::String(text));
+    }
+    if let Ok(items) = value.extract::<Vec<Bound<'_, PyAny>>>() {
+        return items
+            .iter()
+            .map(setting_value)
+            .collect::<PyResult<_>>()
+            .map(Value::Array);
+    }
+    Err(PyValueError::new_err(format!(
+        "{value}: a setting is a number, a truth value, a string or a list of them"
+    )))
 }
 
 /// The registered games' names.
@@ -213,15 +252,24 @@ fn continue_in_python(run: &std::path::Path) -> String {
 /// called after every generation; returns the run's directory and whether
 /// it was stopped.
 #[pyfunction]
-#[pyo3(signature = (words, each=None, overwrite=false))]
+#[pyo3(signature = (words, each=None, overwrite=false, settings=None))]
 fn run(
     py: Python<'_>,
     words: Vec<String>,
     each: Option<Py<PyAny>>,
     overwrite: bool,
+    settings: Option<Bound<'_, PyDict>>,
 ) -> PyResult<(PathBuf, bool)> {
+    let values = match &settings {
+        None => Vec::new(),
+        Some(dict) => dict
+            .iter()
+            .map(|(key, value)| Ok((key.extract::<String>()?, setting_value(&value)?)))
+            .collect::<PyResult<Vec<_>>>()?,
+    };
     let outcome = match parse(&words)? {
-        Command::Evolve(args) => supervised(py, each, move |stop, report| {
+        Command::Evolve(mut args) => supervised(py, each, move |stop, report| {
+            args.values = values;
             api::evolve(
                 *args,
                 Control {
@@ -283,6 +331,7 @@ fn _bebete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(settings, m)?)?;
+    m.add_function(wrap_pyfunction!(run_settings, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(explain_json, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;

@@ -111,22 +111,38 @@ def test_resume_goes_on_as_the_command_line_does(cli, scratch):
 
 
 @pytest.mark.parametrize(
-    "settings,message",
+    "settings,message,flag",
     [
-        ({"population": 0}, "--population 0: must be 1-100000"),
-        ({"fitness": "nonsense"}, "--fitness"),
+        ({"population": 0}, "population=0: must be 1-100000", "--set population=0: must be 1-100000"),
+        ({"fitness": "nonsense"}, "fitness=nonsense: expected round-robin", "--set fitness=nonsense"),
+        ({"keep": 0}, "keep=0: must be at least 1", "--set keep=0: must be at least 1"),
+        ({"selection": "tournament:0"}, "selection=tournament:0", "--set selection=tournament:0"),
     ],
 )
-def test_bad_settings_are_the_command_lines_refusals(cli, scratch, settings, message):
+def test_bad_settings_are_the_engines_refusals(cli, scratch, settings, message, flag):
     with pytest.raises(ValueError) as raised:
         bebete.evolve("ttt", seed=1, run="runs/bad", **settings)
     assert message in str(raised.value)
     words = []
     for name, value in settings.items():
-        words += ["--" + name.replace("_", "-"), str(value)]
+        words += ["--set", f"{name}={value}"]
     _, _, err = cli("evolve", "--seed", "1", "--run", "runs/bad2", *words, cwd=scratch)
-    assert message in err
+    assert flag in err
     assert not Path("runs/bad").exists()
+
+
+def test_every_setting_of_a_run_is_a_keyword_read_by_the_engine(scratch):
+    names = bebete.run_settings()
+    assert {"population", "keep", "selection", "bench_games", "migrants", "patience"} <= set(names)
+    run = bebete.evolve(
+        "ttt", seed=3, generations=2, run="runs/kw", progress=False,
+        keep=1, selection="tournament:3", bench_against=["random", "alphabeta:1"],
+        bench_games=4, mutation=0.02, patience=None, target="score:random:0.99",
+    )
+    written = (run.path / "run.toml").read_text()
+    for line in ['keep = 1', 'selection = "tournament:3"', 'bench_against = ["random", "alphabeta:1"]',
+                 'bench_games = 4', 'mutation = 0.02', 'target = "score:random:0.99"']:
+        assert line in written, written
 
 
 def test_an_unknown_keyword_is_a_type_error_naming_the_nearest(scratch):
@@ -137,10 +153,11 @@ def test_an_unknown_keyword_is_a_type_error_naming_the_nearest(scratch):
     with pytest.raises(TypeError, match="eval"):
         bebete.eval("genomes/tictactoe.genome", populaton=2)
     assert not Path("runs/bad").exists()
-    # Every flag of the command is a keyword.
+    # Every setting of a run and every flag of the command is a keyword.
     assert {"population", "self_play", "bench_against", "checkpoint_every"} <= set(
-        bebete._bebete.settings("evolve")
+        bebete.run_settings()
     )
+    assert {"encoder", "tuples", "preset", "threads"} <= set(bebete._bebete.settings("evolve"))
 
 
 def test_an_exception_in_each_stops_the_run_at_a_checkpoint(scratch):

@@ -55,7 +55,14 @@ impl std::str::FromStr for IllegalPolicy {
     }
 }
 
+impl std::fmt::Display for IllegalPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl IllegalPolicy {
+    /// The policy's name, as `illegal` takes it.
     pub fn name(self) -> &'static str {
         match self {
             IllegalPolicy::Repair => "repair",

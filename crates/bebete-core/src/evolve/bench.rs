@@ -44,12 +44,12 @@ pub fn column_name(spec: &PlayerSpec) -> String {
 /// The benchmark opponents of a run: `--bench-against`, plus the target's
 /// opponent when it is not among them.
 fn opponents(cfg: &EvolveConfig) -> Vec<PlayerSpec> {
-    let mut specs = if cfg.bench.every > 0 {
-        cfg.bench.against.clone()
+    let mut specs = if cfg.bench_every > 0 {
+        cfg.bench_against.clone()
     } else {
         Vec::new()
     };
-    if let Some(Target::Score { opponent, .. }) = &cfg.stop.target
+    if let Some(Target::Score { opponent, .. }) = &cfg.target
         && !specs.contains(opponent)
     {
         specs.push(opponent.clone());
@@ -59,20 +59,20 @@ fn opponents(cfg: &EvolveConfig) -> Vec<PlayerSpec> {
 
 /// Whether the benchmark includes the audit (exact games only).
 fn audited(cfg: &EvolveConfig, abilities: &Abilities) -> bool {
-    abilities.solvable && cfg.bench.every > 0
+    abilities.solvable && cfg.bench_every > 0
 }
 
 /// Whether the benchmark includes the optimal-move rate on the held-out
 /// positions of the run's bank (Connect-Four).
 fn banked(cfg: &EvolveConfig, abilities: &Abilities) -> bool {
-    abilities.banked && cfg.bench.every > 0
+    abilities.banked && cfg.bench_every > 0
 }
 
 /// One-player games: the benchmark's columns (the champion's pieces left,
 /// and, on boards small enough to read whole, the share of positions where
 /// its move keeps the best achievable count).
 fn solo_columns(cfg: &EvolveConfig, abilities: &Abilities) -> Vec<String> {
-    if abilities.players != 1 || cfg.bench.every == 0 {
+    if abilities.players != 1 || cfg.bench_every == 0 {
         return Vec::new();
     }
     let mut cols = vec![Column::Pegs.name()];
@@ -100,8 +100,8 @@ pub fn columns(cfg: &EvolveConfig, abilities: &Abilities) -> Vec<String> {
 /// generations, or every generation when a score target needs it and
 /// `bench_every` is 0.
 pub fn due(cfg: &EvolveConfig, generation: u64) -> bool {
-    match cfg.bench.every {
-        0 => matches!(cfg.stop.target, Some(Target::Score { .. })),
+    match cfg.bench_every {
+        0 => matches!(cfg.target, Some(Target::Score { .. })),
         k => generation.is_multiple_of(k),
     }
 }
@@ -172,7 +172,7 @@ impl<G: Playable> Bench<G> {
         generation: u64,
     ) -> Vec<f64> {
         let match_cfg = MatchConfig {
-            games: cfg.bench.games,
+            games: cfg.bench_games,
             seed: derive_seed(cfg.seed, generation, BENCH_STREAM),
             openings: G::DEFAULT_OPENINGS,
             record: false,

@@ -13,38 +13,52 @@ use crate::games::{GameId, GameSpec, MethodSettings};
 use crate::players::{Playable, PlayerSpec};
 use serde::{Deserialize, Serialize};
 
-pub use recommended::{Recommended, RunSettings};
+pub use recommended::Recommended;
+pub use settable::SettingError;
 
-/// Everything that determines a run's results.
+/// Everything that determines a run's results: the one settings type.
+/// `run.toml` is this written whole ([`super::run_toml_text`]), every
+/// field a key in the command line's words; `--set KEY=VALUE` and the
+/// Python package's keywords fill it by those keys ([`EvolveConfig::set`]),
+/// and [`EvolveConfig::validate`] checks it. A new setting is a field here,
+/// its check and its use.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolveConfig {
     /// The game: a built-in one, or one from outside this crate
-    /// ([`EvolveConfig::for_game`]).
+    /// ([`EvolveConfig::for_game`]); written as its name and options.
+    #[serde(flatten, with = "words::game")]
     pub game: GameId,
+    #[serde(with = "words::seed")]
+    pub seed: u64,
+    /// The defaults the run started from (`--preset`).
+    #[serde(with = "words::optional")]
+    pub preset: Option<Preset>,
+    /// Planned total number of generations.
+    pub generations: u64,
     pub population: usize,
     pub elite: usize,
     pub parents: usize,
     /// Per-gene probability of being redrawn in a child.
+    #[serde(with = "words::text")]
     pub mutation: Mutation,
-    /// Planned total number of generations.
-    pub generations: u64,
-    pub seed: u64,
-    /// Write a checkpoint every K generations (and at the end).
-    pub checkpoint_every: u64,
-    /// Checkpoints kept on disk (the oldest beyond this are removed).
-    pub keep: usize,
-    pub illegal: IllegalPolicy,
+    #[serde(with = "words::text")]
     pub selection: Selection,
-    pub fitness: Fitness,
-    /// The genes of generation 0.
-    #[serde(default)]
-    pub init: Init,
-    #[serde(default)]
+    #[serde(with = "words::text")]
     pub crossover: Crossover,
-    /// How the champion is measured against fixed opponents.
-    pub bench: BenchConfig,
-    /// When the run may stop before its planned generations.
-    pub stop: StopRule,
+    /// The genes of generation 0.
+    #[serde(with = "words::text")]
+    pub init: Init,
+    #[serde(with = "words::text")]
+    pub illegal: IllegalPolicy,
+    /// Islands: populations of `population` genomes each, evolving side by
+    /// side; every `migrate_every` generations each sends its best
+    /// `migrants` genomes to the next (a ring), where they replace the
+    /// last children.
+    pub islands: usize,
+    pub migrate_every: u64,
+    pub migrants: usize,
+    #[serde(with = "words::text")]
+    pub fitness: Fitness,
     /// How far every genome looks ahead, in plies, in fitness games,
     /// benchmarks and as the champion (0: it plays its table alone). One
     /// concept, read by each genome kind its own way: a vote table plays
@@ -53,28 +67,35 @@ pub struct EvolveConfig {
     /// (`encoding::ntuple`).
     #[serde(default)]
     pub lookahead: u8,
-    /// Learning from the bank (Connect-Four): its source (`--self-play` is
-    /// the other learning, by the genomes themselves). Stored as `learn`,
-    /// its name before.
-    #[serde(default, rename = "learn")]
-    pub tutor: Tutoring,
-    /// The island model: how many populations, and how genomes migrate
-    /// between them.
-    #[serde(default)]
-    pub islands: Islands,
-    /// `--self-play N`: games of TD(λ) self-play each value genome learns
-    /// from between generations (0: none; see [`crate::encoding::ntuple`]).
+    /// The solver-labelled bank (Connect-Four) the `bank` term and the
+    /// `optimal_rate` column read (see [`super::tutor`]).
+    #[serde(with = "words::text")]
+    pub bank: BankSource,
+    /// Games of TD(λ) self-play each value genome learns from between
+    /// generations (0: none; see [`crate::encoding::ntuple`]).
     #[serde(default)]
     pub self_play: u32,
-    /// `--learn-against SPEC`: the fixed player each value genome plays
-    /// its `--self-play` games against, learning from its own moves
-    /// (`None`: against itself).
-    #[serde(default)]
+    /// The fixed player each value genome plays its `self_play` games
+    /// against, learning from its own moves (`None`: against itself).
+    #[serde(default, with = "words::optional")]
     pub learn_against: Option<PlayerSpec>,
-    /// The defaults the run started from (`--preset`); `None` in a run
-    /// started before presets were named.
-    #[serde(default)]
-    pub preset: Option<Preset>,
+    /// Measure the champion every K generations (0: never).
+    pub bench_every: u64,
+    /// Fixed opponents of the benchmark.
+    #[serde(with = "words::list")]
+    pub bench_against: Vec<PlayerSpec>,
+    /// Games per benchmark opponent.
+    pub bench_games: u64,
+    /// Stop once the champion reaches this.
+    #[serde(default, with = "words::optional")]
+    pub target: Option<Target>,
+    /// Stop after this many generations without a better benchmark.
+    #[serde(default, with = "words::optional")]
+    pub patience: Option<u64>,
+    /// Write a checkpoint every K generations (and at the end).
+    pub checkpoint_every: u64,
+    /// Checkpoints kept on disk (the oldest beyond this are removed).
+    pub keep: usize,
 }
 
 /// `--preset`: the defaults a run starts from, before any flag given.
@@ -117,53 +138,6 @@ impl std::str::FromStr for Preset {
     }
 }
 
-/// `--islands N`, `--migrate-every K`, `--migrants M`: N populations of
-/// `population` genomes each, evolving side by side; every K generations
-/// each sends its best M genomes to the next (a ring), where they replace
-/// the last M children.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Islands {
-    pub count: usize,
-    pub every: u64,
-    pub migrants: usize,
-}
-
-impl Default for Islands {
-    fn default() -> Self {
-        Islands {
-            count: 1,
-            every: 10,
-            migrants: 2,
-        }
-    }
-}
-
-/// The bank a run learns from and is measured on (see [`super::tutor`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tutoring {
-    /// `--bank`: the built-in bank unless a file is named.
-    pub bank: BankSource,
-}
-
-/// The benchmark: `--bench-every`, `--bench-against`, `--bench-games`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BenchConfig {
-    /// Measure the champion every K generations (0: never).
-    pub every: u64,
-    /// Fixed opponents of the benchmark.
-    pub against: Vec<PlayerSpec>,
-    /// Games per benchmark opponent.
-    pub games: u64,
-}
-
-/// Early stopping: `--target`, `--patience`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct StopRule {
-    pub target: Option<Target>,
-    /// Stop after this many generations without a better benchmark.
-    pub patience: Option<u64>,
-}
-
 /// A parameter outside its allowed range; the message names the flag.
 #[derive(Debug, thiserror::Error)]
 #[error("--{flag} {value}: {allowed}")]
@@ -183,40 +157,14 @@ impl EvolveConfig {
     }
 
     /// The recommended settings for `game`, the defaults of `evolve`: the
-    /// method with what the game's [`RunSettings`] change (each game's
-    /// reasons beside them, in `config/recommended.rs`).
+    /// method with what the game's [`Recommended`] changes (each game's
+    /// reasons beside it, in `config/recommended.rs`).
     pub fn recommended(game: GameSpec, seed: u64) -> EvolveConfig {
-        let mut cfg = EvolveConfig::method(game, seed);
-        let RunSettings {
-            population,
-            elite,
-            parents,
-            mutation,
-            fitness,
-            init,
-            self_play,
-            learn_against,
-            target,
-            generations,
-            checkpoint_every,
-            bench_every,
-            bench_against,
-        } = crate::games::with_game!(game, g => g.recommended());
-        cfg.population = population.unwrap_or(cfg.population);
-        cfg.elite = elite.unwrap_or(cfg.elite);
-        cfg.parents = parents.unwrap_or(cfg.parents);
-        cfg.mutation = mutation.unwrap_or(cfg.mutation);
-        cfg.fitness = fitness.unwrap_or(cfg.fitness);
-        cfg.init = init.unwrap_or(cfg.init);
-        cfg.self_play = self_play.unwrap_or(cfg.self_play);
-        cfg.learn_against = learn_against.or(cfg.learn_against);
-        cfg.stop.target = target.or(cfg.stop.target);
-        cfg.generations = generations.unwrap_or(cfg.generations);
-        cfg.checkpoint_every = checkpoint_every.unwrap_or(cfg.checkpoint_every);
-        cfg.bench.every = bench_every.unwrap_or(cfg.bench.every);
-        cfg.bench.against = bench_against.unwrap_or(cfg.bench.against);
-        cfg.preset = Some(Preset::Recommended);
-        cfg
+        let method = EvolveConfig::method(game, seed);
+        EvolveConfig {
+            preset: Some(Preset::Recommended),
+            ..crate::games::with_game!(game, g => g.recommend(method))
+        }
     }
 
     /// The method as first described (round-robin fitness, elite
@@ -263,16 +211,20 @@ impl EvolveConfig {
         let one_player = players == 1;
         EvolveConfig {
             game,
+            seed,
+            preset: Some(Preset::Method),
+            generations,
             population: 100,
             elite: 10,
             parents: 2,
             mutation: Mutation::fixed(mutation),
-            generations,
-            seed,
-            checkpoint_every,
-            keep: 2,
-            illegal: IllegalPolicy::Repair,
             selection: Selection::Elite,
+            crossover: Crossover::Uniform,
+            init: Init::Random,
+            illegal: IllegalPolicy::Repair,
+            islands: 1,
+            migrate_every: 10,
+            migrants: 2,
             // A one-player game has no round-robin: the method plays each
             // genome's one game.
             fitness: if one_player {
@@ -280,24 +232,21 @@ impl EvolveConfig {
             } else {
                 Fitness::round_robin()
             },
-            init: Init::Random,
-            crossover: Crossover::Uniform,
-            bench: BenchConfig {
-                every: bench_every,
-                against: if one_player {
-                    Vec::new()
-                } else {
-                    vec![PlayerSpec::Random, PlayerSpec::Rules]
-                },
-                games: 100,
-            },
-            stop: StopRule::default(),
             lookahead: 0,
-            tutor: Tutoring::default(),
-            islands: Islands::default(),
+            bank: BankSource::Builtin,
             self_play: 0,
             learn_against: None,
-            preset: Some(Preset::Method),
+            bench_every,
+            bench_against: if one_player {
+                Vec::new()
+            } else {
+                vec![PlayerSpec::Random, PlayerSpec::Rules]
+            },
+            bench_games: 100,
+            target: None,
+            patience: None,
+            checkpoint_every,
+            keep: 2,
         }
     }
 
@@ -312,5 +261,7 @@ impl EvolveConfig {
 
 mod checks;
 mod recommended;
+mod settable;
 #[cfg(test)]
 mod tests;
+mod words;

@@ -65,7 +65,7 @@ fn check_memory(gene_count: usize, cfg: &EvolveConfig) -> Result<(), EvolveError
     } else {
         0
     };
-    let needed = ((2 * cfg.population * cfg.islands.count + hall) * gene_count) as u64;
+    let needed = ((2 * cfg.population * cfg.islands + hall) * gene_count) as u64;
     match available_memory() {
         Some(available) if needed > available => Err(EvolveError::Memory {
             population: cfg.population,

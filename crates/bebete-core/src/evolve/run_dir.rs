@@ -11,7 +11,6 @@ use super::bench;
 use super::stats::{header, write_records};
 use super::{EvolveConfig, StatsRow};
 use crate::dispatch::Abilities;
-use crate::games::TakeRuleName;
 use crate::store::run_files;
 use crate::store::{FileError, write_atomic};
 use serde::Serialize;
@@ -23,76 +22,14 @@ pub struct RunDir {
     root: PathBuf,
 }
 
-/// `run.toml`: the parameters, flat and readable.
+/// `run.toml`: the version and threads that ran it, then the settings,
+/// written whole.
 #[derive(Serialize)]
 struct RunToml<'a> {
     bebete_version: &'a str,
-    game: &'a str,
-    /// A built-in game's encoder (a game from outside has its own).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    encoder: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sticks: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_take: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    last_loses: Option<bool>,
-    /// Peg solitaire's board.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rows: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    empty: Option<u8>,
-    /// The value genome's shape (`--encoder ntuple` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tuples: Option<u16>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tuple_length: Option<u8>,
-    seed: u64,
-    /// The defaults the run started from, before the flags given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    preset: Option<&'a str>,
-    population: usize,
-    elite: usize,
-    parents: usize,
-    mutation: toml::Value,
-    generations: u64,
-    selection: String,
-    illegal: &'a str,
-    checkpoint_every: u64,
-    keep: usize,
     threads: usize,
-    fitness: String,
-    init: String,
-    crossover: String,
-    bench_every: u64,
-    bench_against: Vec<String>,
-    bench_games: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    target: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    patience: Option<u64>,
-    #[serde(skip_serializing_if = "is_zero")]
-    lookahead: u8,
-    /// The bank (Connect-Four runs only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bank: Option<String>,
-    #[serde(skip_serializing_if = "is_zero")]
-    self_play: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    learn_against: Option<String>,
-    /// The island model (runs with more than one island only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    islands: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    migrate_every: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    migrants: Option<usize>,
-}
-
-fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
-    *n == N::default()
+    #[serde(flatten)]
+    settings: &'a EvolveConfig,
 }
 
 impl RunDir {
@@ -122,12 +59,7 @@ impl RunDir {
     /// settings are fixed when it starts). The version, the threads and
     /// the planned generations, which a resume may change, are not
     /// compared; nor is anything when `run.toml` is missing or unreadable.
-    pub fn edited_settings(
-        &self,
-        cfg: &EvolveConfig,
-        abilities: &Abilities,
-        threads: usize,
-    ) -> Vec<String> {
+    pub fn edited_settings(&self, cfg: &EvolveConfig, threads: usize) -> Vec<String> {
         let Some(found) = crate::store::read_regular(&self.run_toml())
             .ok()
             .and_then(|bytes| String::from_utf8(bytes).ok())
@@ -135,7 +67,7 @@ impl RunDir {
         else {
             return Vec::new();
         };
-        let Ok(own) = run_toml_text(cfg, abilities, threads).parse::<toml::Table>() else {
+        let Ok(own) = run_toml_text(cfg, threads).parse::<toml::Table>() else {
             return Vec::new();
         };
         let free = ["bebete_version", "threads", "generations"];
@@ -158,7 +90,12 @@ impl RunDir {
         let bytes = crate::store::read_regular(&self.run_toml()).ok()?;
         let doc: toml::Table = std::str::from_utf8(&bytes).ok()?.parse().ok()?;
         let game = doc.get("game")?.as_str()?.to_string();
-        let seed = u64::try_from(doc.get("seed")?.as_integer()?).ok()?;
+        // A seed beyond TOML's integers is written as a string.
+        let seed = match doc.get("seed")? {
+            toml::Value::Integer(n) => u64::try_from(*n).ok()?,
+            toml::Value::String(text) => text.parse().ok()?,
+            _ => return None,
+        };
         Some((game, seed))
     }
 
@@ -199,16 +136,8 @@ impl RunDir {
     }
 
     /// Writes `run.toml` ([`run_toml_text`]).
-    pub fn write_run_toml(
-        &self,
-        cfg: &EvolveConfig,
-        abilities: &Abilities,
-        threads: usize,
-    ) -> Result<(), FileError> {
-        write_atomic(
-            &self.run_toml(),
-            run_toml_text(cfg, abilities, threads).as_bytes(),
-        )
+    pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
+        write_atomic(&self.run_toml(), run_toml_text(cfg, threads).as_bytes())
     }
 
     /// Rewrites `stats.csv` with exactly `rows`.
@@ -224,10 +153,7 @@ impl RunDir {
             .map(str::to_string)
             .collect();
         let records: Vec<Vec<String>> = std::iter::once(header)
-            .chain(
-                rows.iter()
-                    .map(|row| row.record(columns, cfg.islands.count > 1)),
-            )
+            .chain(rows.iter().map(|row| row.record(columns, cfg.islands > 1)))
             .collect();
         let mut text = Vec::new();
         write_records(&mut text, records.iter().map(Vec::as_slice))
@@ -247,7 +173,7 @@ impl RunDir {
             .append(true)
             .open(&path)
             .map_err(|e| FileError::new(&path, e))?;
-        let record = row.record(bench::columns(cfg, abilities).len(), cfg.islands.count > 1);
+        let record = row.record(bench::columns(cfg, abilities).len(), cfg.islands > 1);
         write_records(&mut file, [record.as_slice()]).map_err(|e| FileError::new(&path, e))
     }
 }
@@ -262,55 +188,12 @@ pub struct RunEnded {
 }
 
 /// The text of `run.toml`: every setting of the run, the game's rules
-/// included (`evolve --dry-run` prints it), for a game with `abilities`.
-pub fn run_toml_text(cfg: &EvolveConfig, abilities: &Abilities, threads: usize) -> String {
-    // A built-in game's own options: what `--game` with them chooses
-    // again (a game from outside has only its name).
-    let built_in = cfg.game.built_in();
-    let options = built_in.map(|spec| spec.options()).unwrap_or_default();
+/// included (`evolve --dry-run` prints it).
+pub fn run_toml_text(cfg: &EvolveConfig, threads: usize) -> String {
     let doc = RunToml {
         bebete_version: env!("CARGO_PKG_VERSION"),
-        game: cfg.game.name(),
-        encoder: built_in.map(|spec| spec.encoder_name()),
-        rule: options.rule.map(TakeRuleName::name),
-        sticks: options.sticks,
-        max_take: options.max_take,
-        last_loses: (options.last_loses || options.last_wins).then_some(options.last_loses),
-        rows: options.rows,
-        empty: options.empty,
-        tuples: options.tuples,
-        tuple_length: options.tuple_length,
-        seed: cfg.seed,
-        preset: cfg.preset.map(|p| p.name()),
-        population: cfg.population,
-        elite: cfg.elite,
-        parents: cfg.parents,
-        mutation: if cfg.mutation.low >= cfg.mutation.high {
-            toml::Value::Float(cfg.mutation.low)
-        } else {
-            toml::Value::String(cfg.mutation.to_string())
-        },
-        generations: cfg.generations,
-        selection: cfg.selection.to_string(),
-        illegal: cfg.illegal.name(),
-        checkpoint_every: cfg.checkpoint_every,
-        keep: cfg.keep,
         threads,
-        fitness: cfg.fitness.to_string(),
-        init: cfg.init.to_string(),
-        crossover: cfg.crossover.to_string(),
-        bench_every: cfg.bench.every,
-        bench_against: cfg.bench.against.iter().map(|s| s.to_string()).collect(),
-        bench_games: cfg.bench.games,
-        target: cfg.stop.target.as_ref().map(|t| t.to_string()),
-        patience: cfg.stop.patience,
-        lookahead: cfg.lookahead,
-        bank: abilities.banked.then(|| cfg.tutor.bank.to_string()),
-        self_play: cfg.self_play,
-        learn_against: cfg.learn_against.as_ref().map(|s| s.to_string()),
-        islands: (cfg.islands.count > 1).then_some(cfg.islands.count),
-        migrate_every: (cfg.islands.count > 1).then_some(cfg.islands.every),
-        migrants: (cfg.islands.count > 1).then_some(cfg.islands.migrants),
+        settings: cfg,
     };
     toml::to_string(&doc).expect("run.toml fields are plain values")
 }
@@ -318,58 +201,24 @@ pub fn run_toml_text(cfg: &EvolveConfig, abilities: &Abilities, threads: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dispatch::abilities;
-    use crate::games::{GameOptions, GameSpec};
+    use crate::games::GameSpec;
 
-    /// The game's options, read back from a `run.toml`.
-    fn options_in(doc: &toml::Table) -> GameOptions {
-        let text = |key: &str| doc.get(key).and_then(|v| v.as_str()).map(str::to_string);
-        let small = |key: &str| {
-            doc.get(key)
-                .and_then(|v| v.as_integer())
-                .map(|n| u8::try_from(n).unwrap())
-        };
-        let last_loses = doc.get("last_loses").and_then(|v| v.as_bool());
-        GameOptions {
-            encoder: text("encoder"),
-            tuples: doc
-                .get("tuples")
-                .and_then(|v| v.as_integer())
-                .map(|n| u16::try_from(n).unwrap()),
-            tuple_length: small("tuple_length"),
-            rule: text("rule").map(|r| match r.as_str() {
-                "double" => TakeRuleName::Double,
-                _ => TakeRuleName::Subtract,
-            }),
-            sticks: small("sticks"),
-            max_take: small("max_take"),
-            last_loses: last_loses == Some(true),
-            last_wins: last_loses == Some(false),
-            rows: small("rows"),
-            empty: small("empty"),
-            ..GameOptions::default()
-        }
-    }
-
-    /// Every registered game's `run.toml` records all its rules: the game
-    /// and the options written there choose the same game again.
+    /// Every registered game's `run.toml` is its settings whole: read
+    /// back, they are the run's own, the game's rules and encoder
+    /// included.
     #[test]
-    fn run_toml_records_every_rule_of_every_game() {
-        let dir = tempfile::tempdir().unwrap();
+    fn run_toml_reads_back_as_the_settings_of_every_game() {
         for spec in GameSpec::registered() {
-            let run = RunDir::new(dir.path());
-            run.write_run_toml(&EvolveConfig::method(spec, 1), &abilities(spec), 1)
-                .unwrap();
-            let doc: toml::Table = std::fs::read_to_string(run.run_toml())
-                .unwrap()
-                .parse()
-                .unwrap();
-            assert_eq!(doc["game"].as_str(), Some(spec.kind().name()), "{spec}");
-            assert_eq!(
-                spec.kind().from_options(&options_in(&doc)),
-                Ok(spec),
-                "{spec}: {doc}"
-            );
+            for cfg in [
+                EvolveConfig::method(spec, u64::MAX),
+                EvolveConfig::recommended(spec, 3),
+            ] {
+                let text = run_toml_text(&cfg, 2);
+                let doc: toml::Table = text.parse().unwrap();
+                assert_eq!(doc["game"].as_str(), Some(spec.kind().name()), "{spec}");
+                let read: EvolveConfig = toml::from_str(&text).unwrap();
+                assert_eq!(read, cfg, "{spec}: {text}");
+            }
         }
     }
 }

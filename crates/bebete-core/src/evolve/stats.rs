@@ -121,7 +121,7 @@ pub fn header(cfg: &EvolveConfig, abilities: &Abilities) -> String {
         header.push(',');
         header.push_str(&column);
     }
-    if cfg.islands.count > 1 {
+    if cfg.islands > 1 {
         header.push(',');
         header.push_str(&Column::Island.name());
     }

@@ -121,7 +121,7 @@ impl<G: Playable> Tutor<G> {
     /// The bank of `cfg` for `game`, when the run uses one: for a game with
     /// banks, always (its `optimal_rate` column); `None` otherwise.
     pub fn for_run(game: &G, cfg: &EvolveConfig) -> Result<Option<Self>, FileError> {
-        Self::new(game, &cfg.tutor.bank, cfg.illegal, cfg.lookahead)
+        Self::new(game, &cfg.bank, cfg.illegal, cfg.lookahead)
     }
 
     fn prepare(&self, game: &G, part: &[Labelled<G::Position, G::Move>]) -> Vec<Prepared<G>> {

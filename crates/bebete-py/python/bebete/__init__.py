@@ -1,11 +1,14 @@
 """bebete from Python: evolve game-playing genomes, resume and measure them,
 and play them as OpenSpiel bots (``bebete.openspiel``).
 
-Every setting is the command line's flag, with underscores for dashes
-(``population=50`` is ``--population 50``, ``self_play=2000`` is
-``--self-play 2000``, ``True`` a bare flag), checked by the command line's
-own parser: a keyword that is no setting raises ``TypeError``, a bad value
-``ValueError`` with the command line's message. A run is the command line's run, row for row, for the same seed
+A run's settings are the engine's, by the names ``run.toml`` writes
+(``population=50``, ``self_play=2000``, ``keep=5``,
+``bench_against=["random", "alphabeta:2"]``; ``bebete.run_settings()`` lists
+them), read and checked by the engine itself; the game's options and the
+run's own (``encoder``, ``tuples``, ``preset``, ``threads``…) are the
+command line's flags, with underscores for dashes. A keyword that is
+neither raises ``TypeError``, a bad value ``ValueError`` with the engine's
+message. A run is the command line's run, row for row, for the same seed
 and settings; it works without the GIL, and Ctrl-C stops it after the
 generation under way, its checkpoint written, then raises
 ``KeyboardInterrupt`` (``bebete.resume`` goes on from there); SIGTERM
@@ -37,6 +40,7 @@ __version__: str = _bebete.__version__
 __all__ = [
     "__version__",
     "games",
+    "run_settings",
     "legal_moves",
     "load",
     "evolve",
@@ -47,6 +51,12 @@ __all__ = [
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+
+def run_settings() -> list:
+    """The names of a run's settings, as ``run.toml`` writes them and
+    ``evolve`` takes them as keywords."""
+    return _bebete.run_settings()
 
 
 def games() -> list:
@@ -135,7 +145,9 @@ class Run:
 def _check_keywords(command: str, settings: dict) -> None:
     """A keyword that is no setting of ``command`` is a ``TypeError``, as
     Python raises for any function, with the nearest setting named."""
-    known = set(_bebete.settings(command))
+    known = set(_bebete.settings(command)) - {"set"}
+    if command == "evolve":
+        known |= set(_bebete.run_settings())
     for name in settings:
         if name not in known:
             near = difflib.get_close_matches(name, sorted(known), n=1)
@@ -209,9 +221,11 @@ def _sigterm_stops_the_run():
         signal.signal(signal.SIGTERM, before)
 
 
-def _run(words: list, each: Each, progress: bool, overwrite: bool = False) -> Run:
+def _run(
+    words: list, each: Each, progress: bool, overwrite: bool = False, values: Optional[dict] = None
+) -> Run:
     with _sigterm_stops_the_run():
-        path, stopped = _bebete.run(words, _with_progress(each, progress), overwrite)
+        path, stopped = _bebete.run(words, _with_progress(each, progress), overwrite, values)
     return Run(path, stopped)
 
 
@@ -227,7 +241,9 @@ def evolve(
     **settings,
 ) -> Run:
     """Evolves genomes of ``game``: ``bebete evolve --game GAME --seed SEED
-    …`` with ``settings`` as its flags. ``run`` is the run's directory
+    …`` with ``settings``: a run's settings by their ``run.toml`` names
+    (``run_settings()``), read by the engine, and the game's and run's
+    own flags (``encoder``, ``tuples``, ``preset``, ``threads``…). ``run`` is the run's directory
     (default ``runs/GAME-SEED``, as the command line names it); every file
     of the run stays in it (its plot too: ``RUN/NAME.png``). ``each``, if
     given, is called after every generation with a dict of that
@@ -238,9 +254,17 @@ def evolve(
     run is refused.
     """
     _check_keywords("evolve", settings)
+    if generations is not None:
+        settings["generations"] = generations
+    engine = set(_bebete.run_settings())
+    values = {
+        name: os.fspath(value) if isinstance(value, os.PathLike) else value
+        for name, value in settings.items()
+        if name in engine and value is not None
+    }
     words = ["evolve", "--game", game, "--seed", str(seed)]
-    words += _words({"generations": generations, "run": run, **settings})
-    return _run(words, each, progress, overwrite)
+    words += _words({"run": run, **{n: v for n, v in settings.items() if n not in engine}})
+    return _run(words, each, progress, overwrite, values)
 
 
 def resume(

@@ -17,16 +17,17 @@ use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Magic tag and version of checkpoint files. Version 8 stores the
-/// configuration and the stats rows self-described (JSON, every field
-/// named; a field a later version adds is read from an older file as its
-/// default; the fitness as its text), so a new option, fitness term or
-/// stats column needs no new format, and its payload deflated. Before 1.0
+/// Magic tag and version of checkpoint files. Since version 8 the
+/// configuration and the stats rows are self-described (JSON, every field
+/// named), so a new option, fitness term or stats column needs no new
+/// format, and the payload is deflated; version 9 writes the configuration
+/// as `run.toml` does (one flat settings type, each value in the command
+/// line's words). Before 1.0
 /// a checkpoint is read only by the format that wrote it: an older one is
 /// refused with what to do ([`FileProblem::OlderCheckpoint`]).
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
-    version: 8,
+    version: 9,
     kind: "checkpoint",
 };
 
@@ -208,7 +209,7 @@ struct Header {
     held_islands: u32,
 }
 
-/// The header of format 8 as stored: the configuration and the stats rows
+/// The header of format 9 as stored: the configuration and the stats rows
 /// as JSON text, the rest by position (these fields are the checkpoint's
 /// own, not options).
 #[derive(Deserialize)]
@@ -389,7 +390,7 @@ impl Checkpoint {
             None => header.gene_count as usize,
         };
         // The populations of the islands held, one after the other.
-        let islands = header.config.islands.count;
+        let islands = header.config.islands;
         let held = header.held_islands as usize;
         if held == 0 || header.first_island as usize + held > islands {
             return Err(malformed(format!(
@@ -574,8 +575,8 @@ pub(super) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (mut cfg, pop) = small_connect4_run();
         cfg.fitness = "round-robin+bank".parse().unwrap();
-        cfg.tutor.bank = crate::bank::BankSource::File("my.bank".into());
-        cfg.islands.migrants = 1;
+        cfg.bank = crate::bank::BankSource::File("my.bank".into());
+        cfg.migrants = 1;
         cfg.mutation = "0.0013..0.07".parse().unwrap();
         let path = dir.path().join("gen-000000.ckpt");
         write(&path, &cfg, 0, &[], &[&pop], 0, &Hall::default()).unwrap();
@@ -632,7 +633,13 @@ pub(super) mod tests {
         let cfg = EvolveConfig::method(GameSpec::TICTACTOE, 1);
         let mut json: serde_json::Value = serde_json::to_value(&cfg).unwrap();
         let fields = json.as_object_mut().unwrap();
-        for optional in ["lookahead", "learn", "islands", "init", "crossover"] {
+        for optional in [
+            "lookahead",
+            "self_play",
+            "learn_against",
+            "target",
+            "patience",
+        ] {
             assert!(fields.remove(optional).is_some(), "{optional} is stored");
         }
         let read: EvolveConfig = serde_json::from_value(json).unwrap();

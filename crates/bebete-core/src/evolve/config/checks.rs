@@ -160,10 +160,10 @@ impl EvolveConfig {
                 },
             );
         }
-        if !(1..=1_000_000).contains(&self.bench.games) {
+        if !(1..=1_000_000).contains(&self.bench_games) {
             return refuse(
                 "bench-games",
-                self.bench.games.to_string(),
+                self.bench_games.to_string(),
                 "must be 1-1000000".into(),
             );
         }
@@ -173,7 +173,7 @@ impl EvolveConfig {
     /// `--target unbeatable` needs an exact audit of pure genomes.
     fn check_audit(&self, abilities: Abilities) -> Result<(), ConfigError> {
         let exact = abilities.solvable;
-        if self.stop.target == Some(Target::Unbeatable) && !exact {
+        if self.target == Some(Target::Unbeatable) && !exact {
             return refuse(
                 "target",
                 "unbeatable".into(),
@@ -183,7 +183,7 @@ impl EvolveConfig {
                 ),
             );
         }
-        if self.lookahead > 0 && self.stop.target == Some(Target::Unbeatable) {
+        if self.lookahead > 0 && self.target == Some(Target::Unbeatable) {
             return refuse(
                 "lookahead",
                 self.lookahead.to_string(),
@@ -247,8 +247,8 @@ impl EvolveConfig {
         }
         if !abilities.banked {
             let needs_bank = fitness::bank::needs_bank();
-            if self.tutor.bank != BankSource::Builtin {
-                return refuse("bank", self.tutor.bank.to_string(), needs_bank);
+            if self.bank != BankSource::Builtin {
+                return refuse("bank", self.bank.to_string(), needs_bank);
             }
         }
         Ok(())
@@ -256,32 +256,27 @@ impl EvolveConfig {
 
     /// The island model: counts, the migration interval, migrants.
     fn check_islands(&self) -> Result<(), ConfigError> {
-        let islands = self.islands;
-        if !(1..=1024).contains(&islands.count) {
-            return refuse(
-                "islands",
-                islands.count.to_string(),
-                "must be 1-1024".into(),
-            );
+        if !(1..=1024).contains(&self.islands) {
+            return refuse("islands", self.islands.to_string(), "must be 1-1024".into());
         }
-        if islands.count > 1 {
-            if islands.every == 0 {
+        if self.islands > 1 {
+            if self.migrate_every == 0 {
                 return refuse("migrate-every", "0".into(), "must be at least 1".into());
             }
-            if !(1..=self.elite).contains(&islands.migrants) {
+            if !(1..=self.elite).contains(&self.migrants) {
                 return refuse(
                     "migrants",
-                    islands.migrants.to_string(),
+                    self.migrants.to_string(),
                     format!(
                         "must be 1-{} (migrants are an island's best: its elite)",
                         self.elite
                     ),
                 );
             }
-            if islands.migrants > self.population - self.elite {
+            if self.migrants > self.population - self.elite {
                 return refuse(
                     "migrants",
-                    islands.migrants.to_string(),
+                    self.migrants.to_string(),
                     format!(
                         "must be at most {} (they replace children: population minus elite)",
                         self.population - self.elite
@@ -294,10 +289,10 @@ impl EvolveConfig {
 
     /// `--patience` counts benchmarks without progress.
     fn check_patience(&self) -> Result<(), ConfigError> {
-        if self.stop.patience.is_some() && self.bench.every == 0 {
+        if self.patience.is_some() && self.bench_every == 0 {
             return refuse(
                 "patience",
-                format!("{}", self.stop.patience.unwrap_or(0)),
+                format!("{}", self.patience.unwrap_or(0)),
                 "needs a benchmark: set --bench-every".into(),
             );
         }
@@ -318,7 +313,7 @@ impl EvolveConfig {
         };
         fitness::check_players(self, abilities)?;
         if abilities.players == 2 {
-            if let Some(Target::Pegs(_)) = self.stop.target {
+            if let Some(Target::Pegs(_)) = self.target {
                 return err(
                     "target",
                     "pegs".into(),
@@ -330,11 +325,10 @@ impl EvolveConfig {
             }
             return Ok(());
         }
-        if !self.bench.against.is_empty() {
+        if !self.bench_against.is_empty() {
             return err(
                 "bench-against",
-                self.bench
-                    .against
+                self.bench_against
                     .iter()
                     .map(|s| s.to_string())
                     .collect::<Vec<_>>()
@@ -342,14 +336,10 @@ impl EvolveConfig {
                 "a one-player game has no opponents to measure against (its benchmark is the champion's pegs)",
             );
         }
-        if matches!(
-            self.stop.target,
-            Some(Target::Unbeatable | Target::Score { .. })
-        ) {
+        if matches!(self.target, Some(Target::Unbeatable | Target::Score { .. })) {
             return err(
                 "target",
-                self.stop
-                    .target
+                self.target
                     .as_ref()
                     .map(|t| t.to_string())
                     .unwrap_or_default(),

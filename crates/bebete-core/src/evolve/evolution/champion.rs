@@ -28,7 +28,7 @@ impl<G: Playable> Evolution<G> {
             let played = solo::play(&self.game, champion_genes, self.cfg.genome_rules());
             self.champion_left = Some(played.left).filter(|_| !played.forfeited);
         }
-        if self.cfg.stop.target == Some(Target::Unbeatable) {
+        if self.cfg.target == Some(Target::Unbeatable) {
             self.champion_perfect =
                 self.bench
                     .keeps_value_everywhere(&self.game, champion_genes, self.cfg.illegal);

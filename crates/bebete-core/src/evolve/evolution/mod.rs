@@ -74,10 +74,10 @@ fn held_islands(
     exchange: &dyn Exchange,
 ) -> Result<std::ops::Range<usize>, EvolveError> {
     match exchange.ranks() {
-        1 => Ok(0..cfg.islands.count),
-        ranks if ranks == cfg.islands.count => Ok(exchange.rank()..exchange.rank() + 1),
+        1 => Ok(0..cfg.islands),
+        ranks if ranks == cfg.islands => Ok(exchange.rank()..exchange.rank() + 1),
         ranks => Err(EvolveError::Ranks {
-            islands: cfg.islands.count,
+            islands: cfg.islands,
             ranks,
         }),
     }
@@ -222,9 +222,7 @@ impl<G: Playable> Evolution<G> {
         // checkpoint), and `evolve` refuses its folder until then.
         evolution.checkpoint()?;
         if evolution.exchange.is_root() {
-            evolution
-                .run
-                .write_run_toml(&evolution.cfg, &evolution.abilities, threads)?;
+            evolution.run.write_run_toml(&evolution.cfg, threads)?;
             evolution
                 .run
                 .write_stats(&evolution.cfg, &evolution.abilities, &[])?;
@@ -261,7 +259,7 @@ impl<G: Playable> Evolution<G> {
         let populations = ckpt.population.split(held.len());
         if held.start != ckpt.first_island || populations.len() != held.len() {
             return Err(EvolveError::Ranks {
-                islands: cfg.islands.count,
+                islands: cfg.islands,
                 ranks: exchange.ranks(),
             });
         }
@@ -309,11 +307,8 @@ impl<G: Playable> Evolution<G> {
         }
         let mut edited = Vec::new();
         if self.exchange.is_root() {
-            edited = self
-                .run
-                .edited_settings(&self.cfg, &self.abilities, self.threads);
-            self.run
-                .write_run_toml(&self.cfg, &self.abilities, self.threads)?;
+            edited = self.run.edited_settings(&self.cfg, self.threads);
+            self.run.write_run_toml(&self.cfg, self.threads)?;
             self.run
                 .write_stats(&self.cfg, &self.abilities, &self.rows)?;
         }

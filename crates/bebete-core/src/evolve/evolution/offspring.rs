@@ -67,15 +67,14 @@ impl<G: Playable> Evolution<G> {
             );
             std::mem::swap(&mut island.population, &mut island.spare);
         }
-        let islands = self.cfg.islands;
-        if islands.count > 1 && (self.generation + 1).is_multiple_of(islands.every) {
+        let migrants = self.cfg.migrants;
+        if self.cfg.islands > 1 && (self.generation + 1).is_multiple_of(self.cfg.migrate_every) {
             let mut outgoing: Vec<Vec<u8>> = self
                 .islands
                 .iter()
                 .map(|island| {
-                    let mut out =
-                        Vec::with_capacity(islands.migrants * island.population.gene_count());
-                    for k in 0..islands.migrants {
+                    let mut out = Vec::with_capacity(migrants * island.population.gene_count());
+                    for k in 0..migrants {
                         out.extend_from_slice(island.population.genome(k));
                     }
                     out
@@ -95,7 +94,7 @@ impl<G: Playable> Evolution<G> {
                 let size = population.size();
                 for (k, genome) in genes.chunks(population.gene_count()).enumerate() {
                     population
-                        .genome_mut(size - islands.migrants + k)
+                        .genome_mut(size - migrants + k)
                         .copy_from_slice(genome);
                 }
             }

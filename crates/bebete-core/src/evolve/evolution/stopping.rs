@@ -27,7 +27,7 @@ fn out_of_patience(
 impl<G: Playable> Evolution<G> {
     /// The first island's row of the last generation, if there is one.
     pub(super) fn last_bench_row(&self) -> Option<usize> {
-        self.rows.len().checked_sub(self.cfg.islands.count)
+        self.rows.len().checked_sub(self.cfg.islands)
     }
 
     /// At the end of a run (its plan, or a stopping rule): the benchmark of
@@ -72,8 +72,8 @@ impl<G: Playable> Evolution<G> {
         let cfg = &self.cfg;
         let g = self.rows.last()?.generation;
         // The benchmark is on the first island's row of a generation.
-        let first_of_last = self.rows.len() - cfg.islands.count;
-        if let (Some(Target::Pegs(n)), Some(left)) = (&cfg.stop.target, self.champion_left)
+        let first_of_last = self.rows.len() - cfg.islands;
+        if let (Some(Target::Pegs(n)), Some(left)) = (&cfg.target, self.champion_left)
             && left <= *n
         {
             return Some(format!(
@@ -99,7 +99,7 @@ impl<G: Playable> Evolution<G> {
             .filter(|r| !r.bench.is_empty())?;
         let columns = bench::columns(cfg, &self.abilities);
         let value = |row: &StatsRow, column: usize| row.bench.get(column).copied();
-        if let Some(Target::Score { opponent, share }) = &cfg.stop.target {
+        if let Some(Target::Score { opponent, share }) = &cfg.target {
             let name = bench::column_name(opponent);
             let column = columns.iter().position(|c| *c == name);
             if column
@@ -112,7 +112,7 @@ impl<G: Playable> Evolution<G> {
                 ));
             }
         }
-        let patience = cfg.stop.patience?;
+        let patience = cfg.patience?;
         let column = columns
             .iter()
             .position(|c| c == "optimal_rate")

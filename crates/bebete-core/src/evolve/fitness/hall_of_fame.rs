@@ -24,10 +24,10 @@ impl TermKind for HallOfFame {
 
     /// A hall belongs to one population: not with islands (yet).
     fn check(&self, cfg: &EvolveConfig, _: Abilities) -> Result<(), ConfigError> {
-        if cfg.islands.count > 1 {
+        if cfg.islands > 1 {
             return Err(ConfigError {
                 flag: "islands",
-                value: cfg.islands.count.to_string(),
+                value: cfg.islands.to_string(),
                 allowed: "does not combine with a hall of fame (hof:N) yet: use one or the other"
                     .into(),
             });
