@@ -222,7 +222,7 @@ impl Bot {
 
 /// Whether a genome of `game` with `lookahead` moves (or explains a move)
 /// within milliseconds: alone, or in its tactical shell, which searches at
-/// most [`crate::encoding::shell::MAX_LOOKAHEAD`] plies of wins and losses. A
+/// most `MAX_LOOKAHEAD` plies of wins and losses. A
 /// value genome's alpha-beta search may take seconds.
 pub fn genome_is_quick(game: GameSpec, lookahead: u8) -> bool {
     lookahead == 0 || game.value_genome().is_none()

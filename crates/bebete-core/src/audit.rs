@@ -25,15 +25,18 @@ pub struct AuditReport {
     pub optimal: usize,
     /// No opponent can beat it when it moves first / second.
     pub unbeatable_first: bool,
+    /// No opponent can beat it when it moves second.
     pub unbeatable_second: bool,
     /// Opponent lines (move sequences) that beat it, per side and in all.
     pub losing_lines_first: u128,
+    /// Losing lines when it moves second.
     pub losing_lines_second: u128,
     /// One losing line, with the genome's side, in the position notation.
     pub example: Option<(Side, String)>,
 }
 
 impl AuditReport {
+    /// The share of reachable positions where its move keeps the value (1 when none is reachable).
     pub fn optimal_rate(&self) -> f64 {
         if self.reachable == 0 {
             1.0
@@ -42,6 +45,7 @@ impl AuditReport {
         }
     }
 
+    /// Losing lines over both sides.
     pub fn losing_lines(&self) -> u128 {
         self.losing_lines_first
             .saturating_add(self.losing_lines_second)
@@ -132,7 +136,7 @@ impl<G: TableGame> Walk<'_, G> {
 /// Whether `genes` keep the game's value in every position they can reach,
 /// on both sides: the audit's `optimal == reachable`, but stopping at the
 /// first position that fails (fast for the many genomes that are not there).
-pub fn keeps_value_everywhere<G: TableGame>(
+pub(crate) fn keeps_value_everywhere<G: TableGame>(
     game: &G,
     genes: &[u8],
     policy: IllegalPolicy,
@@ -169,7 +173,7 @@ pub fn audit<G: TableGame>(game: &G, genes: &[u8], policy: IllegalPolicy) -> Aud
 }
 
 /// [`audit`] with the game's values already solved (to audit many genomes).
-pub fn audit_with<G: TableGame>(
+pub(crate) fn audit_with<G: TableGame>(
     game: &G,
     genes: &[u8],
     policy: IllegalPolicy,

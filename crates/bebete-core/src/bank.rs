@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Magic tag and version of bank files.
-pub const BANK_FORMAT: Framed = Framed {
+pub(crate) const BANK_FORMAT: Framed = Framed {
     magic: *b"BEBETEBK",
     version: 1,
     kind: "position bank",
@@ -47,6 +47,7 @@ static BUILTIN_CONNECT4: &[u8] = include_bytes!("../../../banks/connect4.bank");
 pub struct BankHeader {
     /// The game's name (`connect4`).
     pub game: String,
+    /// The seed the positions were gathered with.
     pub seed: u64,
     /// Positions asked for.
     pub wanted: u64,
@@ -66,6 +67,7 @@ pub struct BankHeader {
 }
 
 impl BankHeader {
+    /// Whether every gathered position is labelled.
     pub fn complete(&self) -> bool {
         self.labelled == self.gathered
     }
@@ -74,6 +76,7 @@ impl BankHeader {
 /// One position with the exact score of every legal move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Labelled<P, M> {
+    /// The position.
     pub pos: P,
     /// (move, score for the side to move after it), every legal move.
     pub moves: Vec<(M, Score)>,
@@ -81,7 +84,7 @@ pub struct Labelled<P, M> {
 
 impl<P, M: Copy + PartialEq> Labelled<P, M> {
     /// The best score of any move.
-    pub fn best(&self) -> Score {
+    pub(crate) fn best(&self) -> Score {
         self.moves
             .iter()
             .map(|&(_, s)| s)
@@ -95,7 +98,7 @@ impl<P, M: Copy + PartialEq> Labelled<P, M> {
 
     /// Whether `mv` keeps the position's value (a win stays a win, a draw a
     /// draw; in a lost position every move does).
-    pub fn keeps(&self, mv: M) -> bool {
+    pub(crate) fn keeps(&self, mv: M) -> bool {
         self.score_of(mv)
             .is_some_and(|s| s.value() == self.best().value())
     }
@@ -132,9 +135,11 @@ pub struct Bank<P, M> {
 /// A Connect-Four bank entry as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The position, the side to move's stones first.
     pub pos: Connect4Position,
     /// The score of each column for the side to move; `None`: full.
-    pub scores: [Option<i8>; CONNECT4_WIDTH as usize],
+    pub(crate) scores: [Option<i8>; CONNECT4_WIDTH as usize],
+    /// Held out of training: measured on, never learned from.
     pub held_out: bool,
 }
 
@@ -198,7 +203,9 @@ fn valid_mask(mask: u64) -> bool {
 /// A Connect-Four bank file: how it was made and its entries.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BankFile {
+    /// How the bank was made.
     pub header: BankHeader,
+    /// The labelled positions.
     pub entries: Vec<Entry>,
 }
 
@@ -373,7 +380,7 @@ impl BankSource {
     }
 
     /// The Connect-Four bank this names, split for learning.
-    pub fn connect4(&self) -> Result<Bank<Connect4Position, u8>, FileError> {
+    pub(crate) fn connect4(&self) -> Result<Bank<Connect4Position, u8>, FileError> {
         self.load()?
             .split()
             .map_err(|p| FileError::new(self.path(), p))
@@ -381,7 +388,7 @@ impl BankSource {
 }
 
 /// The mirror image of a Connect-Four position (columns reversed).
-pub fn mirror(pos: &Connect4Position) -> Connect4Position {
+pub(crate) fn mirror(pos: &Connect4Position) -> Connect4Position {
     let flip = |bits: u64| {
         (0..CONNECT4_WIDTH).fold(0u64, |out, c| {
             let column = (bits >> (c * CONNECT4_STRIDE)) & ((1 << CONNECT4_STRIDE) - 1);
@@ -396,7 +403,7 @@ pub fn mirror(pos: &Connect4Position) -> Connect4Position {
 }
 
 /// A key shared by a position and its mirror image.
-pub fn canonical_key(pos: &Connect4Position) -> u64 {
+pub(crate) fn canonical_key(pos: &Connect4Position) -> u64 {
     let key = |p: &Connect4Position| p.current + p.mask;
     key(pos).min(key(&mirror(pos)))
 }
@@ -404,11 +411,14 @@ pub fn canonical_key(pos: &Connect4Position) -> u64 {
 /// How many of some positions a genome's move keeps the value in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Rate {
+    /// Positions measured.
     pub positions: u64,
+    /// Of those, positions where the move kept the value.
     pub kept: u64,
 }
 
 impl Rate {
+    /// `kept / positions` (0 when none was measured).
     pub fn share(&self) -> f64 {
         if self.positions == 0 {
             0.0

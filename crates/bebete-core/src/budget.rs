@@ -5,10 +5,10 @@
 //! slow player stops at its time limit and a move nobody waits for any more
 //! (the client hung up, the game was deleted) stops at once. The searches
 //! (the players' alpha-beta and Monte Carlo, the tactical shell, a
-//! value genome's alpha-beta) call [`spent`] at their inner nodes; once it
+//! value genome's alpha-beta) call `spent` at their inner nodes; once it
 //! says yes they unwind quickly with a meaningless result, which
 //! [`within`] reports as `None`. Without a budget (evolution, `eval`, the
-//! terminal) [`spent`] is a counter decrement and always no.
+//! terminal) `spent` is a counter decrement and always no.
 
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -53,7 +53,7 @@ impl Budget {
     }
 
     /// Whether the deadline has passed or the flag is set.
-    pub fn is_spent(&self) -> bool {
+    pub(crate) fn is_spent(&self) -> bool {
         self.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
@@ -92,7 +92,7 @@ pub fn within<T>(budget: &Budget, f: impl FnOnce() -> T) -> Option<T> {
 /// Whether this thread's search must stop now (see the module's text).
 /// Once it says yes it keeps saying yes until [`within`] returns.
 #[inline]
-pub fn spent() -> bool {
+pub(crate) fn spent() -> bool {
     if SPENT.with(Cell::get) {
         return true;
     }

@@ -21,12 +21,15 @@ impl<G: Playable + BuiltIn> BuiltInGame for G {}
 
 /// Something to do with a concrete game type; see [`Dispatch::visit`].
 pub trait GameVisitor {
+    /// What the visit gives back.
     type Output;
+    /// Does the work with the concrete game.
     fn visit<G: BuiltInGame>(self, game: G) -> Self::Output;
 }
 
 /// Runs a [`GameVisitor`] with the concrete game of a spec.
 pub trait Dispatch {
+    /// Runs `visitor` with this spec's concrete game.
     fn visit<V: GameVisitor>(self, visitor: V) -> V::Output;
 }
 
@@ -45,16 +48,16 @@ pub fn visit_puzzle<V: PuzzleVisitor>(spec: GameSpec, visitor: V) -> Result<V::O
 /// What a game can do, read off its traits: for the code that holds only
 /// a [`GameSpec`] (validating a configuration before any game value
 /// exists), and for the run of a game from outside this crate
-/// ([`Abilities::of`]).
+/// (`Abilities::of`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Abilities {
     /// The whole game can be solved in memory ([`Knowledge::SOLVABLE`]):
     /// exact audits, the exhaustive fitness, `--target unbeatable`.
     pub solvable: bool,
     /// Genes carry a weight ([`TableGame::WEIGHTED_GENES`](crate::encoding::TableGame::WEIGHTED_GENES)): `--init zero`.
-    pub weighted_genes: bool,
+    pub(crate) weighted_genes: bool,
     /// Random plies before measured games ([`crate::games::Game::DEFAULT_OPENINGS`]).
-    pub default_openings: u32,
+    pub(crate) default_openings: u32,
     /// Learns from a solver-labelled position bank ([`Knowledge::BANKED`]):
     /// the `bank` fitness, the `optimal_rate` benchmark, `genome polish`.
     pub banked: bool,
@@ -62,21 +65,21 @@ pub struct Abilities {
     pub players: u8,
     /// The genome is a value genome that learns by self-play
     /// ([`TableGame::as_learner`](crate::encoding::TableGame::as_learner)): `--self-play`, a population of one.
-    pub learns: bool,
+    pub(crate) learns: bool,
     /// `Some(the boards that are)` when every reachable position cannot
     /// be read in memory ([`Knowledge::too_large_to_read`]).
-    pub too_large_to_read: Option<&'static str>,
+    pub(crate) too_large_to_read: Option<&'static str>,
     /// Pieces on the board at the start ([`crate::games::Game::pieces_left`]):
     /// what a one-player game can remove.
-    pub start_pieces: u32,
+    pub(crate) start_pieces: u32,
     /// The most plies its genomes may look ahead
-    /// ([`crate::encoding::shell::lookahead_limit`]).
-    pub max_lookahead: u8,
+    /// (`crate::encoding::shell::lookahead_limit`).
+    pub(crate) max_lookahead: u8,
 }
 
 impl Abilities {
     /// The abilities of the game type `G`.
-    pub fn of<G: Playable>(game: &G) -> Abilities {
+    pub(crate) fn of<G: Playable>(game: &G) -> Abilities {
         Abilities {
             learns: game.as_learner().is_some(),
             solvable: G::SOLVABLE,
@@ -115,7 +118,7 @@ impl GameVisitor for FixedPlayersOf {
 }
 
 /// The fixed players the game `spec` names can face
-/// ([`crate::players::fixed_players`]).
+/// (`crate::players::fixed_players`).
 pub fn fixed_players(spec: GameSpec) -> Vec<crate::players::FixedPlayer> {
     spec.visit(FixedPlayersOf)
 }

@@ -25,6 +25,7 @@ use std::ops::AddAssign;
 pub struct MatchConfig {
     /// Games per opponent (rounded up to an even number).
     pub games: u64,
+    /// Seed of the match: each pair of games derives its own.
     pub seed: u64,
     /// Random plies played before each pair of games.
     pub openings: u32,
@@ -37,6 +38,7 @@ pub struct MatchConfig {
 pub struct GameRecord {
     /// Whether the player moved first.
     pub player_first: bool,
+    /// How the game ended.
     pub outcome: Outcome,
     /// Every move from the start, the opening's included, in the game's
     /// notation: a position `bebete move --position` takes.
@@ -67,15 +69,20 @@ impl GameRecord {
 /// Wins, draws and losses against one opponent, from the player's side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Tally {
+    /// The opponent, as its spec.
     pub against: String,
+    /// Games played.
     pub games: u64,
+    /// Games won.
     pub wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games lost.
     pub losses: u64,
     /// Wins, draws and losses of the games the player moved first in, and
     /// of those it moved second in.
-    pub as_first: [u64; 3],
-    pub as_second: [u64; 3],
+    pub(crate) as_first: [u64; 3],
+    pub(crate) as_second: [u64; 3],
     /// The games, pair by pair, when the match was asked to keep them.
     #[serde(skip)]
     pub records: Vec<GameRecord>,
@@ -133,7 +140,7 @@ fn opening<G: TableGame>(
 }
 
 /// Makes a fresh player (one per worker thread).
-pub type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
+pub(crate) type MakePlayer<'a, G> = dyn Fn() -> Box<dyn Player<G> + 'a> + Sync + 'a;
 
 /// Plays `player` against `opponent` (the `index`-th opponent of a match),
 /// watched by `watch` when given ([`play_with`]).
@@ -160,7 +167,7 @@ pub fn play_match<G: Playable>(
 /// Plays players made by `player` against `opponent` (the `index`-th
 /// opponent of a match), unwatched: a genome's fitness games and
 /// benchmark. The tally's `against` is left empty (no allocation).
-pub fn play_against<G: Playable>(
+pub(crate) fn play_against<G: Playable>(
     game: &G,
     player: &MakePlayer<'_, G>,
     opponent: &PlayerFactory<G>,
@@ -177,7 +184,9 @@ pub fn play_against<G: Playable>(
 /// match plays.
 #[derive(Debug, Default)]
 pub struct Watch {
+    /// Games played so far, for a progress bar.
     pub played: std::sync::atomic::AtomicU64,
+    /// Raised to stop the match after the pairs of games under way.
     pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 

@@ -16,7 +16,7 @@ pub struct Explained<G: TableGame> {
     /// The pure genome's reasons.
     pub reason: G::Reason,
     /// The shell's verdicts, for a genome with a lookahead.
-    pub shell: Option<ShellDecision<G::Move>>,
+    pub(crate) shell: Option<ShellDecision<G::Move>>,
     /// Plies of the shell (0: pure).
     pub lookahead: u8,
 }
@@ -25,37 +25,40 @@ pub struct Explained<G: TableGame> {
 /// game's own reasons.
 #[derive(Serialize)]
 pub struct ExplainReport<'a, R: Serialize> {
+    /// The game's name.
     pub game: &'static str,
-    pub position: &'a str,
+    pub(crate) position: &'a str,
     /// The pure genome's move (`None`: it forfeits).
     #[serde(rename = "move")]
-    pub mv: Option<String>,
+    pub(crate) mv: Option<String>,
     #[serde(flatten)]
+    /// Why the genome plays its move.
     pub reason: &'a R,
     /// What the tactical shell did (genomes with a lookahead only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shell: Option<ShellReport>,
+    pub(crate) shell: Option<ShellReport>,
 }
 
 /// The shell's part of the report.
 #[derive(Serialize)]
 pub struct ShellReport {
+    /// The shell's depth, in plies.
     pub lookahead: u8,
-    /// What it did, in the words `play` prints ([`shell::describe`]).
-    pub summary: String,
+    /// What it did, in the words `play` prints (`shell::describe`).
+    pub(crate) summary: String,
     /// The move played after the shell.
     #[serde(rename = "move")]
-    pub mv: Option<String>,
-    pub overrode: bool,
-    pub verdicts: Vec<MoveVerdict>,
+    pub(crate) mv: Option<String>,
+    pub(crate) overrode: bool,
+    pub(crate) verdicts: Vec<MoveVerdict>,
 }
 
 /// One legal move and what the shell found about it.
 #[derive(Serialize)]
 pub struct MoveVerdict {
     #[serde(rename = "move")]
-    pub mv: String,
-    pub verdict: Verdict,
+    pub(crate) mv: String,
+    pub(crate) verdict: Verdict,
 }
 
 impl<G: TableGame + BuiltIn> Explained<G> {

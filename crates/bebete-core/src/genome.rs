@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 /// Magic tag and version of genome files: version 2 adds the shell's
 /// lookahead, version 3 how the genome learned; each file is written in the
 /// lowest version that holds what it has.
-pub const GENOME_FORMAT: Framed = Framed {
+pub(crate) const GENOME_FORMAT: Framed = Framed {
     magic: *b"BEBETEGN",
     version: 3,
     kind: "genome",
@@ -58,7 +58,7 @@ pub struct Provenance {
     /// How it learned between generations: `self` (self-play) or the spec
     /// of the fixed player it learned against (`--learn-against`); `None`
     /// for a genome that did not learn, or one written before the record.
-    pub learning: Option<String>,
+    pub(crate) learning: Option<String>,
 }
 
 /// How a genome learned, as `genome info` shows it: who it learned
@@ -70,6 +70,7 @@ pub struct Learning {
     /// when the file does not say (written before the record).
     pub opponent: Option<String>,
     #[serde(flatten)]
+    /// Where the learning stands.
     pub schedule: crate::encoding::ntuple::Schedule,
 }
 
@@ -190,8 +191,11 @@ fn parse_header(version: u16, header: &[u8]) -> postcard::Result<GenomeHeaderV3>
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Genome<Id = GameSpec> {
+    /// The game (and encoder) the genes are for.
     pub game: Id,
+    /// Where it comes from: run, generation, fitness, seed.
     pub provenance: Provenance,
+    /// The genes, one byte each.
     pub genes: Vec<u8>,
     /// Plies of the tactical shell it plays in (0: the pure genome; see
     /// [`crate::encoding::shell`]).
@@ -357,7 +361,7 @@ impl Genome<GameId> {
     }
 
     /// [`Genome::load_for`] of a file's bytes.
-    pub fn from_bytes_for<G: TableGame + Identified>(
+    pub(crate) fn from_bytes_for<G: TableGame + Identified>(
         game: &G,
         bytes: Vec<u8>,
     ) -> Result<Self, FileProblem> {
@@ -440,7 +444,7 @@ impl Genome {
 
     /// [`Genome::peek`] of a file already open (opened and checked by a
     /// reader that opens files its own way: the server), with how the
-    /// genome learned ([`Provenance::learning`]); `path` names it in errors.
+    /// genome learned (`Provenance::learning`); `path` names it in errors.
     pub fn peek_in(
         file: std::fs::File,
         path: &Path,

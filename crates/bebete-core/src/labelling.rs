@@ -34,6 +34,7 @@ const MAX_GAMES: u64 = 10_000_000;
 /// What to gather.
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// The seed the games are played with.
     pub seed: u64,
     /// Positions wanted.
     pub positions: u64,
@@ -54,6 +55,7 @@ pub const DEFAULT_PLAYERS: &str = "random,rules,alphabeta:1,alphabeta:2,alphabet
 pub struct Gathered {
     /// Each position and whether it is held out.
     pub positions: Vec<(Connect4Position, bool)>,
+    /// Games played to gather them.
     pub games: u64,
 }
 
@@ -214,7 +216,9 @@ pub fn new_bank(plan: &Plan, gathered: &Gathered) -> BankFile {
 
 /// One labelled position and the seconds its labelling took.
 pub struct LabelledEntry {
+    /// The position and its scores.
     pub entry: Entry,
+    /// Seconds spent labelling it.
     pub seconds: f64,
 }
 
@@ -273,6 +277,7 @@ pub struct Speed {
 }
 
 impl Speed {
+    /// Counts a position of `stones` stones labelled in `seconds`.
     pub fn add(&mut self, stones: u8, seconds: f64) {
         let s = stones as usize;
         if self.by_stones.len() <= s {

@@ -39,6 +39,7 @@
 
 // No unsafe code in the engine. The unit tests' counting allocator
 // (`hot_paths`, a `GlobalAlloc`) is the one exception, allowed there alone.
+#![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(not(test), forbid(unsafe_code))]
 #![cfg_attr(test, deny(unsafe_code))]
 

@@ -16,8 +16,11 @@ use std::sync::{Arc, OnceLock};
 /// The game-theoretic value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
+    /// The side to move wins.
     Win,
+    /// Neither side can win.
     Draw,
+    /// The side to move loses.
     Loss,
 }
 
@@ -31,6 +34,7 @@ impl Value {
         }
     }
 
+    /// The value in words (`win`, `draw`, `loss`).
     pub fn name(self) -> &'static str {
         match self {
             Value::Win => "win",
@@ -43,8 +47,8 @@ impl Value {
 /// An exact score for the side to move: higher is better. Its sign is the
 /// value (win, draw, loss); among wins, a faster one scores higher, among
 /// losses a slower one. Scores compare only within one game: the small
-/// games count plies ([`Score::win_in`]); Connect-Four uses its solver's own
-/// scale ([`Score::raw`]).
+/// games count plies (`Score::win_in`); Connect-Four uses its solver's own
+/// scale (`Score::raw`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(i32);
 
@@ -52,21 +56,22 @@ pub struct Score(i32);
 const HORIZON: i32 = 1 << 16;
 
 impl Score {
+    /// A draw.
     pub const DRAW: Score = Score(0);
 
     /// A win for the side to move after `plies` more plies (its own winning
     /// move included).
-    pub fn win_in(plies: u32) -> Score {
+    pub(crate) fn win_in(plies: u32) -> Score {
         Score(HORIZON - plies as i32)
     }
 
     /// A loss for the side to move after `plies` more plies.
-    pub fn loss_in(plies: u32) -> Score {
+    pub(crate) fn loss_in(plies: u32) -> Score {
         Score(-(HORIZON - plies as i32))
     }
 
     /// A score on another solver's scale (positive: win, sooner is higher).
-    pub fn raw(score: i32) -> Score {
+    pub(crate) fn raw(score: i32) -> Score {
         Score(score)
     }
 
@@ -75,6 +80,7 @@ impl Score {
         self.0
     }
 
+    /// The value, without the distance.
     pub fn value(self) -> Value {
         match self.0.signum() {
             1 => Value::Win,
@@ -90,7 +96,7 @@ impl Score {
 
     /// The score, for the side that moved, of a move into a position whose
     /// side to move has `self` (counted in plies).
-    pub fn before(self) -> Score {
+    pub(crate) fn before(self) -> Score {
         match self.plies() {
             None => Score::DRAW,
             Some(p) if self.0 > 0 => Score::loss_in(p + 1),
@@ -121,6 +127,7 @@ pub struct Solver<G: Game> {
 }
 
 impl<G: Game> Solver<G> {
+    /// A solver of `game` with an empty table.
     pub fn new(game: &G) -> Self {
         Solver {
             game: game.clone(),
@@ -163,7 +170,8 @@ impl<G: Game> Solver<G> {
     }
 
     /// The moves of `pos` that keep its value.
-    pub fn best_moves(&mut self, pos: &G::Position) -> Vec<G::Move> {
+    #[cfg(test)]
+    pub(crate) fn best_moves(&mut self, pos: &G::Position) -> Vec<G::Move> {
         let target = self.value(pos);
         let mut moves = Vec::new();
         self.game.legal_moves(pos, &mut moves);
@@ -181,8 +189,8 @@ impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
     /// Solves every reachable position of `game`.
     ///
     /// # Panics
-    /// When the game has more than [`DEFAULT_NODE_LIMIT`] positions
-    /// (Connect-Four): use [`SolvedTable::try_build`] where that can happen.
+    /// When the game has more than `DEFAULT_NODE_LIMIT` positions
+    /// (Connect-Four): use `SolvedTable::try_build` where that can happen.
     pub fn build<G: Game<Position = P>>(game: &G) -> Self {
         match Self::try_build(game, DEFAULT_NODE_LIMIT) {
             Ok(table) => table,
@@ -197,7 +205,10 @@ impl<P: Copy + Eq + std::hash::Hash> SolvedTable<P> {
 
     /// Solves every reachable position of `game`, or says it has more
     /// than `limit`.
-    pub fn try_build<G: Game<Position = P>>(game: &G, limit: usize) -> Result<Self, WalkError> {
+    pub(crate) fn try_build<G: Game<Position = P>>(
+        game: &G,
+        limit: usize,
+    ) -> Result<Self, WalkError> {
         let mut solver = Solver::new(game);
         let scores = reachable(game, limit)?
             .into_iter()
@@ -248,7 +259,7 @@ impl<P> Default for SolvedOnce<P> {
 
 impl<P: Copy + Eq + std::hash::Hash> SolvedOnce<P> {
     /// The table of `game`, solved now if this is the first request.
-    pub fn get<G: Game<Position = P>>(&self, game: &G) -> &Arc<SolvedTable<P>> {
+    pub(crate) fn get<G: Game<Position = P>>(&self, game: &G) -> &Arc<SolvedTable<P>> {
         self.cell.get_or_init(|| Arc::new(SolvedTable::build(game)))
     }
 }

@@ -29,7 +29,7 @@ use serde::Serialize;
 use std::cell::RefCell;
 
 /// Window placements: 5 row offsets × 5 column offsets.
-pub const CHECKERS_WINDOWS: usize = 25;
+pub(crate) const CHECKERS_WINDOWS: usize = 25;
 /// Genes of the sub-grid genome: 5^8 window states.
 pub const CHECKERS_GENES: usize = 390_625;
 /// Directions as the side to move sees them (its forward is "down" on
@@ -102,7 +102,7 @@ fn frame_states(pos: &CheckersPosition) -> [u8; 32] {
 }
 
 /// The gene index of each window.
-pub fn window_indices(pos: &CheckersPosition) -> [u32; CHECKERS_WINDOWS] {
+pub(crate) fn window_indices(pos: &CheckersPosition) -> [u32; CHECKERS_WINDOWS] {
     let states = frame_states(pos);
     std::array::from_fn(|w| {
         WINDOW_SQUARES[w]
@@ -165,24 +165,27 @@ fn best_move(
 /// One window's vote, as `explain` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct SquareVote {
-    pub row_offset: u8,
-    pub column_offset: u8,
+    pub(crate) row_offset: u8,
+    pub(crate) column_offset: u8,
+    /// The gene index the window read.
     pub index: u32,
+    /// The gene found there.
     pub gene: u8,
     /// The board square voted for, 1-based.
-    pub square: u8,
+    pub(crate) square: u8,
     /// The direction as the side to move sees it.
-    pub direction: &'static str,
-    pub weight: u8,
+    pub(crate) direction: &'static str,
+    pub(crate) weight: u8,
 }
 
 /// A checkers decision: 25 windows voted; each legal move's score.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ballot {
-    pub windows: Vec<SquareVote>,
+    pub(crate) windows: Vec<SquareVote>,
     /// Each legal move, as written, with its score.
     pub moves: Vec<(String, u32)>,
     #[serde(skip)]
+    /// The move played (`None`: an illegal gene under forfeit).
     pub chosen: Option<CheckersMove>,
 }
 
@@ -306,7 +309,7 @@ impl CellBoard for Checkers {
     }
 
     /// The default α and λ, with the settings fixed for life
-    /// ([`ntuple::FIXED_SCHEDULE`]: mutation leaves them, ε holds, α falls
+    /// (`ntuple::FIXED_SCHEDULE`: mutation leaves them, ε holds, α falls
     /// to a tenth over the horizon). With settings that drift, the
     /// recommended run's 6-ply champion fell from 84.2% against
     /// `alphabeta:6` at 40 generations to 74.5% at 200 (seed 2); fixed, it

@@ -34,7 +34,7 @@ const STRIDE: usize = CONNECT4_STRIDE as usize;
 /// Windows per board.
 pub const WINDOWS: usize = 12;
 /// Genes in a Connect-Four genome: 31^4.
-pub const CONNECT4_GENES: usize = 923_521;
+pub(crate) const CONNECT4_GENES: usize = 923_521;
 
 /// The low 4 bits of each column field.
 const NIBBLES: u64 = {
@@ -56,15 +56,17 @@ const PRIORITY_COLUMN: [u8; 8] = [6, 0, 5, 1, 4, 2, 3, 0];
 /// One window's vote, as shown by `bebete explain`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct WindowVote {
-    pub column_offset: u8,
-    pub row_offset: u8,
+    pub(crate) column_offset: u8,
+    pub(crate) row_offset: u8,
+    /// The gene index the window read.
     pub index: u32,
+    /// The gene found there.
     pub gene: u8,
     /// Board column voted for, 0-based (1-based when serialised, as the
     /// position notation writes columns).
     #[serde(serialize_with = "one_based")]
-    pub column: u8,
-    pub weight: u8,
+    pub(crate) column: u8,
+    pub(crate) weight: u8,
 }
 
 fn one_based<S: serde::Serializer>(column: &u8, serializer: S) -> Result<S::Ok, S::Error> {
@@ -75,14 +77,15 @@ fn one_based<S: serde::Serializer>(column: &u8, serializer: S) -> Result<S::Ok, 
 /// `explain --json` shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Votes {
-    pub windows: [WindowVote; WINDOWS],
+    pub(crate) windows: [WindowVote; WINDOWS],
     /// Vote sums per board column, full columns included.
-    pub votes: [u32; WIDTH],
+    pub(crate) votes: [u32; WIDTH],
     #[serde(skip)]
+    /// The column played, 0-based.
     pub chosen: u8,
     /// Columns that are full (their votes do not count).
     #[serde(skip)]
-    pub full: [bool; WIDTH],
+    pub(crate) full: [bool; WIDTH],
 }
 
 impl Explanation<u8> for Votes {
@@ -173,7 +176,10 @@ impl SubgridEncoder {
     /// The gene index of every window under `encoder`, and whether the
     /// window was read mirrored (then the gene's column counts from the right).
     #[inline]
-    pub fn windows(encoder: Connect4Encoder, pos: &Connect4Position) -> [(u32, bool); WINDOWS] {
+    pub(crate) fn windows(
+        encoder: Connect4Encoder,
+        pos: &Connect4Position,
+    ) -> [(u32, bool); WINDOWS] {
         if encoder == Connect4Encoder::Subgrid {
             return Self::window_indices(pos).map(|i| (i, false));
         }
@@ -202,7 +208,8 @@ impl SubgridEncoder {
     }
 
     /// The code (0..=30) of one window column: `k` stones, `opponent_bits` colours.
-    pub fn column_code(stones: u32, opponent_bits: u32) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn column_code(stones: u32, opponent_bits: u32) -> u32 {
         (1 << stones) - 1 + opponent_bits
     }
 }

@@ -11,7 +11,7 @@ use rand::{Rng, RngExt};
 impl MatchsticksEncoder {
     /// The gene index of a position of `game`.
     #[inline]
-    pub fn gene_index(self, game: &Matchsticks, pos: &MatchsticksPosition) -> usize {
+    pub(crate) fn gene_index(self, game: &Matchsticks, pos: &MatchsticksPosition) -> usize {
         match (game.rules.rule, self) {
             (TakeRule::Double, MatchsticksEncoder::State) => {
                 pos.left as usize * (game.rules.sticks as usize + 1) + pos.limit as usize

@@ -90,7 +90,9 @@ pub trait Explanation<M>: Serialize {
 /// `explain --json` shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GeneLookup<M> {
+    /// The gene index the position reads.
     pub index: usize,
+    /// The gene found there.
     pub gene: u8,
     /// `None`: the gene is illegal and the policy is forfeit.
     #[serde(skip)]
@@ -193,7 +195,8 @@ impl<M: Copy> Explanation<M> for GeneLookup<M> {
 
 /// A fixed opponent a genome learns against: its move in each position it
 /// is to move in (`None`: it has none).
-pub type Opponent<'o, G> = dyn FnMut(&<G as Game>::Position) -> Option<<G as Game>::Move> + 'o;
+pub(crate) type Opponent<'o, G> =
+    dyn FnMut(&<G as Game>::Position) -> Option<<G as Game>::Move> + 'o;
 
 /// A game whose players can be lookup tables: the genome side of a game
 /// (how many genes, how a table decides a move), and the one trait that
@@ -334,7 +337,7 @@ pub trait Learns<G: TableGame>: Sync {
     /// [`ntuple::Learner`]); returns the moves played.
     fn learn(&self, genes: &mut [u8], games: u32, rng: rand_pcg::Pcg64Mcg) -> u64;
     /// `games` games against a fixed `opponent`, learning from the
-    /// genome's own moves (see [`ntuple::Learner::learn_against`]); returns
+    /// genome's own moves (see `ntuple::Learner::learn_against`); returns
     /// the moves played.
     fn learn_against(
         &self,
@@ -370,7 +373,9 @@ pub(crate) fn own_or_first_allowed<G: Game>(
 /// Something to do with a concrete game whose players are gene tables;
 /// see [`visit_table_game`].
 pub trait TableGameVisitor {
+    /// What the visit gives back.
     type Output;
+    /// Does the work with the concrete game.
     fn visit<G: TableGame + BuiltIn>(self, game: G) -> Self::Output;
 }
 

@@ -16,12 +16,12 @@ use super::{IllegalPolicy, TableGame};
 use crate::games::{Game, Outcome};
 
 /// The deepest shell: D plies of search after each candidate move.
-pub const MAX_LOOKAHEAD: u8 = 6;
+pub(crate) const MAX_LOOKAHEAD: u8 = 6;
 
 /// The deepest search of a value genome (`--encoder ntuple`), which plays
 /// by alpha-beta over its own values instead of the shell: about 6 ms a
 /// Connect-Four move at 9 plies, 13 ms at 10 (docs/performance.md).
-pub const MAX_SEARCH: u8 = 12;
+pub(crate) const MAX_SEARCH: u8 = 12;
 
 /// The most plies a genome of `game` may look ahead: the shell's limit, or
 /// a value genome's search limit.
@@ -31,7 +31,7 @@ pub fn max_lookahead(game: crate::games::GameSpec) -> u8 {
 
 /// [`max_lookahead`] of a game type: a genome that learns is a value
 /// genome, which searches; any other plays inside the shell.
-pub fn lookahead_limit<G: TableGame>(game: &G) -> u8 {
+pub(crate) fn lookahead_limit<G: TableGame>(game: &G) -> u8 {
     if game.as_learner().is_some() {
         MAX_SEARCH
     } else {
@@ -56,11 +56,11 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn wins(self) -> bool {
+    pub(crate) fn wins(self) -> bool {
         matches!(self, Verdict::WinsNow | Verdict::WinsByForce)
     }
 
-    pub fn loses(self) -> bool {
+    pub(crate) fn loses(self) -> bool {
         matches!(self, Verdict::LosesNow | Verdict::LosesByForce)
     }
 }
@@ -93,7 +93,7 @@ fn forced<G: Game>(game: &G, pos: &G::Position, plies: u8) -> Option<bool> {
 
 /// The verdict on each legal move of the unfinished `pos` with a search of
 /// `depth` plies after it, in the order of `legal_moves`.
-pub fn verdicts<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<(G::Move, Verdict)> {
+pub(crate) fn verdicts<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<(G::Move, Verdict)> {
     let mover = game.turn(pos);
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
@@ -122,7 +122,7 @@ pub fn verdicts<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<(G::Move
 /// How a genome plays: what an illegal gene does, and its shell's depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GenomeRules {
-    pub policy: IllegalPolicy,
+    pub(crate) policy: IllegalPolicy,
     /// Plies of the tactical shell (0: the pure genome).
     pub lookahead: u8,
 }
@@ -163,16 +163,16 @@ pub struct ShellDecision<M> {
     /// shell had nothing to say.
     pub chosen: Option<M>,
     /// Every legal move with its verdict (empty for D = 0).
-    pub verdicts: Vec<(M, Verdict)>,
+    pub(crate) verdicts: Vec<(M, Verdict)>,
     /// Whether the shell overrode the pure genome's move.
-    pub overrode: bool,
+    pub(crate) overrode: bool,
 }
 
 /// Whether the shell lets the genome play `mv`, given every legal move's
 /// verdict: the winning moves when there are any, else the moves that do not
 /// lose by force; when every move loses by force, those that do not lose at
 /// once (a weaker opponent may still miss the win).
-pub fn allows<M: Copy + PartialEq>(verdicts: &[(M, Verdict)], mv: M) -> bool {
+pub(crate) fn allows<M: Copy + PartialEq>(verdicts: &[(M, Verdict)], mv: M) -> bool {
     let any = |keep: fn(Verdict) -> bool| verdicts.iter().any(|(_, v)| keep(*v));
     let v = verdicts
         .iter()
@@ -191,7 +191,7 @@ pub fn allows<M: Copy + PartialEq>(verdicts: &[(M, Verdict)], mv: M) -> bool {
 /// leaves to the genome (all of them for depth 0). They do not depend on
 /// the genes, so code that scores many genomes on one position computes
 /// them once.
-pub fn allowed_moves<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<G::Move> {
+pub(crate) fn allowed_moves<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     if depth == 0 {
@@ -205,7 +205,7 @@ pub fn allowed_moves<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<G::
 /// The genome's move among the moves `allowed` accepts, given its own move
 /// `pure`: that one when allowed, else the genome's choice among the
 /// allowed ones ([`TableGame::decide_among`]).
-pub fn choose_among<G: TableGame>(
+pub(crate) fn choose_among<G: TableGame>(
     game: &G,
     genes: &[u8],
     pos: &G::Position,
@@ -248,7 +248,7 @@ pub fn decide<G: TableGame>(
 
 impl Verdict {
     /// In words, for `explain` and `play`.
-    pub fn words(self) -> &'static str {
+    pub(crate) fn words(self) -> &'static str {
         match self {
             Verdict::WinsNow => "wins now",
             Verdict::WinsByForce => "wins by force",
@@ -263,7 +263,7 @@ impl Verdict {
 /// the page: the only legal move as such; else the winning moves, or the
 /// losing moves it removed (or that every move loses, when it had to play
 /// one), or that nothing is forced; and whether it overrode the pure genome.
-pub fn describe<G: Game>(game: &G, depth: u8, d: &ShellDecision<G::Move>) -> String {
+pub(crate) fn describe<G: Game>(game: &G, depth: u8, d: &ShellDecision<G::Move>) -> String {
     let list = |keep: fn(Verdict) -> bool| -> Vec<String> {
         d.verdicts
             .iter()

@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 /// Genes in a tic-tac-toe genome: 3^9.
-pub const TICTACTOE_GENES: usize = 19_683;
+pub(crate) const TICTACTOE_GENES: usize = 19_683;
 
 /// `TERNARY[mask]` = Σ 3^k over the cells k in `mask`.
 static TERNARY: [u16; 512] = {
@@ -147,7 +147,7 @@ static INVERSE: [[u8; 9]; 8] = {
 
 /// The canonical index of a board (the smallest base-3 index among its 8
 /// images) and the symmetry that produces it (the first, on ties).
-pub fn canonical_index(pos: &TicTacToePosition) -> (usize, usize) {
+pub(crate) fn canonical_index(pos: &TicTacToePosition) -> (usize, usize) {
     let (x, o) = (pos.x as usize & 511, pos.o as usize & 511);
     (0..8)
         .map(|t| {

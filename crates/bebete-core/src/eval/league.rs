@@ -15,10 +15,15 @@
 /// One pair's results, from the first player's side: `i` against `j`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PairResult {
+    /// The first player's index.
     pub i: usize,
+    /// The second player's index.
     pub j: usize,
+    /// Games the first player won.
     pub wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games the first player lost.
     pub losses: u64,
 }
 
@@ -29,9 +34,11 @@ pub struct Rating {
     pub rating: f64,
     /// The 95% interval's ends.
     pub low: f64,
+    /// The 95% interval's upper end.
     pub high: f64,
     /// Games played, and the share of points won (a draw half).
     pub games: u64,
+    /// The share of points won, a draw half.
     pub score: f64,
 }
 

@@ -23,14 +23,14 @@ use std::sync::Arc;
 const BENCH_STREAM: u64 = 0xbe4c;
 
 /// Audit columns, for the games that can be audited exactly.
-pub const AUDIT_COLUMNS: [Column; 3] = [
+pub(crate) const AUDIT_COLUMNS: [Column; 3] = [
     Column::OptimalRate,
     Column::UnbeatableFirst,
     Column::UnbeatableSecond,
 ];
 
 /// The column name of a benchmark opponent.
-pub fn column_name(spec: &PlayerSpec) -> String {
+pub(crate) fn column_name(spec: &PlayerSpec) -> String {
     let name = match spec {
         PlayerSpec::Genome(path) => path
             .file_stem()
@@ -99,7 +99,7 @@ pub fn columns(cfg: &EvolveConfig, abilities: &Abilities) -> Vec<String> {
 /// Whether generation `generation` is measured: every `bench_every`
 /// generations, or every generation when a score target needs it and
 /// `bench_every` is 0.
-pub fn due(cfg: &EvolveConfig, generation: u64) -> bool {
+pub(crate) fn due(cfg: &EvolveConfig, generation: u64) -> bool {
     match cfg.bench_every {
         0 => matches!(cfg.target, Some(Target::Score { .. })),
         k => generation.is_multiple_of(k),
@@ -108,7 +108,7 @@ pub fn due(cfg: &EvolveConfig, generation: u64) -> bool {
 
 /// The fixed opponents of a run's benchmark, ready to play, and its
 /// audit.
-pub struct Bench<G: Playable> {
+pub(crate) struct Bench<G: Playable> {
     opponents: Vec<PlayerFactory<G>>,
     audit: bool,
     /// The run's solved game and exhaustive table, shared with the fitness.
@@ -123,7 +123,7 @@ impl<G: Playable> Bench<G> {
     /// Resolves the benchmark opponents of `cfg` for `game` (loading genome
     /// files), on the run's shared `tables`; which columns it measures
     /// follow the game's `abilities`.
-    pub fn new(
+    pub(crate) fn new(
         game: &G,
         cfg: &EvolveConfig,
         tables: &Arc<RunTables<G>>,
@@ -144,13 +144,18 @@ impl<G: Playable> Bench<G> {
 
     /// Whether `genes` keep the game's value everywhere they can reach (the
     /// `--target unbeatable` test).
-    pub fn keeps_value_everywhere(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> bool {
+    pub(crate) fn keeps_value_everywhere(
+        &self,
+        game: &G,
+        genes: &[u8],
+        policy: IllegalPolicy,
+    ) -> bool {
         keeps_value_everywhere(game, genes, policy, self.tables.solved.get(game))
     }
 
     /// The side that loses from the start against perfect play, if one
     /// does ("first" or "second"): a genome cannot be unbeatable there.
-    pub fn lost_side(&self, game: &G) -> Option<&'static str> {
+    pub(crate) fn lost_side(&self, game: &G) -> Option<&'static str> {
         match self.tables.solved.get(game).get(&game.start())? {
             crate::solve::Value::Win => Some("second"),
             crate::solve::Value::Loss => Some("first"),
@@ -159,12 +164,12 @@ impl<G: Playable> Bench<G> {
     }
 
     /// The exact audit of `genes`.
-    pub fn audit(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
+    pub(crate) fn audit(&self, game: &G, genes: &[u8], policy: IllegalPolicy) -> AuditReport {
         audit_with(game, genes, policy, self.tables.solved.get(game))
     }
 
     /// The champion's benchmark values, in [`columns`] order.
-    pub fn measure(
+    pub(crate) fn measure(
         &self,
         game: &G,
         champion: &[u8],

@@ -41,7 +41,7 @@ static EXPAND: [u64; 256] = {
 /// and vectorises); what is left after the last block continues the same
 /// stream of mask bytes, so the result is the same as eight bits per word
 /// throughout.
-pub fn crossover2<R: Rng + ?Sized>(a: &[u8], b: &[u8], child: &mut [u8], rng: &mut R) {
+pub(crate) fn crossover2<R: Rng + ?Sized>(a: &[u8], b: &[u8], child: &mut [u8], rng: &mut R) {
     let blocks = child.len() / 64 * 64;
     let (child_blocks, child_rest) = child.split_at_mut(blocks);
     let (a_blocks, a_rest) = a.split_at(blocks);
@@ -93,7 +93,7 @@ pub fn crossover2<R: Rng + ?Sized>(a: &[u8], b: &[u8], child: &mut [u8], rng: &m
 
 /// Uniform crossover of any number of parents: each gene from one of them,
 /// uniformly.
-pub fn crossover<R: Rng + ?Sized>(parents: &[&[u8]], child: &mut [u8], rng: &mut R) {
+pub(crate) fn crossover<R: Rng + ?Sized>(parents: &[&[u8]], child: &mut [u8], rng: &mut R) {
     match parents {
         [only] => child.copy_from_slice(only),
         [a, b] => crossover2(a, b, child, rng),
@@ -107,7 +107,7 @@ pub fn crossover<R: Rng + ?Sized>(parents: &[&[u8]], child: &mut [u8], rng: &mut
 
 /// Crossover by blocks: each run of `block` consecutive genes comes whole
 /// from one parent, drawn uniformly.
-pub fn crossover_blocks<R: Rng + ?Sized>(
+pub(crate) fn crossover_blocks<R: Rng + ?Sized>(
     parents: &[&[u8]],
     block: usize,
     child: &mut [u8],
@@ -163,19 +163,19 @@ pub fn mutate<G: TableGame, R: Rng + ?Sized>(
 /// breed with it directly ([`breed_with`]); runs take it from their
 /// configuration ([`BreedPlan::of`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BreedPlan {
+pub(crate) struct BreedPlan {
     /// The best `elite` genomes survive unchanged.
     pub elite: usize,
     /// Parents per child.
     pub parents: usize,
     pub selection: Selection,
-    pub crossover: Crossover,
+    pub(crate) crossover: Crossover,
     pub mutation: Mutation,
 }
 
 impl BreedPlan {
     /// The breeding part of a run's configuration.
-    pub fn of(cfg: &EvolveConfig) -> BreedPlan {
+    pub(crate) fn of(cfg: &EvolveConfig) -> BreedPlan {
         BreedPlan {
             elite: cfg.elite,
             parents: cfg.parents,
@@ -212,7 +212,7 @@ fn choose_parents<R: Rng + ?Sized>(plan: &BreedPlan, ranking: &[usize], rng: &mu
 /// Fills `next` with the elite (in rank order) followed by children;
 /// every draw comes from (`seed`, generation, child), `seed` being the
 /// island's.
-pub fn breed_with<G: TableGame>(
+pub(crate) fn breed_with<G: TableGame>(
     game: &G,
     plan: &BreedPlan,
     current: &Population,
@@ -247,7 +247,7 @@ pub fn breed_with<G: TableGame>(
         });
 }
 
-/// A run's breeding: [`breed_with`] under the run's configuration.
+/// A run's breeding: `breed_with` under the run's configuration.
 pub fn breed<G: TableGame>(
     game: &G,
     cfg: &EvolveConfig,

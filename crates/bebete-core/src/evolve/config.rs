@@ -29,35 +29,43 @@ pub struct EvolveConfig {
     #[serde(flatten, with = "words::game")]
     pub game: GameId,
     #[serde(with = "words::seed")]
+    /// The seed every random draw of the run derives from.
     pub seed: u64,
     /// The defaults the run started from (`--preset`).
     #[serde(with = "words::optional")]
-    pub preset: Option<Preset>,
+    pub(crate) preset: Option<Preset>,
     /// Planned total number of generations.
     pub generations: u64,
+    /// Genomes per generation (per island).
     pub population: usize,
+    /// Genomes that survive unchanged.
     pub elite: usize,
+    /// Parents per child.
     pub parents: usize,
     /// Per-gene probability of being redrawn in a child.
     #[serde(with = "words::text")]
     pub mutation: Mutation,
     #[serde(with = "words::text")]
+    /// How parents are chosen.
     pub selection: Selection,
     #[serde(with = "words::text")]
-    pub crossover: Crossover,
+    pub(crate) crossover: Crossover,
     /// The genes of generation 0.
     #[serde(with = "words::text")]
     pub init: Init,
     #[serde(with = "words::text")]
+    /// What a gene naming an illegal move does.
     pub illegal: IllegalPolicy,
     /// Islands: populations of `population` genomes each, evolving side by
     /// side; every `migrate_every` generations each sends its best
     /// `migrants` genomes to the next (a ring), where they replace the
     /// last children.
     pub islands: usize,
-    pub migrate_every: u64,
+    pub(crate) migrate_every: u64,
+    /// Genomes each island sends per migration.
     pub migrants: usize,
     #[serde(with = "words::text")]
+    /// How genomes are scored each generation.
     pub fitness: Fitness,
     /// How far every genome looks ahead, in plies, in fitness games,
     /// benchmarks and as the champion (0: it plays its table alone). One
@@ -85,17 +93,17 @@ pub struct EvolveConfig {
     #[serde(with = "words::list")]
     pub bench_against: Vec<PlayerSpec>,
     /// Games per benchmark opponent.
-    pub bench_games: u64,
+    pub(crate) bench_games: u64,
     /// Stop once the champion reaches this.
     #[serde(default, with = "words::optional")]
     pub target: Option<Target>,
     /// Stop after this many generations without a better benchmark.
     #[serde(default, with = "words::optional")]
-    pub patience: Option<u64>,
+    pub(crate) patience: Option<u64>,
     /// Write a checkpoint every K generations (and at the end).
     pub checkpoint_every: u64,
     /// Checkpoints kept on disk (the oldest beyond this are removed).
-    pub keep: usize,
+    pub(crate) keep: usize,
 }
 
 /// `--preset`: the defaults a run starts from, before any flag given.
@@ -111,7 +119,7 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in the order `--preset` lists them.
-    pub const ALL: [Preset; 2] = [Preset::Recommended, Preset::Method];
+    pub(crate) const ALL: [Preset; 2] = [Preset::Recommended, Preset::Method];
 
     /// The preset's name, as `--preset` and `run.toml` write it.
     pub fn name(self) -> &'static str {
@@ -142,8 +150,11 @@ impl std::str::FromStr for Preset {
 #[derive(Debug, thiserror::Error)]
 #[error("--{flag} {value}: {allowed}")]
 pub struct ConfigError {
+    /// The setting, as its flag names it (`population`, `bench-against`).
     pub flag: &'static str,
+    /// The value given.
     pub value: String,
+    /// What is allowed, in words.
     pub allowed: String,
 }
 
@@ -251,7 +262,7 @@ impl EvolveConfig {
     }
 
     /// How the run's genomes play: the illegal-gene policy and the shell.
-    pub fn genome_rules(&self) -> GenomeRules {
+    pub(crate) fn genome_rules(&self) -> GenomeRules {
         GenomeRules {
             policy: self.illegal,
             lookahead: self.lookahead,

@@ -87,8 +87,10 @@ pub enum ExchangeError {
     #[error(
         "started by an MPI launcher as one of {0} processes, but this bebete was built without MPI: build it with `cargo build --release --features mpi`"
     )]
+    /// An MPI launcher started this bebete, built without MPI.
     NoMpi(usize),
     #[error("MPI could not be initialised")]
+    /// MPI failed to start.
     Init,
 }
 
@@ -120,7 +122,7 @@ pub mod mpi_exchange {
     use mpi::traits::*;
 
     /// MPI's world communicator; MPI is finalised when this is dropped.
-    pub struct Mpi {
+    pub(crate) struct Mpi {
         _universe: mpi::environment::Universe,
         world: SimpleCommunicator,
     }

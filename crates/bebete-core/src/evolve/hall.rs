@@ -1,8 +1,8 @@
 //! The hall of fame: past champions as fitness opponents (`--fitness
 //! vs:hof:N`, after Rosin and Belew's coevolution).
 //!
-//! Every [`HALL_EVERY`] generations the champion enters the hall, which
-//! keeps the [`HALL_SIZE`] most recent entrants. Each genome plays N games
+//! Every `HALL_EVERY` generations the champion enters the hall, which
+//! keeps the `HALL_SIZE` most recent entrants. Each genome plays N games
 //! against entrants drawn uniformly from its own stream, sides alternating
 //! (2 points a win, 1 a draw), so a population cannot forget how to beat
 //! the players it has already beaten. The hall is stored in checkpoints: a
@@ -20,9 +20,9 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
 /// A champion enters the hall every this many generations.
-pub const HALL_EVERY: u64 = 10;
+pub(crate) const HALL_EVERY: u64 = 10;
 /// The hall keeps this many of the latest entrants.
-pub const HALL_SIZE: usize = 50;
+pub(crate) const HALL_SIZE: usize = 50;
 /// Stream of the opponent draws (apart from the children's, numbered from 0).
 const HALL_STREAM: u64 = 0x4a11_0000_0000;
 
@@ -43,22 +43,22 @@ impl Hall {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entrants.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.entrants.is_empty()
     }
 
     /// The entrants' genes, oldest first (to be written one after another).
-    pub fn parts(&self) -> impl Iterator<Item = &[u8]> {
+    pub(crate) fn parts(&self) -> impl Iterator<Item = &[u8]> {
         self.entrants.iter().map(Vec::as_slice)
     }
 
     /// Lets `champion`, the best of `generation`, in when its turn has come,
     /// making room by dropping the oldest.
-    pub fn admit(&mut self, generation: u64, champion: &[u8]) {
+    pub(crate) fn admit(&mut self, generation: u64, champion: &[u8]) {
         if generation.is_multiple_of(HALL_EVERY) {
             if self.entrants.len() == HALL_SIZE {
                 self.entrants.remove(0);

@@ -124,7 +124,9 @@ impl std::fmt::Display for Init {
 /// both bold and careful children and selection keeps whichever works.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mutation {
+    /// The lowest rate a child draws.
     pub low: f64,
+    /// The highest rate a child draws (equal to `low`: one rate).
     pub high: f64,
 }
 
@@ -193,7 +195,13 @@ pub enum Target {
     /// position it can reach (tic-tac-toe, matchsticks).
     Unbeatable,
     /// The champion's score share against SPEC reaches X (0-1).
-    Score { opponent: PlayerSpec, share: f64 },
+    /// A score share of at least `share` against `opponent`.
+    Score {
+        /// The fixed player measured against.
+        opponent: PlayerSpec,
+        /// The share to reach, 0-1.
+        share: f64,
+    },
     /// One-player games: the champion's game from the start leaves N
     /// pieces or fewer (`pegs:1`: a perfect solitaire game).
     Pegs(u32),

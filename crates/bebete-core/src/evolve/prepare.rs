@@ -18,32 +18,51 @@ use std::sync::Arc;
 #[derive(Debug, thiserror::Error)]
 pub enum EvolveError {
     #[error(transparent)]
+    /// A setting out of range.
     Config(#[from] ConfigError),
     #[error(transparent)]
+    /// A file that could not be read or written.
     File(#[from] FileError),
     #[error(transparent)]
+    /// A player of the fitness or the benchmark that cannot play.
     Player(#[from] PlayerError),
     #[error("--learn-against: {0}")]
+    /// The `learn_against` player cannot play.
     LearnAgainst(PlayerError),
     #[error(
         "the checkpoint holds genomes of {found} genes, but {game} has {expected}: it is another version of the game"
     )]
+    /// A checkpoint's genomes have another gene count than the game's.
     GeneCount {
+        /// The game.
         game: String,
+        /// Genes in the checkpoint's genomes.
         found: usize,
+        /// Genes the game's genome has.
         expected: usize,
     },
     #[error(
         "--islands {islands}: under MPI each rank holds one island, but {ranks} ranks were started; launch with -n {islands}"
     )]
-    Ranks { islands: usize, ranks: usize },
+    /// More islands than MPI ranks to hold them.
+    Ranks {
+        /// Islands asked for.
+        islands: usize,
+        /// Ranks started.
+        ranks: usize,
+    },
     #[error(
         "--population {population}: {needed:.1} GB of genes ({population} genomes of {genes} genes, twice: the generation and the next), but {available:.1} GB of memory is available; choose a smaller --population"
     )]
+    /// The populations would not fit in memory.
     Memory {
+        /// Genomes asked for.
         population: usize,
+        /// Genes per genome.
         genes: usize,
+        /// Gigabytes needed.
         needed: f64,
+        /// Gigabytes available.
         available: f64,
     },
 }
@@ -118,6 +137,7 @@ impl<G: Playable> Prepared<G> {
         })
     }
 
+    /// The run's settings.
     pub fn config(&self) -> &EvolveConfig {
         &self.cfg
     }

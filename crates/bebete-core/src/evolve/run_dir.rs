@@ -33,6 +33,7 @@ struct RunToml<'a> {
 }
 
 impl RunDir {
+    /// The run directory at `root`.
     pub fn new(root: impl Into<PathBuf>) -> RunDir {
         RunDir { root: root.into() }
     }
@@ -50,6 +51,7 @@ impl RunDir {
             .unwrap_or_else(|| "run".to_string())
     }
 
+    /// `run.toml`: every setting.
     pub fn run_toml(&self) -> PathBuf {
         self.root.join(run_files::RUN_TOML)
     }
@@ -59,7 +61,7 @@ impl RunDir {
     /// settings are fixed when it starts). The version, the threads and
     /// the planned generations, which a resume may change, are not
     /// compared; nor is anything when `run.toml` is missing or unreadable.
-    pub fn edited_settings(&self, cfg: &EvolveConfig, threads: usize) -> Vec<String> {
+    pub(crate) fn edited_settings(&self, cfg: &EvolveConfig, threads: usize) -> Vec<String> {
         let Some(found) = crate::store::read_regular(&self.run_toml())
             .ok()
             .and_then(|bytes| String::from_utf8(bytes).ok())
@@ -99,6 +101,7 @@ impl RunDir {
         Some((game, seed))
     }
 
+    /// `stats.csv`: one row per generation.
     pub fn stats_csv(&self) -> PathBuf {
         self.root.join(run_files::STATS_CSV)
     }
@@ -111,10 +114,12 @@ impl RunDir {
         lines.checked_sub(1)
     }
 
+    /// The folder of checkpoints.
     pub fn checkpoints(&self) -> PathBuf {
         self.root.join(run_files::CHECKPOINTS)
     }
 
+    /// `best.genome`: the champion.
     pub fn best_genome(&self) -> PathBuf {
         self.root.join(run_files::BEST_GENOME)
     }
@@ -136,12 +141,16 @@ impl RunDir {
     }
 
     /// Writes `run.toml` ([`run_toml_text`]).
-    pub fn write_run_toml(&self, cfg: &EvolveConfig, threads: usize) -> Result<(), FileError> {
+    pub(crate) fn write_run_toml(
+        &self,
+        cfg: &EvolveConfig,
+        threads: usize,
+    ) -> Result<(), FileError> {
         write_atomic(&self.run_toml(), run_toml_text(cfg, threads).as_bytes())
     }
 
     /// Rewrites `stats.csv` with exactly `rows`.
-    pub fn write_stats(
+    pub(crate) fn write_stats(
         &self,
         cfg: &EvolveConfig,
         abilities: &Abilities,
@@ -162,7 +171,7 @@ impl RunDir {
     }
 
     /// Appends one row to `stats.csv`.
-    pub fn append_stats(
+    pub(crate) fn append_stats(
         &self,
         cfg: &EvolveConfig,
         abilities: &Abilities,

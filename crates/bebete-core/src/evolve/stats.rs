@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// The fixed columns of `stats.csv` (contract: the first four), as
 /// [`Column::FIXED`] names them.
-pub const STATS_HEADER: &str =
+pub(crate) const STATS_HEADER: &str =
     "generation,best,mean,worst,diversity,tournament_s,breeding_s,io_s,games";
 
 /// A column of `stats.csv`, typed: what writes the table (this module, the
@@ -22,13 +22,21 @@ pub const STATS_HEADER: &str =
 /// through it, not by string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Column {
+    /// `generation`.
     Generation,
+    /// `best`: the best fitness.
     Best,
+    /// `mean`: the mean fitness.
     Mean,
+    /// `worst`: the worst fitness.
     Worst,
+    /// `diversity`: the mean share of differing genes.
     Diversity,
+    /// `tournament_s`: seconds evaluating.
     TournamentSeconds,
+    /// `breeding_s`: seconds breeding.
     BreedingSeconds,
+    /// `io_s`: seconds writing files.
     IoSeconds,
     /// Games the island played in the generation: its fitness games and
     /// the self-play games its genomes learned from.
@@ -40,7 +48,9 @@ pub enum Column {
     /// exact audit, the bank's held-out positions, or solitaire's best
     /// count).
     OptimalRate,
+    /// `unbeatable_first`: the audit finds no loss moving first.
     UnbeatableFirst,
+    /// `unbeatable_second`: the audit finds no loss moving second.
     UnbeatableSecond,
     /// One-player games: the pieces the champion leaves.
     Pegs,
@@ -50,7 +60,7 @@ pub enum Column {
 
 impl Column {
     /// The columns every run has, in order.
-    pub const FIXED: [Column; 9] = [
+    pub(crate) const FIXED: [Column; 9] = [
         Column::Generation,
         Column::Best,
         Column::Mean,
@@ -115,7 +125,7 @@ impl Column {
 /// the bank's `optimal_rate`), and with `--islands` an `island` column last
 /// (a row per island and generation; the benchmark, of the champion of all
 /// islands, on island 0's row).
-pub fn header(cfg: &EvolveConfig, abilities: &Abilities) -> String {
+pub(crate) fn header(cfg: &EvolveConfig, abilities: &Abilities) -> String {
     let mut header = STATS_HEADER.to_string();
     for column in bench::columns(cfg, abilities) {
         header.push(',');
@@ -134,25 +144,28 @@ pub fn header(cfg: &EvolveConfig, abilities: &Abilities) -> String {
 /// format.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StatsRow {
+    /// The generation.
     pub generation: u64,
     /// Round-robin points of the champion, the mean and the last.
     pub best: u32,
     #[serde(with = "any_float")]
+    /// The mean fitness.
     pub mean: f64,
+    /// The worst fitness.
     pub worst: u32,
     /// Mean share of differing genes between pairs of a sample of genomes.
     #[serde(with = "any_float")]
     pub diversity: f64,
     /// Seconds in the round-robin.
     #[serde(with = "any_float")]
-    pub tournament_s: f64,
+    pub(crate) tournament_s: f64,
     /// Seconds breeding the next generation.
     #[serde(with = "any_float")]
-    pub breeding_s: f64,
+    pub(crate) breeding_s: f64,
     /// Seconds writing files since the previous row (the checkpoint written
     /// after the previous generation included).
     #[serde(with = "any_float")]
-    pub io_s: f64,
+    pub(crate) io_s: f64,
     /// Games the island played in the generation, fitness and self-play
     /// (0 in a row of a run written before the column was).
     #[serde(default)]
@@ -195,11 +208,11 @@ mod any_float {
         }
     }
 
-    pub fn serialize<S: Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
         serde::Serialize::serialize(&store(*x), serializer)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
         read(Stored::deserialize(deserializer)?)
     }
 }
@@ -209,11 +222,13 @@ mod any_floats {
     use super::any_float::{Stored, read, store};
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(xs: &[f64], serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(xs: &[f64], serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(xs.iter().map(|&x| store(x)))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f64>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<f64>, D::Error> {
         Vec::<Stored>::deserialize(deserializer)?
             .into_iter()
             .map(read)
@@ -224,7 +239,7 @@ mod any_floats {
 impl StatsRow {
     /// The row's cells, with `columns` benchmark cells (left empty when
     /// this generation was not measured) and, when `island`, the island.
-    pub fn record(&self, columns: usize, island: bool) -> Vec<String> {
+    pub(crate) fn record(&self, columns: usize, island: bool) -> Vec<String> {
         let mut cells = vec![
             self.generation.to_string(),
             self.best.to_string(),
@@ -249,7 +264,7 @@ impl StatsRow {
 }
 
 /// Writes records to `out` as CSV lines.
-pub fn write_records<'a, W: std::io::Write>(
+pub(crate) fn write_records<'a, W: std::io::Write>(
     out: W,
     records: impl IntoIterator<Item = &'a [String]>,
 ) -> std::io::Result<()> {
@@ -264,7 +279,9 @@ pub fn write_records<'a, W: std::io::Write>(
 /// nothing in each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatsTable {
+    /// The header's column names.
     pub columns: Vec<String>,
+    /// Each row's cells (`None`: not measured that generation).
     pub rows: Vec<Vec<Option<f64>>>,
 }
 
@@ -272,19 +289,32 @@ pub struct StatsTable {
 #[derive(Debug, thiserror::Error)]
 pub enum StatsError {
     #[error("cannot read stats.csv ({0}); is this a run directory?")]
+    /// The file could not be read.
     Unreadable(std::io::Error),
     #[error("stats.csv is empty")]
+    /// The file has no header.
     Empty,
     #[error("stats.csv does not start with a generation column")]
+    /// The first column is not `generation`.
     NoGeneration,
     #[error("stats.csv line {line}: {found} cells, expected {expected}")]
+    /// A row has another number of cells than the header.
     Cells {
+        /// The line, 1-based.
         line: u64,
+        /// Cells found.
         found: usize,
+        /// Cells in the header.
         expected: usize,
     },
     #[error("stats.csv line {line}: {error}")]
-    Malformed { line: u64, error: csv::Error },
+    /// A row that does not read as CSV.
+    Malformed {
+        /// The line, 1-based.
+        line: u64,
+        /// What is wrong.
+        error: csv::Error,
+    },
 }
 
 impl StatsTable {
@@ -306,11 +336,11 @@ impl StatsTable {
 
     /// Reads a `stats.csv` from `source` (a file the caller opened and
     /// bounded as it needs).
-    pub fn from_reader(source: impl std::io::Read) -> Result<StatsTable, StatsError> {
+    pub(crate) fn from_reader(source: impl std::io::Read) -> Result<StatsTable, StatsError> {
         StatsTable::thinned(source, usize::MAX)
     }
 
-    /// [`StatsTable::from_reader`], keeping at most about `most` rows
+    /// `StatsTable::from_reader`, keeping at most about `most` rows
     /// while it reads (never more than twice that in memory): the rows of
     /// every `stride`-th generation, the stride doubling whenever the rows
     /// kept pass `2 × most`, and the rows of the last generation. A run of

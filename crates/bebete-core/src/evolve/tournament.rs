@@ -98,7 +98,7 @@ pub fn round_robin<G: TableGame>(
 }
 
 /// Points of `me` from two games against `other`, one on each side (0-4).
-pub fn pair_points<G: TableGame>(
+pub(crate) fn pair_points<G: TableGame>(
     game: &G,
     me: &[u8],
     other: &[u8],
@@ -113,7 +113,7 @@ pub fn pair_points<G: TableGame>(
 /// itself), drawn afresh each generation, once with each side first. Only
 /// the drawing genome's points count, so every genome plays exactly `2k`
 /// games and earns at most `4k` points.
-pub fn sampled<G: TableGame>(
+pub(crate) fn sampled<G: TableGame>(
     game: &G,
     pop: &Population,
     k: usize,
@@ -139,7 +139,7 @@ pub fn sampled<G: TableGame>(
 }
 
 /// Genome indices from best to worst: by points, ties to the lower index.
-pub fn rank(points: &[u32]) -> Vec<usize> {
+pub(crate) fn rank(points: &[u32]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..points.len()).collect();
     order.sort_by(|&a, &b| points[b].cmp(&points[a]).then(a.cmp(&b)));
     order

@@ -11,7 +11,7 @@
 //!
 //! The genome plays inside the run's tactical shell: which moves the shell
 //! leaves does not depend on the genes, so it is worked out once per
-//! position ([`crate::encoding::shell::allowed_moves`]).
+//! position (`crate::encoding::shell::allowed_moves`).
 
 use super::EvolveConfig;
 use crate::bank::{Bank, BankSource, Labelled, Rate};

@@ -45,8 +45,10 @@ pub enum Connect4Encoder {
 
 impl Connect4Encoder {
     /// Every vote encoder, in the order `--encoder` lists them.
-    pub const ALL: [Connect4Encoder; 2] = [Connect4Encoder::Subgrid, Connect4Encoder::Mirror];
+    pub(crate) const ALL: [Connect4Encoder; 2] =
+        [Connect4Encoder::Subgrid, Connect4Encoder::Mirror];
 
+    /// The encoder's name, as `--encoder` takes it.
     pub fn name(self) -> &'static str {
         match self {
             Connect4Encoder::Subgrid => "subgrid",
@@ -55,7 +57,7 @@ impl Connect4Encoder {
     }
 
     /// Whether mirrored windows share a gene.
-    pub fn mirror(self) -> bool {
+    pub(crate) fn mirror(self) -> bool {
         self == Connect4Encoder::Mirror
     }
 }
@@ -134,9 +136,9 @@ impl KindOf<Connect4> for Connect4Encoder {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Connect4Position {
     /// Stones of the side to move.
-    pub current: u64,
+    pub(crate) current: u64,
     /// All stones.
-    pub mask: u64,
+    pub(crate) mask: u64,
     /// Moves played so far.
     pub moves: u8,
 }
@@ -168,7 +170,7 @@ pub const fn bottom_mask(col: u32) -> u64 {
 }
 
 /// The top cell of `col`.
-pub const fn top_mask(col: u32) -> u64 {
+pub(crate) const fn top_mask(col: u32) -> u64 {
     1 << (HEIGHT - 1 + col * H1)
 }
 
@@ -182,7 +184,7 @@ pub fn has_four(stones: u64) -> bool {
 }
 
 /// The cells of every four in a row among `stones`.
-pub fn fours(stones: u64) -> u64 {
+pub(crate) fn fours(stones: u64) -> u64 {
     [H1, H1 + 1, H1 - 1, 1]
         .iter()
         .map(|&shift| {
@@ -195,17 +197,17 @@ pub fn fours(stones: u64) -> u64 {
 
 impl Connect4Position {
     /// Stones of the side that just moved (the opponent of the side to move).
-    pub fn opponent(&self) -> u64 {
+    pub(crate) fn opponent(&self) -> u64 {
         self.current ^ self.mask
     }
 
     /// Whether a stone can still be dropped into `col`.
-    pub fn can_play(&self, col: u32) -> bool {
+    pub(crate) fn can_play(&self, col: u32) -> bool {
         self.mask & top_mask(col) == 0
     }
 
     /// How many stones `col` holds.
-    pub fn height(&self, col: u32) -> u32 {
+    pub(crate) fn height(&self, col: u32) -> u32 {
         ((self.mask >> (col * H1)) & 0x3f).count_ones()
     }
 }

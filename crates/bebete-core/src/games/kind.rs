@@ -56,13 +56,14 @@ pub enum Kind<R: Rules> {
 /// evolves, stores in files and plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GenomeGame<R: Rules> {
+    /// The game's rules.
     pub rules: R,
-    pub kind: Kind<R>,
+    pub(crate) kind: Kind<R>,
 }
 
 impl<R: Rules> GenomeGame<R> {
     /// The rules played by a vote table read through `encoder`.
-    pub const fn votes(rules: R, encoder: R::Votes) -> Self {
+    pub(crate) const fn votes(rules: R, encoder: R::Votes) -> Self {
         GenomeGame {
             rules,
             kind: Kind::Votes(encoder),
@@ -78,7 +79,7 @@ impl<R: Rules> GenomeGame<R> {
     }
 
     /// The vote table's encoder, when the genome is a vote table.
-    pub fn encoder(&self) -> Option<R::Votes> {
+    pub(crate) fn encoder(&self) -> Option<R::Votes> {
         match self.kind {
             Kind::Votes(encoder) => Some(encoder),
             Kind::Value(_) => None,
@@ -86,7 +87,7 @@ impl<R: Rules> GenomeGame<R> {
     }
 
     /// The value genome, when the genome is one.
-    pub fn value_kind(&self) -> Option<R::Values> {
+    pub(crate) fn value_kind(&self) -> Option<R::Values> {
         match self.kind {
             Kind::Value(genome) => Some(genome),
             Kind::Votes(_) => None,
@@ -128,7 +129,9 @@ impl<'de, R: Rules> Deserialize<'de> for GenomeGame<R> {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pair<R, K> {
+    /// The game's rules.
     pub rules: R,
+    /// The genome kind that reads them.
     pub kind: K,
 }
 
@@ -265,8 +268,8 @@ pub enum Placement {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ValueGenome {
     /// How many tuples, of how many cells.
-    pub shape: NTuple,
-    pub placement: Placement,
+    pub(crate) shape: NTuple,
+    pub(crate) placement: Placement,
 }
 
 impl ValueGenome {
@@ -279,7 +282,7 @@ impl ValueGenome {
     }
 
     /// Tuples on every class of straight lines ([`Placement::Straight`]).
-    pub const fn straight(shape: NTuple) -> Self {
+    pub(crate) const fn straight(shape: NTuple) -> Self {
         ValueGenome {
             shape,
             placement: Placement::Straight,
@@ -287,7 +290,7 @@ impl ValueGenome {
     }
 
     /// The board view's patterns ([`Placement::Patterns`]).
-    pub const fn patterns(shape: NTuple) -> Self {
+    pub(crate) const fn patterns(shape: NTuple) -> Self {
         ValueGenome {
             shape,
             placement: Placement::Patterns,

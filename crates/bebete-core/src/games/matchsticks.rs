@@ -20,7 +20,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TakeRule {
     /// Take 1..=`max_take`; `last_loses` selects misère play.
-    Subtract { max_take: u8, last_loses: bool },
+    /// Take 1 to `max_take` sticks.
+    Subtract {
+        /// The most sticks a move takes.
+        max_take: u8,
+        /// Who takes the last stick loses.
+        last_loses: bool,
+    },
     /// Fibonacci nim: first move 1..N−1, then up to twice the last take; last stick wins.
     Double,
 }
@@ -29,8 +35,8 @@ pub enum TakeRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MatchsticksRules {
     /// Sticks on the heap at the start (1..=255; at least 2 for `Double`).
-    pub sticks: u8,
-    pub rule: TakeRule,
+    pub(crate) sticks: u8,
+    pub(crate) rule: TakeRule,
 }
 
 impl Default for MatchsticksRules {
@@ -82,6 +88,7 @@ pub enum MatchsticksEncoder {
 }
 
 impl MatchsticksEncoder {
+    /// The encoder's name, as `--encoder` takes it.
     pub fn name(self) -> &'static str {
         match self {
             MatchsticksEncoder::State => "state",
@@ -112,15 +119,16 @@ impl TakeRuleName {
 /// A matchsticks game: its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Matchsticks {
+    /// The rules played.
     pub rules: MatchsticksRules,
 }
 
 /// Sticks left, the most that may be taken now, and the number of moves played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MatchsticksPosition {
-    pub left: u8,
-    pub limit: u8,
-    pub ply: u16,
+    pub(crate) left: u8,
+    pub(crate) limit: u8,
+    pub(crate) ply: u16,
 }
 
 impl Matchsticks {

@@ -68,7 +68,9 @@ use std::hash::Hash;
 /// One of the two players. `First` moves first (X in tic-tac-toe).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Side {
+    /// The side that moves first.
     First,
+    /// The side that moves second.
     Second,
 }
 
@@ -82,7 +84,7 @@ impl Side {
     }
 
     /// The side that moves at `ply` (0-based count of moves already played).
-    pub fn at_ply(ply: u32) -> Side {
+    pub(crate) fn at_ply(ply: u32) -> Side {
         if ply.is_multiple_of(2) {
             Side::First
         } else {
@@ -94,7 +96,9 @@ impl Side {
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// This side won.
     Win(Side),
+    /// Nobody won.
     Draw,
 }
 
@@ -114,7 +118,11 @@ impl Outcome {
 pub enum MoveError {
     /// The text is not a move of this game; says what a move looks like.
     #[error("{expected}")]
-    Syntax { expected: &'static str },
+    /// The text is not a move in the notation.
+    Syntax {
+        /// What the notation expects, in words.
+        expected: &'static str,
+    },
     /// The game is over: no move is legal.
     #[error("the game is already over")]
     GameOver,
@@ -126,7 +134,7 @@ pub enum MoveError {
 /// A move's number as the notation writes it: decimal digits only, with no
 /// sign and no leading zero (`4`, not `+4` or `04`), so that each move has
 /// one spelling.
-pub fn plain_number(text: &str) -> Option<u32> {
+pub(crate) fn plain_number(text: &str) -> Option<u32> {
     let digits = text.bytes().all(|b| b.is_ascii_digit());
     let canonical = !text.starts_with('0') || text == "0";
     if text.is_empty() || text.len() > 9 || !digits || !canonical {
@@ -142,7 +150,7 @@ pub struct NotationError {
     /// 1-based number of the offending move in the sequence.
     pub number: usize,
     /// The move as written.
-    pub text: String,
+    pub(crate) text: String,
     /// What is wrong with it.
     pub reason: MoveError,
 }

@@ -46,7 +46,7 @@ pub struct GameOptions {
 impl GameOptions {
     /// A value genome's shape: `default` with `--tuples` and
     /// cells per tuple applied, checked against a board of `cells`.
-    pub fn value_shape(&self, default: NTuple, cells: usize) -> Result<NTuple, OptionError> {
+    pub(crate) fn value_shape(&self, default: NTuple, cells: usize) -> Result<NTuple, OptionError> {
         let shape = NTuple {
             tuples: self.tuples.unwrap_or(default.tuples),
             length: self.tuple_length.unwrap_or(default.length),
@@ -60,7 +60,7 @@ impl GameOptions {
     }
 
     /// The error for an `--encoder` the game does not have.
-    pub fn unknown_encoder(&self, game: &str, names: &[&str], default: &str) -> OptionError {
+    pub(crate) fn unknown_encoder(&self, game: &str, names: &[&str], default: &str) -> OptionError {
         let list = match names.split_last() {
             Some((last, [])) => format!("has one encoder, {last}"),
             Some((last, rest)) => format!("encoders are {} and {last}", rest.join(", ")),
@@ -98,7 +98,7 @@ pub struct OptionError {
 impl OptionError {
     /// `flags` (given together) have no place here: `allowed` says where,
     /// as the rest of a sentence (`apply only to …`).
-    pub fn misplaced(flags: &'static str, allowed: String) -> OptionError {
+    pub(crate) fn misplaced(flags: &'static str, allowed: String) -> OptionError {
         OptionError {
             flag: flags,
             value: None,
@@ -186,7 +186,11 @@ impl<'a> RuleObject<'a> {
     }
 
     /// One of `names` under `flag`'s key, as its index.
-    pub fn choice(&self, flag: &'static str, names: &[&str]) -> Result<Option<usize>, OptionError> {
+    pub(crate) fn choice(
+        &self,
+        flag: &'static str,
+        names: &[&str],
+    ) -> Result<Option<usize>, OptionError> {
         self.get(flag)
             .map(|v| {
                 v.as_str()
@@ -208,8 +212,11 @@ impl<'a> RuleObject<'a> {
 pub struct MethodSettings {
     /// The one mutation rate.
     pub mutation: f64,
+    /// Generations of a plain run.
     pub generations: u64,
+    /// Checkpoint every K generations.
     pub checkpoint_every: u64,
+    /// Benchmark every K generations.
     pub bench_every: u64,
 }
 

@@ -28,6 +28,7 @@ use std::sync::OnceLock;
 
 /// Fewest and most rows.
 pub const MIN_ROWS: u8 = 4;
+/// The most rows a board has.
 pub const MAX_ROWS: u8 = 7;
 
 /// The board: its size and the hole left empty at the start.
@@ -36,7 +37,7 @@ pub struct SolitaireRules {
     /// Rows of the triangle, 4–7.
     pub rows: u8,
     /// The hole empty at the start, 1-based.
-    pub empty: u8,
+    pub(crate) empty: u8,
 }
 
 impl Default for SolitaireRules {
@@ -47,13 +48,13 @@ impl Default for SolitaireRules {
 
 impl SolitaireRules {
     /// Holes on the board: rows·(rows+1)/2.
-    pub fn holes(&self) -> u32 {
+    pub(crate) fn holes(&self) -> u32 {
         let r = self.rows as u32;
         r * (r + 1) / 2
     }
 
     /// Whether the rules are in range; says which part is not.
-    pub fn check(&self) -> Result<(), SolitaireRulesError> {
+    pub(crate) fn check(&self) -> Result<(), SolitaireRulesError> {
         if !(MIN_ROWS..=MAX_ROWS).contains(&self.rows) {
             return Err(SolitaireRulesError::Rows(self.rows));
         }
@@ -76,7 +77,15 @@ pub enum SolitaireRulesError {
     Rows(u8),
     /// An empty hole that is not on the board.
     #[error("solitaire empty hole {empty} (1-{holes} on {rows} rows)")]
-    Empty { empty: u8, holes: u32, rows: u8 },
+    /// The empty hole is not on the board.
+    Empty {
+        /// The hole asked for.
+        empty: u8,
+        /// Holes on the board.
+        holes: u32,
+        /// Rows of the board.
+        rows: u8,
+    },
 }
 
 impl From<SolitaireRulesError> for OptionError {
@@ -108,19 +117,19 @@ impl std::fmt::Display for SolitaireRules {
 /// One jump of the board: 0-based holes and their bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Jump {
-    pub from: u8,
-    pub over: u8,
-    pub to: u8,
+    pub(crate) from: u8,
+    pub(crate) over: u8,
+    pub(crate) to: u8,
 }
 
 impl Jump {
     /// Whether the jump can be made with `pegs`.
-    pub fn fits(&self, pegs: u32) -> bool {
+    pub(crate) fn fits(&self, pegs: u32) -> bool {
         pegs & (1 << self.from) != 0 && pegs & (1 << self.over) != 0 && pegs & (1 << self.to) == 0
     }
 
     /// The pegs after the jump.
-    pub fn apply(&self, pegs: u32) -> u32 {
+    pub(crate) fn apply(&self, pegs: u32) -> u32 {
         (pegs & !(1 << self.from) & !(1 << self.over)) | (1 << self.to)
     }
 }
@@ -161,6 +170,7 @@ pub fn jumps(rows: u8) -> &'static [Jump] {
 /// Triangular peg solitaire: its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Solitaire {
+    /// The board and the hole empty at the start.
     pub rules: SolitaireRules,
 }
 
@@ -196,12 +206,12 @@ impl KindOf<Solitaire> for PegBits {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SolitairePosition {
     /// Bit k−1 is hole k.
-    pub pegs: u32,
+    pub(crate) pegs: u32,
 }
 
 impl SolitairePosition {
     /// Pegs on the board.
-    pub fn pegs_left(&self) -> u32 {
+    pub(crate) fn pegs_left(&self) -> u32 {
         self.pegs.count_ones()
     }
 }
@@ -212,6 +222,7 @@ impl Solitaire {
         rules: SolitaireRules { rows: 5, empty: 1 },
     };
 
+    /// The game under `rules`.
     pub const fn new(rules: SolitaireRules) -> Solitaire {
         Solitaire { rules }
     }
@@ -227,12 +238,12 @@ impl Solitaire {
     }
 
     /// Holes on the board.
-    pub fn holes(&self) -> u32 {
+    pub(crate) fn holes(&self) -> u32 {
         self.rules.holes()
     }
 
     /// Whether any jump is left.
-    pub fn has_jump(&self, pegs: u32) -> bool {
+    pub(crate) fn has_jump(&self, pegs: u32) -> bool {
         self.jumps().iter().any(|j| j.fits(pegs))
     }
 }

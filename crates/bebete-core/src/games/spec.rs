@@ -14,8 +14,11 @@ use serde::{Deserialize, Serialize};
 // never reorder or remove one; `stored_tags_are_pinned` holds every
 // registered variant's bytes.
 registry! {$
+    /// Tic-tac-toe on 3×3.
     TicTacToe(GenomeGame<TicTacToe>) [Votes, Value],
+    /// Matchsticks (nim): take sticks from one heap, by a take rule.
     Matchsticks(GenomeGame<Matchsticks>) [Votes; never Value],
+    /// Connect-Four on 7×6.
     Connect4(GenomeGame<Connect4>) [Votes, Value],
     /// Triangular peg solitaire (one player; one encoder: the pegs as bits).
     Solitaire(GenomeGame<Solitaire>) [Votes; never Value],
@@ -195,7 +198,7 @@ impl GameSpec {
     }
 
     /// The options that choose this game again ([`Registered::options`]).
-    pub fn options(&self) -> GameOptions {
+    pub(crate) fn options(&self) -> GameOptions {
         with_game!(self, game => game.options())
     }
 

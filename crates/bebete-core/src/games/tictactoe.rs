@@ -35,6 +35,7 @@ pub enum TicTacToeEncoder {
 }
 
 impl TicTacToeEncoder {
+    /// The encoder's name, as `--encoder` takes it.
     pub fn name(self) -> &'static str {
         match self {
             TicTacToeEncoder::Base3 => "base3",
@@ -56,7 +57,7 @@ impl TicTacToe {
     /// The value genome's default shape: 40 tuples of 5 cells (every seed
     /// tried learns an unbeatable player within seconds; see
     /// docs/experiments.md).
-    pub const NTUPLE: NTuple = NTuple {
+    pub(crate) const NTUPLE: NTuple = NTuple {
         tuples: 40,
         length: 5,
     };
@@ -103,13 +104,13 @@ impl KindOf<TicTacToe> for TicTacToeEncoder {
 /// Stones of X (the first player) and O, bit k = cell k.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TicTacToePosition {
-    pub x: u16,
-    pub o: u16,
+    pub(crate) x: u16,
+    pub(crate) o: u16,
 }
 
 impl TicTacToePosition {
     /// The stones of `side`.
-    pub fn stones(&self, side: Side) -> u16 {
+    pub(crate) fn stones(&self, side: Side) -> u16 {
         match side {
             Side::First => self.x,
             Side::Second => self.o,
@@ -117,7 +118,7 @@ impl TicTacToePosition {
     }
 
     /// Empty cells as a mask.
-    pub fn empty(&self) -> u16 {
+    pub(crate) fn empty(&self) -> u16 {
         FULL & !(self.x | self.o)
     }
 }

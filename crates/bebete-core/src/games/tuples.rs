@@ -14,13 +14,15 @@ pub const MAX_STAGES: usize = 16;
 /// The shape of a value genome: how many tuples, of how many cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct NTuple {
+    /// Tuples in the genome.
     pub tuples: u16,
+    /// Cells per tuple.
     pub length: u8,
 }
 
 impl NTuple {
     /// Weights per table (one side) with `base` cell states: base^length.
-    pub fn states_in(self, base: u32) -> usize {
+    pub(crate) fn states_in(self, base: u32) -> usize {
         (base as usize).pow(self.length as u32)
     }
 
@@ -32,12 +34,12 @@ impl NTuple {
 
     /// Bytes of a genome with `base` cell states: the tuples, then 8
     /// parameter bytes.
-    pub fn gene_count_in(self, base: u32) -> usize {
+    pub(crate) fn gene_count_in(self, base: u32) -> usize {
         self.tuples as usize * self.block_in(base) + 8
     }
 
     /// Checks the shape against a board of `cells` cells; says what is wrong.
-    pub fn check(self, cells: usize) -> Result<(), ShapeError> {
+    pub(crate) fn check(self, cells: usize) -> Result<(), ShapeError> {
         if self.tuples == 0 || self.tuples > MAX_TUPLES {
             return Err(ShapeError::Tuples(self.tuples));
         }
@@ -60,12 +62,18 @@ pub enum ShapeError {
     Tuples(u16),
     /// Tuples shorter than 2 cells, or longer than the board or 8 cells.
     #[error("tuples of {length} cells (2 to {longest} on this board)")]
-    Length { length: u8, longest: u8 },
+    /// Tuples longer than the board allows.
+    Length {
+        /// Cells per tuple asked for.
+        length: u8,
+        /// The most allowed.
+        longest: u8,
+    },
 }
 
 impl ShapeError {
     /// The command-line flag that sets what is wrong.
-    pub fn flag(self) -> &'static str {
+    pub(crate) fn flag(self) -> &'static str {
         match self {
             ShapeError::Tuples(_) | ShapeError::Length { .. } => "--tuples",
         }

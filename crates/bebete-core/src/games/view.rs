@@ -11,7 +11,9 @@ use serde::Serialize;
 pub enum BoardView {
     /// A grid of cells, rows from the top: tic-tac-toe and Connect-Four.
     Grid {
+        /// Rows of the grid.
         rows: u32,
+        /// Columns of the grid.
         columns: u32,
         /// One character per cell, row-major from the top left: `X` (the
         /// first player), `O` (the second) or `.` (empty).
@@ -22,6 +24,7 @@ pub enum BoardView {
     },
     /// A triangle of holes: peg solitaire.
     Triangle {
+        /// Rows of the triangle.
         rows: u32,
         /// One character per hole, hole 1 first: `o` (a peg) or `.`.
         pegs: String,

@@ -14,11 +14,11 @@ use std::ops::ControlFlow;
 /// Most positions any walk visits unless told otherwise: far above the
 /// small games (tic-tac-toe 5,478; matchsticks at most 65,536) and far
 /// below what would exhaust memory.
-pub const DEFAULT_NODE_LIMIT: usize = 20_000_000;
+pub(crate) const DEFAULT_NODE_LIMIT: usize = 20_000_000;
 
 /// Why a walk stopped early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum WalkError {
+pub(crate) enum WalkError {
     /// More distinct positions than the limit.
     #[error("more than {limit} positions: the game is too large to enumerate")]
     TooLarge { limit: usize },
@@ -33,7 +33,7 @@ pub enum WalkError {
 /// (all of them, some, or none); returning `Break` stops the walk, and so
 /// does a spent budget ([`crate::budget`]: the server's time for a move).
 /// Returns the visited positions.
-pub fn walk<P, F>(start: P, limit: usize, mut expand: F) -> Result<HashSet<P>, WalkError>
+pub(crate) fn walk<P, F>(start: P, limit: usize, mut expand: F) -> Result<HashSet<P>, WalkError>
 where
     P: Copy + Eq + Hash,
     F: FnMut(&P, &mut Vec<P>) -> ControlFlow<()>,
@@ -55,7 +55,7 @@ where
 }
 
 /// Pushes every position one legal move away from `pos` onto `next`.
-pub fn push_successors<G: Game>(
+pub(crate) fn push_successors<G: Game>(
     game: &G,
     pos: &G::Position,
     moves: &mut Vec<G::Move>,
@@ -66,7 +66,10 @@ pub fn push_successors<G: Game>(
 }
 
 /// Every position reachable from the start, finished ones included.
-pub fn reachable<G: Game>(game: &G, limit: usize) -> Result<HashSet<G::Position>, WalkError> {
+pub(crate) fn reachable<G: Game>(
+    game: &G,
+    limit: usize,
+) -> Result<HashSet<G::Position>, WalkError> {
     let mut moves = Vec::new();
     walk(game.start(), limit, |pos, next| {
         push_successors(game, pos, &mut moves, next);
@@ -93,11 +96,8 @@ pub fn perft<G: Game>(game: &G, pos: &G::Position, depth: u32) -> u64 {
 
 /// Distinct positions after 0, 1, …, `plies` moves from the start (stopping
 /// early when no position is left), or an error past `limit` in one layer.
-pub fn positions_by_ply<G: Game>(
-    game: &G,
-    plies: u32,
-    limit: usize,
-) -> Result<Vec<usize>, WalkError> {
+#[cfg(test)]
+fn positions_by_ply<G: Game>(game: &G, plies: u32, limit: usize) -> Result<Vec<usize>, WalkError> {
     let mut layer = HashSet::from_iter([game.start()]);
     let mut counts = vec![1];
     let (mut moves, mut next) = (Vec::new(), Vec::new());
@@ -121,7 +121,8 @@ pub fn positions_by_ply<G: Game>(
 }
 
 /// Complete games (move sequences from the start to a finished position).
-pub fn complete_games<G: Game>(game: &G, pos: &G::Position) -> u128 {
+#[cfg(test)]
+fn complete_games<G: Game>(game: &G, pos: &G::Position) -> u128 {
     if game.outcome(pos).is_some() {
         return 1;
     }

@@ -20,6 +20,7 @@ pub struct AlphaBetaPlayer {
 }
 
 impl AlphaBetaPlayer {
+    /// A search `depth` plies deep, breaking ties with a stream seeded by `seed`.
     pub fn new(depth: u32, seed: u64) -> Self {
         AlphaBetaPlayer {
             depth,

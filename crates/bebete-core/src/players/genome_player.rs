@@ -23,7 +23,7 @@ impl<T: AsRef<[u8]>> GenomePlayer<T> {
     }
 
     /// The genome playing by `rules` (its policy and shell).
-    pub fn with_rules(genes: T, rules: GenomeRules) -> Self {
+    pub(crate) fn with_rules(genes: T, rules: GenomeRules) -> Self {
         GenomePlayer { genes, rules }
     }
 

@@ -19,6 +19,7 @@ pub struct GreedyPlayer<M> {
 }
 
 impl<M> GreedyPlayer<M> {
+    /// A greedy player breaking ties with a stream seeded by `seed`.
     pub fn new(seed: u64) -> Self {
         GreedyPlayer {
             rng: Pcg64Mcg::seed_from_u64(seed),
@@ -67,6 +68,7 @@ pub struct NoisyPlayer<G: Game> {
 const COIN_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl<G: Game> NoisyPlayer<G> {
+    /// `inner`, playing a random move instead at `rate`, drawn from `seed`.
     pub fn new(inner: Box<dyn Player<G>>, rate: f64, seed: u64) -> Self {
         NoisyPlayer {
             inner,

@@ -64,7 +64,7 @@ pub fn play_game<G: Game>(
 }
 
 /// [`play_game`], telling `seen` each move played (a game record).
-pub fn play_game_seen<G: Game>(
+pub(crate) fn play_game_seen<G: Game>(
     game: &G,
     start: G::Position,
     first: &mut dyn Player<G>,
@@ -92,20 +92,20 @@ pub fn play_game_seen<G: Game>(
 }
 
 /// Most playouts per move for `mc:N`.
-pub const MAX_PLAYOUTS: u32 = 100_000;
+pub(crate) const MAX_PLAYOUTS: u32 = 100_000;
 /// Deepest search for `alphabeta:D`.
-pub const MAX_DEPTH: u32 = 12;
+pub(crate) const MAX_DEPTH: u32 = 12;
 
 /// The count a fixed player takes after `:` (`alphabeta:D`), for a menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PlayerCount {
     /// What the count is, in words (`depth D`).
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// The least and most it may be.
-    pub least: u32,
-    pub most: u32,
+    pub(crate) least: u32,
+    pub(crate) most: u32,
     /// A sensible first choice.
-    pub usual: u32,
+    pub(crate) usual: u32,
 }
 
 /// One fixed player a game can face, as a menu lists it: its name as a
@@ -114,18 +114,18 @@ pub struct PlayerCount {
 pub struct FixedPlayer {
     /// The spec's name (`alphabeta`); with a count, the spec is
     /// `name:count`.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// What the player does, in words (`search to depth D`).
-    pub about: String,
+    pub(crate) about: String,
     /// The count after `:`, for the players that take one.
-    pub count: Option<PlayerCount>,
+    pub(crate) count: Option<PlayerCount>,
 }
 
 /// The fixed players `game` can face, strongest first: of `perfect`,
 /// `wpc`, `alphabeta:D`, `mc:N`, `rules` and `random`, those that build
 /// for it ([`PlayerSpec::factory`] decides: `perfect` needs exact play,
 /// `wpc` a weighted piece counter, the others but `random` an opponent).
-pub fn fixed_players<G: Playable>(game: &G) -> Vec<FixedPlayer> {
+pub(crate) fn fixed_players<G: Playable>(game: &G) -> Vec<FixedPlayer> {
     let count = |name, most, usual| {
         Some(PlayerCount {
             name,
@@ -216,6 +216,7 @@ pub enum PlayerError {
     #[error(
         "unknown player '{0}': expected random, rules, wpc, mc:N, alphabeta:D, perfect or the path of a genome file (any of them with @ε for random moves at rate ε: wpc@0.1)"
     )]
+    /// No player has this spec.
     Unknown(String),
     /// A name that reads as a file (a `/` or `.genome` in it) but no file
     /// is there.
@@ -225,18 +226,28 @@ pub enum PlayerError {
     #[error("player '{0}': no such genome file; did you mean '{1}'?")]
     DidYouMean(String, String),
     #[error("player '{spec}': {reason}")]
-    OutOfRange { spec: String, reason: String },
+    /// A player's parameter out of its range.
+    OutOfRange {
+        /// The spec given.
+        spec: String,
+        /// What is allowed, in words.
+        reason: String,
+    },
     #[error(
         "player '{0}' plays against an opponent; {1} is a one-player game: only random, perfect and genomes play it"
     )]
+    /// A player of two-player games, asked for a puzzle.
     TwoPlayerOnly(String, String),
     #[error("player 'perfect': {0} has no exact solver; alphabeta:D searches D plies {1}")]
+    /// `perfect` for a game with no exact solver.
     NoSolver(String, &'static str),
     #[error(
         "player 'wpc': {0} has no weighted piece counter (othello's heuristic player); try rules or alphabeta:D"
     )]
+    /// `wpc` for a game with no weighted piece counter.
     NoWeightedPieces(String),
     #[error(transparent)]
+    /// A genome file that could not be read.
     File(#[from] FileError),
 }
 
@@ -486,7 +497,7 @@ impl<G: Knowledge> Clone for PlayerFactory<G> {
 
 impl<G: Playable> PlayerFactory<G> {
     /// The spec this factory makes.
-    pub fn spec(&self) -> &PlayerSpec {
+    pub(crate) fn spec(&self) -> &PlayerSpec {
         &self.spec
     }
 

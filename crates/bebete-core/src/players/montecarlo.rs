@@ -16,6 +16,7 @@ pub struct MonteCarloPlayer<M> {
 }
 
 impl<M> MonteCarloPlayer<M> {
+    /// `playouts` random games a move, drawn from `seed`.
     pub fn new(playouts: u32, seed: u64) -> Self {
         MonteCarloPlayer {
             playouts,

@@ -13,6 +13,7 @@ pub struct RandomPlayer<M> {
 }
 
 impl<M> RandomPlayer<M> {
+    /// Uniform random moves drawn from `seed`.
     pub fn new(seed: u64) -> Self {
         RandomPlayer {
             rng: Pcg64Mcg::seed_from_u64(seed),

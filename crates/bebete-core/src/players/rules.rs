@@ -17,6 +17,7 @@ pub struct RulesPlayer<M> {
 }
 
 impl<M> RulesPlayer<M> {
+    /// The rules player, breaking ties with a stream seeded by `seed`.
     pub fn new(seed: u64) -> Self {
         RulesPlayer {
             rng: Pcg64Mcg::seed_from_u64(seed),

@@ -16,16 +16,17 @@ pub mod solitaire;
 )]
 pub struct TooLarge {
     /// The most positions the solver keeps.
-    pub limit: usize,
+    pub(crate) limit: usize,
     /// The boards it does solve, in words (`solitaire boards of up to 6
     /// rows`).
-    pub solved: &'static str,
+    pub(crate) solved: &'static str,
 }
 
 /// Why a puzzle question has no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PuzzleError {
     #[error(transparent)]
+    /// The puzzle has too many positions to walk.
     TooLarge(#[from] TooLarge),
     /// The position asked about is an ending (the words say why: `no jump
     /// left`).

@@ -14,20 +14,20 @@ use rustc_hash::FxHashMap;
 
 /// Most positions [`SoloTable::build`] keeps before giving up (the
 /// 21-hole board has under 3 million; the 28-hole one far more).
-pub const MAX_POSITIONS: usize = 20_000_000;
+pub(crate) const MAX_POSITIONS: usize = 20_000_000;
 
 /// The largest board solved: 6 rows. Every 7-row board reaches more than
 /// [`MAX_POSITIONS`] positions (measured: the walk gives up after 75 s), so
 /// it is refused at once.
-pub const MAX_SOLVED_ROWS: u8 = 6;
+pub(crate) const MAX_SOLVED_ROWS: u8 = 6;
 
 /// What is known of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SoloEntry {
+pub(crate) struct SoloEntry {
     /// The fewest pegs a game from here can end with.
     pub best: u8,
     /// Jump sequences from here that end with one peg.
-    pub one_peg_ways: u128,
+    pub(crate) one_peg_ways: u128,
 }
 
 /// Every position reachable from the start, solved.
@@ -38,11 +38,11 @@ pub struct SoloTable {
 
 /// The boards solved ([`MAX_SOLVED_ROWS`]), in words: for [`TooLarge`] and
 /// for the refusals of what reads every position.
-pub const SOLVED_BOARDS: &str = "solitaire boards of up to 6 rows";
+pub(crate) const SOLVED_BOARDS: &str = "solitaire boards of up to 6 rows";
 
 /// Whether `game`'s board is too large to solve (more rows than
 /// [`MAX_SOLVED_ROWS`]).
-pub fn too_large(game: &Solitaire) -> bool {
+pub(crate) fn too_large(game: &Solitaire) -> bool {
     game.rules.rows > MAX_SOLVED_ROWS
 }
 
@@ -59,21 +59,21 @@ pub struct SoloReport {
     /// Positions reachable from the start, the start included.
     pub positions: u64,
     /// The fewest pegs a game can end with.
-    pub best_pegs: u8,
+    pub(crate) best_pegs: u8,
     /// Distinct jump sequences from the start that end with one peg (a
     /// string in JSON: it can exceed what JSON numbers hold exactly).
     #[serde(serialize_with = "as_text")]
-    pub one_peg_sequences: u128,
+    pub(crate) one_peg_sequences: u128,
     /// Reachable positions from which one peg can still be reached.
-    pub one_peg_positions: u64,
+    pub(crate) one_peg_positions: u64,
     /// Reachable positions from which the best count can still be reached.
-    pub best_positions: u64,
+    pub(crate) best_positions: u64,
     /// Reachable positions where the game is over (no jump left).
-    pub ends: u64,
+    pub(crate) ends: u64,
     /// The chance that a genome of uniformly random genes (each naming any
     /// jump of the board, repaired to the next possible one) leaves one peg:
     /// what a random first generation starts from.
-    pub random_genome_one_peg: f64,
+    pub(crate) random_genome_one_peg: f64,
 }
 
 fn as_text<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
@@ -94,29 +94,20 @@ impl SoloTable {
     }
 
     /// The entry of a reachable position.
-    pub fn get(&self, pos: &SolitairePosition) -> Option<SoloEntry> {
+    pub(crate) fn get(&self, pos: &SolitairePosition) -> Option<SoloEntry> {
         self.entries.get(&pos.pegs).copied()
     }
 
     /// The entry of the start.
-    pub fn start(&self) -> SoloEntry {
+    pub(crate) fn start(&self) -> SoloEntry {
         self.entries[&self.start]
     }
 
     /// Every reachable position with its entry, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (SolitairePosition, SoloEntry)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (SolitairePosition, SoloEntry)> + '_ {
         self.entries
             .iter()
             .map(|(&pegs, &e)| (SolitairePosition { pegs }, e))
-    }
-
-    /// Reachable positions.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// The figures of `solve`.
@@ -176,11 +167,11 @@ impl std::fmt::Display for SoloReport {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct JumpReport {
     #[serde(rename = "move")]
-    pub mv: String,
-    pub best_pegs: u8,
+    pub(crate) mv: String,
+    pub(crate) best_pegs: u8,
     /// A string in JSON, as [`SoloReport::one_peg_sequences`].
     #[serde(serialize_with = "as_text")]
-    pub one_peg_sequences: u128,
+    pub(crate) one_peg_sequences: u128,
     /// Among the jumps that end with the fewest pegs.
     pub best: bool,
 }
@@ -190,9 +181,10 @@ pub struct JumpReport {
 pub struct SoloMoves {
     /// The board drawn (text only).
     #[serde(skip)]
-    pub board: String,
+    pub(crate) board: String,
     /// The fewest pegs the position can still end with.
-    pub best_pegs: u8,
+    pub(crate) best_pegs: u8,
+    /// Every legal jump, with the best result after it.
     pub moves: Vec<JumpReport>,
 }
 
@@ -249,26 +241,26 @@ impl std::fmt::Display for SoloMoves {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SoloAudit {
     /// Pegs its game from the start leaves (`None`: it forfeits).
-    pub pegs_from_start: Option<u32>,
+    pub(crate) pegs_from_start: Option<u32>,
     /// The fewest pegs the board allows.
-    pub best_pegs: u8,
+    pub(crate) best_pegs: u8,
     /// Reachable unfinished positions.
     pub positions: u64,
     /// Of those, where its move keeps the best achievable count.
-    pub keeps_best: u64,
+    pub(crate) keeps_best: u64,
     /// Of those, where playing on with it ends with the best count still
     /// achievable there.
-    pub finishes_best: u64,
+    pub(crate) finishes_best: u64,
 }
 
 impl SoloAudit {
     /// The share of positions whose move keeps the best count.
-    pub fn keep_rate(&self) -> f64 {
+    pub(crate) fn keep_rate(&self) -> f64 {
         self.keeps_best as f64 / self.positions.max(1) as f64
     }
 
     /// The share of positions from which it still finishes with the best count.
-    pub fn finish_rate(&self) -> f64 {
+    pub(crate) fn finish_rate(&self) -> f64 {
         self.finishes_best as f64 / self.positions.max(1) as f64
     }
 }

@@ -27,32 +27,73 @@ const PREFIX_LEN: usize = 8 + 2 + 4;
 #[derive(Debug, thiserror::Error)]
 pub enum FileProblem {
     #[error("{0}")]
+    /// The file could not be read or written.
     Io(#[from] io::Error),
     #[error("not a bebete {kind} file (it does not start with the {magic:?} tag)")]
-    Foreign { kind: &'static str, magic: String },
+    /// Not a file of this kind.
+    Foreign {
+        /// The kind of file expected.
+        kind: &'static str,
+        /// The tag it should start with.
+        magic: String,
+    },
     #[error(
         "format version {found} is newer than this bebete reads (up to {supported}); upgrade bebete"
     )]
-    Newer { found: u16, supported: u16 },
+    /// A format newer than this bebete reads.
+    Newer {
+        /// The file's format.
+        found: u16,
+        /// The newest format read.
+        supported: u16,
+    },
     #[error("truncated: {needed} bytes expected, only {found} present")]
-    Truncated { needed: u64, found: u64 },
+    /// Shorter than its header says.
+    Truncated {
+        /// Bytes expected.
+        needed: u64,
+        /// Bytes present.
+        found: u64,
+    },
     #[error("corrupt: checksum mismatch (stored {stored:08x}, computed {computed:08x})")]
-    Checksum { stored: u32, computed: u32 },
+    /// The checksum does not match.
+    Checksum {
+        /// The checksum stored.
+        stored: u32,
+        /// The checksum of the bytes.
+        computed: u32,
+    },
     #[error("corrupt: {0}")]
+    /// The bytes do not decode.
     Malformed(String),
     #[error(
         "holds {} genome, but {expected} was asked for",
         super::with_article(found)
     )]
-    OtherGame { found: String, expected: String },
+    /// A genome of another game than the one asked for.
+    OtherGame {
+        /// The game in the file.
+        found: String,
+        /// The game asked for.
+        expected: String,
+    },
     #[error("is a directory without a {wanted}: name a file, or a run directory")]
-    Directory { wanted: &'static str },
+    /// A directory where a file was due.
+    Directory {
+        /// The file looked for in it.
+        wanted: &'static str,
+    },
     /// A checkpoint of an older format: before 1.0 a run is resumed by the
     /// bebete that wrote it (genome files of every format stay readable).
     #[error(
         "a checkpoint of format {found}, written by an older bebete; this one resumes format {supported} only (before 1.0 a run is resumed by the version that wrote it): finish the run with that version, or start it again with `bebete evolve`; its best.genome stays readable"
     )]
-    OlderCheckpoint { found: u16, supported: u16 },
+    OlderCheckpoint {
+        /// The checkpoint's format.
+        found: u16,
+        /// The format this bebete resumes.
+        supported: u16,
+    },
     /// A FIFO, a device (`/dev/zero`) or a socket: refused before it is
     /// opened, so that nothing waits on a writer or reads without end.
     #[error("is not a regular file (a FIFO, a device or a socket): name a file bebete wrote")]
@@ -63,18 +104,25 @@ pub enum FileProblem {
         "holds {} of {game}, a game from outside bebete: the program that evolved it reads it",
         super::with_article(kind)
     )]
-    Outside { game: String, kind: &'static str },
+    Outside {
+        /// The game's own name.
+        game: String,
+        /// The kind of file.
+        kind: &'static str,
+    },
 }
 
 /// A file that could not be read or written, and why.
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {problem}", path.display())]
 pub struct FileError {
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
+    /// What is wrong.
     pub problem: FileProblem,
 }
 
 impl FileError {
+    /// The problem `problem` with the file at `path`.
     pub fn new(path: &Path, problem: impl Into<FileProblem>) -> Self {
         FileError {
             path: path.to_path_buf(),
@@ -140,9 +188,10 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>, FileError> {
 /// A file kind: its magic tag, current version and a human name.
 #[derive(Clone, Copy, Debug)]
 pub struct Framed {
+    /// The tag a file of this kind starts with.
     pub magic: [u8; 8],
-    pub version: u16,
-    pub kind: &'static str,
+    pub(crate) version: u16,
+    pub(crate) kind: &'static str,
 }
 
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename).

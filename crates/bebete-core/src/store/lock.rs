@@ -19,18 +19,37 @@ pub enum LockError {
         dir = .dir.display(),
         lock = .lock.display()
     )]
+    /// Another process holds the lock.
     Busy {
+        /// The run directory.
         dir: PathBuf,
+        /// The lock file.
         lock: PathBuf,
         /// Who holds it, as the holder recorded it ("process N on HOST").
         holder: String,
     },
     #[error("{path} is a file, not a directory: a run needs a directory of its own", path = .path.display())]
-    NotADirectory { path: PathBuf },
+    /// The path is a file, not a directory.
+    NotADirectory {
+        /// The path.
+        path: PathBuf,
+    },
     #[error("{path}: {error}", path = .path.display())]
-    Io { path: PathBuf, error: io::Error },
+    /// The lock file could not be read or written.
+    Io {
+        /// The lock file.
+        path: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
     #[error("{dir}: the run's folder cannot be made there: {error}", dir = .dir.display())]
-    Create { dir: PathBuf, error: io::Error },
+    /// The run directory could not be made.
+    Create {
+        /// The run directory.
+        dir: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
 }
 
 /// A held run lock; released when dropped (or when the process ends).

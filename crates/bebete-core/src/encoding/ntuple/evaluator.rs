@@ -65,6 +65,7 @@ pub(super) struct Afterstate<P> {
 }
 
 impl<G: CellBoard> Evaluator<G> {
+    /// An evaluator for genomes of `shape`, its running sums started from `genes`.
     pub fn new(shape: NTuple, genes: &[u8]) -> Self {
         let cells = G::WIDTH * G::HEIGHT;
         let tuples = Tuples::cached::<G>(shape, genes);
@@ -281,7 +282,7 @@ impl<G: CellBoard> Evaluator<G> {
 
     /// Every legal move with the value of the position it leads to, from
     /// the side to move's view (higher is better for it), in move order.
-    pub fn move_values(
+    pub(crate) fn move_values(
         &mut self,
         game: &G,
         genes: &[u8],
@@ -301,7 +302,7 @@ impl<G: CellBoard> Evaluator<G> {
 
     /// The move whose afterstate the genome values most (the first of
     /// equals); a winning move is always taken. `None` when the game is over.
-    pub fn best(&mut self, game: &G, genes: &[u8], pos: &G::Position) -> Option<G::Move> {
+    pub(crate) fn best(&mut self, game: &G, genes: &[u8], pos: &G::Position) -> Option<G::Move> {
         self.best_afterstate(game, genes, pos).map(|(mv, _)| mv)
     }
 
@@ -348,7 +349,7 @@ impl<G: CellBoard> Evaluator<G> {
     /// The tuples that weigh most in the position `pos` left by `mover`:
     /// (tuple, its weight summed over its images, in sum units), largest
     /// magnitude first, `count` of them.
-    pub fn heaviest(
+    pub(crate) fn heaviest(
         &mut self,
         game: &G,
         genes: &[u8],
@@ -371,7 +372,7 @@ impl<G: CellBoard> Evaluator<G> {
     }
 
     /// The cells of tuple `t`.
-    pub fn cells(&self, t: usize) -> &[u8] {
+    pub(crate) fn cells(&self, t: usize) -> &[u8] {
         &self.tuples.cells[t][..self.tuples.shape.length as usize]
     }
 }

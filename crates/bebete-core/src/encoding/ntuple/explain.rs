@@ -11,27 +11,28 @@ use super::*;
 pub struct Values<M = u8> {
     /// Each legal move (as written) with the value of the position it
     /// leads to, from the mover's side (−1 lost … +1 won).
-    pub values: Vec<(String, f32)>,
+    pub(crate) values: Vec<(String, f32)>,
     /// The tuples that weighed most after the chosen move: their cells (as
     /// the game writes them) and weight.
     pub tuples: Vec<TupleWeight>,
     #[serde(skip)]
+    /// The move played (`None`: no legal move).
     pub chosen: Option<M>,
     /// The chosen move as written.
     #[serde(skip)]
     pub played: String,
     /// Plies searched (1: the move's own position valued).
-    pub depth: u8,
+    pub(crate) depth: u8,
 }
 
 /// One tuple's part in a value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TupleWeight {
-    pub tuple: usize,
-    pub cells: Vec<String>,
+    pub(crate) tuple: usize,
+    pub(crate) cells: Vec<String>,
     /// Its weight summed over its images (the board's symmetries), from
     /// the mover's side.
-    pub weight: f32,
+    pub(crate) weight: f32,
 }
 
 /// The heaviest tuples `explain` lists.
@@ -40,7 +41,7 @@ const LISTED_TUPLES: usize = 5;
 impl<M: Copy + PartialEq> Values<M> {
     /// The decision of `genes` in `pos` after a search of `depth` plies
     /// (1: the one-ply decision), explained.
-    pub fn of<G: CellBoard<Move = M>>(
+    pub(crate) fn of<G: CellBoard<Move = M>>(
         game: &G,
         shape: NTuple,
         genes: &[u8],

@@ -136,7 +136,7 @@ pub fn problem<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Option<String> {
 /// The value genome's mutation: with `redraw`, each tuple with
 /// probability `rate` gets a new random-walk shape and empty tables; the
 /// learning settings drift (each code by −8..=8 with probability 1/2)
-/// unless the genome's schedule is fixed ([`FIXED_SCHEDULE`]).
+/// unless the genome's schedule is fixed (`FIXED_SCHEDULE`).
 /// Returns the tuples redrawn.
 pub fn mutate<G: CellBoard, R: Rng + ?Sized>(
     shape: NTuple,

@@ -33,6 +33,7 @@ pub struct Learner<'g, G: CellBoard, R> {
 }
 
 impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
+    /// A learner of `genes` (a value genome of `shape`), drawing its exploration from `rng`.
     pub fn new(game: G, shape: NTuple, genes: &'g mut [u8], mut rng: R) -> Self {
         let noise = rng.next_u64() | 1;
         Learner {
@@ -51,7 +52,7 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
 
     /// Plays `games` self-play games, learning after every move, and adds
     /// them to the genome's clock. Returns the moves played.
-    pub fn learn(&mut self, games: u32) -> u64 {
+    pub(crate) fn learn(&mut self, games: u32) -> u64 {
         self.learn_with::<false>(games, None)
     }
 
@@ -61,7 +62,7 @@ impl<'g, G: CellBoard, R: Rng> Learner<'g, G, R> {
     /// TD error runs from one of its afterstates to its next, or to the
     /// game's end. Adds them to the genome's clock; returns the moves
     /// played, the opponent's included.
-    pub fn learn_against(&mut self, games: u32, opponent: &mut Opponent<'_, G>) -> u64 {
+    pub(crate) fn learn_against(&mut self, games: u32, opponent: &mut Opponent<'_, G>) -> u64 {
         self.learn_with::<true>(games, Some(opponent))
     }
 

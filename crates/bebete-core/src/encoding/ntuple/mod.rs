@@ -24,10 +24,10 @@
 //! [tuple 0: 8 cell bytes | 2 × STATES^length weights, i16 LE] … [tuple T−1] [8 parameter bytes]
 //! ```
 //!
-//! Unused cell bytes hold [`NO_CELL`]. The parameter bytes are the genome's
+//! Unused cell bytes hold `NO_CELL`. The parameter bytes are the genome's
 //! own learning rate, λ and exploration (self-adapted by mutation, unless
-//! [`FIXED_SCHEDULE`]), its learning flags ([`FROM_EXPLORATION`],
-//! [`ONE_TABLE`], [`FIXED_SCHEDULE`]) and game stages
+//! `FIXED_SCHEDULE`), its learning flags (`FROM_EXPLORATION`,
+//! `ONE_TABLE`, `FIXED_SCHEDULE`) and game stages
 //! ([`stages`]; flags and stages fixed for its life, 0 in genomes written
 //! before them), and the number of self-play games it has learned from
 //! (the schedules' clock).
@@ -37,7 +37,7 @@
 //! discs on the board), as Othello programs split their pattern tables:
 //! a pattern's worth changes as the board fills.
 //!
-//! Weights are `i16` in units of 1/[`SCALE`] (±4): half the memory of
+//! Weights are `i16` in units of 1/`SCALE` (±4): half the memory of
 //! `f32` (a 70-tuple, length-8 genome is 18 MB instead of 37 MB, and a
 //! population holds many), with learning steps far below one unit kept
 //! unbiased by stochastic rounding.
@@ -67,9 +67,9 @@ pub use search::search;
 pub use tuples::Tuples;
 
 /// Weight units per 1.0 of the sum.
-pub const SCALE: f32 = 8192.0;
+pub(crate) const SCALE: f32 = 8192.0;
 /// A cell byte that names no cell (tuples shorter than eight).
-pub const NO_CELL: u8 = 0xff;
+pub(crate) const NO_CELL: u8 = 0xff;
 /// Cell bytes at the head of each tuple.
 pub(crate) const SHAPE_BYTES: usize = 8;
 /// Parameter bytes at the end of the genome.
@@ -77,15 +77,15 @@ pub(crate) const PARAM_BYTES: usize = 8;
 /// Learning flag: the genome learns from its exploratory moves too (the
 /// TD error runs through them and the trace is kept, as the papers' TD(0)
 /// learns), instead of cutting its trace at each.
-pub const FROM_EXPLORATION: u8 = 1;
+pub(crate) const FROM_EXPLORATION: u8 = 1;
 /// Learning flag: both sides read and learn one table per tuple (the
 /// first), the value of a position whoever left it; the second table stays
 /// zero.
-pub const ONE_TABLE: u8 = 2;
+pub(crate) const ONE_TABLE: u8 = 2;
 /// Learning flag: the genome's α, λ and ε stay as they were set (mutation
 /// does not drift them), exploration holds at ε, and α falls to a tenth
 /// over [`CellBoard::HORIZON`], as the papers' protocol learns.
-pub const FIXED_SCHEDULE: u8 = 4;
+pub(crate) const FIXED_SCHEDULE: u8 = 4;
 /// The learning flags a genome may carry (below the stage count's bits).
 pub(crate) const KNOWN_FLAGS: u8 = FROM_EXPLORATION | ONE_TABLE | FIXED_SCHEDULE;
 /// Where the stage count starts in the flag byte: its high four bits hold
@@ -120,7 +120,9 @@ pub(crate) const SECOND: u8 = 3;
 /// A board of cells on a grid, as the value genome reads it. Cells are
 /// numbered row by row from the bottom left: `row * WIDTH + column`.
 pub trait CellBoard: Game {
+    /// Columns of the grid.
     const WIDTH: usize;
+    /// Rows of the grid.
     const HEIGHT: usize;
     /// Self-play games over which the learning rate falls to a quarter and
     /// exploration to a tenth.
@@ -375,13 +377,13 @@ pub struct LearningCodes {
     pub alpha: u8,
     /// λ = code/255.
     pub lambda: u8,
-    /// [`FROM_EXPLORATION`], [`ONE_TABLE`] and [`FIXED_SCHEDULE`], or 0.
+    /// `FROM_EXPLORATION`, `ONE_TABLE` and `FIXED_SCHEDULE`, or 0.
     pub flags: u8,
 }
 
 impl LearningCodes {
     /// The default: [`CellBoard::ALPHA_CODE`], λ 0.5, no flags.
-    pub fn default_for<G: CellBoard>() -> Self {
+    pub(crate) fn default_for<G: CellBoard>() -> Self {
         LearningCodes {
             alpha: G::ALPHA_CODE,
             lambda: DEFAULT_CODES[1],
@@ -397,14 +399,15 @@ pub struct Params {
     pub games: u32,
     /// Learning rate at the start of the schedule.
     pub alpha: f32,
+    /// TD(λ)'s trace decay.
     pub lambda: f32,
     /// Exploration at the start of the schedule.
     pub epsilon: f32,
-    /// Learns from its exploratory moves too ([`FROM_EXPLORATION`]).
+    /// Learns from its exploratory moves too (`FROM_EXPLORATION`).
     pub from_exploration: bool,
-    /// One table per tuple for both sides ([`ONE_TABLE`]).
+    /// One table per tuple for both sides (`ONE_TABLE`).
     pub one_table: bool,
-    /// Settings fixed for life, ε held ([`FIXED_SCHEDULE`]).
+    /// Settings fixed for life, ε held (`FIXED_SCHEDULE`).
     pub fixed_schedule: bool,
     /// Game stages, each with its own group of tuples ([`stages`]).
     pub stages: u8,
@@ -417,9 +420,13 @@ pub struct Params {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Schedule {
     #[serde(flatten)]
+    /// The genome's settings, as its bytes hold them.
     pub params: Params,
+    /// Self-play games over which the rates fall.
     pub horizon: u32,
+    /// The learning rate now.
     pub alpha_now: f32,
+    /// The exploration rate now.
     pub epsilon_now: f32,
 }
 
@@ -475,7 +482,7 @@ impl Params {
 
 /// Cell states from two stone masks and the playable cells, for boards
 /// numbered as [`CellBoard`] numbers them.
-pub fn states_from(first: u64, second: u64, playable: u64, states: &mut [u8]) {
+pub(crate) fn states_from(first: u64, second: u64, playable: u64, states: &mut [u8]) {
     for (cell, state) in states.iter_mut().enumerate() {
         let bit = 1u64 << cell;
         *state = if first & bit != 0 {

@@ -38,7 +38,7 @@ pub struct Tuples {
 }
 
 impl Tuples {
-    pub fn read<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Tuples {
+    pub(crate) fn read<G: CellBoard>(shape: NTuple, genes: &[u8]) -> Tuples {
         let len = shape.length as usize;
         let block = shape.block_in(G::STATES);
         let board = G::WIDTH * G::HEIGHT;

@@ -226,6 +226,7 @@ struct StoredHeader {
 /// The state of a run between two generations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
+    /// The run's settings.
     pub config: EvolveConfig,
     /// The next generation to evaluate (= generations completed).
     pub generation: u64,
@@ -360,7 +361,7 @@ impl Checkpoint {
     }
 
     /// Decodes and checks the bytes of a checkpoint file.
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
+    pub(crate) fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
         // The header is read by position; its configuration's and rows'
         // JSON is read after.
         let (header, genes) =
@@ -467,7 +468,7 @@ pub fn list(dir: &Path) -> Vec<(u64, PathBuf)> {
 }
 
 /// Removes the oldest checkpoints beyond `keep`.
-pub fn prune(dir: &Path, keep: usize) -> std::io::Result<()> {
+pub(crate) fn prune(dir: &Path, keep: usize) -> std::io::Result<()> {
     let all = list(dir);
     for (_, path) in all.iter().take(all.len().saturating_sub(keep)) {
         std::fs::remove_file(path)?;
@@ -556,7 +557,7 @@ pub(super) mod tests {
 
     /// A two-genome Connect-Four run with a shell of 2 plies, and its
     /// initial population.
-    pub fn small_connect4_run() -> (EvolveConfig, Population) {
+    pub(crate) fn small_connect4_run() -> (EvolveConfig, Population) {
         let mut cfg = EvolveConfig::method(GameSpec::CONNECT4, 3);
         cfg.population = 2;
         cfg.elite = 1;

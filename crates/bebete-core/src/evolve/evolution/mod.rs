@@ -43,6 +43,7 @@ const SELF_PLAY_STREAM: u64 = u64::MAX - 1;
 /// What one generation produced.
 #[derive(Clone, Debug)]
 pub struct GenerationReport {
+    /// The generation's row of `stats.csv`.
     pub row: StatsRow,
     /// Games played in the generation's evaluation.
     pub games: u64,
@@ -64,7 +65,9 @@ pub enum RunEnd {
 /// Receives a report after each generation (progress bars, logs) and a
 /// call after each checkpoint (plots).
 pub trait Observer {
+    /// Called after each generation.
     fn generation_done(&mut self, report: &GenerationReport);
+    /// Called after each checkpoint written.
     fn checkpoint_written(&mut self, _generation: u64) {}
 }
 
@@ -89,7 +92,7 @@ const ISLAND_STREAM: u64 = 0x151a;
 /// The seed of island `island` of a run seeded `seed`: the run's own for
 /// island 0 (so a run of one island is the run without islands), a derived
 /// one for the others.
-pub fn island_seed(seed: u64, island: usize) -> u64 {
+pub(crate) fn island_seed(seed: u64, island: usize) -> u64 {
     match island {
         0 => seed,
         i => derive_seed(seed, ISLAND_STREAM, i as u64),
@@ -378,6 +381,7 @@ impl<G: Playable> Evolution<G> {
         self.generation
     }
 
+    /// The run's settings.
     pub fn config(&self) -> &EvolveConfig {
         &self.cfg
     }
@@ -387,6 +391,7 @@ impl<G: Playable> Evolution<G> {
         &self.abilities
     }
 
+    /// The run's directory.
     pub fn run_dir(&self) -> &RunDir {
         &self.run
     }
@@ -398,7 +403,7 @@ impl<G: Playable> Evolution<G> {
 
     /// Evaluates the current generation of every island, records it and
     /// breeds the next (then migrates, when due).
-    pub fn step(&mut self) -> Result<GenerationReport, FileError> {
+    pub(crate) fn step(&mut self) -> Result<GenerationReport, FileError> {
         let started = Instant::now();
         let rules = self.cfg.genome_rules();
         // Each island's games and its diversity figure in one parallel

@@ -6,7 +6,7 @@ use crate::players::Playable;
 impl<G: Playable> Evolution<G> {
     /// Writes the checkpoint of the current state (once per generation) and
     /// removes the oldest beyond `keep`.
-    pub fn checkpoint(&mut self) -> Result<(), FileError> {
+    pub(crate) fn checkpoint(&mut self) -> Result<(), FileError> {
         if self.last_checkpoint == Some(self.generation) {
             return Ok(());
         }

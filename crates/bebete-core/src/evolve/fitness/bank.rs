@@ -14,7 +14,7 @@ use std::sync::Arc;
 /// What needs a solver-labelled bank, refused for a game that has none,
 /// naming the games that have one and those solved whole, from the
 /// registry.
-pub fn needs_bank() -> String {
+pub(crate) fn needs_bank() -> String {
     use crate::dispatch::games_with;
     format!(
         "needs a solver-labelled bank: {} only ({} learn from the solved game: --fitness vs:exhaustive)",

@@ -1,7 +1,7 @@
 //! `exhaustive`: 1,000,000 × the share of every unfinished position of a
 //! solved game where the genome's move keeps the game's value (tic-tac-toe,
 //! matchsticks); for a one-player game, the share whose move keeps the best
-//! achievable count of pieces ([`super::solo::exhaustive_scores`]). The
+//! achievable count of pieces (`super::solo::exhaustive_scores`). The
 //! score table is the run's, built once ([`RunTables::exhaustive`]) and
 //! shared with the benchmark.
 
@@ -84,7 +84,7 @@ impl std::fmt::Display for Exhaustive {
 }
 
 /// Why a shell and the exact audit do not mix.
-pub const SHELL_VS_AUDIT: &str = "scores the genome inside its shell, which the exact audit (exhaustive fitness, --target unbeatable) does not: use --lookahead 0 with them";
+pub(crate) const SHELL_VS_AUDIT: &str = "scores the genome inside its shell, which the exact audit (exhaustive fitness, --target unbeatable) does not: use --lookahead 0 with them";
 
 /// The term built, on the run's tables.
 struct Scored<G: Playable>(Arc<RunTables<G>>);
@@ -167,7 +167,7 @@ impl ExhaustiveScores {
 
     /// Tabulates `positions` (unfinished), where `keep` names the moves
     /// that keep what the position is worth.
-    pub fn build_with<'p, G: TableGame>(
+    pub(crate) fn build_with<'p, G: TableGame>(
         game: &G,
         policy: IllegalPolicy,
         positions: impl Iterator<Item = &'p G::Position>,

@@ -80,17 +80,22 @@ impl Evaluation {
 
 /// The generation a term evaluates.
 pub struct Round<'a> {
+    /// The island's population.
     pub pop: &'a Population,
+    /// The run's hall of fame.
     pub hall: &'a Hall,
+    /// How the genomes play (illegal genes, shell).
     pub rules: GenomeRules,
     /// The island's seed.
     pub seed: u64,
+    /// The generation evaluated.
     pub generation: u64,
 }
 
 /// One fitness term of a run, built: adds each genome's points (and the
 /// games it played) to `eval`.
 pub trait Term<G: Playable>: Send + Sync {
+    /// Adds each genome's points and games to `eval`.
     fn evaluate(&self, game: &G, round: &Round, eval: &mut Evaluation);
 }
 
@@ -98,8 +103,10 @@ pub trait Term<G: Playable>: Send + Sync {
 /// share: the solved game (the small games), the exhaustive score table
 /// (built on first use) and the bank.
 pub struct RunTables<G: Playable> {
+    /// The game solved whole, where it can be (built on first use).
     pub solved: Arc<SolvedOnce<G::Position>>,
     exhaustive: OnceLock<Option<ExhaustiveScores>>,
+    /// The bank (Connect-Four), when the run reads one.
     pub tutor: Option<Arc<Tutor<G>>>,
 }
 
@@ -170,6 +177,7 @@ pub trait TermKind:
 
 /// A kind of the table, found in an [`AnyTerm`].
 pub trait Listed: TermKind + 'static {
+    /// The term of this kind, if `term` is one.
     fn from_any(term: &AnyTerm) -> Option<&Self>;
 }
 
@@ -180,7 +188,10 @@ macro_rules! terms {
         /// One fitness term, of any kind in the table.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum AnyTerm {
-            $($kind($ty)),*
+            $(
+                #[doc = concat!("A term of kind `", stringify!($ty), "`.")]
+                $kind($ty)
+            ),*
         }
 
         $(impl Listed for $ty {
@@ -433,7 +444,7 @@ fn count_term(
 
 /// The terms against the game's players: a term for n-player games only
 /// is refused for the others, naming what the game can use instead.
-pub fn check_players(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
+pub(crate) fn check_players(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
     let f = &cfg.fitness;
     let refuse = |allowed: String| {
         Err(ConfigError {
@@ -469,7 +480,7 @@ pub fn check_players(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), Con
 
 /// Checks every fitness term of `cfg` against its range and the game's
 /// abilities; the first problem names its flag. (Against the game's
-/// players: [`check_players`], checked first with the rest of the
+/// players: `check_players`, checked first with the rest of the
 /// configuration's players.)
 pub fn check(cfg: &EvolveConfig, abilities: Abilities) -> Result<(), ConfigError> {
     cfg.fitness
@@ -489,14 +500,14 @@ pub fn max_points(cfg: &EvolveConfig, abilities: &Abilities) -> u64 {
 }
 
 /// The fitness terms of a run, with their players built once.
-pub struct FitnessTerms<G: Playable> {
+pub(crate) struct FitnessTerms<G: Playable> {
     terms: Vec<Box<dyn Term<G>>>,
 }
 
 impl<G: Playable> FitnessTerms<G> {
     /// Builds the terms `cfg` names for `game` (loading genome files), on
     /// the run's shared `tables`.
-    pub fn new(
+    pub(crate) fn new(
         game: &G,
         cfg: &EvolveConfig,
         tables: &Arc<RunTables<G>>,
@@ -514,7 +525,7 @@ impl<G: Playable> FitnessTerms<G> {
 
     /// Every genome's points in generation `generation` of a run (or of
     /// its island) seeded with `seed`.
-    pub fn evaluate(
+    pub(crate) fn evaluate(
         &self,
         game: &G,
         pop: &Population,

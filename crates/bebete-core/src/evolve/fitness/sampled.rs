@@ -1,6 +1,6 @@
 //! `sample:K`: each genome meets K opponents drawn from the population, one
 //! game on each side, and only its own points count: a tournament large
-//! populations can afford ([`crate::evolve::tournament::sampled`]).
+//! populations can afford (`crate::evolve::tournament::sampled`).
 
 use super::round_robin::RoundRobin;
 use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};

@@ -73,23 +73,23 @@ impl<G: Playable> Term<G> for Solo {
 
 /// Most positions the exhaustive analogue reads (the 21-hole board has
 /// under 3 million reachable positions).
-pub const MAX_POSITIONS: usize = 5_000_000;
+pub(crate) const MAX_POSITIONS: usize = 5_000_000;
 
 /// One game of a one-player game, played by a genome from the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SoloGame {
     /// Pieces left at the end.
-    pub left: u32,
+    pub(crate) left: u32,
     /// Moves played.
     pub moves: u32,
     /// Legal moves open at each position of the game, summed.
-    pub mobility: u32,
+    pub(crate) mobility: u32,
     /// The genome forfeited (an illegal gene under `--illegal forfeit`).
-    pub forfeited: bool,
+    pub(crate) forfeited: bool,
 }
 
 /// Plays `genes` once from the start of the one-player `game`.
-pub fn play<G: TableGame>(game: &G, genes: &[u8], rules: GenomeRules) -> SoloGame {
+pub(crate) fn play<G: TableGame>(game: &G, genes: &[u8], rules: GenomeRules) -> SoloGame {
     let mut pos = game.start();
     let mut moves = Vec::new();
     let mut result = SoloGame {
@@ -130,7 +130,10 @@ pub fn points<G: TableGame>(game: &G, played: SoloGame) -> u32 {
 /// reachable unfinished position with the moves that keep the best
 /// achievable count, tabulated per gene. `None` when the board has more
 /// positions than [`MAX_POSITIONS`] or the game has no exact play.
-pub fn exhaustive_scores<G: Playable>(game: &G, policy: IllegalPolicy) -> Option<ExhaustiveScores> {
+pub(crate) fn exhaustive_scores<G: Playable>(
+    game: &G,
+    policy: IllegalPolicy,
+) -> Option<ExhaustiveScores> {
     let positions = reachable(game, MAX_POSITIONS).ok()?;
     let mut solver = game.exact()?.solver(game);
     let unfinished: Vec<G::Position> = positions

@@ -21,7 +21,9 @@ const FITNESS_STREAM: u64 = 0xf17e;
 /// `SPEC:N`: N games against one fixed player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Versus {
+    /// The fixed opponent.
     pub player: PlayerSpec,
+    /// Games against it, half on each side.
     pub games: u64,
 }
 

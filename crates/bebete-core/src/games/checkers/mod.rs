@@ -49,10 +49,10 @@ use super::{
 };
 
 /// Squares on the board.
-pub const SQUARES: usize = 32;
+pub(super) const SQUARES: usize = 32;
 /// Plies with no capture and no man moved after which the game is drawn
 /// (40 moves of each side).
-pub const QUIET_PLIES: u8 = 80;
+pub(super) const QUIET_PLIES: u8 = 80;
 /// Positions remembered for the repetition rule: every position since the
 /// last capture or man move can repeat, and there are at most
 /// [`QUIET_PLIES`] of them.
@@ -68,7 +68,7 @@ const ALL_DIRECTIONS: [usize; 4] = [0, 1, 2, 3];
 
 /// Row (0 at Black's side) and column (0 at the left) of square index
 /// `sq` (0-based: square number − 1).
-pub const fn row_col(sq: usize) -> (i32, i32) {
+pub(super) const fn row_col(sq: usize) -> (i32, i32) {
     let row = (sq / 4) as i32;
     let col = 2 * (sq % 4) as i32 + if row % 2 == 0 { 1 } else { 0 };
     (row, col)
@@ -123,6 +123,7 @@ pub enum CheckersEncoder {
 }
 
 impl CheckersEncoder {
+    /// The encoder's name, as `--encoder` takes it.
     pub fn name(self) -> &'static str {
         match self {
             CheckersEncoder::Subgrid => "subgrid",
@@ -160,10 +161,13 @@ impl Checkers {
 /// man move, and the positions seen since then).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CheckersPosition {
+    /// Black's pieces, a bit per square.
     pub black: u32,
+    /// White's pieces, a bit per square.
     pub white: u32,
     /// Kings of either side (a subset of `black | white`).
     pub kings: u32,
+    /// The side to move.
     pub to_move: Side,
     /// Plies since the last capture or man move.
     pub quiet: u8,
@@ -193,7 +197,7 @@ impl CheckersPosition {
     }
 
     /// The occupied squares.
-    pub fn occupied(&self) -> u32 {
+    pub(crate) fn occupied(&self) -> u32 {
         self.black | self.white
     }
 
@@ -218,7 +222,7 @@ impl CheckersPosition {
     }
 
     /// What a square holds: `b`/`B` a black man/king, `w`/`W` white, `.`.
-    pub fn piece_char(&self, sq: usize) -> char {
+    pub(crate) fn piece_char(&self, sq: usize) -> char {
         let bit = 1u32 << sq;
         let king = self.kings & bit != 0;
         match (self.black & bit != 0, self.white & bit != 0, king) {
@@ -265,7 +269,7 @@ impl CheckersMove {
     }
 
     /// Every landing square in order.
-    pub fn landings(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn landings(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.hops as usize).map(|i| self.landing(i))
     }
 
@@ -275,13 +279,13 @@ impl CheckersMove {
     }
 
     /// Whether the move captures.
-    pub fn is_capture(&self) -> bool {
+    pub(crate) fn is_capture(&self) -> bool {
         self.captured != 0
     }
 
     /// The direction of the first step or jump (0 up-left, 1 up-right, 2
     /// down-left, 3 down-right).
-    pub fn direction(&self) -> usize {
+    pub(crate) fn direction(&self) -> usize {
         let (r0, c0) = row_col(self.from as usize);
         let (r1, c1) = row_col(self.landing(0));
         match (r1 > r0, c1 > c0) {

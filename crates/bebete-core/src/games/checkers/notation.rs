@@ -5,7 +5,8 @@ use super::*;
 
 impl Checkers {
     /// The position as a FEN string (`B:W18,24,K28:B12,16`).
-    pub fn fen(&self, pos: &CheckersPosition) -> String {
+    #[cfg(test)]
+    pub(crate) fn fen(&self, pos: &CheckersPosition) -> String {
         let list = |pieces: u32| {
             (0..SQUARES)
                 .filter(|&sq| pieces & (1 << sq) != 0)
@@ -25,7 +26,7 @@ impl Checkers {
     }
 
     /// Reads a FEN string; says what is wrong with a bad one.
-    pub fn parse_fen(&self, text: &str) -> Result<CheckersPosition, FenError> {
+    pub(crate) fn parse_fen(&self, text: &str) -> Result<CheckersPosition, FenError> {
         let text = text.trim().trim_end_matches('.');
         let mut parts = text.split(':');
         let to_move = match parts.next().map(str::trim) {

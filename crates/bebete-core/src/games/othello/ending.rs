@@ -25,7 +25,7 @@ pub(super) fn ending_score(
 /// with 12 empty squares is searched in about 21 ms, with 10 in about 1 ms
 /// (criterion, `othello/exact ending`, on the development machine; each
 /// more square multiplies it by about four).
-pub const ENDING_EMPTIES: u32 = 12;
+pub(crate) const ENDING_EMPTIES: u32 = 12;
 
 /// Positions an ending search may visit before it gives up.
 const ENDING_NODES: u64 = 20_000_000;
@@ -37,7 +37,7 @@ const ENDING_NODES: u64 = 20_000_000;
 /// exact value, so the best ones are exactly those with the highest
 /// score. `None` with more empty squares, or when the search gives up
 /// (past its node limit, or this thread's budget spent).
-pub fn ending_moves(pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
+pub(crate) fn ending_moves(pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
     if pos.empty().count_ones() > ENDING_EMPTIES {
         return None;
     }

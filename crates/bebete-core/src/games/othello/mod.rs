@@ -27,7 +27,7 @@ mod tests;
 pub(crate) use ending::ending_by_minimax;
 use ending::ending_moves;
 use notation::{cell, parse_board, square_name};
-pub use registration::{pattern_tuples, straight_tuples, symmetric_square};
+pub(crate) use registration::{pattern_tuples, straight_tuples, symmetric_square};
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, MoveError,
@@ -37,7 +37,7 @@ use super::{
 /// The move of a side that cannot put a disc anywhere.
 pub const PASS: u8 = 64;
 /// Squares on the board.
-pub const SQUARES: usize = 64;
+pub(super) const SQUARES: usize = 64;
 
 /// Othello's rules: the standard board, no rule parameters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -46,7 +46,9 @@ pub struct Othello;
 /// The discs of each side and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OthelloPosition {
+    /// Black's discs, a bit per square.
     pub black: u64,
+    /// White's discs, a bit per square.
     pub white: u64,
     /// [`Side::First`] is Black.
     pub to_move: Side,
@@ -98,7 +100,7 @@ fn shift(b: u64, dir: usize) -> u64 {
 /// The squares where discs `me` may be put against `them`: empty squares
 /// that end a line of `them` starting next to one of `me`.
 #[inline]
-pub fn moves_of(me: u64, them: u64) -> u64 {
+pub(super) fn moves_of(me: u64, them: u64) -> u64 {
     let empty = !(me | them);
     let mut moves = 0;
     for dir in 0..8 {
@@ -113,7 +115,7 @@ pub fn moves_of(me: u64, them: u64) -> u64 {
 
 /// The discs of `them` that a disc of `me` on `square` flips.
 #[inline]
-pub fn flips(me: u64, them: u64, square: u8) -> u64 {
+pub(super) fn flips(me: u64, them: u64, square: u8) -> u64 {
     let disc = 1u64 << square;
     let mut flipped = 0;
     for dir in 0..8 {
@@ -137,7 +139,7 @@ pub fn flips(me: u64, them: u64, square: u8) -> u64 {
 /// also let a finished game pass (24,571,284 and 212,258,800 at depths 10
 /// and 11, against 24,571,056 and 212,258,216 here). Depth 11 takes 1.5 s
 /// on one core of the 2-core development machine.
-pub fn perft_bitboards(pos: &OthelloPosition, depth: u32) -> u64 {
+pub(super) fn perft_bitboards(pos: &OthelloPosition, depth: u32) -> u64 {
     let (me, them) = pos.sides();
     perft_sides(me, them, depth, false)
 }

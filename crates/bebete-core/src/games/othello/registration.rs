@@ -64,7 +64,7 @@ impl Rules for Othello {
 
 impl Othello {
     /// Random snakes' shape by default: 12 tuples of 6 squares.
-    pub const SNAKES: NTuple = NTuple {
+    pub(crate) const SNAKES: NTuple = NTuple {
         tuples: 12,
         length: 6,
     };
@@ -73,14 +73,14 @@ impl Othello {
     /// here pairs and quadruples learn alike by self-play; learning against
     /// the benchmark's player, quadruples score higher and learn faster
     /// (fewer tuples to read; docs/experiments.md).
-    pub const STRAIGHT_LENGTH: u8 = 4;
+    pub(crate) const STRAIGHT_LENGTH: u8 = 4;
     /// The value genome of straight quadruples.
     pub const STRAIGHT: Pair<Othello, ValueGenome> = Othello::straight(Othello::STRAIGHT_LENGTH);
     /// The value genome of straight pairs (Jaśkowski's 288 weights).
     pub const STRAIGHT_PAIRS: Pair<Othello, ValueGenome> = Othello::straight(2);
 
     /// The value genome of every straight line of `length` squares.
-    pub const fn straight(length: u8) -> Pair<Othello, ValueGenome> {
+    pub(crate) const fn straight(length: u8) -> Pair<Othello, ValueGenome> {
         Pair::new(
             Othello,
             ValueGenome::straight(NTuple {
@@ -91,7 +91,7 @@ impl Othello {
     }
     /// The hand-placed patterns' shape: the 7 tuples of 8 squares of
     /// `pattern_tuples`.
-    pub const PATTERN_SHAPE: NTuple = NTuple {
+    pub(crate) const PATTERN_SHAPE: NTuple = NTuple {
         tuples: PATTERNS,
         length: 8,
     };
@@ -118,7 +118,7 @@ impl Othello {
 /// The image of square `square` under symmetry `s` of the square board
 /// (0 the identity; 1–3 the mirrors and the half turn; 4–7 the same after
 /// exchanging rows and columns).
-pub const fn symmetric_square(s: usize, square: usize) -> usize {
+pub(crate) const fn symmetric_square(s: usize, square: usize) -> usize {
     let (mut row, mut col) = (square / 8, square % 8);
     if s & 4 != 0 {
         (row, col) = (col, row);
@@ -135,7 +135,7 @@ pub const fn symmetric_square(s: usize, square: usize) -> usize {
 /// Straight lines of `length` squares, one per class of lines that the
 /// board's symmetries map onto each other: the tuples of the `straight`
 /// encoder. Each is its squares in order along the line.
-pub fn straight_tuples(length: u8) -> Vec<Vec<u8>> {
+pub(crate) fn straight_tuples(length: u8) -> Vec<Vec<u8>> {
     let length = length as i32;
     let mut classes: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     // East, south, south-east, south-west.
@@ -169,7 +169,7 @@ pub fn straight_tuples(length: u8) -> Vec<Vec<u8>> {
 }
 
 /// How many tuples `pattern_tuples` gives (pinned by a test).
-pub const PATTERNS: u16 = 7;
+pub(crate) const PATTERNS: u16 = 7;
 
 /// Whether the patterns encoder takes `tuples`: a set of the patterns for
 /// each of 1 to [`MAX_STAGES`] game stages.
@@ -185,7 +185,7 @@ fn pattern_stages(tuples: u16) -> bool {
 /// Squares are `row * 8 + column` from a corner. (The programs' shorter
 /// diagonals and 10-square edge and block add nothing measurable here:
 /// docs/experiments.md.)
-pub fn pattern_tuples() -> Vec<Vec<u8>> {
+pub(crate) fn pattern_tuples() -> Vec<Vec<u8>> {
     let squares = |cells: &mut dyn Iterator<Item = (u8, u8)>| -> Vec<u8> {
         cells.map(|(row, col)| row * 8 + col).collect()
     };
@@ -202,7 +202,7 @@ pub fn pattern_tuples() -> Vec<Vec<u8>> {
 
 /// How many tuples [`straight_tuples`] gives, computed at compile time
 /// for the encoder's constants (lengths 2–8).
-pub const fn straight_count(length: u8) -> u16 {
+pub(crate) const fn straight_count(length: u8) -> u16 {
     // Counted once by `straight_tuples` and pinned by a test.
     match length {
         2 => 32,

@@ -6,8 +6,8 @@ use crate::games::{Checkers, CheckersMove, CheckersPosition, Game};
 
 /// The material evaluator of `alphabeta:D`: a man is worth 2, a king 3
 /// (the usual 1 : 1.5), and nothing else counts.
-pub const MAN: i32 = 200;
-pub const KING: i32 = 300;
+pub(crate) const MAN: i32 = 200;
+pub(crate) const KING: i32 = 300;
 
 impl Knowledge for Checkers {
     const RULES_PLAYER: &'static str = "win at once, take the most, crown, leave nothing to take";

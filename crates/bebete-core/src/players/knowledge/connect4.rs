@@ -102,6 +102,7 @@ pub struct Connect4Solver {
 }
 
 impl Connect4Solver {
+    /// A solver with an empty table.
     pub fn new() -> Self {
         Connect4Solver {
             solver: connect_four_ai::Solver::new(),

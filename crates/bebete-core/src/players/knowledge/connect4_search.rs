@@ -16,7 +16,7 @@ const CELLS: i8 = Position::BOARD_SIZE as i8;
 
 /// The score of each playable column of `pos` for the side to move: a win
 /// scores the winner's stones left unplayed plus one, a loss the negative.
-pub fn move_scores(solver: &mut Solver, pos: &Position) -> [Option<i8>; Position::WIDTH] {
+pub(crate) fn move_scores(solver: &mut Solver, pos: &Position) -> [Option<i8>; Position::WIDTH] {
     let mut scores = [None; Position::WIDTH];
     if pos.is_won_position() || pos.get_moves() == Position::BOARD_SIZE {
         return scores;

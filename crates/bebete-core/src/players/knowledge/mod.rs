@@ -42,7 +42,7 @@ pub trait ExactSolver<G: Game>: Send {
 }
 
 /// A bank of `G`'s positions.
-pub type GameBank<G> = Bank<<G as Game>::Position, <G as Game>::Move>;
+pub(crate) type GameBank<G> = Bank<<G as Game>::Position, <G as Game>::Move>;
 
 /// Game knowledge for the fixed opponents: written on a game's rules,
 /// and read the same through a [`Pair`] of them and a genome kind.
@@ -182,8 +182,11 @@ pub trait Puzzle: Knowledge + TableGame + BuiltIn {
     /// How a genome plays the puzzle (`audit`).
     type Audit: serde::Serialize + std::fmt::Display;
 
+    /// The figures of the whole puzzle (`solve`).
     fn survey(&self) -> Result<Self::Survey, PuzzleError>;
+    /// Every move of `pos` with the best result after it.
     fn moves(&self, pos: &Self::Position) -> Result<Self::Moves, PuzzleError>;
+    /// Audits a genome's `genes` playing the puzzle under `policy`.
     fn audit(&self, genes: &[u8], policy: IllegalPolicy) -> Result<Self::Audit, PuzzleError>;
     /// The best result from the start (the fewest pieces left), when the
     /// puzzle is small enough to solve at once.
@@ -192,7 +195,9 @@ pub trait Puzzle: Knowledge + TableGame + BuiltIn {
 
 /// Something to do with a puzzle; see [`Knowledge::visit_puzzle`].
 pub trait PuzzleVisitor {
+    /// What the visit gives back.
     type Output;
+    /// Does the work with the concrete puzzle.
     fn visit<P: Puzzle>(self, puzzle: &P) -> Self::Output;
 }
 
@@ -244,6 +249,7 @@ pub struct TableSolver<G: Game> {
 }
 
 impl<G: Game> TableSolver<G> {
+    /// Perfect play read from `table`.
     pub fn new(game: &G, table: &Arc<SolvedTable<G::Position>>) -> Self {
         TableSolver {
             table: table.clone(),
