@@ -3,7 +3,7 @@
 //! range) and plays a legal first move under repair.
 #![no_main]
 
-use bebete_core::encoding::shell::{GenomeRules, MAX_LOOKAHEAD};
+use bebete_core::encoding::shell::{PlayStyle, MAX_LOOKAHEAD};
 use bebete_core::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
 use bebete_core::games::BuiltIn;
 use bebete_core::genome::Genome;
@@ -17,7 +17,7 @@ impl TableGameVisitor for FirstMove<'_> {
         let genome = self.0;
         assert_eq!(genome.genes.len(), game.gene_count());
         assert!(genome.genes.iter().all(|&g| game.gene_is_valid(g)));
-        let rules = GenomeRules {
+        let rules = PlayStyle {
             policy: IllegalPolicy::Repair,
             lookahead: genome.lookahead.min(2),
         };

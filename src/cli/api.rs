@@ -14,7 +14,7 @@ use super::{Cli, Command};
 use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
 use crate::eval::{Tally, Watch};
-use crate::games::GameKind;
+use crate::games::GameName;
 use crate::players::{Player, PlayerSpec};
 use clap::Parser;
 use std::path::{Path, PathBuf};
@@ -68,7 +68,7 @@ pub fn run_settings() -> Vec<String> {
 
 /// The names of the registered games, as `--game` takes them.
 pub fn games() -> Vec<String> {
-    GameKind::ALL
+    GameName::ALL
         .iter()
         .map(|kind| kind.name().to_string())
         .collect()
@@ -186,7 +186,7 @@ impl Mover {
     /// Loads the genome at `path` (its game and lookahead from the file).
     pub fn load(path: &Path) -> anyhow::Result<Mover> {
         let genome = super::game_args::load_genome(path)?;
-        let game = genome.game.kind().name().to_string();
+        let game = genome.game.game().name().to_string();
         let answer = genome.game.visit(Answering {
             player: PlayerSpec::Genome(path.to_path_buf()),
         })?;

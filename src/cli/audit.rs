@@ -166,7 +166,7 @@ impl GameVisitor for Audit<'_> {
                 self.args.genome.display(),
                 games_with(|a| a.solvable, "and"),
                 games_with(|a| a.banked, "and"),
-                game.spec().kind()
+                game.spec().game()
             );
         }
         if self.args.bank.is_some() {
@@ -246,7 +246,7 @@ impl PuzzleVisitor for AuditPuzzle<'_> {
             anyhow::bail!(
                 "--bank: banks are for {}; {} is audited on every reachable position",
                 games_with(|a| a.banked, "and"),
-                genome.game.kind()
+                genome.game.game()
             );
         }
         let report = game.audit(&genome.genes, args.illegal)?;

@@ -4,7 +4,7 @@
 use super::evolve::thread_count;
 use crate::bank::{BankFile, BankSource, HELD_OUT_EVERY};
 use crate::dispatch::{abilities, games_with};
-use crate::games::GameKind;
+use crate::games::GameName;
 use crate::labelling::{self, DEFAULT_PLAYERS, Plan, Speed};
 use crate::players::PlayerSpec;
 use anyhow::{Context, bail};
@@ -39,7 +39,7 @@ pub struct BankArgs {
     /// The game: connect4 (c4), the one game a bank is built for (the
     /// others are solved whole)
     #[arg(long, short = 'g', value_parser = super::game_args::parse_game_kind, value_name = "GAME")]
-    pub game: Option<GameKind>,
+    pub game: Option<GameName>,
     /// Positions to gather and label, 10-10000000
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
     pub positions: u64,

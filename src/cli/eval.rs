@@ -173,7 +173,7 @@ fn players(args: &EvalArgs) -> anyhow::Result<(PlayerSpec, Vec<PlayerSpec>, Game
     if crate::dispatch::abilities(spec).players == 1 {
         anyhow::bail!(
             "eval scores against opponents, and {} is a one-player game: `bebete audit GENOME` gives what it leaves and how it plays from every position",
-            spec.kind()
+            spec.game()
         );
     }
     Ok((player, opponents, spec))

@@ -11,7 +11,7 @@ use crate::evolve::{
     EvolveConfig, Fitness, Init, Mutation, Preset, Selection, SettingError, Target,
 };
 
-use crate::games::{GameKind, GameOptions, GameSpec};
+use crate::games::{GameName, GameOptions, GameSpec};
 use crate::players::PlayerSpec;
 use crate::store::RunLock;
 use anyhow::Context;
@@ -219,7 +219,7 @@ pub fn run_dir(args: &EvolveArgs, seed: u64) -> anyhow::Result<PathBuf> {
     }
     let game = args
         .game
-        .spec_with_encoders(GameKind::TicTacToe, args.preset == Preset::Recommended)?;
+        .spec_with_encoders(GameName::TicTacToe, args.preset == Preset::Recommended)?;
     Ok(PathBuf::from("runs").join(default_run_name(game, seed)))
 }
 
@@ -228,7 +228,7 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
     // The preset's settings (its encoders too), then every flag given.
     let game = args
         .game
-        .spec_with_encoders(GameKind::TicTacToe, args.preset == Preset::Recommended)?;
+        .spec_with_encoders(GameName::TicTacToe, args.preset == Preset::Recommended)?;
     if args.seed.is_none() && exchange::launched().is_some() {
         anyhow::bail!("--seed: under MPI give the seed, so that every process runs the same run");
     }
@@ -363,11 +363,11 @@ fn reason(e: SettingError) -> String {
 /// game under other rules do not take each other's name.
 fn default_run_name(game: GameSpec, seed: u64) -> String {
     let plain = game
-        .kind()
+        .game()
         .from_options(&GameOptions::default())
         .map(|g| g.rules_json())
         .unwrap_or_default();
-    let mut name = game.kind().to_string();
+    let mut name = game.game().to_string();
     if let (serde_json::Value::Object(rules), serde_json::Value::Object(plain)) =
         (game.rules_json(), plain)
     {
@@ -394,7 +394,7 @@ pub fn defaults_by_game() -> String {
         "Defaults per game and encoder under --preset recommended, the default (any flag given\n\
          wins; the first encoder of a game is its default):\n",
     );
-    for &kind in GameKind::ALL {
+    for &kind in GameName::ALL {
         for spec in recommended_specs(kind) {
             let cfg = EvolveConfig::recommended(spec, 0);
             out.push_str(&format!(
@@ -405,7 +405,7 @@ pub fn defaults_by_game() -> String {
         }
     }
     out.push_str("Under --preset method (each game's first encoder, round-robin fitness, random initial\ngenes, one mutation rate):\n");
-    for &kind in GameKind::ALL {
+    for &kind in GameName::ALL {
         let m = kind.method();
         out.push_str(&format!(
             "  --game {kind}  --mutation {} --generations {} --checkpoint-every {} --bench-every {}\n",
@@ -417,7 +417,7 @@ pub fn defaults_by_game() -> String {
 
 /// Each encoder of `kind` under the recommended settings, its default
 /// first: what `evolve --game KIND [--encoder E]` runs.
-pub fn recommended_specs(kind: GameKind) -> Vec<GameSpec> {
+pub fn recommended_specs(kind: GameName) -> Vec<GameSpec> {
     kind.encoders(true)
         .into_iter()
         .filter_map(|name| {

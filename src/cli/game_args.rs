@@ -1,6 +1,6 @@
 //! The game-selection flags shared by every command that needs a game.
 
-use crate::games::{GameKind, GameOptions, GameSpec, TakeRuleName, UnknownGame};
+use crate::games::{GameName, GameOptions, GameSpec, TakeRuleName, UnknownGame};
 use crate::genome::Genome;
 use crate::players::{PlayerError, PlayerSpec};
 use clap::{Args, ValueEnum};
@@ -9,7 +9,7 @@ use std::path::Path;
 /// `--encoder`'s long help: each game's encoders, its default and the one
 /// `evolve`'s recommended settings use, read from the registry.
 pub fn encoder_help() -> String {
-    let own: Vec<String> = GameKind::ALL
+    let own: Vec<String> = GameName::ALL
         .iter()
         .flat_map(|kind| {
             kind.own_encoders()
@@ -25,7 +25,7 @@ pub fn encoder_help() -> String {
             .map(|line| format!("; {line}"))
             .collect::<String>()
     );
-    for &kind in GameKind::ALL {
+    for &kind in GameName::ALL {
         let names = kind.encoders(false);
         let recommended = kind.encoders(true)[0];
         let evolve = if recommended == names[0] {
@@ -44,7 +44,7 @@ pub fn encoder_help() -> String {
 #[command(next_help_heading = "Game")]
 pub struct GameArgs {
     #[arg(long, short = 'g', value_parser = parse_game_kind, value_name = "GAME", help = games_help())]
-    pub game: Option<GameKind>,
+    pub game: Option<GameName>,
 
     /// How positions become gene indices (each game's list in --help)
     #[arg(long, value_name = "NAME")]
@@ -96,7 +96,7 @@ pub enum RuleArg {
 /// `--game`'s help, from the registry: every game with its short names,
 /// `tictactoe (ttt), … or othello (reversi)`.
 pub fn games_help() -> String {
-    let named: Vec<String> = GameKind::ALL
+    let named: Vec<String> = GameName::ALL
         .iter()
         .map(|kind| match kind.aliases() {
             [] => kind.name().to_string(),
@@ -150,7 +150,7 @@ fn parse_shape(text: &str) -> Result<Shape, String> {
 /// those that place tuples of their own.
 pub fn shape_help(tuples: bool) -> String {
     let (mut takes, mut staged, mut own) = (Vec::new(), Vec::new(), Vec::new());
-    for kind in GameKind::ALL {
+    for kind in GameName::ALL {
         for encoder in kind.encoders(false) {
             // The encoder's shape, with the flag at `n` when `Some`.
             let shape = |n: Option<u8>| {
@@ -213,7 +213,7 @@ pub fn shape_help(tuples: bool) -> String {
 }
 
 /// clap value parser for `--game`.
-pub fn parse_game_kind(text: &str) -> Result<GameKind, UnknownGame> {
+pub fn parse_game_kind(text: &str) -> Result<GameName, UnknownGame> {
     text.parse()
 }
 
@@ -238,7 +238,7 @@ impl GameArgs {
                         "--game is required when the player is '{other}' rather than a genome file"
                     );
                 }
-                self.spec(GameKind::TicTacToe)
+                self.spec(GameName::TicTacToe)
             }
         }
     }
@@ -270,7 +270,7 @@ impl GameArgs {
     }
 
     /// The game and its rules; `default` is used when `--game` is absent.
-    pub fn spec(&self, default: GameKind) -> anyhow::Result<GameSpec> {
+    pub fn spec(&self, default: GameName) -> anyhow::Result<GameSpec> {
         self.spec_with_encoders(default, false)
     }
 
@@ -280,7 +280,7 @@ impl GameArgs {
     /// genome for Connect-Four.
     pub fn spec_with_encoders(
         &self,
-        default: GameKind,
+        default: GameName,
         recommended: bool,
     ) -> anyhow::Result<GameSpec> {
         let kind = self.game.unwrap_or(default);
@@ -370,14 +370,14 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
 #[cfg(test)]
 mod tests {
     use super::{Shape, encoder_help, parse_shape, shape_help};
-    use crate::games::GameKind;
+    use crate::games::GameName;
 
     /// Every encoder a game describes as its own is one `--encoder`
     /// takes for it, and the help says it with the game's name.
     #[test]
     fn a_games_own_encoders_are_its_encoders_and_in_the_help() {
         let help = encoder_help();
-        for &kind in GameKind::ALL {
+        for &kind in GameName::ALL {
             for (name, about) in kind.own_encoders() {
                 assert!(kind.encoders(false).contains(name), "{kind}: {name}");
                 assert!(
@@ -386,7 +386,7 @@ mod tests {
                 );
             }
         }
-        assert!(!GameKind::Othello.own_encoders().is_empty());
+        assert!(!GameName::Othello.own_encoders().is_empty());
     }
 
     /// The shape flags' help says each value genome's default as the

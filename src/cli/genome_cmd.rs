@@ -10,7 +10,7 @@ use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::max_lookahead;
 use crate::evolve::tutor::Tutor;
 
-use crate::games::GameKind;
+use crate::games::GameName;
 use crate::genome::Genome;
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -152,7 +152,7 @@ impl GameVisitor for Polish<'_> {
             anyhow::bail!(
                 "{}: {} genome; only {} genomes learn from a bank",
                 self.args.file.display(),
-                crate::store::with_article(self.genome.game.kind().name()),
+                crate::store::with_article(self.genome.game.game().name()),
                 crate::dispatch::games_with(|a| a.banked, "and")
             );
         };
@@ -211,7 +211,7 @@ fn shell(args: ShellArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn random(args: RandomArgs) -> anyhow::Result<ExitCode> {
-    let spec = args.game.spec(GameKind::TicTacToe)?;
+    let spec = args.game.spec(GameName::TicTacToe)?;
     check_out(&args.out, args.force)?;
     let seed = args.seed.unwrap_or_else(draw_seed);
     let genome = Genome::random(spec, seed);
@@ -245,7 +245,7 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         let report = InfoJson {
             file: &args.file,
-            game: genome.game.kind().name(),
+            game: genome.game.game().name(),
             rules: genome.game.rules_json(),
             genes: genome.genes.len(),
             lookahead: genome.lookahead,

@@ -181,7 +181,7 @@ fn checked(args: &EvalArgs) -> anyhow::Result<(Vec<PlayerSpec>, Vec<GameSpec>, G
         .iter()
         .find(|s| matches!(s.plain(), PlayerSpec::Genome(_)));
     let host = game_args.game_of(first_genome.unwrap_or(&specs[0]))?;
-    game_args.game = Some(host.kind());
+    game_args.game = Some(host.game());
     let games = specs
         .iter()
         .map(|s| match s.plain() {
@@ -199,7 +199,7 @@ fn checked(args: &EvalArgs) -> anyhow::Result<(Vec<PlayerSpec>, Vec<GameSpec>, G
             anyhow::bail!(
                 "{} plays {} under other rules than {} ({} against {}): a league's players share one game",
                 args.players[k],
-                game.kind(),
+                game.game(),
                 args.players[0],
                 game.rules_json(),
                 host.rules_json()
@@ -209,7 +209,7 @@ fn checked(args: &EvalArgs) -> anyhow::Result<(Vec<PlayerSpec>, Vec<GameSpec>, G
     if crate::dispatch::abilities(host).players == 1 {
         anyhow::bail!(
             "a league needs a two-player game, and {} has one player",
-            host.kind()
+            host.game()
         );
     }
     Ok((specs, games, host))
@@ -230,7 +230,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<std::process::ExitCode> {
     let total = per_pair * (n * (n - 1) / 2) as u64;
     let heading = format!(
         "league of {n} players ({}), {per_pair} games a pair, sides alternating\n",
-        host.kind()
+        host.game()
     );
     if args.dry_run {
         std::io::stdout().write_all(

@@ -96,7 +96,7 @@ impl GameVisitor for Answer<'_> {
             let example = game.format_line(&first_moves(&game));
             errln!(
                 "bebete move: type a {} position as the moves so far (e.g. {example}), one per line, and get bebete's move; Ctrl-D ends (or pass --position)",
-                game.spec().kind()
+                game.spec().game()
             );
         }
         let mut input = std::io::stdin().lock();

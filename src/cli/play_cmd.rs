@@ -4,7 +4,7 @@ use super::explain::parse_policy;
 use super::{GameArgs, draw_seed};
 use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor};
 use crate::encoding::IllegalPolicy;
-use crate::games::{GameKind, GameSpec};
+use crate::games::{GameName, GameSpec};
 use crate::play::{Bot, First, Score, WrapAtWords, play, play_solo};
 use crate::players::PlayerSpec;
 use crate::players::{Puzzle, PuzzleVisitor};
@@ -131,13 +131,13 @@ impl GameVisitor for Session<'_> {
             if self.args.first.is_some() {
                 anyhow::bail!(
                     "--first: {} is a one-player game: you make every move (? asks bebete)",
-                    game.spec().kind()
+                    game.spec().game()
                 );
             }
             if self.args.record.is_some() {
                 anyhow::bail!(
                     "--record keeps two-player games; {} is a one-player game",
-                    game.spec().kind()
+                    game.spec().game()
                 );
             }
             let stdin = std::io::stdin();
@@ -257,21 +257,21 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
                 let opponent = PlayerSpec::parse(text)?;
                 let spec = match &opponent {
                     PlayerSpec::Genome(_) => args.game.game_of(&opponent)?,
-                    _ => args.game.spec(GameKind::TicTacToe)?,
+                    _ => args.game.spec(GameName::TicTacToe)?,
                 };
                 (spec, None, Some(opponent))
             }
             (given, None) => {
-                let wanted = args.game.spec(GameKind::TicTacToe)?;
+                let wanted = args.game.spec(GameName::TicTacToe)?;
                 let path = match given {
                     Some(p) => p.clone(),
-                    None => shipped_champion(&format!("{}.genome", wanted.kind()))?,
+                    None => shipped_champion(&format!("{}.genome", wanted.game()))?,
                 };
                 let genome = super::game_args::load_genome(&path)?;
                 // --game picks the game; its encoder and rules come from the
                 // genome unless they were given explicitly.
                 if args.game.game.is_some() {
-                    genome.expect_game(&path, wanted.kind())?;
+                    genome.expect_game(&path, wanted.game())?;
                 }
                 args.game.check_encoder(&path, &genome)?;
                 let explicit = args.game.encoder.is_some()

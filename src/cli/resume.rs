@@ -82,7 +82,7 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
     let Some(game) = ckpt.config.game.built_in() else {
         let problem = FileProblem::Outside {
             game: ckpt.config.game.to_string(),
-            kind: "checkpoint",
+            file: "checkpoint",
         };
         return Err(FileError::new(run.root(), problem).into());
     };

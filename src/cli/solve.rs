@@ -5,7 +5,7 @@
 use super::GameArgs;
 use super::output::pretty_json;
 use crate::dispatch::{BuiltInGame, Dispatch, GameVisitor, abilities, visit_puzzle};
-use crate::games::GameKind;
+use crate::games::GameName;
 use crate::players::{Puzzle, PuzzleVisitor};
 use crate::puzzle::PuzzleError;
 use crate::solve::SolvedTable;
@@ -98,7 +98,7 @@ impl GameVisitor for Perft {
         }
         if self.json {
             return pretty_json(&PerftReport {
-                game: game.spec().kind().name(),
+                game: game.spec().game().name(),
                 position: text,
                 counts,
             });
@@ -110,7 +110,7 @@ impl GameVisitor for Perft {
 /// The games whose every position `solve` enumerates (from the registry):
 /// the solvable two-player games and the one-player puzzles.
 fn enumerable_games() -> String {
-    let names: Vec<&str> = GameKind::ALL
+    let names: Vec<&str> = GameName::ALL
         .iter()
         .filter(|kind| {
             let abilities = abilities(kind.variants()[0]);
@@ -190,7 +190,7 @@ impl Survey {
         let Some(exact) = game.exact() else {
             anyhow::bail!(
                 "{} has no exact solver: --perft D counts its move sequences, and eval measures genomes against alphabeta:D",
-                game.spec().kind()
+                game.spec().game()
             );
         };
         let mut solver = exact.solver(game);
@@ -207,7 +207,7 @@ impl Survey {
             })
             .collect();
         let report = PositionReport {
-            game: game.spec().kind().name(),
+            game: game.spec().game().name(),
             position: text.to_string(),
             value: best.value().name(),
             moves,
@@ -242,15 +242,15 @@ impl GameVisitor for Survey {
         if game.exact().is_none() {
             anyhow::bail!(
                 "{} has no exact solver: --perft D counts its move sequences (e.g. solve --game {} --perft 8)",
-                game.spec().kind(),
-                game.spec().kind()
+                game.spec().game(),
+                game.spec().game()
             );
         }
         if !G::SOLVABLE {
             anyhow::bail!(
                 "solve enumerates every position, which {} allow; {} has too many: give a position (--position MOVES: the moves played from the start)",
                 enumerable_games(),
-                game.spec().kind()
+                game.spec().game()
             );
         }
         let table = SolvedTable::build(&game);
@@ -276,7 +276,7 @@ impl GameVisitor for Survey {
         let positions = table.len();
         if self.json {
             return pretty_json(&SurveyReport {
-                game: game.spec().kind().name(),
+                game: game.spec().game().name(),
                 rules: game.spec().rules_json(),
                 positions,
                 terminal,
@@ -322,7 +322,7 @@ impl PuzzleVisitor for SolvePuzzle<'_> {
                     survey: &'a S,
                 }
                 return pretty_json(&Whole {
-                    game: game.spec().kind().name(),
+                    game: game.spec().game().name(),
                     rules: game.spec().rules_json(),
                     survey: &survey,
                 });
@@ -345,7 +345,7 @@ impl PuzzleVisitor for SolvePuzzle<'_> {
                 moves: &'a M,
             }
             return pretty_json(&Moves {
-                game: game.spec().kind().name(),
+                game: game.spec().game().name(),
                 position: text,
                 moves: &moves,
             });
@@ -356,7 +356,7 @@ impl PuzzleVisitor for SolvePuzzle<'_> {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     args.game.refuse_encoder("solve")?;
-    let spec = args.game.spec(GameKind::TicTacToe)?;
+    let spec = args.game.spec(GameName::TicTacToe)?;
     if let Some(depth) = args.perft {
         let text = spec.visit(Perft {
             depth,

@@ -450,7 +450,7 @@ impl Project {
                     .is_some_and(|file| crate::play::SHIPPED_GENOMES.contains(&file));
                 Some(GenomeEntry {
                     shipped,
-                    game: game.kind().name(),
+                    game: game.game().name(),
                     rules: game.to_string(),
                     lookahead,
                     learning,

@@ -362,11 +362,11 @@ pub fn explain(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{GameKind, GameOptions, TakeRuleName};
+    use crate::games::{GameName, GameOptions, TakeRuleName};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::Duration;
 
-    fn spec(kind: GameKind, options: GameOptions) -> GameSpec {
+    fn spec(kind: GameName, options: GameOptions) -> GameSpec {
         kind.from_options(&options).unwrap()
     }
 
@@ -381,10 +381,10 @@ mod tests {
         };
         [
             (
-                spec(GameKind::Connect4, GameOptions::default()),
+                spec(GameName::Connect4, GameOptions::default()),
                 "652155167",
             ),
-            (spec(GameKind::Matchsticks, nim), ""),
+            (spec(GameName::Matchsticks, nim), ""),
         ]
     }
 
@@ -436,7 +436,7 @@ mod tests {
     /// step's random move.
     #[test]
     fn noisy_alphabeta_deepens_like_the_plain_one() {
-        let othello = spec(GameKind::Othello, GameOptions::default());
+        let othello = spec(GameName::Othello, GameOptions::default());
         let noisy = Bot::Player(PlayerSpec::parse("alphabeta:12@0.1").unwrap());
         let rungs: Vec<String> = noisy
             .ladder(othello)

@@ -206,7 +206,7 @@ fn checkers_value_genomes_learn_and_their_runs_are_exact() {
 fn evolve_help_names_every_game() {
     let dir = tempfile::tempdir().unwrap();
     let help = stdout_of(bebete(dir.path()).args(["evolve", "--help"]));
-    for kind in bebete::games::GameKind::ALL {
+    for kind in bebete::games::GameName::ALL {
         assert!(
             help.lines().any(|l| l
                 .trim_start()

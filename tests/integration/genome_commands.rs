@@ -526,12 +526,12 @@ fn a_newcomers_slips_are_answered_with_the_fix() {
 #[test]
 fn game_lists_in_help_and_messages_come_from_the_registry() {
     use bebete::dispatch::abilities;
-    use bebete::games::GameKind;
+    use bebete::games::GameName;
     let dir = tempfile::tempdir().unwrap();
     let evolve = stdout_of(bebete(dir.path()).args(["evolve", "--help"]));
     let serve = stdout_of(bebete(dir.path()).args(["serve", "--help"]));
     let refused = refusal_of(bebete(dir.path()).args(["solve", "--game", "c4"]));
-    for kind in GameKind::ALL {
+    for kind in GameName::ALL {
         let found = abilities(kind.variants()[0]);
         assert!(evolve.contains(kind.name()), "evolve --help lacks {kind}");
         assert_eq!(

@@ -274,7 +274,7 @@ fn the_engine_depends_on_no_front_end_crate() {
 
 /// The server asks the registry, never a game by name: its code (tests
 /// apart) names no game's kind or type, so a new game needs nothing of
-/// it (`GameKind`'s variants, as `Debug` writes them, and the games' own
+/// it (`GameName`'s variants, as `Debug` writes them, and the games' own
 /// rule types are what naming a game would take).
 #[test]
 fn the_server_names_no_game() {
@@ -282,7 +282,7 @@ fn the_server_names_no_game() {
     let mut files = Vec::new();
     rust_files(&root.join("src/serve"), &mut files);
     files.sort();
-    let mut names: Vec<String> = bebete::games::GameKind::ALL
+    let mut names: Vec<String> = bebete::games::GameName::ALL
         .iter()
         .map(|kind| format!("{kind:?}"))
         .collect();
@@ -306,7 +306,7 @@ fn the_server_names_no_game() {
     }
     assert!(named.is_empty(), "{}", named.join("\n"));
     // The check sees a name where one is written.
-    assert!(word("GameKind::Matchsticks =>", "Matchsticks"));
+    assert!(word("GameName::Matchsticks =>", "Matchsticks"));
     assert!(!word("MatchsticksRules", "Matchsticks"));
 }
 
@@ -319,7 +319,7 @@ fn the_server_names_no_game() {
 fn each_game_and_each_fitness_term_sits_where_the_architecture_says() {
     let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/bebete-core/src");
     let mut missing = Vec::new();
-    for kind in bebete::games::GameKind::ALL {
+    for kind in bebete::games::GameName::ALL {
         let name = kind.name();
         let games = engine.join("games");
         if !games.join(format!("{name}.rs")).is_file() && !games.join(name).join("mod.rs").is_file()
@@ -345,7 +345,7 @@ fn each_game_and_each_fitness_term_sits_where_the_architecture_says() {
         let module = file.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(file).unwrap();
         let kinds: Vec<&str> = text
-            .match_indices("impl TermKind for ")
+            .match_indices("impl TermType for ")
             .map(|(i, at)| {
                 let rest = &text[i + at.len()..];
                 &rest[..rest
@@ -357,7 +357,7 @@ fn each_game_and_each_fitness_term_sits_where_the_architecture_says() {
             [kind] if table.contains(&format!("({module}::{kind})")) => terms += 1,
             [kind] => missing.push(format!("the terms! line of {module}::{kind}")),
             _ => missing.push(format!(
-                "one TermKind in {}, found {kinds:?}",
+                "one TermType in {}, found {kinds:?}",
                 file.display()
             )),
         }
@@ -373,7 +373,7 @@ fn each_game_and_each_fitness_term_sits_where_the_architecture_says() {
 }
 
 /// docs/architecture.md's row for a new kind of genome lists the engine
-/// files that name the kinds (`Kind::Votes`, `Kind::Value`, the `Rules`
+/// files that name the kinds (`Kind::Votes`, `Kind::Value`, the `GenomeKinds`
 /// types, `Decision`'s variants) and the file that pins the stored tags:
 /// a file that starts or stops naming them changes the row.
 #[test]

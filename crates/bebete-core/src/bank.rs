@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 pub(crate) const BANK_FORMAT: Framed = Framed {
     magic: *b"BEBETEBK",
     version: 1,
-    kind: "position bank",
+    file: "position bank",
 };
 
 /// Bytes per position in the payload.

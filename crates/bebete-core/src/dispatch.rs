@@ -150,7 +150,7 @@ pub fn check_player(
 /// the games that can do a thing from the registry, never from a list
 /// typed by hand.
 pub fn games_with(has: impl Fn(&Abilities) -> bool, last: &str) -> String {
-    let names: Vec<&str> = crate::games::GameKind::ALL
+    let names: Vec<&str> = crate::games::GameName::ALL
         .iter()
         .filter(|kind| {
             kind.variants()

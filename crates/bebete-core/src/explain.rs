@@ -115,7 +115,7 @@ impl<G: TableGame + BuiltIn> Explained<G> {
                 .collect(),
         });
         ExplainReport {
-            game: game.spec().kind().name(),
+            game: game.spec().game().name(),
             position,
             mv: self.reason.chosen().map(|m| game.format_move(m)),
             reason: &self.reason,

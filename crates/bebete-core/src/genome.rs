@@ -13,7 +13,7 @@ use crate::encoding::TableGame;
 use crate::encoding::shell::lookahead_limit;
 use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::games::BuiltIn;
-use crate::games::{GameId, GameKind, GameSpec, Identified};
+use crate::games::{GameId, GameName, GameSpec, Identified};
 use crate::store::run_files;
 use crate::store::{
     FileError, FileProblem, Framed, decode_framed_versions, peek_framed, write_framed,
@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 pub(crate) const GENOME_FORMAT: Framed = Framed {
     magic: *b"BEBETEGN",
     version: 3,
-    kind: "genome",
+    file: "genome",
 };
 
 /// The version-2 frame, for genomes with a shell and no learning record.
@@ -297,7 +297,7 @@ fn genome_file(path: &Path) -> Result<PathBuf, FileError> {
 fn built_in(game: &GameId) -> Result<GameSpec, FileProblem> {
     game.built_in().ok_or_else(|| FileProblem::Outside {
         game: game.to_string(),
-        kind: "genome",
+        file: "genome",
     })
 }
 
@@ -487,8 +487,8 @@ impl Genome {
     }
 
     /// Refuses a genome of another game than `expected`.
-    pub fn expect_game(&self, path: &Path, expected: GameKind) -> Result<(), FileError> {
-        if self.game.kind() == expected {
+    pub fn expect_game(&self, path: &Path, expected: GameName) -> Result<(), FileError> {
+        if self.game.game() == expected {
             Ok(())
         } else {
             Err(FileError::new(

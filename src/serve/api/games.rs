@@ -30,7 +30,7 @@ impl NewGame {
                 self.opponent
             ))
         })?;
-        let kind = GameKind::parse(name).ok_or_else(|| {
+        let kind = GameName::parse(name).ok_or_else(|| {
             ApiError::unprocessable(format!(
                 "game '{name}': expected {}",
                 games_with(|a| a.players == 2, "or")
@@ -54,7 +54,7 @@ impl NewGame {
 
 /// The refusal of a one-player game (a genome's, or named by `game`).
 fn one_player_refused(spec: GameSpec) -> ApiError {
-    let name = spec.kind().name();
+    let name = spec.game().name();
     ApiError::unprocessable(format!(
         "{name} is a one-player game and the page plays against a bot: play it in the terminal (bebete play --game {name})"
     ))
@@ -121,7 +121,7 @@ fn state(id: &str, session: &mut Session) -> Reply {
     }
     let state = GameState {
         id,
-        game: session.game.kind().name(),
+        game: session.game.game().name(),
         rules: session.game.to_string(),
         opponent: session.bot.name(),
         game_number: session.game_number,
@@ -163,7 +163,7 @@ struct Listed {
 /// fixed players and its rules, for the page's menus. Nothing is read
 /// from disk; the genomes come from `GET /api/genomes`.
 pub async fn catalogue() -> Reply {
-    let listed: Vec<Listed> = GameKind::ALL
+    let listed: Vec<Listed> = GameName::ALL
         .iter()
         .filter_map(|kind| {
             let spec = kind.from_options(&GameOptions::default()).ok()?;
@@ -210,7 +210,7 @@ pub async fn new_game(State(app): Shared, bytes: Result<Bytes, BytesRejection>) 
         PlayerSpec::Genome(_) => {
             let genome = load_genome(&app, &request.opponent).await?;
             if let Some(name) = &request.game
-                && GameKind::parse(name) != Some(genome.game.kind())
+                && GameName::parse(name) != Some(genome.game.game())
             {
                 return Err(ApiError::unprocessable(format!(
                     "'{}' plays {}, not {name}",

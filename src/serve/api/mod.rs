@@ -7,7 +7,7 @@ use super::sessions::{Score, Session, Sessions, lock};
 use super::table::{self, Bot, TableView};
 use crate::budget::{self, Budget};
 use crate::dispatch::abilities;
-use crate::games::{GameKind, GameOptions, GameSpec};
+use crate::games::{GameName, GameOptions, GameSpec};
 use crate::players::PlayerSpec;
 use crate::seed::derive_seed;
 use crate::store::run_files;

@@ -16,7 +16,7 @@ use super::{IllegalPolicy, TableGame};
 use crate::games::{Game, Outcome};
 
 /// The deepest shell: D plies of search after each candidate move.
-pub(crate) const MAX_LOOKAHEAD: u8 = 6;
+pub const MAX_LOOKAHEAD: u8 = 6;
 
 /// The deepest search of a value genome (`--encoder ntuple`), which plays
 /// by alpha-beta over its own values instead of the shell: about 6 ms a
@@ -121,23 +121,24 @@ pub(crate) fn verdicts<G: Game>(game: &G, pos: &G::Position, depth: u8) -> Vec<(
 
 /// How a genome plays: what an illegal gene does, and its shell's depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GenomeRules {
-    pub(crate) policy: IllegalPolicy,
+pub struct PlayStyle {
+    /// What an illegal gene does.
+    pub policy: IllegalPolicy,
     /// Plies of the tactical shell (0: the pure genome).
     pub lookahead: u8,
 }
 
 /// A pure genome under `policy`.
-impl From<IllegalPolicy> for GenomeRules {
+impl From<IllegalPolicy> for PlayStyle {
     fn from(policy: IllegalPolicy) -> Self {
-        GenomeRules {
+        PlayStyle {
             policy,
             lookahead: 0,
         }
     }
 }
 
-impl GenomeRules {
+impl PlayStyle {
     /// The move of `genes` in `pos` (which is not finished); `None` forfeits.
     #[inline]
     pub fn decide<G: TableGame>(

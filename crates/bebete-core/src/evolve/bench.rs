@@ -183,7 +183,7 @@ impl<G: Playable> Bench<G> {
             record: false,
         };
         let me = || {
-            let player = GenomePlayer::with_rules(champion, cfg.genome_rules());
+            let player = GenomePlayer::with_rules(champion, cfg.play_style());
             Box::new(player) as Box<dyn Player<G> + '_>
         };
         let mut values: Vec<f64> = self
@@ -202,7 +202,7 @@ impl<G: Playable> Bench<G> {
             values.push(tutor.held_out_rate(game, champion).share());
         }
         if !self.solo.is_empty() {
-            let played = solo::play(game, champion, cfg.genome_rules());
+            let played = solo::play(game, champion, cfg.play_style());
             values.push(played.left as f64);
         }
         if self.solo.len() > 1 {

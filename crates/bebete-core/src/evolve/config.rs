@@ -8,7 +8,7 @@ use super::operators::{Crossover, Init, Mutation, Selection, Target};
 use crate::bank::BankSource;
 use crate::dispatch::abilities;
 use crate::encoding::IllegalPolicy;
-use crate::encoding::shell::GenomeRules;
+use crate::encoding::shell::PlayStyle;
 use crate::games::{GameId, GameSpec, MethodSettings};
 use crate::players::{Playable, PlayerSpec};
 use serde::{Deserialize, Serialize};
@@ -186,7 +186,7 @@ impl EvolveConfig {
         // every): a Connect-Four checkpoint of 100 genomes is 92 MB, so it
         // is written less often.
         let players = abilities(game).players;
-        EvolveConfig::plain(game.into(), players, game.kind().method(), seed)
+        EvolveConfig::plain(game.into(), players, game.game().method(), seed)
     }
 
     /// The method for `game`, a game from outside this crate as well as a
@@ -262,8 +262,8 @@ impl EvolveConfig {
     }
 
     /// How the run's genomes play: the illegal-gene policy and the shell.
-    pub(crate) fn genome_rules(&self) -> GenomeRules {
-        GenomeRules {
+    pub(crate) fn play_style(&self) -> PlayStyle {
+        PlayStyle {
             policy: self.illegal,
             lookahead: self.lookahead,
         }

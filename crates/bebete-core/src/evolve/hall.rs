@@ -11,7 +11,7 @@
 use super::Population;
 use super::tournament::genome_game;
 use crate::encoding::TableGame;
-use crate::encoding::shell::GenomeRules;
+use crate::encoding::shell::PlayStyle;
 use crate::games::Side;
 use crate::seed::derive_seed;
 use rand::SeedableRng;
@@ -22,7 +22,7 @@ use rayon::prelude::*;
 /// A champion enters the hall every this many generations.
 pub(crate) const HALL_EVERY: u64 = 10;
 /// The hall keeps this many of the latest entrants.
-pub(crate) const HALL_SIZE: usize = 50;
+pub const HALL_SIZE: usize = 50;
 /// Stream of the opponent draws (apart from the children's, numbered from 0).
 const HALL_STREAM: u64 = 0x4a11_0000_0000;
 
@@ -43,11 +43,13 @@ impl Hall {
         }
     }
 
-    pub(crate) fn len(&self) -> usize {
+    /// Past champions held.
+    pub fn len(&self) -> usize {
         self.entrants.len()
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    /// Whether it holds none yet.
+    pub fn is_empty(&self) -> bool {
         self.entrants.is_empty()
     }
 
@@ -74,7 +76,7 @@ impl Hall {
         game: &G,
         pop: &Population,
         games: u32,
-        rules: impl Into<GenomeRules>,
+        rules: impl Into<PlayStyle>,
         seed: u64,
         generation: u64,
     ) -> Vec<u32> {

@@ -61,7 +61,7 @@ impl Population {
     }
 
     /// Number of genomes.
-    pub(crate) fn size(&self) -> usize {
+    pub fn size(&self) -> usize {
         self.genes.len() / self.gene_count
     }
 

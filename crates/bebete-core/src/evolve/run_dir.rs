@@ -224,7 +224,7 @@ mod tests {
             ] {
                 let text = run_toml_text(&cfg, 2);
                 let doc: toml::Table = text.parse().unwrap();
-                assert_eq!(doc["game"].as_str(), Some(spec.kind().name()), "{spec}");
+                assert_eq!(doc["game"].as_str(), Some(spec.game().name()), "{spec}");
                 let read: EvolveConfig = toml::from_str(&text).unwrap();
                 assert_eq!(read, cfg, "{spec}: {text}");
             }

@@ -11,7 +11,7 @@
 
 use super::Population;
 use crate::encoding::TableGame;
-use crate::encoding::shell::GenomeRules;
+use crate::encoding::shell::PlayStyle;
 use crate::games::{Outcome, Side};
 use crate::seed::derive_seed;
 use rand::SeedableRng;
@@ -28,7 +28,7 @@ pub fn genome_game<G: TableGame>(
     game: &G,
     first: &[u8],
     second: &[u8],
-    rules: impl Into<GenomeRules>,
+    rules: impl Into<PlayStyle>,
 ) -> Outcome {
     let rules = rules.into();
     if rules.lookahead == 0
@@ -57,7 +57,7 @@ pub fn genome_game<G: TableGame>(
 pub fn round_robin<G: TableGame>(
     game: &G,
     pop: &Population,
-    rules: impl Into<GenomeRules>,
+    rules: impl Into<PlayStyle>,
 ) -> Vec<u32> {
     let rules = rules.into();
     let n = pop.size();
@@ -102,7 +102,7 @@ pub(crate) fn pair_points<G: TableGame>(
     game: &G,
     me: &[u8],
     other: &[u8],
-    rules: impl Into<GenomeRules>,
+    rules: impl Into<PlayStyle>,
 ) -> u32 {
     let rules = rules.into();
     genome_game(game, me, other, rules).points(Side::First)
@@ -117,7 +117,7 @@ pub(crate) fn sampled<G: TableGame>(
     game: &G,
     pop: &Population,
     k: usize,
-    rules: impl Into<GenomeRules>,
+    rules: impl Into<PlayStyle>,
     seed: u64,
     generation: u64,
 ) -> Vec<u32> {

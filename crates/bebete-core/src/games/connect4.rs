@@ -17,8 +17,8 @@
 //! (all stones). Playing a column is three bit operations.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, KindOf, MethodSettings,
-    MoveError, NTuple, Outcome, Pair, Registered, Rules, Side, ValueGenome, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf,
+    MethodSettings, MoveError, NTuple, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -99,7 +99,7 @@ pub enum Stored {
 /// Why a genome of a retired encoder does not read.
 const RETIRED_PLAYABLE: &str = "its Connect-Four encoder, `playable` (or `playable-mirror`), was an experiment that did not help (docs/experiments.md) and was retired in bebete 0.1 after commit 939d49a; that commit still reads and plays it";
 
-impl Rules for Connect4 {
+impl GenomeKinds for Connect4 {
     type Votes = Connect4Encoder;
     type Values = ValueGenome;
     type Stored = Stored;

@@ -1,5 +1,6 @@
-//! A game played by genomes of one kind: a game's rules ([`Rules`]) apart
-//! from the kind of genome that plays them ([`Kind`]).
+//! A game played by genomes of one kind: a game's rules apart from the
+//! kind of genome that plays them ([`Kind`]), and the genome kinds each
+//! game has ([`GenomeKinds`]).
 //!
 //! A game's rules type (`Connect4`, `Othello`, …) knows nothing of
 //! genomes: the solver, the fixed players, perft and the page need only
@@ -24,9 +25,9 @@ use std::hash::Hash;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NoGenome {}
 
-/// A game's rules as genomes play them: which genome kinds it has, and
-/// how files store the game with its kind.
-pub trait Rules: Game + Copy + Debug + PartialEq + Eq + Hash {
+/// The genome kinds a game's rules have, and how files store the game
+/// with its kind.
+pub trait GenomeKinds: Game + Copy + Debug + PartialEq + Eq + Hash {
     /// Its vote-table genome (its encoders), or [`NoGenome`].
     type Votes: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
     /// Its value genome ([`ValueGenome`], over its board view), or
@@ -45,7 +46,7 @@ pub trait Rules: Game + Copy + Debug + PartialEq + Eq + Hash {
 
 /// Which kind of genome plays a game, with that kind's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind<R: Rules> {
+pub enum Kind<R: GenomeKinds> {
     /// The text's vote table, read through one of the game's encoders.
     Votes(R::Votes),
     /// The value genome: tuples of cells learning by self-play.
@@ -55,13 +56,13 @@ pub enum Kind<R: Rules> {
 /// A game's rules with the kind of genome that plays it: what the engine
 /// evolves, stores in files and plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GenomeGame<R: Rules> {
+pub struct GenomeGame<R: GenomeKinds> {
     /// The game's rules.
     pub rules: R,
     pub(crate) kind: Kind<R>,
 }
 
-impl<R: Rules> GenomeGame<R> {
+impl<R: GenomeKinds> GenomeGame<R> {
     /// The rules played by a vote table read through `encoder`.
     pub(crate) const fn votes(rules: R, encoder: R::Votes) -> Self {
         GenomeGame {
@@ -95,13 +96,13 @@ impl<R: Rules> GenomeGame<R> {
     }
 }
 
-impl<R: Rules> Serialize for GenomeGame<R> {
+impl<R: GenomeKinds> Serialize for GenomeGame<R> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         R::store(self).serialize(serializer)
     }
 }
 
-impl<'de, R: Rules> Deserialize<'de> for GenomeGame<R> {
+impl<'de, R: GenomeKinds> Deserialize<'de> for GenomeGame<R> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         R::load(R::Stored::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
@@ -144,19 +145,19 @@ impl<R, K> Pair<R, K> {
 
 /// A genome kind of the rules `R`: which of its [`Kind`]s it is (a kind's
 /// type is a value a pair holds across threads).
-pub trait KindOf<R: Rules>: Copy + Send + Sync + 'static {
+pub trait KindOf<R: GenomeKinds>: Copy + Send + Sync + 'static {
     /// The kind as a value of the rules' choice of kinds.
     fn of(self) -> Kind<R>;
 }
 
 /// The value genome is the value kind of every game whose rules have it.
-impl<R: Rules<Values = ValueGenome>> KindOf<R> for ValueGenome {
+impl<R: GenomeKinds<Values = ValueGenome>> KindOf<R> for ValueGenome {
     fn of(self) -> Kind<R> {
         Kind::Value(self)
     }
 }
 
-impl<R: Rules, K: KindOf<R>> Pair<R, K> {
+impl<R: GenomeKinds, K: KindOf<R>> Pair<R, K> {
     /// The choice of kind this pair is, as files and the command line
     /// name it.
     pub fn registered(&self) -> GenomeGame<R> {

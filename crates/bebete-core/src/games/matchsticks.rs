@@ -10,8 +10,8 @@
 //! is all the double rule needs to remember of the past.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, KindOf, MethodSettings,
-    MoveError, NoGenome, Outcome, Pair, Registered, Rules, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf,
+    MethodSettings, MoveError, NoGenome, Outcome, Pair, Registered, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -146,7 +146,7 @@ impl Matchsticks {
 
 /// Files store matchsticks as its rules and its genome's encoder (the only
 /// kind it has: a vote table of takes).
-impl Rules for Matchsticks {
+impl GenomeKinds for Matchsticks {
     type Votes = MatchsticksEncoder;
     type Values = NoGenome;
     type Stored = (MatchsticksRules, MatchsticksEncoder);

@@ -38,7 +38,7 @@ pub use connect4::{
     STRIDE as CONNECT4_STRIDE, WIDTH as CONNECT4_WIDTH, bottom_mask as connect4_bottom_mask,
     has_four as connect4_has_four,
 };
-pub use kind::{GenomeGame, Kind, KindOf, NoGenome, Pair, Placement, Rules, ValueGenome};
+pub use kind::{GenomeGame, GenomeKinds, Kind, KindOf, NoGenome, Pair, Placement, ValueGenome};
 pub use matchsticks::{
     Matchsticks, MatchsticksEncoder, MatchsticksPosition, MatchsticksRules, TakeRule, TakeRuleName,
 };
@@ -53,7 +53,7 @@ pub use solitaire::{
     Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, PegBits, Solitaire,
     SolitairePosition, SolitaireRules, SolitaireRulesError, jumps as solitaire_jumps,
 };
-pub use spec::{BuiltIn, GameId, GameKind, GameSpec, Identified, InvalidRules, UnknownGame};
+pub use spec::{BuiltIn, GameId, GameName, GameSpec, Identified, InvalidRules, UnknownGame};
 pub(crate) use spec::{with_game, with_pair};
 pub use tictactoe::{
     LINES as TICTACTOE_LINES, TicTacToe, TicTacToeEncoder, TicTacToePosition,

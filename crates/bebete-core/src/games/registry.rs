@@ -2,13 +2,13 @@
 //! one list of built-in games.
 //!
 //! A built-in game is its rules file (a [`Game`] with its
-//! [`Rules`](super::Rules): the genome kinds it has and how files store
+//! [`GenomeKinds`](super::GenomeKinds): the genome kinds it has and how files store
 //! them), its genomes file (`encoding`: how its vote table reads the rules,
 //! its board view for the value genome), what the fixed opponents know of
 //! it (a `Knowledge`) and one line in [`registry!`]'s invocation in
 //! `spec.rs`, naming the game as genomes play it,
-//! [`GenomeGame`](super::GenomeGame)`<Rules>`. The macro writes the
-//! [`GameKind`](super::GameKind) and [`GameSpec`](super::GameSpec) enums
+//! [`GenomeGame`](super::GenomeGame)`<GenomeKinds>`. The macro writes the
+//! [`GameName`](super::GameName) and [`GameSpec`](super::GameSpec) enums
 //! and every `match` over the games (names, variants, options, dispatch):
 //! the command line, the server, the run settings and the tests read those,
 //! so none of them names a game to support it.
@@ -300,7 +300,7 @@ pub trait Registered: Copy + Into<GameSpec> {
     }
 }
 
-/// Writes [`GameKind`](super::GameKind), [`GameSpec`](super::GameSpec) and
+/// Writes [`GameName`](super::GameName), [`GameSpec`](super::GameSpec) and
 /// every match over the built-in games from one list of `Kind(Type)`.
 /// The first token is `$`, passed in so that the `with_game!` macro
 /// written here can have metavariables of its own.
@@ -308,39 +308,39 @@ macro_rules! registry {
     ($d:tt $( $(#[$doc:meta])* $kind:ident($game:ty) [$($plays:ident),+ $(; never $($never:ident),+)?] ),+ $(,)?) => {
         /// Which game, without its rules (the value of `--game`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum GameKind {
+        pub enum GameName {
             $( $(#[$doc])* $kind, )+
         }
 
-        impl GameKind {
+        impl GameName {
             /// Every built-in game, in the order the command line lists them.
-            pub const ALL: &'static [GameKind] = &[$(GameKind::$kind),+];
+            pub const ALL: &'static [GameName] = &[$(GameName::$kind),+];
 
             /// The canonical command-line name.
             pub fn name(self) -> &'static str {
-                match self { $(GameKind::$kind => <$game as Registered>::NAME,)+ }
+                match self { $(GameName::$kind => <$game as Registered>::NAME,)+ }
             }
 
             /// The game's name in words, for people (`Connect-Four`).
             pub fn title(self) -> &'static str {
-                match self { $(GameKind::$kind => <$game as Registered>::TITLE,)+ }
+                match self { $(GameName::$kind => <$game as Registered>::TITLE,)+ }
             }
 
             /// The shorter names the command line also reads.
             pub fn aliases(self) -> &'static [&'static str] {
-                match self { $(GameKind::$kind => <$game as Registered>::ALIASES,)+ }
+                match self { $(GameName::$kind => <$game as Registered>::ALIASES,)+ }
             }
 
             /// The encoders of this game alone, with what each is in words.
             pub fn own_encoders(self) -> &'static [(&'static str, &'static str)] {
-                match self { $(GameKind::$kind => <$game as Registered>::OWN_ENCODERS,)+ }
+                match self { $(GameName::$kind => <$game as Registered>::OWN_ENCODERS,)+ }
             }
 
             /// The game under each of its encoders and rule variants that
             /// the tests run over ([`Registered::variants`]).
             pub fn variants(self) -> Vec<GameSpec> {
                 match self {
-                    $(GameKind::$kind => <$game as Registered>::variants()
+                    $(GameName::$kind => <$game as Registered>::variants()
                         .into_iter()
                         .map(GameSpec::$kind)
                         .collect(),)+
@@ -349,13 +349,13 @@ macro_rules! registry {
 
             /// The plain method's settings for this game.
             pub fn method(self) -> MethodSettings {
-                match self { $(GameKind::$kind => <$game as Registered>::METHOD,)+ }
+                match self { $(GameName::$kind => <$game as Registered>::METHOD,)+ }
             }
 
             /// The options of the rule parameters in `rules`
             /// ([`Registered::rules_options`]).
             pub fn rules_options(self, rules: &serde_json::Value) -> Result<GameOptions, $crate::games::OptionError> {
-                match self { $(GameKind::$kind => <$game as Registered>::rules_options(rules),)+ }
+                match self { $(GameName::$kind => <$game as Registered>::rules_options(rules),)+ }
             }
 
             /// The game `options` choose: refuses another game's rule
@@ -363,17 +363,17 @@ macro_rules! registry {
             /// genome.
             pub fn from_options(self, options: &GameOptions) -> Result<GameSpec, $crate::games::OptionError> {
                 $(
-                    if GameKind::$kind != self {
+                    if GameName::$kind != self {
                         if let Some(flags) = <$game as Registered>::rule_flags_given(options) {
                             return Err($crate::games::OptionError::misplaced(flags, format!(
                                 "apply only to --game {}, not {self}",
-                                GameKind::$kind
+                                GameName::$kind
                             )));
                         }
                     }
                 )+
                 let spec = match self {
-                    $(GameKind::$kind => GameSpec::$kind(<$game as Registered>::from_options(options)?),)+
+                    $(GameName::$kind => GameSpec::$kind(<$game as Registered>::from_options(options)?),)+
                 };
                 if spec.value_genome().is_none()
                     && (options.tuples.is_some() || options.tuple_length.is_some())
@@ -404,8 +404,8 @@ macro_rules! registry {
 
         impl GameSpec {
             /// The game without its rules.
-            pub fn kind(&self) -> GameKind {
-                match self { $(GameSpec::$kind(_) => GameKind::$kind,)+ }
+            pub fn game(&self) -> GameName {
+                match self { $(GameSpec::$kind(_) => GameName::$kind,)+ }
             }
         }
 

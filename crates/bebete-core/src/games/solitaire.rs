@@ -19,8 +19,8 @@
 //! more (the pegs left) asks the position.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, KindOf, MethodSettings,
-    MoveError, NoGenome, Outcome, Pair, Registered, Rules, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf,
+    MethodSettings, MoveError, NoGenome, Outcome, Pair, Registered, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -181,7 +181,7 @@ pub struct PegBits;
 
 /// Files store solitaire as its rules alone (its genome has one kind
 /// and one encoder).
-impl Rules for Solitaire {
+impl GenomeKinds for Solitaire {
     type Votes = PegBits;
     type Values = NoGenome;
     type Stored = SolitaireRules;

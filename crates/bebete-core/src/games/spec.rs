@@ -2,14 +2,14 @@
 
 use super::registry::{GameOptions, MethodSettings, Registered, registry};
 use super::{
-    Checkers, Connect4, GenomeGame, KindOf, Matchsticks, NTuple, Othello, Pair, Rules, Solitaire,
-    TicTacToe,
+    Checkers, Connect4, GenomeGame, GenomeKinds, KindOf, Matchsticks, NTuple, Othello, Pair,
+    Solitaire, TicTacToe,
 };
 use serde::{Deserialize, Serialize};
 
 // The order of this list is part of every file: a genome, checkpoint or
 // bank stores its game as the game's place here (postcard writes an enum
-// as its variant's index), then the game's stored form (`Rules::Stored`:
+// as its variant's index), then the game's stored form (`GenomeKinds::Stored`:
 // its rules and its genome kind's tag). Append new games at the end,
 // never reorder or remove one; `stored_tags_are_pinned` holds every
 // registered variant's bytes.
@@ -28,7 +28,7 @@ registry! {$
     Othello(GenomeGame<Othello>) [Value; never Votes],
 }
 
-impl GameKind {
+impl GameName {
     /// The game's encoders, as `--encoder` names them: its default first
     /// (or, with `recommended`, the one `evolve`'s recommended settings
     /// use), then the others in the order of its registered variants.
@@ -50,21 +50,21 @@ impl GameKind {
     /// `connect4`/`c4`, `solitaire`/`peg`), in any case, and as prose
     /// writes the names: hyphens, underscores and spaces left out, `four`
     /// read as `4` (`Tic-tac-toe`, `connect-four`, `Connect Four`).
-    pub fn parse(text: &str) -> Option<GameKind> {
+    pub fn parse(text: &str) -> Option<GameName> {
         let text: String = text
             .to_ascii_lowercase()
             .chars()
             .filter(|c| !matches!(c, '-' | '_' | ' '))
             .collect();
         let text = text.replace("four", "4");
-        GameKind::ALL
+        GameName::ALL
             .iter()
             .copied()
             .find(|k| k.name() == text || k.aliases().contains(&text.as_str()))
     }
 }
 
-impl std::fmt::Display for GameKind {
+impl std::fmt::Display for GameName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
@@ -83,7 +83,7 @@ pub struct UnknownGame;
 /// `tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg),
 /// checkers (draughts) or othello (reversi)`.
 fn known_games() -> String {
-    let names: Vec<String> = GameKind::ALL
+    let names: Vec<String> = GameName::ALL
         .iter()
         .map(|k| format!("{} ({})", k.name(), k.aliases().join(", ")))
         .collect();
@@ -94,11 +94,11 @@ fn known_games() -> String {
     }
 }
 
-impl std::str::FromStr for GameKind {
+impl std::str::FromStr for GameName {
     type Err = UnknownGame;
 
-    fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
-        GameKind::parse(text).ok_or(UnknownGame)
+    fn from_str(text: &str) -> Result<GameName, UnknownGame> {
+        GameName::parse(text).ok_or(UnknownGame)
     }
 }
 
@@ -113,7 +113,7 @@ pub trait BuiltIn: Identified {
 
 /// A built-in game's pair of rules and genome kind is named by the choice
 /// of kind it is.
-impl<R: Rules, K: KindOf<R>> BuiltIn for Pair<R, K>
+impl<R: GenomeKinds, K: KindOf<R>> BuiltIn for Pair<R, K>
 where
     GenomeGame<R>: Registered,
 {
@@ -140,7 +140,7 @@ pub trait Identified: super::Game {
     fn id(&self) -> GameId;
 }
 
-impl<R: Rules, K: KindOf<R>> From<Pair<R, K>> for GameSpec
+impl<R: GenomeKinds, K: KindOf<R>> From<Pair<R, K>> for GameSpec
 where
     GenomeGame<R>: Registered,
 {
@@ -149,7 +149,7 @@ where
     }
 }
 
-impl<R: Rules, K: KindOf<R>> Identified for Pair<R, K>
+impl<R: GenomeKinds, K: KindOf<R>> Identified for Pair<R, K>
 where
     GenomeGame<R>: Registered,
 {
@@ -169,9 +169,9 @@ impl std::fmt::Display for GameId {
 
 impl GameSpec {
     /// Every built-in game under each of its encoders and rule variants
-    /// ([`GameKind::variants`] of [`GameKind::ALL`]).
+    /// ([`GameName::variants`] of [`GameName::ALL`]).
     pub fn registered() -> Vec<GameSpec> {
-        GameKind::ALL.iter().flat_map(|k| k.variants()).collect()
+        GameName::ALL.iter().flat_map(|k| k.variants()).collect()
     }
 
     /// Tic-tac-toe with the base-3 encoder (one gene per board).
@@ -226,7 +226,7 @@ mod tests {
     #[test]
     fn rule_parameters_are_read_from_json_and_refused_by_key() {
         use serde_json::json;
-        let read = |kind: GameKind, rules| {
+        let read = |kind: GameName, rules| {
             kind.rules_options(&rules)
                 .and_then(|o| kind.from_options(&o))
                 .map(|spec| spec.rules_json())
@@ -234,58 +234,58 @@ mod tests {
         };
         assert_eq!(
             read(
-                GameKind::Matchsticks,
+                GameName::Matchsticks,
                 json!({"rule": "double", "sticks": 8})
             ),
             Ok(json!({"rule": "double", "sticks": 8}))
         );
         assert_eq!(
-            read(GameKind::Matchsticks, json!({"last_loses": false})),
+            read(GameName::Matchsticks, json!({"last_loses": false})),
             Ok(json!({"rule": "subtract", "sticks": 21, "max_take": 3, "last_loses": false}))
         );
         assert_eq!(
-            read(GameKind::Matchsticks, json!(null)),
-            read(GameKind::Matchsticks, json!({}))
+            read(GameName::Matchsticks, json!(null)),
+            read(GameName::Matchsticks, json!({}))
         );
         assert_eq!(
-            read(GameKind::Solitaire, json!({"rows": 5})),
+            read(GameName::Solitaire, json!({"rows": 5})),
             Ok(json!({"rows": 5, "empty": 1}))
         );
-        assert_eq!(read(GameKind::TicTacToe, json!({})), Ok(json!(null)));
+        assert_eq!(read(GameName::TicTacToe, json!({})), Ok(json!(null)));
         for (kind, rules, error) in [
             (
-                GameKind::Matchsticks,
+                GameName::Matchsticks,
                 json!({"sticks": 300}),
                 "rules.sticks 300: a whole number 0-255",
             ),
             (
-                GameKind::Matchsticks,
+                GameName::Matchsticks,
                 json!({"rule": "add"}),
                 "rules.rule \"add\": subtract or double",
             ),
             (
-                GameKind::Matchsticks,
+                GameName::Matchsticks,
                 json!({"last_loses": "yes"}),
                 "rules.last_loses \"yes\": true or false",
             ),
             (
-                GameKind::Matchsticks,
+                GameName::Matchsticks,
                 json!({"rows": 5}),
                 "rules key 'rows': matchsticks's rule parameters are rule, sticks, max_take, last_loses",
             ),
             (
-                GameKind::TicTacToe,
+                GameName::TicTacToe,
                 json!({"sticks": 8}),
                 "rules key 'sticks': tictactoe has no rule parameters (null or {})",
             ),
             (
-                GameKind::Connect4,
+                GameName::Connect4,
                 json!([1]),
                 "rules [1]: an object: connect4 has no rule parameters (null or {})",
             ),
             // The values are then checked as the flags' are.
             (
-                GameKind::Matchsticks,
+                GameName::Matchsticks,
                 json!({"rule": "double", "max_take": 2}),
                 "--max-take, --last-loses and --last-wins apply only to --rule subtract (double: last stick wins, takes limited by the last take)",
             ),
@@ -299,13 +299,13 @@ mod tests {
     /// each variant read back from its own options.
     #[test]
     fn every_registered_game_is_named_and_valid() {
-        for (i, kind) in GameKind::ALL.iter().enumerate() {
-            assert!(!GameKind::ALL[..i].contains(kind), "{kind} twice");
-            assert_eq!(GameKind::parse(kind.name()), Some(*kind));
+        for (i, kind) in GameName::ALL.iter().enumerate() {
+            assert!(!GameName::ALL[..i].contains(kind), "{kind} twice");
+            assert_eq!(GameName::parse(kind.name()), Some(*kind));
             let variants = kind.variants();
             assert!(!variants.is_empty(), "{kind} has no variants");
             for spec in variants {
-                assert_eq!(spec.kind(), *kind, "{spec}");
+                assert_eq!(spec.game(), *kind, "{spec}");
                 assert!(spec.validate().is_ok(), "{spec}");
                 // Its options (what run.toml records) choose it again.
                 assert_eq!(kind.from_options(&spec.options()), Ok(spec), "{spec}");
@@ -318,24 +318,24 @@ mod tests {
                 assert_eq!(again.rules_json(), rules, "{spec}");
             }
             let plain = kind.from_options(&GameOptions::default()).unwrap();
-            assert_eq!(plain.kind(), *kind);
+            assert_eq!(plain.game(), *kind);
             let named = GameOptions {
                 encoder: Some(plain.encoder_name().to_string()),
                 ..GameOptions::default()
             };
             assert_eq!(kind.from_options(&named), Ok(plain), "{kind}");
         }
-        assert!(GameSpec::registered().len() >= GameKind::ALL.len());
+        assert!(GameSpec::registered().len() >= GameName::ALL.len());
         assert_eq!(
             UnknownGame.to_string(),
             "unknown game: expected tictactoe (ttt), matchsticks (nim), connect4 (c4), solitaire (peg), checkers (draughts) or othello (reversi)"
         );
-        assert_eq!(GameKind::parse("C4"), Some(GameKind::Connect4));
+        assert_eq!(GameName::parse("C4"), Some(GameName::Connect4));
         // As the README's table writes them.
-        assert_eq!(GameKind::parse("Tic-tac-toe"), Some(GameKind::TicTacToe));
-        assert_eq!(GameKind::parse("connect-four"), Some(GameKind::Connect4));
-        assert_eq!(GameKind::parse("Connect Four"), Some(GameKind::Connect4));
-        assert_eq!(GameKind::parse("chess"), None);
+        assert_eq!(GameName::parse("Tic-tac-toe"), Some(GameName::TicTacToe));
+        assert_eq!(GameName::parse("connect-four"), Some(GameName::Connect4));
+        assert_eq!(GameName::parse("Connect Four"), Some(GameName::Connect4));
+        assert_eq!(GameName::parse("chess"), None);
     }
 
     /// Another game's rule flags and the value genome's shape flags
@@ -347,7 +347,7 @@ mod tests {
             ..GameOptions::default()
         };
         assert_eq!(
-            GameKind::Connect4.from_options(&rows).unwrap_err(),
+            GameName::Connect4.from_options(&rows).unwrap_err(),
             OptionError::misplaced(
                 "--rows and --empty",
                 "apply only to --game solitaire, not connect4".to_string()
@@ -358,7 +358,7 @@ mod tests {
             ..GameOptions::default()
         };
         assert!(
-            GameKind::TicTacToe
+            GameName::TicTacToe
                 .from_options(&tuples)
                 .unwrap_err()
                 .to_string()
@@ -383,11 +383,11 @@ mod tests {
                 (id.built_in(), id.to_string()),
                 (Some(spec), spec.to_string())
             );
-            assert_eq!(id.name(), spec.kind().name());
+            assert_eq!(id.name(), spec.game().name());
         }
         let outside = GameId::Outside("hexapawn".to_string());
         let bytes = postcard::to_allocvec(&outside).unwrap();
-        assert_eq!(usize::from(bytes[0]), GameKind::ALL.len());
+        assert_eq!(usize::from(bytes[0]), GameName::ALL.len());
         assert_eq!(postcard::from_bytes::<GameId>(&bytes).unwrap(), outside);
         assert!(postcard::from_bytes::<GameSpec>(&bytes).is_err());
         assert_eq!((outside.built_in(), outside.name()), (None, "hexapawn"));

@@ -4,8 +4,8 @@
 //! follows from the stone counts, so one genome can play either side.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, InvalidRules, Kind, KindOf, MethodSettings,
-    MoveError, NTuple, Outcome, Pair, Registered, Rules, Side, ValueGenome, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf,
+    MethodSettings, MoveError, NTuple, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -72,7 +72,7 @@ pub enum Stored {
     NTuple(NTuple),
 }
 
-impl Rules for TicTacToe {
+impl GenomeKinds for TicTacToe {
     type Votes = TicTacToeEncoder;
     type Values = ValueGenome;
     type Stored = Stored;

@@ -2,7 +2,7 @@
 //! shell when it has one.
 
 use super::Player;
-use crate::encoding::shell::GenomeRules;
+use crate::encoding::shell::PlayStyle;
 use crate::encoding::{IllegalPolicy, TableGame};
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ use std::sync::Arc;
 /// shared (`Arc<[u8]>`, the default) or borrowed from a population.
 pub struct GenomePlayer<T = Arc<[u8]>> {
     genes: T,
-    rules: GenomeRules,
+    rules: PlayStyle,
 }
 
 impl<T: AsRef<[u8]>> GenomePlayer<T> {
@@ -23,7 +23,7 @@ impl<T: AsRef<[u8]>> GenomePlayer<T> {
     }
 
     /// The genome playing by `rules` (its policy and shell).
-    pub(crate) fn with_rules(genes: T, rules: GenomeRules) -> Self {
+    pub(crate) fn with_rules(genes: T, rules: PlayStyle) -> Self {
         GenomePlayer { genes, rules }
     }
 

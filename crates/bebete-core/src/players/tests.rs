@@ -381,7 +381,7 @@ fn perfect_is_refused_by_name_where_a_game_has_no_exact_play() {
             Ok(()) => assert!(has, "{spec}"),
             Err(e) => {
                 assert!(!has, "{spec}: {e}");
-                let name = spec.kind().name();
+                let name = spec.game().name();
                 let counts = if name == "othello" {
                     "with the weighted piece counter (wpc)"
                 } else {
@@ -508,13 +508,13 @@ fn the_menu_of_fixed_players_is_what_builds() {
     for spec in crate::games::GameSpec::registered() {
         spec.visit(Menu);
     }
-    let names = |kind: crate::games::GameKind| -> Vec<&str> {
+    let names = |kind: crate::games::GameName| -> Vec<&str> {
         crate::dispatch::fixed_players(kind.variants()[0])
             .iter()
             .map(|p| p.name)
             .collect()
     };
-    use crate::games::GameKind::{Checkers, Othello, Solitaire, TicTacToe};
+    use crate::games::GameName::{Checkers, Othello, Solitaire, TicTacToe};
     assert_eq!(
         names(TicTacToe),
         ["perfect", "alphabeta", "mc", "rules", "random"]
@@ -525,7 +525,7 @@ fn the_menu_of_fixed_players_is_what_builds() {
         ["wpc", "alphabeta", "mc", "rules", "random"]
     );
     assert_eq!(names(Solitaire), ["perfect", "random"]);
-    let c4 = crate::dispatch::fixed_players(crate::games::GameKind::Connect4.variants()[0]);
+    let c4 = crate::dispatch::fixed_players(crate::games::GameName::Connect4.variants()[0]);
     let rules = c4.iter().find(|p| p.name == "rules").unwrap();
     assert_eq!(rules.about, "win, block, the column nearest the centre");
 }

@@ -29,11 +29,11 @@ pub enum FileProblem {
     #[error("{0}")]
     /// The file could not be read or written.
     Io(#[from] io::Error),
-    #[error("not a bebete {kind} file (it does not start with the {magic:?} tag)")]
+    #[error("not a bebete {file} file (it does not start with the {magic:?} tag)")]
     /// Not a file of this kind.
     Foreign {
-        /// The kind of file expected.
-        kind: &'static str,
+        /// The file expected, in words (`checkpoint`).
+        file: &'static str,
         /// The tag it should start with.
         magic: String,
     },
@@ -102,13 +102,13 @@ pub enum FileProblem {
     /// `GameId`), read where only the built-in games are known.
     #[error(
         "holds {} of {game}, a game from outside bebete: the program that evolved it reads it",
-        super::with_article(kind)
+        super::with_article(file)
     )]
     Outside {
         /// The game's own name.
         game: String,
-        /// The kind of file.
-        kind: &'static str,
+        /// The file, in words (`genome`).
+        file: &'static str,
     },
 }
 
@@ -185,13 +185,13 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>, FileError> {
     Ok(bytes)
 }
 
-/// A file kind: its magic tag, current version and a human name.
+/// A file format: its magic tag, current version and its name in words.
 #[derive(Clone, Copy, Debug)]
 pub struct Framed {
     /// The tag a file of this kind starts with.
     pub magic: [u8; 8],
     pub(crate) version: u16,
-    pub(crate) kind: &'static str,
+    pub(crate) file: &'static str,
 }
 
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename).
@@ -343,7 +343,7 @@ pub fn peek_framed_in(
     let seen = &prefix[..read.min(8)];
     if seen != &format.magic[..seen.len()] {
         return Err(fail(FileProblem::Foreign {
-            kind: format.kind,
+            file: format.file,
             magic: String::from_utf8_lossy(&format.magic).into_owned(),
         }));
     }
@@ -451,7 +451,7 @@ pub fn decode_framed_versions<H>(
     let magic_seen = &bytes[..bytes.len().min(8)];
     if magic_seen != &format.magic[..magic_seen.len()] {
         return Err(FileProblem::Foreign {
-            kind: format.kind,
+            file: format.file,
             magic: String::from_utf8_lossy(&format.magic).into_owned(),
         });
     }
@@ -553,7 +553,7 @@ mod tests {
     const TEST: Framed = Framed {
         magic: *b"BEBETETS",
         version: 1,
-        kind: "test",
+        file: "test",
     };
 
     /// A damaged length or version field is called damage, not a file cut

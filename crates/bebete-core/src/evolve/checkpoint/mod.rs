@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 pub const CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BEBETECK",
     version: 9,
-    kind: "checkpoint",
+    file: "checkpoint",
 };
 
 /// Bytes of genes a piece of the deflate stream covers (see [`deflate`]).
@@ -361,7 +361,7 @@ impl Checkpoint {
     }
 
     /// Decodes and checks the bytes of a checkpoint file.
-    pub(crate) fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
         // The header is read by position; its configuration's and rows'
         // JSON is read after.
         let (header, genes) =

@@ -5,7 +5,7 @@
 //! back from a string or, where its words are a number or a truth value
 //! (`mutation = 0.02`), from that too.
 
-use crate::games::{GameId, GameKind, GameOptions, TakeRuleName};
+use crate::games::{GameId, GameName, GameOptions, TakeRuleName};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
@@ -242,7 +242,7 @@ pub(crate) mod game {
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GameId, D::Error> {
         let fields = Fields::deserialize(d)?;
-        let Some(kind) = GameKind::parse(&fields.game) else {
+        let Some(kind) = GameName::parse(&fields.game) else {
             return Ok(GameId::Outside(fields.game));
         };
         let rule = match fields.rule.as_deref() {

@@ -25,7 +25,7 @@ impl<G: Playable> Evolution<G> {
     /// `--target unbeatable`).
     fn judge(&mut self, champion_genes: &[u8]) {
         if G::PLAYERS == 1 {
-            let played = solo::play(&self.game, champion_genes, self.cfg.genome_rules());
+            let played = solo::play(&self.game, champion_genes, self.cfg.play_style());
             self.champion_left = Some(played.left).filter(|_| !played.forfeited);
         }
         if self.cfg.target == Some(Target::Unbeatable) {

@@ -405,7 +405,7 @@ impl<G: Playable> Evolution<G> {
     /// breeds the next (then migrates, when due).
     pub(crate) fn step(&mut self) -> Result<GenerationReport, FileError> {
         let started = Instant::now();
-        let rules = self.cfg.genome_rules();
+        let rules = self.cfg.play_style();
         // Each island's games and its diversity figure in one parallel
         // region: the figure's comparisons keep a thread busy while the
         // other starts on the games, and the pool is not woken twice.

@@ -2,7 +2,7 @@
 //! the genome's move keeps the solver's value, ×1,000,000
 //! ([`crate::evolve::tutor`]).
 
-use super::{Evaluation, Round, RunTables, Term, TermKind};
+use super::{Evaluation, Round, RunTables, Term, TermType};
 use crate::dispatch::Abilities;
 use crate::evolve::OperatorError;
 use crate::evolve::tutor::Tutor;
@@ -27,7 +27,7 @@ pub(crate) fn needs_bank() -> String {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bank;
 
-impl TermKind for Bank {
+impl TermType for Bank {
     const SYNTAX: &'static str = "bank";
     const HELP: &'static str = "(connect4) 1,000,000 × the share of the bank's training positions where the move keeps the solver's value";
 

@@ -5,7 +5,7 @@
 //! score table is the run's, built once ([`RunTables::exhaustive`]) and
 //! shared with the benchmark.
 
-use super::{Evaluation, Round, RunTables, Term, TermKind};
+use super::{Evaluation, Round, RunTables, Term, TermType};
 use crate::dispatch::{Abilities, games_with};
 use crate::encoding::{Explanation, IllegalPolicy, TableGame};
 use crate::evolve::OperatorError;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Exhaustive;
 
-impl TermKind for Exhaustive {
+impl TermType for Exhaustive {
     const SYNTAX: &'static str = "exhaustive";
     const HELP: &'static str = "1,000,000 × the share of every position of the solved game (a game solved whole; a puzzle: the best count of pieces left) where the genome's move keeps the game's value";
     const PLAYERS: Option<u8> = None;

@@ -1,7 +1,7 @@
 //! `hof:N`: N games per genome against past champions drawn from the hall
 //! of fame ([`crate::evolve::hall`]), 2 points a win, 1 a draw.
 
-use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
+use super::{Evaluation, Round, RunTables, Term, TermType, count_term};
 use crate::dispatch::Abilities;
 use crate::evolve::OperatorError;
 use crate::evolve::{ConfigError, EvolveConfig};
@@ -13,7 +13,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HallOfFame(pub u32);
 
-impl TermKind for HallOfFame {
+impl TermType for HallOfFame {
     const SYNTAX: &'static str = "hof:N";
     const HELP: &'static str = "N games against past champions: every 10th generation's enters a hall of fame of the latest 50";
 

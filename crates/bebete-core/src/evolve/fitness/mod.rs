@@ -2,7 +2,7 @@
 //! `--fitness`, one room per term.
 //!
 //! Each term is one type in one file that owns everything about it
-//! ([`TermKind`]): its grammar (how `--fitness` writes it, read and written
+//! ([`TermType`]): its grammar (how `--fitness` writes it, read and written
 //! back), what it is for (one- or two-player games), how it is checked
 //! against the configuration and the game's abilities, the most points it
 //! can give one genome in a generation, how it is built for a run
@@ -41,7 +41,7 @@ use super::tutor::Tutor;
 use super::{ConfigError, EvolveConfig, Hall, Population};
 use crate::dispatch::Abilities;
 use crate::encoding::IllegalPolicy;
-use crate::encoding::shell::GenomeRules;
+use crate::encoding::shell::PlayStyle;
 use crate::evolve::OperatorError;
 use crate::players::Playable;
 use crate::players::PlayerError;
@@ -85,7 +85,7 @@ pub struct Round<'a> {
     /// The run's hall of fame.
     pub hall: &'a Hall,
     /// How the genomes play (illegal genes, shell).
-    pub rules: GenomeRules,
+    pub rules: PlayStyle,
     /// The island's seed.
     pub seed: u64,
     /// The generation evaluated.
@@ -139,7 +139,7 @@ impl<G: Playable> RunTables<G> {
 /// One kind of fitness term, in its own file: its grammar, the games it
 /// is for, its checks, its maximum and how a run builds it. The kinds are
 /// listed once, in `terms!`'s table.
-pub trait TermKind:
+pub trait TermType:
     Sized + Clone + PartialEq + Eq + std::fmt::Debug + std::fmt::Display + Send + Sync
 {
     /// How `--fitness` writes it (`hof:N`), for help and messages.
@@ -176,7 +176,7 @@ pub trait TermKind:
 }
 
 /// A kind of the table, found in an [`AnyTerm`].
-pub trait Listed: TermKind + 'static {
+pub trait Listed: TermType + 'static {
     /// The term of this kind, if `term` is one.
     fn from_any(term: &AnyTerm) -> Option<&Self>;
 }
@@ -530,7 +530,7 @@ impl<G: Playable> FitnessTerms<G> {
         game: &G,
         pop: &Population,
         hall: &Hall,
-        rules: GenomeRules,
+        rules: PlayStyle,
         seed: u64,
         generation: u64,
     ) -> Evaluation {
@@ -568,12 +568,12 @@ mod tests {
         let hall = Hall::default();
         let tables = Arc::new(RunTables::for_run(&game, &cfg).unwrap());
         let plain = FitnessTerms::new(&game, &cfg, &tables).unwrap();
-        let rr = plain.evaluate(&game, &pop, &hall, cfg.genome_rules(), 3, 0);
+        let rr = plain.evaluate(&game, &pop, &hall, cfg.play_style(), 3, 0);
         assert_eq!(rr.points, round_robin(&game, &pop, cfg.illegal));
         assert_eq!(rr.games, 30);
         cfg.fitness = "round-robin+random:4".parse().unwrap();
         let both = FitnessTerms::new(&game, &cfg, &tables).unwrap();
-        let sum = both.evaluate(&game, &pop, &hall, cfg.genome_rules(), 3, 0);
+        let sum = both.evaluate(&game, &pop, &hall, cfg.play_style(), 3, 0);
         assert_eq!(sum.games, 30 + 4 * 6);
         assert!(sum.points.iter().zip(&rr.points).all(|(s, r)| s >= r));
         assert!(sum.points.iter().zip(&rr.points).any(|(s, r)| s > r));

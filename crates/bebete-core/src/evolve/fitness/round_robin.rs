@@ -1,7 +1,7 @@
 //! `round-robin`: every ordered pair of genomes plays once (the method);
 //! 2 points a win, 1 a draw ([`crate::evolve::tournament::round_robin`]).
 
-use super::{Evaluation, Round, RunTables, Term, TermKind};
+use super::{Evaluation, Round, RunTables, Term, TermType};
 use crate::dispatch::Abilities;
 use crate::evolve::EvolveConfig;
 use crate::evolve::OperatorError;
@@ -14,7 +14,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoundRobin;
 
-impl TermKind for RoundRobin {
+impl TermType for RoundRobin {
     const SYNTAX: &'static str = "round-robin";
     const HELP: &'static str =
         "every ordered pair of genomes plays once (the method); 2 points a win, 1 a draw";

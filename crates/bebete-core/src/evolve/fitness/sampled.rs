@@ -3,7 +3,7 @@
 //! populations can afford (`crate::evolve::tournament::sampled`).
 
 use super::round_robin::RoundRobin;
-use super::{Evaluation, Round, RunTables, Term, TermKind, count_term};
+use super::{Evaluation, Round, RunTables, Term, TermType, count_term};
 use crate::dispatch::Abilities;
 use crate::evolve::OperatorError;
 use crate::evolve::tournament::sampled;
@@ -16,7 +16,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sampled(pub u32);
 
-impl TermKind for Sampled {
+impl TermType for Sampled {
     const SYNTAX: &'static str = "sample:K";
     const HELP: &'static str = "K opponents drawn from the population, one game on each side: a tournament affordable for large populations";
 

@@ -14,9 +14,9 @@
 //! share of reachable unfinished positions whose gene plays a move that
 //! keeps the best achievable count of pieces, read from the exact solver.
 
-use super::{Evaluation, ExhaustiveScores, Round, RunTables, Term, TermKind};
+use super::{Evaluation, ExhaustiveScores, Round, RunTables, Term, TermType};
 use crate::dispatch::Abilities;
-use crate::encoding::shell::GenomeRules;
+use crate::encoding::shell::PlayStyle;
 use crate::encoding::{IllegalPolicy, TableGame};
 use crate::evolve::EvolveConfig;
 use crate::evolve::OperatorError;
@@ -29,7 +29,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Solo;
 
-impl TermKind for Solo {
+impl TermType for Solo {
     const SYNTAX: &'static str = "solo";
     const HELP: &'static str = "one game per genome from the start, 1,000 points a piece removed and a tie-break for the ways on along its game";
     const PLAYERS: Option<u8> = Some(1);
@@ -89,7 +89,7 @@ pub struct SoloGame {
 }
 
 /// Plays `genes` once from the start of the one-player `game`.
-pub(crate) fn play<G: TableGame>(game: &G, genes: &[u8], rules: GenomeRules) -> SoloGame {
+pub(crate) fn play<G: TableGame>(game: &G, genes: &[u8], rules: PlayStyle) -> SoloGame {
     let mut pos = game.start();
     let mut moves = Vec::new();
     let mut result = SoloGame {
@@ -179,7 +179,7 @@ mod tests {
                 genes[pos.pegs as usize] = m;
             }
         }
-        let rules = GenomeRules::from(IllegalPolicy::Repair);
+        let rules = PlayStyle::from(IllegalPolicy::Repair);
         let played = play(&game, &genes, rules);
         assert_eq!(
             (played.left, played.moves, played.forfeited),

@@ -2,9 +2,9 @@
 //! `alphabeta:D`, `perfect` or a genome file), sides alternating, 2 points
 //! a win, 1 a draw.
 
-use super::{Evaluation, Round, RunTables, Term, TermKind};
+use super::{Evaluation, Round, RunTables, Term, TermType};
 use crate::dispatch::Abilities;
-use crate::encoding::shell::GenomeRules;
+use crate::encoding::shell::PlayStyle;
 use crate::eval::{MatchConfig, play_against};
 use crate::evolve::OperatorError;
 use crate::evolve::{EvolveConfig, Population};
@@ -27,7 +27,7 @@ pub struct Versus {
     pub games: u64,
 }
 
-impl TermKind for Versus {
+impl TermType for Versus {
     const SYNTAX: &'static str = "SPEC:N";
     const HELP: &'static str = "N games against a fixed player (random, rules, mc:N, alphabeta:D, perfect, a genome file, …), sides alternating; 2 points a win, 1 a draw";
     const REPEATS: bool = true;
@@ -107,7 +107,7 @@ fn versus<G: Playable>(
     opponent: &PlayerFactory<G>,
     games: u64,
     seed: u64,
-    rules: GenomeRules,
+    rules: PlayStyle,
 ) -> Vec<u32> {
     let match_cfg = MatchConfig {
         games,

@@ -13,7 +13,7 @@ pub enum Stored {
     NTuple(NTuple),
 }
 
-impl Rules for Checkers {
+impl GenomeKinds for Checkers {
     type Votes = CheckersEncoder;
     type Values = ValueGenome;
     type Stored = Stored;

@@ -2,8 +2,8 @@
 //! their symmetries, and the registry's entry.
 
 use super::{
-    GameOptions, GenomeGame, InvalidRules, Kind, MethodSettings, NTuple, NoGenome, Othello,
-    Placement, Registered, Rules, SQUARES, ValueGenome,
+    GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, MethodSettings, NTuple, NoGenome,
+    Othello, Placement, Registered, SQUARES, ValueGenome,
 };
 use crate::games::{MAX_STAGES, OptionError, Pair};
 use serde::{Deserialize, Serialize};
@@ -27,7 +27,7 @@ pub enum Stored {
 
 /// Othello has no vote table (see `encoding::othello`): its genomes are
 /// value genomes.
-impl Rules for Othello {
+impl GenomeKinds for Othello {
     type Votes = NoGenome;
     type Values = ValueGenome;
     type Stored = Stored;

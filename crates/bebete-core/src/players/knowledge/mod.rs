@@ -18,7 +18,7 @@ pub use othello::WPC;
 
 use crate::bank::{Bank, BankSource};
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{BuiltIn, Game, KindOf, Pair, Rules};
+use crate::games::{BuiltIn, Game, GenomeKinds, KindOf, Pair};
 use crate::puzzle::PuzzleError;
 use crate::solve::{Score, SolvedTable, Solver, Value};
 use crate::store::FileError;
@@ -107,7 +107,7 @@ pub trait Knowledge: Game {
         _visitor: V,
     ) -> Result<V::Output, NotAPuzzle>
     where
-        Self: Rules,
+        Self: GenomeKinds,
     {
         Err(NotAPuzzle)
     }
@@ -115,7 +115,7 @@ pub trait Knowledge: Game {
 
 /// The rules' knowledge, read through the game they are played in: the
 /// fixed players, the solver and the bank see only the rules.
-impl<R: Rules + Knowledge, K: KindOf<R>> Knowledge for Pair<R, K> {
+impl<R: GenomeKinds + Knowledge, K: KindOf<R>> Knowledge for Pair<R, K> {
     const SOLVABLE: bool = R::SOLVABLE;
     const BANKED: bool = R::BANKED;
     const WEIGHTED_PIECES: bool = R::WEIGHTED_PIECES;
@@ -151,7 +151,7 @@ impl<R: Rules + Knowledge, K: KindOf<R>> Knowledge for Pair<R, K> {
 /// The rules' exact play, for the game they are played in.
 struct OnRules<R>(Arc<dyn Exact<R>>);
 
-impl<R: Rules, K: KindOf<R>> Exact<Pair<R, K>> for OnRules<R> {
+impl<R: GenomeKinds, K: KindOf<R>> Exact<Pair<R, K>> for OnRules<R> {
     fn solver(&self, game: &Pair<R, K>) -> Box<dyn ExactSolver<Pair<R, K>>> {
         Box::new(SolverOnRules(self.0.solver(&game.rules)))
     }
@@ -160,7 +160,7 @@ impl<R: Rules, K: KindOf<R>> Exact<Pair<R, K>> for OnRules<R> {
 /// The rules' exact solver, for the game they are played in.
 struct SolverOnRules<R: Game>(Box<dyn ExactSolver<R>>);
 
-impl<R: Rules, K: KindOf<R>> ExactSolver<Pair<R, K>> for SolverOnRules<R> {
+impl<R: GenomeKinds, K: KindOf<R>> ExactSolver<Pair<R, K>> for SolverOnRules<R> {
     fn move_scores(&mut self, game: &Pair<R, K>, pos: &R::Position) -> Vec<(R::Move, Score)> {
         self.0.move_scores(&game.rules, pos)
     }
