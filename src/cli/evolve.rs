@@ -406,7 +406,10 @@ pub fn defaults_by_game() -> String {
     }
     out.push_str("Under --preset method (each game's first encoder, round-robin fitness, random initial\ngenes, one mutation rate):\n");
     for &kind in GameName::ALL {
-        let m = kind.method();
+        let Ok(spec) = kind.from_options(&GameOptions::default()) else {
+            continue;
+        };
+        let m = EvolveConfig::method(spec, 0);
         out.push_str(&format!(
             "  --game {kind}  --mutation {} --generations {} --checkpoint-every {} --bench-every {}\n",
             m.mutation, m.generations, m.checkpoint_every, m.bench_every

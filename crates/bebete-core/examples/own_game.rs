@@ -19,9 +19,9 @@ use bebete_core::evolve::bench;
 use bebete_core::evolve::checkpoint::{self, Checkpoint};
 use bebete_core::evolve::exchange::Alone;
 use bebete_core::evolve::{
-    Evolution, EvolveConfig, GenerationReport, Observer, Prepared, RunDir, RunEnd,
+    Evolution, EvolveConfig, GenerationReport, MethodSettings, Observer, Prepared, RunDir, RunEnd,
 };
-use bebete_core::games::{Game, GameId, Identified, MethodSettings, Outcome};
+use bebete_core::games::{Game, GameId, Identified, Outcome};
 use bebete_core::genome::Genome;
 use bebete_core::players::{Exact, GenomePlayer, Knowledge, PlayerSpec, SolvedExact, play_game};
 use rand::{Rng, RngExt};

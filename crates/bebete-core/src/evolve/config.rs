@@ -9,11 +9,11 @@ use crate::bank::BankSource;
 use crate::dispatch::abilities;
 use crate::encoding::IllegalPolicy;
 use crate::encoding::shell::PlayStyle;
-use crate::games::{GameId, GameSpec, MethodSettings};
+use crate::games::{GameId, GameSpec};
 use crate::players::{Playable, PlayerSpec};
 use serde::{Deserialize, Serialize};
 
-pub use recommended::Recommended;
+pub use recommended::{MethodSettings, Recommended};
 pub use settable::SettingError;
 
 /// Everything that determines a run's results: the one settings type.
@@ -186,7 +186,8 @@ impl EvolveConfig {
         // every): a Connect-Four checkpoint of 100 genomes is 92 MB, so it
         // is written less often.
         let players = abilities(game).players;
-        EvolveConfig::plain(game.into(), players, game.game().method(), seed)
+        let settings = crate::games::with_game!(game, g => recommended::method_of(&g));
+        EvolveConfig::plain(game.into(), players, settings, seed)
     }
 
     /// The method for `game`, a game from outside this crate as well as a
@@ -194,8 +195,8 @@ impl EvolveConfig {
     /// what a program evolving its own game starts from.
     ///
     /// ```
-    /// use bebete_core::evolve::{EvolveConfig, Fitness};
-    /// use bebete_core::games::{MethodSettings, TicTacToe};
+    /// use bebete_core::evolve::{EvolveConfig, Fitness, MethodSettings};
+    /// use bebete_core::games::TicTacToe;
     ///
     /// let settings = MethodSettings {
     ///     mutation: 0.02,

@@ -31,7 +31,7 @@ pub mod stats;
 pub mod tournament;
 pub mod tutor;
 
-pub use config::{ConfigError, EvolveConfig, Preset, Recommended, SettingError};
+pub use config::{ConfigError, EvolveConfig, MethodSettings, Preset, Recommended, SettingError};
 pub use evolution::{Evolution, EvolveError, GenerationReport, Observer, Prepared, RunEnd};
 pub use fitness::Fitness;
 pub use hall::Hall;

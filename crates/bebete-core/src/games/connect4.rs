@@ -17,8 +17,8 @@
 //! (all stones). Playing a column is three bit operations.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf,
-    MethodSettings, MoveError, NTuple, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf, MoveError,
+    NTuple, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -216,14 +216,6 @@ impl Registered for GenomeGame<Connect4> {
     const NAME: &'static str = "connect4";
     const TITLE: &'static str = "Connect-Four";
     const ALIASES: &'static [&'static str] = &["c4"];
-    /// A checkpoint of 100 sub-grid genomes is 92 MB: written less often.
-    const METHOD: MethodSettings = MethodSettings {
-        mutation: 0.002,
-        generations: 300,
-        checkpoint_every: 50,
-        bench_every: 25,
-    };
-
     fn variants() -> Vec<Self> {
         let mut games: Vec<Self> = Connect4Encoder::ALL
             .map(|encoder| GenomeGame::votes(Connect4, encoder))

@@ -10,8 +10,8 @@
 //! is all the double rule needs to remember of the past.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf,
-    MethodSettings, MoveError, NoGenome, Outcome, Pair, Registered, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf, MoveError,
+    NoGenome, Outcome, Pair, Registered, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -174,13 +174,6 @@ impl Registered for GenomeGame<Matchsticks> {
     const NAME: &'static str = "matchsticks";
     const TITLE: &'static str = "Matchsticks";
     const ALIASES: &'static [&'static str] = &["nim"];
-    const METHOD: MethodSettings = MethodSettings {
-        mutation: 0.05,
-        generations: 200,
-        checkpoint_every: 50,
-        bench_every: 10,
-    };
-
     /// The default rules, and Fibonacci nim under both encoders.
     fn variants() -> Vec<Self> {
         let double = MatchsticksRules {

@@ -205,23 +205,9 @@ impl<'a> RuleObject<'a> {
     }
 }
 
-/// Settings a game gives a plain run (`--method`, and the base of the
-/// recommended settings): a Connect-Four checkpoint of 100 genomes is
-/// 92 MB, so it is written less often, and so on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MethodSettings {
-    /// The one mutation rate.
-    pub mutation: f64,
-    /// Generations of a plain run.
-    pub generations: u64,
-    /// Checkpoint every K generations.
-    pub checkpoint_every: u64,
-    /// Benchmark every K generations.
-    pub bench_every: u64,
-}
-
 /// A game this crate knows by name. Everything the program needs to list
-/// it, read it from options and files, and run it with sensible settings.
+/// it and read it from options and files (its settings for a run are
+/// evolution's: `evolve::Recommended`).
 pub trait Registered: Copy + Into<GameSpec> {
     /// The canonical command-line name.
     const NAME: &'static str;
@@ -234,8 +220,6 @@ pub trait Registered: Copy + Into<GameSpec> {
     /// none by default (the shared ones, `ntuple` and the vote tables, are
     /// described once).
     const OWN_ENCODERS: &'static [(&'static str, &'static str)] = &[];
-    /// The plain method's settings.
-    const METHOD: MethodSettings;
 
     /// The game under each encoder and rule variant that the tests run
     /// over (published counts, move invariants, file round trips).
@@ -345,11 +329,6 @@ macro_rules! registry {
                         .map(GameSpec::$kind)
                         .collect(),)+
                 }
-            }
-
-            /// The plain method's settings for this game.
-            pub fn method(self) -> MethodSettings {
-                match self { $(GameName::$kind => <$game as Registered>::METHOD,)+ }
             }
 
             /// The options of the rule parameters in `rules`

@@ -19,8 +19,8 @@
 //! more (the pegs left) asks the position.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf,
-    MethodSettings, MoveError, NoGenome, Outcome, Pair, Registered, Side, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf, MoveError,
+    NoGenome, Outcome, Pair, Registered, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -252,13 +252,6 @@ impl Registered for GenomeGame<Solitaire> {
     const NAME: &'static str = "solitaire";
     const TITLE: &'static str = "Peg solitaire";
     const ALIASES: &'static [&'static str] = &["peg"];
-    const METHOD: MethodSettings = MethodSettings {
-        mutation: 0.001,
-        generations: 500,
-        checkpoint_every: 50,
-        bench_every: 10,
-    };
-
     /// The default board and the smallest.
     fn variants() -> Vec<Self> {
         vec![

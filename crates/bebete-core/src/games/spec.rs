@@ -1,6 +1,6 @@
 //! The built-in games, registered once; a game named as data.
 
-use super::registry::{GameOptions, MethodSettings, Registered, registry};
+use super::registry::{GameOptions, Registered, registry};
 use super::{
     Checkers, Connect4, GenomeGame, GenomeKinds, KindOf, Matchsticks, NTuple, Othello, Pair,
     Solitaire, TicTacToe,

@@ -4,8 +4,8 @@
 //! follows from the stone counts, so one genome can play either side.
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf,
-    MethodSettings, MoveError, NTuple, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf, MoveError,
+    NTuple, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -132,13 +132,6 @@ impl Registered for GenomeGame<TicTacToe> {
     const NAME: &'static str = "tictactoe";
     const TITLE: &'static str = "Tic-tac-toe";
     const ALIASES: &'static [&'static str] = &["ttt"];
-    const METHOD: MethodSettings = MethodSettings {
-        mutation: 0.001,
-        generations: 1000,
-        checkpoint_every: 50,
-        bench_every: 10,
-    };
-
     fn variants() -> Vec<Self> {
         vec![
             TicTacToe::BASE3.registered(),

@@ -14,12 +14,34 @@ use crate::games::{
 };
 use crate::players::PlayerSpec;
 
+/// The plain method's settings of a built-in game.
+pub(crate) fn method_of<R: Recommended>(_: &R) -> MethodSettings {
+    R::METHOD
+}
+
 /// A built-in game's recommended run, the defaults of `evolve` (every
 /// registered game has one: the dispatch asks it of each).
 pub trait Recommended: Registered {
+    /// The plain method's settings for this game.
+    const METHOD: MethodSettings;
     /// The method's settings `cfg` as this game, its rules and its
     /// encoder recommend them.
     fn recommend(&self, cfg: EvolveConfig) -> EvolveConfig;
+}
+
+/// Settings a game gives a plain run (`--preset method`, and the base of
+/// the recommended settings): a Connect-Four checkpoint of 100 genomes is
+/// 92 MB, so it is written less often, and so on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MethodSettings {
+    /// The one mutation rate.
+    pub mutation: f64,
+    /// Generations of a plain run.
+    pub generations: u64,
+    /// Checkpoint every K generations.
+    pub checkpoint_every: u64,
+    /// Benchmark every K generations.
+    pub bench_every: u64,
 }
 
 /// `SPEC:N`: N games against a fixed player.
@@ -71,6 +93,13 @@ fn exact(cfg: EvolveConfig) -> EvolveConfig {
 /// The exact audit; a value genome learns by self-play in a population
 /// of 8.
 impl Recommended for GenomeGame<TicTacToe> {
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.001,
+        generations: 1000,
+        checkpoint_every: 50,
+        bench_every: 10,
+    };
+
     fn recommend(&self, cfg: EvolveConfig) -> EvolveConfig {
         if self.value_genome().is_some() {
             return EvolveConfig {
@@ -94,6 +123,13 @@ impl Recommended for GenomeGame<TicTacToe> {
 
 /// The exact audit, with a wider range of rates than tic-tac-toe's.
 impl Recommended for GenomeGame<Matchsticks> {
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.05,
+        generations: 200,
+        checkpoint_every: 50,
+        bench_every: 10,
+    };
+
     fn recommend(&self, cfg: EvolveConfig) -> EvolveConfig {
         EvolveConfig {
             mutation: Mutation::range(0.002, 0.2),
@@ -108,6 +144,14 @@ impl Recommended for GenomeGame<Matchsticks> {
 /// vote genome: games against fixed opponents from zero weights, 3,000
 /// generations.
 impl Recommended for GenomeGame<Connect4> {
+    /// A checkpoint of 100 sub-grid genomes is 92 MB: written less often.
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.002,
+        generations: 300,
+        checkpoint_every: 50,
+        bench_every: 25,
+    };
+
     fn recommend(&self, cfg: EvolveConfig) -> EvolveConfig {
         if self.value_genome().is_some() {
             return EvolveConfig {
@@ -135,6 +179,13 @@ impl Recommended for GenomeGame<Connect4> {
 
 /// Stop at a perfect game (one peg left).
 impl Recommended for GenomeGame<Solitaire> {
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.001,
+        generations: 500,
+        checkpoint_every: 50,
+        bench_every: 10,
+    };
+
     fn recommend(&self, cfg: EvolveConfig) -> EvolveConfig {
         EvolveConfig {
             mutation: Mutation::range(0.0005, 0.05),
@@ -149,6 +200,13 @@ impl Recommended for GenomeGame<Solitaire> {
 /// value genome: two learners by self-play, the better against
 /// `alphabeta:2` kept.
 impl Recommended for GenomeGame<Checkers> {
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.002,
+        generations: 200,
+        checkpoint_every: 50,
+        bench_every: 20,
+    };
+
     fn recommend(&self, cfg: EvolveConfig) -> EvolveConfig {
         if self.value_genome().is_some() {
             return EvolveConfig {
@@ -179,6 +237,13 @@ impl Recommended for GenomeGame<Checkers> {
 /// benchmark includes that yardstick, `wpc@0.1`, the figure the papers
 /// report.
 impl Recommended for GenomeGame<Othello> {
+    const METHOD: MethodSettings = MethodSettings {
+        mutation: 0.01,
+        generations: 100,
+        checkpoint_every: 10,
+        bench_every: 10,
+    };
+
     fn recommend(&self, cfg: EvolveConfig) -> EvolveConfig {
         EvolveConfig {
             population: 4,

@@ -44,8 +44,8 @@ mod render;
 mod tests;
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, MethodSettings,
-    MoveError, NTuple, NotationError, Outcome, Pair, Registered, Side, ValueGenome,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, MoveError, NTuple,
+    NotationError, Outcome, Pair, Registered, Side, ValueGenome,
 };
 
 /// Squares on the board.

@@ -44,13 +44,6 @@ impl Registered for GenomeGame<Checkers> {
     const NAME: &'static str = "checkers";
     const TITLE: &'static str = "Checkers";
     const ALIASES: &'static [&'static str] = &["draughts"];
-    const METHOD: MethodSettings = MethodSettings {
-        mutation: 0.002,
-        generations: 200,
-        checkpoint_every: 50,
-        bench_every: 20,
-    };
-
     fn variants() -> Vec<Self> {
         vec![
             Checkers::SUBGRID.registered(),

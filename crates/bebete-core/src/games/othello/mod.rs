@@ -30,8 +30,8 @@ use notation::{cell, parse_board, square_name};
 pub(crate) use registration::{pattern_tuples, straight_tuples, symmetric_square};
 
 use super::{
-    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, MethodSettings,
-    MoveError, NTuple, NoGenome, NotationError, Outcome, Placement, Registered, Side, ValueGenome,
+    BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, MoveError, NTuple,
+    NoGenome, NotationError, Outcome, Placement, Registered, Side, ValueGenome,
 };
 
 /// The move of a side that cannot put a disc anywhere.

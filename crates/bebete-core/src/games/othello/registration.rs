@@ -2,8 +2,8 @@
 //! their symmetries, and the registry's entry.
 
 use super::{
-    GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, MethodSettings, NTuple, NoGenome,
-    Othello, Placement, Registered, SQUARES, ValueGenome,
+    GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, NTuple, NoGenome, Othello, Placement,
+    Registered, SQUARES, ValueGenome,
 };
 use crate::games::{MAX_STAGES, OptionError, Pair};
 use serde::{Deserialize, Serialize};
@@ -230,13 +230,6 @@ impl Registered for GenomeGame<Othello> {
             "a value genome of 7 hand-placed tables of 8 squares: rows, the long diagonal, the edge, two corner blocks (--tuples 14 to 112, a multiple of 7, gives a set of them for each of 2 to 16 game stages by discs on the board)",
         ),
     ];
-    const METHOD: MethodSettings = MethodSettings {
-        mutation: 0.01,
-        generations: 100,
-        checkpoint_every: 10,
-        bench_every: 10,
-    };
-
     fn variants() -> Vec<Self> {
         [
             Othello::PATTERNS,
