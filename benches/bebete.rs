@@ -15,6 +15,7 @@ use bebete::games::{
 };
 use bebete::genome::random_genes;
 use bebete::players::{GreedyPlayer, NoisyPlayer, Player, RandomPlayer};
+use bebete_core::games::Notation;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;

@@ -419,6 +419,7 @@ impl<W: Write> Write for WrapAtWords<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Notation;
     use crate::games::TicTacToe;
     use crate::players::PlayerSpec;
 

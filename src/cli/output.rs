@@ -76,13 +76,13 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// The position the moves in `text` reach in `game`; a text that is no
 /// such position names it ([`shown`](crate::typed::shown)) and why.
-pub fn position_of<G: crate::games::Game>(game: &G, text: &str) -> anyhow::Result<G::Position> {
+pub fn position_of<G: crate::games::Notation>(game: &G, text: &str) -> anyhow::Result<G::Position> {
     game.parse_position(text)
         .map_err(|e| anyhow::anyhow!("position '{}': {e}", crate::typed::shown(text)))
 }
 
 /// [`position_of`], refusing a position where the game is over.
-pub fn position_in_play<G: crate::games::Game>(
+pub fn position_in_play<G: crate::games::Notation>(
     game: &G,
     text: &str,
 ) -> anyhow::Result<G::Position> {

@@ -3,7 +3,7 @@
 //! always plays a legal move.
 
 use bebete_core::encoding::{IllegalPolicy, TableGame, TableGameVisitor, visit_table_game};
-use bebete_core::games::{BuiltIn, Game, GameSpec, check_moves};
+use bebete_core::games::{BuiltIn, Game, GameSpec, Notation, check_moves};
 use bebete_core::genome::Genome;
 use proptest::prelude::*;
 
@@ -43,7 +43,7 @@ impl TableGameVisitor for RandomGame<'_> {
     }
 }
 
-fn check_any<G: Game>(game: &G, pos: &G::Position) -> Result<(), String> {
+fn check_any<G: Notation>(game: &G, pos: &G::Position) -> Result<(), String> {
     check_moves(game, pos).map_err(|e| e.to_string())
 }
 
@@ -136,14 +136,13 @@ fn every_registered_game_passes_the_invariants() {
 
 #[test]
 fn the_check_catches_a_wrong_move_list() {
-    use bebete_core::games::{BrokenInvariant, TicTacToe};
+    use bebete_core::games::{BrokenInvariant, Notation, TicTacToe};
     // A game whose move list forgets a legal move must fail the check.
     #[derive(Clone)]
     struct Forgetful(TicTacToe);
     impl Game for Forgetful {
         type Position = <TicTacToe as Game>::Position;
         type Move = u8;
-        const MOVE_PROMPT: &'static str = "";
         fn start(&self) -> Self::Position {
             self.0.start()
         }
@@ -163,18 +162,27 @@ fn the_check_catches_a_wrong_move_list() {
         fn play(&self, pos: &Self::Position, mv: u8) -> Self::Position {
             self.0.play(pos, mv)
         }
+    }
+
+    impl Notation for Forgetful {
+        const MOVE_PROMPT: &'static str = "";
+
         fn parse_move(&self, text: &str) -> Result<u8, bebete_core::games::MoveError> {
             self.0.parse_move(text)
         }
+
         fn format_move(&self, mv: u8) -> String {
             self.0.format_move(mv)
         }
+
         fn notation_separator(&self) -> &'static str {
             ""
         }
+
         fn render(&self, pos: &Self::Position) -> String {
             self.0.render(pos)
         }
+
         fn view(&self, pos: &Self::Position) -> bebete_core::games::BoardView {
             self.0.view(pos)
         }

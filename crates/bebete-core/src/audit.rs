@@ -215,7 +215,7 @@ mod tests {
     use super::*;
     use crate::encoding::ternary_index;
     use crate::games::GameSpec;
-    use crate::games::{Game, Matchsticks, MatchsticksRules, TicTacToe};
+    use crate::games::{Game, Matchsticks, MatchsticksRules, Notation, TicTacToe};
     use crate::genome::Genome;
     use crate::solve::Solver;
 

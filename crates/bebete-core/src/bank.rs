@@ -431,7 +431,7 @@ impl Rate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Connect4, Game};
+    use crate::games::{Connect4, Notation};
 
     fn entry(pos: Connect4Position, held_out: bool) -> Entry {
         Entry {

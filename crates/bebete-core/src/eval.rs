@@ -393,7 +393,7 @@ mod tests {
     /// a game, each record's moves a finished game with its outcome.
     #[test]
     fn recorded_games_are_the_games_played() {
-        use crate::games::Game;
+        use crate::games::{Game, Notation};
         let cfg = MatchConfig {
             games: 20,
             seed: 9,

@@ -108,7 +108,7 @@ impl Score {
 /// A memoising solver for one game.
 ///
 /// ```
-/// use bebete_core::games::{Game, TicTacToe};
+/// use bebete_core::games::{Game, Notation, TicTacToe};
 /// use bebete_core::solve::{Solver, Value};
 ///
 /// let game = TicTacToe;
@@ -267,7 +267,7 @@ impl<P: Copy + Eq + std::hash::Hash> SolvedOnce<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Matchsticks, MatchsticksRules, TakeRule, TicTacToe};
+    use crate::games::{Matchsticks, MatchsticksRules, Notation, TakeRule, TicTacToe};
 
     #[test]
     fn tictactoe_is_a_draw_and_every_first_move_keeps_it() {

@@ -7,7 +7,7 @@
 //! row, by taking every enemy pawn, or when the side to move has no move.
 //! With perfect play the second player wins.
 
-use bebete_core::games::{BoardView, Game, MoveError, Outcome, Side};
+use bebete_core::games::{BoardView, Game, MoveError, Notation, Outcome, Side};
 
 /// The rules (no parameters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,7 +34,6 @@ impl Board {
 impl Game for Hexapawn {
     type Position = Board;
     type Move = Move;
-    const MOVE_PROMPT: &'static str = "your move (from-to, cells 1-9): ";
 
     fn start(&self) -> Board {
         Board {
@@ -87,6 +86,11 @@ impl Game for Hexapawn {
         next.second_to_move = !pos.second_to_move;
         next
     }
+}
+
+impl Notation for Hexapawn {
+    const MOVE_PROMPT: &'static str = "your move (from-to, cells 1-9): ";
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let cell = |t: &str| t.trim().parse::<u8>().ok().filter(|c| (1..=9).contains(c));
         let cells = text
@@ -97,12 +101,15 @@ impl Game for Hexapawn {
         })?;
         Ok((from - 1) * 9 + to - 1)
     }
+
     fn format_move(&self, mv: Move) -> String {
         format!("{}-{}", mv / 9 + 1, mv % 9 + 1)
     }
+
     fn notation_separator(&self) -> &'static str {
         ","
     }
+
     fn render(&self, pos: &Board) -> String {
         let mark = |c: &u8| ['.', 'W', 'B'][*c as usize];
         pos.cells
@@ -110,6 +117,7 @@ impl Game for Hexapawn {
             .map(|row| row.iter().map(mark).collect::<String>() + "\n")
             .collect()
     }
+
     fn view(&self, pos: &Board) -> BoardView {
         let cells = pos
             .cells

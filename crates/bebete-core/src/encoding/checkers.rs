@@ -23,7 +23,9 @@
 
 use super::ntuple::{self, CellBoard};
 use super::{Explanation, IllegalPolicy, TableGame};
-use crate::games::{Checkers, CheckersEncoder, CheckersMove, CheckersPosition, Game, Pair, Side};
+use crate::games::{
+    Checkers, CheckersEncoder, CheckersMove, CheckersPosition, Game, Notation, Pair, Side,
+};
 use rand::{Rng, RngExt};
 use serde::Serialize;
 use std::cell::RefCell;

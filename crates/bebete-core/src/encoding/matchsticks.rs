@@ -102,7 +102,7 @@ impl TableGame for Pair<Matchsticks, MatchsticksEncoder> {
 mod tests {
     use super::*;
     use crate::encoding::TableGame;
-    use crate::games::{Game, MatchsticksRules};
+    use crate::games::{Game, MatchsticksRules, Notation};
 
     #[test]
     fn subtract_index_is_sticks_left_and_takes_are_repaired() {

@@ -23,7 +23,7 @@ pub use connect4::{SubgridEncoder, Votes, WINDOWS, WindowVote, heaviest_legal_co
 pub use tictactoe::ternary_index;
 
 use crate::games::BuiltIn;
-use crate::games::{Game, GameSpec, Outcome};
+use crate::games::{Game, GameSpec, Notation, Outcome};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -229,7 +229,7 @@ pub(crate) type Opponent<'o, G> =
 ///     pos = game.play(&pos, mv);
 /// }
 /// ```
-pub trait TableGame: Game {
+pub trait TableGame: Notation {
     /// Whether genes carry a weight beside the move (Connect-Four votes),
     /// so that a zero-weight start (`--init zero`) means something.
     const WEIGHTED_GENES: bool = false;

@@ -15,7 +15,7 @@
 
 use super::ntuple::{self, CellBoard};
 use crate::games::{
-    Game, Othello, OthelloPosition, Placement, othello_symmetric_square, pattern_tuples,
+    Notation, Othello, OthelloPosition, Placement, othello_symmetric_square, pattern_tuples,
     straight_tuples,
 };
 
@@ -139,6 +139,7 @@ impl CellBoard for Othello {
 mod tests {
     use super::*;
     use crate::encoding::{Learns, TableGame};
+    use crate::games::Game;
     use rand::{RngExt, SeedableRng};
 
     #[test]

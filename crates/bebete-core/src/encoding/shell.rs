@@ -13,7 +13,7 @@
 //! decision and usually far fewer.
 
 use super::{IllegalPolicy, TableGame};
-use crate::games::{Game, Outcome};
+use crate::games::{Game, Notation, Outcome};
 
 /// The deepest shell: D plies of search after each candidate move.
 pub const MAX_LOOKAHEAD: u8 = 6;
@@ -264,7 +264,7 @@ impl Verdict {
 /// the page: the only legal move as such; else the winning moves, or the
 /// losing moves it removed (or that every move loses, when it had to play
 /// one), or that nothing is forced; and whether it overrode the pure genome.
-pub(crate) fn describe<G: Game>(game: &G, depth: u8, d: &ShellDecision<G::Move>) -> String {
+pub(crate) fn describe<G: Notation>(game: &G, depth: u8, d: &ShellDecision<G::Move>) -> String {
     let list = |keep: fn(Verdict) -> bool| -> Vec<String> {
         d.verdicts
             .iter()

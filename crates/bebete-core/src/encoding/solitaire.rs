@@ -75,6 +75,7 @@ impl TableGame for Pair<Solitaire, PegBits> {
 mod tests {
     use super::*;
     use crate::encoding::TableGame;
+    use crate::games::Notation;
 
     #[test]
     fn the_index_is_the_peg_mask_and_a_gene_names_a_jump() {

@@ -18,7 +18,7 @@
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf, MoveError,
-    NTuple, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
+    NTuple, Notation, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -278,7 +278,6 @@ impl Game for Connect4 {
     type Position = Connect4Position;
     type Move = u8;
     const DEFAULT_OPENINGS: u32 = 2;
-    const MOVE_PROMPT: &'static str = "your move (column 1-7, q to quit): ";
 
     fn start(&self) -> Connect4Position {
         Connect4Position::default()
@@ -319,6 +318,10 @@ impl Game for Connect4 {
             moves: pos.moves + 1,
         }
     }
+}
+
+impl Notation for Connect4 {
+    const MOVE_PROMPT: &'static str = "your move (column 1-7, q to quit): ";
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
         match plain_number(text) {

@@ -1,7 +1,7 @@
 //! The rules' invariants, as a check that property tests and the fuzz
 //! targets run on any position they reach.
 
-use super::Game;
+use super::Notation;
 use std::sync::OnceLock;
 
 /// A rules invariant that does not hold, in words, with the position.
@@ -30,7 +30,7 @@ fn candidate_texts() -> &'static [String] {
 /// nothing else; a finished position has none and an unfinished one has
 /// some; a legal move changes the position and `try_play` agrees with
 /// `is_legal`.
-pub fn check_moves<G: Game>(game: &G, pos: &G::Position) -> Result<(), BrokenInvariant> {
+pub fn check_moves<G: Notation>(game: &G, pos: &G::Position) -> Result<(), BrokenInvariant> {
     let fail = |what: String| Err(BrokenInvariant(format!("{pos:?}: {what}")));
     let mut listed = Vec::new();
     game.legal_moves(pos, &mut listed);

@@ -13,7 +13,7 @@
 //! rules with one kind as a type, what the engine evolves and plays (each
 //! kind's `encoding::TableGame` for its pairs says how it reads the rules).
 
-use super::{BoardView, Game, MoveError, NTuple, NotationError, Outcome, Side};
+use super::{BoardView, Game, MoveError, NTuple, Notation, NotationError, Outcome, Side};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
@@ -176,8 +176,6 @@ impl<R: Game, K: Copy + Send + Sync + 'static> Game for Pair<R, K> {
 
     const DEFAULT_OPENINGS: u32 = R::DEFAULT_OPENINGS;
     const PLAYERS: u8 = R::PLAYERS;
-    const MOVE_PROMPT: &'static str = R::MOVE_PROMPT;
-    const SIDE_NAMES: [&'static str; 2] = R::SIDE_NAMES;
 
     fn start(&self) -> R::Position {
         self.rules.start()
@@ -197,26 +195,8 @@ impl<R: Game, K: Copy + Send + Sync + 'static> Game for Pair<R, K> {
     fn play(&self, pos: &R::Position, mv: R::Move) -> R::Position {
         self.rules.play(pos, mv)
     }
-    fn parse_move(&self, text: &str) -> Result<R::Move, MoveError> {
-        self.rules.parse_move(text)
-    }
-    fn format_move(&self, mv: R::Move) -> String {
-        self.rules.format_move(mv)
-    }
-    fn notation_separator(&self) -> &'static str {
-        self.rules.notation_separator()
-    }
-    fn render(&self, pos: &R::Position) -> String {
-        self.rules.render(pos)
-    }
-    fn render_play(&self, pos: &R::Position, last: Option<R::Move>) -> String {
-        self.rules.render_play(pos, last)
-    }
     fn pieces_left(&self, pos: &R::Position) -> u32 {
         self.rules.pieces_left(pos)
-    }
-    fn view(&self, pos: &R::Position) -> BoardView {
-        self.rules.view(pos)
     }
     fn exact_ending(&self, pos: &R::Position) -> Option<Vec<(R::Move, i32)>> {
         self.rules.exact_ending(pos)
@@ -227,21 +207,57 @@ impl<R: Game, K: Copy + Send + Sync + 'static> Game for Pair<R, K> {
     fn is_pass(&self, mv: R::Move) -> bool {
         self.rules.is_pass(mv)
     }
+}
+
+impl<R: Notation, K: Copy + Send + Sync + 'static> Notation for Pair<R, K> {
+    const MOVE_PROMPT: &'static str = R::MOVE_PROMPT;
+
+    const SIDE_NAMES: [&'static str; 2] = R::SIDE_NAMES;
+
+    fn parse_move(&self, text: &str) -> Result<R::Move, MoveError> {
+        self.rules.parse_move(text)
+    }
+
+    fn format_move(&self, mv: R::Move) -> String {
+        self.rules.format_move(mv)
+    }
+
+    fn notation_separator(&self) -> &'static str {
+        self.rules.notation_separator()
+    }
+
+    fn render(&self, pos: &R::Position) -> String {
+        self.rules.render(pos)
+    }
+
+    fn render_play(&self, pos: &R::Position, last: Option<R::Move>) -> String {
+        self.rules.render_play(pos, last)
+    }
+
+    fn view(&self, pos: &R::Position) -> BoardView {
+        self.rules.view(pos)
+    }
+
     fn why_illegal(&self, pos: &R::Position, mv: R::Move) -> String {
         self.rules.why_illegal(pos, mv)
     }
+
     fn try_play(&self, pos: &R::Position, mv: R::Move) -> Result<R::Position, MoveError> {
         self.rules.try_play(pos, mv)
     }
+
     fn parse_position(&self, text: &str) -> Result<R::Position, NotationError> {
         self.rules.parse_position(text)
     }
+
     fn parse_moves(&self, text: &str) -> Result<R::Position, NotationError> {
         self.rules.parse_moves(text)
     }
+
     fn split_notation<'a>(&self, text: &'a str) -> Vec<&'a str> {
         self.rules.split_notation(text)
     }
+
     fn format_line(&self, moves: &[R::Move]) -> String {
         self.rules.format_line(moves)
     }

@@ -11,7 +11,7 @@
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf, MoveError,
-    NoGenome, Outcome, Pair, Registered, Side, plain_number,
+    NoGenome, Notation, Outcome, Pair, Registered, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -325,8 +325,6 @@ impl Registered for GenomeGame<Matchsticks> {
 impl Game for Matchsticks {
     type Position = MatchsticksPosition;
     type Move = u8;
-    const MOVE_PROMPT: &'static str = "sticks to take (q to quit): ";
-    const SIDE_NAMES: [&'static str; 2] = ["player 1", "player 2"];
 
     fn start(&self) -> MatchsticksPosition {
         let n = self.rules.sticks;
@@ -390,6 +388,12 @@ impl Game for Matchsticks {
             ply: pos.ply + 1,
         }
     }
+}
+
+impl Notation for Matchsticks {
+    const MOVE_PROMPT: &'static str = "sticks to take (q to quit): ";
+
+    const SIDE_NAMES: [&'static str; 2] = ["player 1", "player 2"];
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
         let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());

@@ -161,7 +161,7 @@ pub struct NotationError {
 /// Implementations must be cheap to clone (they carry only rule parameters).
 ///
 /// ```
-/// use bebete_core::games::{Game, Outcome, Side, TicTacToe};
+/// use bebete_core::games::{Game, Notation, Outcome, Side, TicTacToe};
 ///
 /// let game = TicTacToe;
 /// let mut pos = game.start();
@@ -190,10 +190,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// the one player is always [`Side::First`] and a win means the best
     /// ending (one peg).
     const PLAYERS: u8 = 2;
-    /// What a person is asked for at their turn in `play`.
-    const MOVE_PROMPT: &'static str;
-    /// The two sides as `play` names them, the first mover first.
-    const SIDE_NAMES: [&'static str; 2] = ["X", "O"];
 
     /// The starting position.
     fn start(&self) -> Self::Position;
@@ -210,26 +206,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// result is unspecified (but memory-safe).
     fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
 
-    /// Parses one move of the position notation, without checking legality.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
-    /// Writes one move in the position notation.
-    fn format_move(&self, mv: Self::Move) -> String;
-    /// The separator between moves in the notation (`""` or `","`).
-    fn notation_separator(&self) -> &'static str;
-    /// A multi-line drawing of the board with its coordinates.
-    fn render(&self, pos: &Self::Position) -> String;
-    /// The board as `play` shows it, with `last` (the move just played)
-    /// marked and a winning line shown, where the game draws them.
-    fn render_play(&self, pos: &Self::Position, _last: Option<Self::Move>) -> String {
-        self.render(pos)
-    }
     /// One-player games: the pieces left (fewer is better; pegs in
     /// solitaire). Two-player games have none to count: 0.
     fn pieces_left(&self, _pos: &Self::Position) -> u32 {
         0
     }
-    /// The board as data, for drawing it elsewhere (the browser).
-    fn view(&self, pos: &Self::Position) -> BoardView;
     /// Every legal move of `pos` with its exact final result for the side
     /// that plays it, when the game can search the rest of the game from
     /// there quickly (Othello's last 12 empty squares: the disc
@@ -251,11 +232,37 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn is_pass(&self, _mv: Self::Move) -> bool {
         false
     }
+}
+
+/// How a game is written and drawn for people, apart from its rules
+/// ([`Game`]): the notation of moves and positions, the board as text
+/// for the terminal and as data for the page, and the words `play`
+/// prompts with. Search, evolution and the fixed players need only
+/// [`Game`]; what reads or shows a position needs this too.
+pub trait Notation: Game {
+    /// What a person is asked for at their turn in `play`.
+    const MOVE_PROMPT: &'static str;
+    /// The two sides as `play` names them, the first mover first.
+    const SIDE_NAMES: [&'static str; 2] = ["X", "O"];
+    /// Parses one move of the position notation, without checking legality.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+    /// Writes one move in the position notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// The separator between moves in the notation (`""` or `","`).
+    fn notation_separator(&self) -> &'static str;
+    /// A multi-line drawing of the board with its coordinates.
+    fn render(&self, pos: &Self::Position) -> String;
+    /// The board as `play` shows it, with `last` (the move just played)
+    /// marked and a winning line shown, where the game draws them.
+    fn render_play(&self, pos: &Self::Position, _last: Option<Self::Move>) -> String {
+        self.render(pos)
+    }
+    /// The board as data, for drawing it elsewhere (the browser).
+    fn view(&self, pos: &Self::Position) -> BoardView;
     /// Why `mv` is illegal in the unfinished position `pos`, in words.
     fn why_illegal(&self, _pos: &Self::Position, mv: Self::Move) -> String {
         format!("{} is not a legal move here", self.format_move(mv))
     }
-
     /// Plays `mv` if it is legal, or says why not.
     fn try_play(&self, pos: &Self::Position, mv: Self::Move) -> Result<Self::Position, MoveError> {
         if self.outcome(pos).is_some() {
@@ -266,15 +273,13 @@ pub trait Game: Clone + Send + Sync + 'static {
             Err(MoveError::Illegal(self.why_illegal(pos, mv)))
         }
     }
-
     /// Reads a whole position in the notation (the moves played from the
     /// start), naming the first bad move on failure.
     fn parse_position(&self, text: &str) -> Result<Self::Position, NotationError> {
         self.parse_moves(text)
     }
-
     /// Plays the moves of a notation string from the start, naming the
-    /// first bad move on failure (what [`Game::parse_position`] does unless
+    /// first bad move on failure (what [`Notation::parse_position`] does unless
     /// a game also reads positions written otherwise).
     fn parse_moves(&self, text: &str) -> Result<Self::Position, NotationError> {
         let text = text.trim();
@@ -290,7 +295,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
         Ok(pos)
     }
-
     /// Splits a notation string into the text of each move.
     fn split_notation<'a>(&self, text: &'a str) -> Vec<&'a str> {
         if text.is_empty() {
@@ -304,7 +308,6 @@ pub trait Game: Clone + Send + Sync + 'static {
             sep => text.split(sep).map(str::trim).collect(),
         }
     }
-
     /// Writes a move sequence in the notation.
     fn format_line(&self, moves: &[Self::Move]) -> String {
         moves

@@ -20,7 +20,7 @@
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf, MoveError,
-    NoGenome, Outcome, Pair, Registered, Side, plain_number,
+    NoGenome, Notation, Outcome, Pair, Registered, Side, plain_number,
 };
 use crate::games::{OptionError, RuleObject};
 use serde::{Deserialize, Serialize};
@@ -319,7 +319,6 @@ impl Game for Solitaire {
     type Position = SolitairePosition;
     type Move = u8;
     const PLAYERS: u8 = 1;
-    const MOVE_PROMPT: &'static str = "your jump (from-to, e.g. 4-1; ? asks bebete, q quits): ";
 
     fn start(&self) -> SolitairePosition {
         let all = (1u32 << self.holes()) - 1;
@@ -367,6 +366,14 @@ impl Game for Solitaire {
             None => *pos,
         }
     }
+
+    fn pieces_left(&self, pos: &SolitairePosition) -> u32 {
+        pos.pegs_left()
+    }
+}
+
+impl Notation for Solitaire {
+    const MOVE_PROMPT: &'static str = "your jump (from-to, e.g. 4-1; ? asks bebete, q quits): ";
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
         const EXPECTED: &str = "a jump is written from-to with hole numbers, e.g. 4-1";
@@ -419,10 +426,6 @@ impl Game for Solitaire {
         } else {
             format!("hole {} is not empty", j.to + 1)
         }
-    }
-
-    fn pieces_left(&self, pos: &SolitairePosition) -> u32 {
-        pos.pegs_left()
     }
 
     fn view(&self, pos: &SolitairePosition) -> BoardView {

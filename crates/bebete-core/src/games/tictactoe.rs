@@ -5,7 +5,7 @@
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, KindOf, MoveError,
-    NTuple, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
+    NTuple, Notation, Outcome, Pair, Registered, Side, ValueGenome, plain_number,
 };
 use crate::games::OptionError;
 
@@ -192,7 +192,6 @@ impl Registered for GenomeGame<TicTacToe> {
 impl Game for TicTacToe {
     type Position = TicTacToePosition;
     type Move = u8;
-    const MOVE_PROMPT: &'static str = "your move (cell 1-9, q to quit): ";
 
     fn start(&self) -> TicTacToePosition {
         TicTacToePosition::default()
@@ -239,6 +238,10 @@ impl Game for TicTacToe {
         }
         next
     }
+}
+
+impl Notation for TicTacToe {
+    const MOVE_PROMPT: &'static str = "your move (cell 1-9, q to quit): ";
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
         match plain_number(text) {

@@ -1,7 +1,7 @@
 //! A board as data, for drawing it somewhere other than a terminal (the
 //! browser page of `bebete serve`): which cell holds whose stone, which cells
 //! make the winning line, or how many sticks are left. Each game fills it in
-//! from its own position type ([`crate::games::Game::view`]).
+//! from its own position type ([`crate::games::Notation::view`]).
 
 use serde::Serialize;
 
@@ -47,7 +47,7 @@ pub enum BoardView {
 #[cfg(test)]
 mod tests {
     use super::BoardView;
-    use crate::games::{Connect4, Game, Matchsticks, MatchsticksRules, TicTacToe};
+    use crate::games::{Connect4, Matchsticks, MatchsticksRules, Notation, TicTacToe};
 
     fn grid(view: BoardView) -> (String, Vec<u32>) {
         match view {

@@ -29,7 +29,7 @@ pub use random::RandomPlayer;
 pub use rules::RulesPlayer;
 
 use crate::encoding::{IllegalPolicy, TableGame};
-use crate::games::{Game, Identified, Outcome, Side};
+use crate::games::{Game, Identified, Notation, Outcome, Side};
 use crate::genome::Genome;
 use crate::store::FileError;
 use std::path::PathBuf;
@@ -40,9 +40,9 @@ use std::sync::Arc;
 /// ([`Identified`]): what matches and evolution run, for a built-in game or
 /// one from outside this crate. Every type with the three is one; the name
 /// stands for the bound.
-pub trait Playable: TableGame + Knowledge + Identified {}
+pub trait Playable: TableGame + Knowledge + Identified + Notation {}
 
-impl<G: TableGame + Knowledge + Identified> Playable for G {}
+impl<G: TableGame + Knowledge + Identified + Notation> Playable for G {}
 
 /// Something that chooses moves.
 pub trait Player<G: Game>: Send {

@@ -9,7 +9,7 @@
 //! and a backward search by reversed jumps from the one-peg ends.
 
 use super::TooLarge;
-use crate::games::{Game, Solitaire, SolitairePosition};
+use crate::games::{Game, Notation, Solitaire, SolitairePosition};
 use rustc_hash::FxHashMap;
 
 /// Most positions [`SoloTable::build`] keeps before giving up (the

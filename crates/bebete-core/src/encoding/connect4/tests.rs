@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::encoding::TableGame;
-use crate::games::{Game, Pair};
+use crate::games::{Game, Notation, Pair};
 
 /// Columns in tie-break order: nearest the centre first, then the left.
 const CENTRE_OUT: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];

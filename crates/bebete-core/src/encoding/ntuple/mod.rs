@@ -44,7 +44,7 @@
 
 use super::{Explanation, IllegalPolicy};
 use super::{Learns, Opponent, TableGame};
-use crate::games::{Game, Outcome, Pair, Side};
+use crate::games::{Game, Notation, Outcome, Pair, Side};
 pub use crate::games::{MAX_STAGES, MAX_TUPLE_LENGTH as MAX_LENGTH, NTuple};
 use crate::games::{Placement, ValueGenome};
 use rand::{Rng, RngExt};
@@ -119,7 +119,7 @@ pub(crate) const SECOND: u8 = 3;
 
 /// A board of cells on a grid, as the value genome reads it. Cells are
 /// numbered row by row from the bottom left: `row * WIDTH + column`.
-pub trait CellBoard: Game {
+pub trait CellBoard: Notation {
     /// Columns of the grid.
     const WIDTH: usize;
     /// Rows of the grid.

@@ -45,7 +45,7 @@ mod tests;
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, MoveError, NTuple,
-    NotationError, Outcome, Pair, Registered, Side, ValueGenome,
+    Notation, NotationError, Outcome, Pair, Registered, Side, ValueGenome,
 };
 
 /// Squares on the board.
@@ -438,8 +438,6 @@ impl Game for Checkers {
     /// Forced captures make deterministic players repeat one game more
     /// often than in the other games: a few random plies vary them.
     const DEFAULT_OPENINGS: u32 = 4;
-    const MOVE_PROMPT: &'static str = "your move, e.g. 11-15 or 15x24 (q to quit): ";
-    const SIDE_NAMES: [&'static str; 2] = ["Black (b, B)", "White (w, W)"];
 
     fn start(&self) -> CheckersPosition {
         CheckersPosition::new(0x0000_0FFF, 0xFFF0_0000, 0, Side::First)
@@ -505,6 +503,12 @@ impl Game for Checkers {
         }
         next
     }
+}
+
+impl Notation for Checkers {
+    const MOVE_PROMPT: &'static str = "your move, e.g. 11-15 or 15x24 (q to quit): ";
+
+    const SIDE_NAMES: [&'static str; 2] = ["Black (b, B)", "White (w, W)"];
 
     fn parse_move(&self, text: &str) -> Result<CheckersMove, MoveError> {
         notation::parse_move(text)

@@ -31,7 +31,7 @@ pub(crate) use registration::{pattern_tuples, straight_tuples, symmetric_square}
 
 use super::{
     BoardView, Game, GameOptions, GenomeGame, GenomeKinds, InvalidRules, Kind, MoveError, NTuple,
-    NoGenome, NotationError, Outcome, Placement, Registered, Side, ValueGenome,
+    NoGenome, Notation, NotationError, Outcome, Placement, Registered, Side, ValueGenome,
 };
 
 /// The move of a side that cannot put a disc anywhere.
@@ -180,9 +180,6 @@ fn perft_sides(me: u64, them: u64, depth: u32, passed: bool) -> u64 {
 impl Game for Othello {
     type Position = OthelloPosition;
     type Move = u8;
-    const MOVE_PROMPT: &'static str =
-        "your move (a square a1-h8, or pass when you have none; q to quit): ";
-    const SIDE_NAMES: [&'static str; 2] = ["black (X)", "white (O)"];
     /// Both sides' deterministic players would otherwise repeat one game.
     const DEFAULT_OPENINGS: u32 = 4;
 
@@ -257,6 +254,27 @@ impl Game for Othello {
         next
     }
 
+    fn is_pass(&self, mv: u8) -> bool {
+        mv >= PASS
+    }
+
+    /// Counted on bitboards, a pass a ply (`perft_bitboards`).
+    fn perft(&self, pos: &OthelloPosition, depth: u32) -> u64 {
+        perft_bitboards(pos, depth)
+    }
+
+    /// The last 12 empty squares (`ENDING_EMPTIES`, `ending_moves`).
+    fn exact_ending(&self, pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
+        ending_moves(pos)
+    }
+}
+
+impl Notation for Othello {
+    const MOVE_PROMPT: &'static str =
+        "your move (a square a1-h8, or pass when you have none; q to quit): ";
+
+    const SIDE_NAMES: [&'static str; 2] = ["black (X)", "white (O)"];
+
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
         const EXPECTED: &str =
             "a move is a square a1-h8 (column a-h from the left, row 1-8 from the top) or pass";
@@ -267,10 +285,6 @@ impl Game for Othello {
             &[col @ b'a'..=b'h', row @ b'1'..=b'8'] => Ok((row - b'1') * 8 + (col - b'a')),
             _ => Err(MoveError::Syntax { expected: EXPECTED }),
         }
-    }
-
-    fn is_pass(&self, mv: u8) -> bool {
-        mv >= PASS
     }
 
     fn format_move(&self, mv: u8) -> String {
@@ -323,16 +337,6 @@ impl Game for Othello {
             text: text.to_string(),
             reason: MoveError::Illegal(reason),
         })
-    }
-
-    /// Counted on bitboards, a pass a ply (`perft_bitboards`).
-    fn perft(&self, pos: &OthelloPosition, depth: u32) -> u64 {
-        perft_bitboards(pos, depth)
-    }
-
-    /// The last 12 empty squares (`ENDING_EMPTIES`, `ending_moves`).
-    fn exact_ending(&self, pos: &OthelloPosition) -> Option<Vec<(u8, i32)>> {
-        ending_moves(pos)
     }
 
     fn why_illegal(&self, pos: &OthelloPosition, mv: u8) -> String {

@@ -9,7 +9,7 @@ pub(super) fn square_name(square: u8) -> String {
 }
 
 /// A board written as 64 squares and the side to move
-/// ([`Othello::parse_position`](Game::parse_position)).
+/// ([`Othello::parse_position`](crate::games::Notation::parse_position)).
 pub(super) fn parse_board(text: &str) -> Result<OthelloPosition, String> {
     const FORM: &str = "a board is 64 squares X (black), O (white) or . (empty), rows from the top, then the side to move X or O";
     let mut fields: Vec<&str> = text.split_whitespace().collect();

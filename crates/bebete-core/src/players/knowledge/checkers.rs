@@ -72,6 +72,7 @@ impl Knowledge for Checkers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Notation;
     use crate::players::{Player, RulesPlayer};
 
     #[test]

@@ -159,7 +159,7 @@ impl ExactSolver<Connect4> for Connect4Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Game, TicTacToe};
+    use crate::games::{Game, Notation, TicTacToe};
     use crate::solve::Value;
 
     #[test]

@@ -64,7 +64,7 @@ impl Knowledge for Othello {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
+    use crate::games::{Game, Notation};
 
     #[test]
     fn the_counter_is_symmetric_and_zero_at_the_start() {
