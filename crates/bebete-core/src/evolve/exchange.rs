@@ -129,7 +129,7 @@ pub mod mpi_exchange {
 
     impl Mpi {
         /// Initialises MPI (once per process).
-        pub fn new() -> Option<Mpi> {
+        pub(crate) fn new() -> Option<Mpi> {
             let universe = mpi::initialize()?;
             let world = universe.world();
             Some(Mpi {
