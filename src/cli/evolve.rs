@@ -12,9 +12,7 @@ use crate::evolve::{
 };
 
 use crate::games::{GameName, GameOptions, GameSpec};
-use crate::players::PlayerSpec;
 use crate::store::RunLock;
-use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -252,12 +250,9 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
     cfg.lookahead = args.lookahead;
     cfg.islands = args.islands;
     cfg.self_play = args.self_play.unwrap_or(cfg.self_play);
-    match args.learn_against.as_deref().map(str::trim) {
-        None => {}
-        Some("self") => cfg.learn_against = None,
-        Some(text) => {
-            cfg.learn_against = Some(PlayerSpec::parse(text).context("--learn-against")?);
-        }
+    if let Some(text) = &args.learn_against {
+        cfg.set("learn_against", text.as_str().into())
+            .map_err(|e| anyhow::anyhow!("--learn-against {text}: {}", reason(e)))?;
     }
     for assignment in &args.set {
         cfg.set_text(assignment)
@@ -278,28 +273,32 @@ pub fn run_with(args: EvolveArgs, control: Control) -> anyhow::Result<ExitCode> 
         migrants: set("migrants"),
     };
     follow_population(&mut cfg, given);
+    // A setting is named in errors as it was given: by a program's name
+    // (`keep=0`), through --set, or by its own flag.
+    let named = |flag: &str, value: &str| {
+        let key = flag.replace('-', "_");
+        let flagged = EvolveArgs::augment_args(clap::Command::new("evolve"))
+            .get_arguments()
+            .any(|arg| arg.get_long() == Some(flag));
+        if args.values.iter().any(|(k, _)| *k == key) {
+            format!("{key}={value}")
+        } else if !flagged || set(&key) {
+            format!("--set {key}={value}")
+        } else {
+            format!("--{flag} {value}")
+        }
+    };
     if let crate::bank::BankSource::File(path) = &cfg.bank
         && !path.is_file()
     {
         anyhow::bail!(
-            "--set bank={}: no such file; build one with `bebete bank --game c4 --out {}`, or leave bank out for the bank built into bebete (builtin)",
-            path.display(),
+            "{}: no such file; build one with `bebete bank --game c4 --out {}`, or leave bank out for the bank built into bebete (builtin)",
+            named("bank", &path.display().to_string()),
             path.display()
         );
     }
     if let Err(e) = cfg.validate() {
-        // A setting a program gave by name is named so (`keep=0`), and one
-        // without a flag of its own as --set names it.
-        let key = e.flag.replace('-', "_");
-        if args.values.iter().any(|(k, _)| *k == key) {
-            anyhow::bail!("{key}={}: {}", e.value, e.allowed);
-        }
-        let flagged = EvolveArgs::augment_args(clap::Command::new("evolve"))
-            .get_arguments()
-            .any(|arg| arg.get_long() == Some(e.flag));
-        if !flagged || set(&key) {
-            anyhow::bail!("--set {key}={}: {}", e.value, e.allowed);
-        }
+        anyhow::bail!("{}: {}", named(e.flag, &e.value), e.allowed);
     }
     super::output::check_out_path("--run", &dir, None)?;
     let run = RunDir::new(dir);

@@ -85,7 +85,7 @@ pub struct EvolveConfig {
     pub self_play: u32,
     /// The fixed player each value genome plays its `self_play` games
     /// against, learning from its own moves (`None`: against itself).
-    #[serde(default, with = "words::optional")]
+    #[serde(default, with = "words::opponent")]
     pub learn_against: Option<PlayerSpec>,
     /// Measure the champion every K generations (0: never).
     pub bench_every: u64,

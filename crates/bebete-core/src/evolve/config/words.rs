@@ -37,6 +37,25 @@ impl<'de> Visitor<'de> for Words {
     }
 }
 
+/// A value's words, or none (absent, null).
+struct MaybeWords;
+
+impl<'de> Visitor<'de> for MaybeWords {
+    type Value = Option<String>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a value in the command line's words, or none")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+        d.deserialize_any(Words).map(Some)
+    }
+}
+
 fn parse<T: FromStr, E: de::Error>(text: &str) -> Result<T, E>
 where
     T::Err: Display,
@@ -81,21 +100,30 @@ pub(crate) mod optional {
         }
     }
 
-    struct MaybeWords;
+    pub(crate) fn deserialize<'de, T, D>(d: D) -> Result<Option<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        match d.deserialize_option(MaybeWords)?.as_deref().map(str::trim) {
+            None | Some("" | "none") => Ok(None),
+            Some(text) => parse(text).map(Some),
+        }
+    }
+}
 
-    impl<'de> Visitor<'de> for MaybeWords {
-        type Value = Option<String>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a value in the command line's words, or none")
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Option<String>, E> {
-            Ok(None)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Option<String>, E> {
-            Ok(None)
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
-            d.deserialize_any(Words).map(Some)
+/// The player a value genome learns against: `self` (`None`) or a player.
+pub(crate) mod opponent {
+    use super::*;
+
+    pub(crate) fn serialize<T: Display, S: Serializer>(
+        v: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.collect_str(v),
+            None => s.serialize_str("self"),
         }
     }
 
@@ -106,7 +134,7 @@ pub(crate) mod optional {
         D: Deserializer<'de>,
     {
         match d.deserialize_option(MaybeWords)?.as_deref().map(str::trim) {
-            None | Some("" | "none") => Ok(None),
+            None | Some("self") => Ok(None),
             Some(text) => parse(text).map(Some),
         }
     }
