@@ -12,7 +12,7 @@
 
 pub use bebete_core::{
     audit, bank, budget, dispatch, encoding, eval, evolve, explain, games, genome, labelling,
-    players, puzzle, seed, solve, store,
+    observed, players, puzzle, seed, solve, store,
 };
 
 /// A line to standard error that never panics: a closed stderr (`bebete …

@@ -343,14 +343,16 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
             );
         }
     }
-    let starts_as_checkpoint = crate::store::open_regular(path)
-        .map_err(std::io::Error::other)
-        .and_then(|mut f| {
-            let mut magic = [0u8; 8];
-            std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
-        })
-        .is_ok_and(|magic| magic == crate::evolve::checkpoint::CHECKPOINT_FORMAT.magic);
-    if starts_as_checkpoint {
+    let magic = file_magic(path);
+    if magic == Some(crate::observed::OBSERVED_GENOME_FORMAT.magic) {
+        let game = crate::observed::TensorGenome::read(path)
+            .map_or_else(|_| "a game".to_string(), |f| f.game);
+        anyhow::bail!(
+            "{}: a genome of {game}, a game bebete was not built for: play it from Python (bebete.load, bebete.openspiel.Bot); `bebete genome info` describes it",
+            path.display()
+        );
+    }
+    if magic == Some(crate::evolve::checkpoint::CHECKPOINT_FORMAT.magic) {
         let run = path
             .parent()
             .filter(|dir| dir.ends_with(crate::store::run_files::CHECKPOINTS))
@@ -365,6 +367,14 @@ pub fn load_genome(path: &Path) -> anyhow::Result<Genome> {
         );
     }
     Err(error.into())
+}
+
+/// The first eight bytes of the file at `path`, when it has them.
+pub fn file_magic(path: &Path) -> Option<[u8; 8]> {
+    let mut f = crate::store::open_regular(path).ok()?;
+    let mut magic = [0u8; 8];
+    std::io::Read::read_exact(&mut f, &mut magic).ok()?;
+    Some(magic)
 }
 
 #[cfg(test)]

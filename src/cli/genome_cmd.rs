@@ -225,6 +225,61 @@ fn random(args: RandomArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `genome info --json` of an observed game's genome.
+#[derive(Serialize)]
+struct ObservedJson<'a> {
+    file: &'a std::path::Path,
+    game: &'a str,
+    layout: &'a crate::observed::Layout,
+    tuples: usize,
+    tuple_length: usize,
+    learned: &'a str,
+    alpha: f32,
+    epsilon: f32,
+    games_learned: u64,
+    plays_with: &'static str,
+}
+
+/// Where an observed game's genome plays: its game is not compiled in.
+const PLAYS_WITH: &str = "the Python package (bebete.load, bebete.openspiel.Bot)";
+
+/// `genome info` of a genome of a game bebete was not built for (an
+/// OpenSpiel game evolved from Python).
+fn observed_info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
+    let file = crate::observed::TensorGenome::read(&args.file)?;
+    let g = &file.genome;
+    let (alpha, epsilon) = g.rates();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let report = ObservedJson {
+            file: &args.file,
+            game: &file.game,
+            layout: &file.layout,
+            tuples: g.tuples(),
+            tuple_length: g.length(),
+            learned: &file.history,
+            alpha,
+            epsilon,
+            games_learned: g.games(),
+            plays_with: PLAYS_WITH,
+        };
+        write!(out, "{}", pretty_json(&report)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "file        {}", args.file.display())?;
+    writeln!(
+        out,
+        "game        {} (a game bebete was not built for)",
+        file.game
+    )?;
+    writeln!(out, "reads       {}", file.layout.describe())?;
+    writeln!(out, "tuples      {} of {} cells", g.tuples(), g.length())?;
+    writeln!(out, "learning    by TD self-play: {}", file.history)?;
+    writeln!(out, "rates       α {alpha:.4}, ε {epsilon:.3}")?;
+    writeln!(out, "plays with  {PLAYS_WITH}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `genome info --json`.
 #[derive(Serialize)]
 struct InfoJson<'a> {
@@ -239,6 +294,11 @@ struct InfoJson<'a> {
 }
 
 fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
+    if super::game_args::file_magic(&args.file)
+        == Some(crate::observed::OBSERVED_GENOME_FORMAT.magic)
+    {
+        return observed_info(&args);
+    }
     let genome = super::game_args::load_genome(&args.file)?;
     let p = &genome.provenance;
     let mut out = std::io::stdout().lock();

@@ -27,7 +27,7 @@ mod league;
 mod move_cmd;
 mod output;
 mod play_cmd;
-mod plot_cmd;
+pub mod plot_cmd;
 mod resume;
 #[cfg(feature = "serve")]
 mod serve_cmd;

@@ -70,6 +70,15 @@ pub fn run_with(args: ResumeArgs, control: Control) -> anyhow::Result<ExitCode> 
                 run.root().display()
             );
         }
+        if let Some((game, _)) = run.recorded_identity()
+            && game.starts_with("openspiel:")
+        {
+            anyhow::bail!(
+                "{}: a run of {game}, a game bebete was not built for: resume it from Python, bebete.resume({:?})",
+                run.root().display(),
+                run.root().display().to_string()
+            );
+        }
         anyhow::bail!(
             "{}: no checkpoints/gen-NNNNNN.ckpt here; is it a run directory written by `bebete evolve`?",
             run.root().display()

@@ -22,6 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["players"],
     &["audit", "eval", "explain", "labelling", "dispatch"],
     &["evolve"],
+    &["observed"],
     // Test-only (`#[cfg(test)] mod hot_paths`): the engine's hot paths
     // checked together, so above everything they run.
     &["hot_paths"],

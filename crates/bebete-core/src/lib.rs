@@ -35,7 +35,9 @@
 //! 6. [`audit`], [`eval`], [`explain`] (why a genome plays its move),
 //!    [`labelling`] (building a bank) and [`dispatch`] (from a game named as
 //!    data to generic code);
-//! 7. [`evolve`]: fitness, breeding, the generation loop, run directories.
+//! 7. [`evolve`]: fitness, breeding, the generation loop, run directories;
+//! 8. [`observed`]: games outside bebete seen through an observation
+//!    tensor (OpenSpiel's, from Python), their value genomes and runs.
 
 // No unsafe code in the engine. The unit tests' counting allocator
 // (`hot_paths`, a `GlobalAlloc`) is the one exception, allowed there alone.
@@ -57,6 +59,7 @@ pub mod genome;
 #[allow(unsafe_code)]
 mod hot_paths;
 pub mod labelling;
+pub mod observed;
 pub mod players;
 pub mod puzzle;
 pub mod seed;

@@ -6,6 +6,8 @@
 //! keywords and wraps the results; everything a run does, checks or
 //! refuses is the engine's and the command line's own.
 
+mod observed;
+
 use bebete::cli::Command;
 use bebete::cli::api::{self, Control, EachGeneration, Ended, GenerationReport, Mover};
 use bebete::eval::Watch;
@@ -338,5 +340,7 @@ fn _bebete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval, m)?)?;
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_class::<PyMover>()?;
+    m.add_class::<observed::PyObservedRun>()?;
+    m.add_class::<observed::PyObservedGenome>()?;
     Ok(())
 }

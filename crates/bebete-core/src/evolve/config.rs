@@ -213,7 +213,12 @@ impl EvolveConfig {
         EvolveConfig::plain(game.id(), G::PLAYERS, settings, seed)
     }
 
-    fn plain(game: GameId, players: u8, settings: MethodSettings, seed: u64) -> EvolveConfig {
+    pub(crate) fn plain(
+        game: GameId,
+        players: u8,
+        settings: MethodSettings,
+        seed: u64,
+    ) -> EvolveConfig {
         let MethodSettings {
             mutation,
             generations,

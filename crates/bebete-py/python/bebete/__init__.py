@@ -47,6 +47,7 @@ __all__ = [
     "resume",
     "eval",
     "Genome",
+    "ObservedGenome",
     "Run",
 ]
 
@@ -97,9 +98,49 @@ class Genome:
         return f"bebete.Genome({str(self.path)!r}, game={self.game!r})"
 
 
-def load(path: PathLike) -> Genome:
-    """Loads a genome file (a run's ``best.genome``, a shipped champion…)."""
-    return Genome(path)
+class ObservedGenome:
+    """The champion of a run over an OpenSpiel game (any game bebete was
+    not built for, ``bebete.evolve(pyspiel_game)``): a value genome over
+    the game's observation tensor. ``action(game, state)`` is its move;
+    ``bebete.openspiel.Bot`` plays it in ``pyspiel.evaluate_bots``."""
+
+    def __init__(self, path: PathLike):
+        self.path = Path(os.fspath(path))
+        self._genome = _bebete.ObservedGenome(os.fspath(self.path))
+        #: Its game, as the run named it (``openspiel:connect_four``).
+        self.game: str = self._genome.game
+
+    def action(self, game, state) -> int:
+        """Its action in ``state`` (a state of ``game``, the
+        ``pyspiel.Game`` it was evolved on): the legal action whose child
+        it values best for the player to move."""
+        place = self._genome.choose(game, state)
+        if place is None:
+            raise ValueError("the state is over: no action to choose")
+        return state.legal_actions()[place]
+
+    def describe(self) -> str:
+        """Its game, how it reads the tensor, its tuples, how it learned."""
+        return self._genome.describe()
+
+    def __repr__(self) -> str:
+        return f"bebete.ObservedGenome({str(self.path)!r}, game={self.game!r})"
+
+
+#: The tag an observed game's genome file starts with.
+_OBSERVED_MAGIC = b"BBTOBSG\0"
+
+
+def load(path: PathLike) -> Union[Genome, ObservedGenome]:
+    """Loads a genome file (a run's ``best.genome``, a shipped champion…):
+    a ``Genome`` of a built-in game, or an ``ObservedGenome`` of an
+    OpenSpiel game."""
+    try:
+        with open(os.fspath(path), "rb") as f:
+            observed = f.read(8) == _OBSERVED_MAGIC
+    except OSError:
+        observed = False  # the engine names what is wrong with the file
+    return ObservedGenome(path) if observed else Genome(path)
 
 
 def _number(text: str):
@@ -134,9 +175,9 @@ class Run:
             ]
 
     @property
-    def best(self) -> Genome:
+    def best(self) -> Union[Genome, ObservedGenome]:
         """The run's champion (``best.genome``)."""
-        return Genome(self.path / "best.genome")
+        return load(self.path / "best.genome")
 
     def __repr__(self) -> str:
         return f"bebete.Run({str(self.path)!r})"
@@ -230,7 +271,7 @@ def _run(
 
 
 def evolve(
-    game: str = "tictactoe",
+    game="tictactoe",
     *,
     seed: int,
     generations: Optional[int] = None,
@@ -252,7 +293,20 @@ def evolve(
     stderr every few seconds. ``overwrite=True`` deletes a run already in
     ``run`` and starts over (a notebook cell run twice); without it such a
     run is refused.
+
+    ``game`` may also be a ``pyspiel.Game``: any sequential, deterministic
+    game of perfect information for one or two players with an observation
+    tensor (OpenSpiel's own, or one written in Python with OpenSpiel's
+    game API). Value genomes read its tensor as cells and learn by TD
+    self-play between generations (docs/python.md); besides the run's
+    settings, ``tuples``, ``tuple_length`` and ``max_moves`` (a game that
+    long is stopped and scored a draw) shape it. The run's directory
+    defaults to ``runs/NAME-SEED``; Ctrl-C stops it at once, and
+    ``bebete.resume`` goes on from its last checkpoint (every generation
+    by default).
     """
+    if not isinstance(game, str):
+        return _evolve_observed(game, seed, generations, run, each, progress, overwrite, settings)
     _check_keywords("evolve", settings)
     if generations is not None:
         settings["generations"] = generations
@@ -276,9 +330,18 @@ def resume(
     **settings,
 ) -> Run:
     """Continues a run from its newest valid checkpoint: ``bebete resume
-    RUN --generations N``; without ``generations``, up to its plan."""
-    _check_keywords("resume", settings)
+    RUN --generations N``; without ``generations``, up to its plan. A run
+    over an OpenSpiel game loads its game again by the name the run
+    recorded (a game written in Python must be registered first: import
+    its module)."""
     path = run.path if isinstance(run, Run) else Path(os.fspath(run))
+    observed = _observed_game(path)
+    if observed is not None:
+        if settings:
+            name = next(iter(settings))
+            raise TypeError(f"resume() of an OpenSpiel game's run got an unexpected keyword argument {name!r}")
+        return _resume_observed(path, observed, generations, each, progress)
+    _check_keywords("resume", settings)
     words = ["resume", os.fspath(path)] + _words({"generations": generations, **settings})
     return _run(words, each, progress)
 
@@ -309,3 +372,71 @@ def eval(
     if len(tallies) == 1:
         return tallies[0]
     return {t["against"]: t for t in tallies}
+
+
+#: The keywords of a run over an OpenSpiel game besides the engine's settings.
+_OBSERVED_SHAPE = ("tuples", "tuple_length", "max_moves")
+
+
+def _evolve_observed(game, seed, generations, run, each, progress, overwrite, settings) -> Run:
+    """``evolve`` over a ``pyspiel.Game``."""
+    engine = set(_bebete.run_settings())
+    known = engine | set(_OBSERVED_SHAPE)
+    for name in settings:
+        if name not in known:
+            near = difflib.get_close_matches(name, sorted(known), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise TypeError(f"evolve() got an unexpected keyword argument {name!r}{hint}")
+    values = {n: v for n, v in settings.items() if n in engine and v is not None}
+    if generations is not None:
+        values["generations"] = generations
+    if run is None:
+        run = Path("runs") / f"{game.get_type().short_name}-{seed}"
+    shape = {n: settings.get(n) for n in _OBSERVED_SHAPE}
+    observed = _bebete.ObservedRun.start(
+        game, os.fspath(run), seed, values, overwrite=overwrite, **shape
+    )
+    return _observed_loop(observed, game, each, progress)
+
+
+def _observed_game(path: Path) -> Optional[str]:
+    """The OpenSpiel game a run directory's ``run.toml`` names, or None for
+    a run of a built-in game."""
+    try:
+        text = (path / "run.toml").read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "game":
+            name = value.strip().strip('"')
+            return name[len("openspiel:"):] if name.startswith("openspiel:") else None
+    return None
+
+
+def _resume_observed(path: Path, name: str, generations, each, progress) -> Run:
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    observed = _bebete.ObservedRun.resume(game, os.fspath(path), generations)
+    return _observed_loop(observed, game, each, progress)
+
+
+def _observed_loop(observed, game, each: Each, progress: bool) -> Run:
+    """Runs ``observed`` to its plan, a generation at a time; ends it with
+    its plot, and on an exception (Ctrl-C, an error of the game or of
+    ``each``) gives its directory back and raises it: the last checkpoint
+    stands."""
+    show = _with_progress(each, progress)
+    path = observed.path
+    try:
+        with _sigterm_stops_the_run():
+            while not observed.done:
+                row = observed.step(game)
+                if show is not None:
+                    show(row)
+    except BaseException:
+        observed.finish(None)
+        raise
+    observed.finish(f"its plan of {observed.planned} generations is done")
+    return Run(path)

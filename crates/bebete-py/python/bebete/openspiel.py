@@ -35,7 +35,7 @@ from typing import Union
 
 import pyspiel
 
-from . import Genome, PathLike, load
+from . import Genome, ObservedGenome, PathLike, load
 
 #: OpenSpiel's game names and bebete's.
 GAMES = {
@@ -227,15 +227,24 @@ class Bot(pyspiel.Bot):
     """A bebete genome playing an OpenSpiel game.
 
     ``genome``: a ``bebete.Genome`` or a genome file; ``game``: the
-    ``pyspiel`` game (or its name) it plays, one of ``GAMES``.
+    ``pyspiel`` game (or its name) it plays, one of ``GAMES``. Or the
+    champion of a run over any OpenSpiel game (``bebete.ObservedGenome``,
+    or its file) and that game.
     """
 
-    def __init__(self, genome: Union[Genome, PathLike], game):
+    def __init__(self, genome: Union[Genome, ObservedGenome, PathLike], game):
         pyspiel.Bot.__init__(self)
-        self.genome = genome if isinstance(genome, Genome) else load(genome)
+        self.genome = genome if isinstance(genome, (Genome, ObservedGenome)) else load(genome)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
         name = game.get_type().short_name
+        if isinstance(self.genome, ObservedGenome):
+            if not self.genome.game.startswith(f"openspiel:{name}"):
+                raise ValueError(
+                    f"{self.genome.path} is a genome of {self.genome.game}, not of OpenSpiel's {name}"
+                )
+            self.game = game
+            return
         if name not in GAMES:
             raise ValueError(f"{name}: bebete plays {', '.join(GAMES)}")
         if GAMES[name] != self.genome.game:
@@ -248,6 +257,8 @@ class Bot(pyspiel.Bot):
         """The genome's action in ``state``. In the middle of a capture of
         several jumps the genome is asked again for the whole capture from
         the turn's start (it decides alike), and its next jump is played."""
+        if isinstance(self.genome, ObservedGenome):
+            return self.genome.action(self.game, state)
         steps = _steps(state)  # the history replayed once a step
         return action_of(state, self.genome.move(position(state, steps)), steps)
 
@@ -269,11 +280,19 @@ class Bot(pyspiel.Bot):
         """Nothing to learn: each step reads the whole history."""
 
 
+def _is_factory(opponent) -> bool:
+    """Whether ``opponent`` makes a bot for a seat rather than being one."""
+    return callable(opponent) and not isinstance(opponent, pyspiel.Bot)
+
+
 def match(player, opponent, game, games: int = 20, seed: int = 1) -> dict:
     """Plays ``games`` games of ``game`` (a ``pyspiel`` game or its name)
     between two bots, sides alternating (``player`` first in the first
     game), each game by ``pyspiel.evaluate_bots`` with seed ``seed + i``;
-    ``player`` may also be a ``bebete.Genome`` or a genome file. Returns
+    ``player`` may also be a ``bebete.Genome`` or a genome file, and
+    ``opponent`` a function of the seat (0 or 1) and the game's seed that
+    makes a bot for that game, as OpenSpiel's random bot is made for its
+    seat (``lambda seat, seed: pyspiel.make_uniform_random_bot(seat, seed)``). Returns
     ``player``'s tally as ``bebete.eval`` gives it: ``games``, ``wins``,
     ``draws``, ``losses`` and ``score`` (a win 1, a draw ½, out of 1)."""
     if isinstance(game, str):
@@ -284,7 +303,8 @@ def match(player, opponent, game, games: int = 20, seed: int = 1) -> dict:
         raise ValueError(f"games={games}: a match is at least 1 game")
     tally = {"games": games, "wins": 0, "draws": 0, "losses": 0}
     for i in range(games):
-        seats = [player, opponent] if i % 2 == 0 else [opponent, player]
+        other = opponent(1 if i % 2 == 0 else 0, seed + i) if _is_factory(opponent) else opponent
+        seats = [player, other] if i % 2 == 0 else [other, player]
         returns = pyspiel.evaluate_bots(game.new_initial_state(), seats, seed + i)
         mine, theirs = (returns[0], returns[1]) if i % 2 == 0 else (returns[1], returns[0])
         outcome = "wins" if mine > theirs else "losses" if mine < theirs else "draws"

@@ -1,0 +1,475 @@
+//! The value genome of an observed game: tuples of cells, tables of
+//! weights, the moves it chooses, how it learns, and its file.
+
+use super::{Layout, Observed, Unfit};
+use crate::store::{FileError, Framed, read_framed, write_framed};
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The champion file of an observed game: its layout and genome.
+pub const OBSERVED_GENOME_FORMAT: Framed = Framed {
+    magic: *b"BBTOBSG\0",
+    version: 1,
+    file: "observed-game genome",
+};
+
+/// The most cells in a tuple.
+pub(crate) const MAX_TUPLE_CELLS: u8 = 8;
+/// The most weights in one tuple's table (per side): 2^22.
+pub(crate) const MAX_TABLE: u64 = 1 << 22;
+
+/// Tuples and cells per tuple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shape {
+    /// Tuples.
+    pub tuples: u16,
+    /// Cells per tuple.
+    pub length: u8,
+}
+
+impl Shape {
+    /// The default for a layout: as many tuples as cells (16 to 48), each
+    /// as long as a table of at most 4,096 weights allows (2 to 6 cells,
+    /// and at most half the board's). Measured on tic-tac-toe and
+    /// Connect-Four (docs/python.md): 16 tuples of 4 cells beat 8 of 6 on
+    /// the small board, 42 of 6 beat 32 or 64 of 4 on the larger one.
+    pub fn default_for(layout: &Layout) -> Shape {
+        let states = layout.states() as u64;
+        let most = (layout.cells() / 2).clamp(1, 6) as u8;
+        let length = (2..=6u8)
+            .rev()
+            .find(|&l| states.pow(l as u32) <= 4096)
+            .unwrap_or(2)
+            .min(most);
+        Shape {
+            tuples: layout.cells().clamp(16, 48) as u16,
+            length,
+        }
+    }
+
+    /// Checks the shape against a layout; `game` names it in the refusal.
+    pub fn check(self, game: &str, layout: &Layout) -> Result<(), Unfit> {
+        let unfit = |reason: String| {
+            Err(Unfit {
+                game: game.to_string(),
+                reason,
+            })
+        };
+        if !(1..=1024).contains(&self.tuples) {
+            return unfit(format!("tuples={}: must be 1-1024", self.tuples));
+        }
+        let most = (MAX_TUPLE_CELLS as usize).min(layout.cells());
+        if !(1..=most).contains(&(self.length as usize)) {
+            return unfit(format!(
+                "tuple_length={}: must be 1-{most} (its board has {} cells)",
+                self.length,
+                layout.cells()
+            ));
+        }
+        let table = (layout.states() as u64).saturating_pow(self.length as u32);
+        if table > MAX_TABLE {
+            return unfit(format!(
+                "tuple_length={}: a tuple of {} cells of {} states has {table} weights, more than {MAX_TABLE}; ask for shorter tuples",
+                self.length,
+                self.length,
+                layout.states()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A value genome over cells: `tuples` (each a list of cells), and for
+/// each a table of weights per side, one per tuple state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TensorGenome {
+    pub(crate) head: Head,
+    /// Tuple-major, then side, then state.
+    pub(crate) weights: Vec<f32>,
+}
+
+/// A genome's tuples and learning parameters: what its file and a
+/// checkpoint store beside the weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Head {
+    pub(crate) states: u32,
+    pub(crate) tuples: Vec<Vec<u16>>,
+    /// Learning rate.
+    pub(crate) alpha: f32,
+    /// Exploration.
+    pub(crate) epsilon: f32,
+    /// Self-play games learned from.
+    pub(crate) games: u64,
+}
+
+/// A child of a position as a genome sees it: its value for the first
+/// player (exact when the child is over) and the genome's own reading.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChildValue {
+    /// The value, −1..=1, from the first player's side.
+    pub value: f32,
+    /// Whether the child ends the game (the value is its result).
+    pub over: bool,
+}
+
+/// The file of an observed game's genome: its game, layout and genome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObservedGenomeFile {
+    /// The game's name (`openspiel:connect_four`).
+    pub game: String,
+    /// How its tensor is read.
+    pub layout: Layout,
+    /// How it learned, in words (the run, its generation).
+    pub history: String,
+    /// The genome.
+    pub genome: TensorGenome,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FileHead {
+    game: String,
+    layout: Layout,
+    history: String,
+    head: Head,
+}
+
+impl TensorGenome {
+    /// A fresh genome: `shape.tuples` random walks of `shape.length`
+    /// adjacent cells, zero weights, α 0.01 and ε 0.1.
+    pub fn random<R: Rng + ?Sized>(layout: &Layout, shape: Shape, rng: &mut R) -> TensorGenome {
+        let tuples = (0..shape.tuples)
+            .map(|_| walk(layout, shape.length, rng))
+            .collect();
+        let head = Head {
+            states: layout.states(),
+            tuples,
+            alpha: 0.01,
+            epsilon: 0.1,
+            games: 0,
+        };
+        let weights = vec![0.0; head.tuples.len() * 2 * head.table()];
+        TensorGenome { head, weights }
+    }
+
+    /// Tuples.
+    pub fn tuples(&self) -> usize {
+        self.head.tuples.len()
+    }
+
+    /// Cells per tuple.
+    pub fn length(&self) -> usize {
+        self.head.tuples.first().map_or(0, Vec::len)
+    }
+
+    /// Self-play games learned from.
+    pub fn games(&self) -> u64 {
+        self.head.games
+    }
+
+    /// Its learning rate and exploration.
+    pub fn rates(&self) -> (f32, f32) {
+        (self.head.alpha, self.head.epsilon)
+    }
+
+    /// The value of cell `states` left by `mover` (0 or 1), for the first
+    /// player, −1..1.
+    pub fn value(&self, states: &[u8], mover: u8) -> f32 {
+        let table = self.head.table();
+        let mut sum = 0.0;
+        for (t, cells) in self.head.tuples.iter().enumerate() {
+            let base = (2 * t + mover as usize) * table;
+            sum += self.weights[base + self.head.index(cells, states)];
+        }
+        sum.tanh()
+    }
+
+    /// Adds `step` to every weight `states` (left by `mover`) reads.
+    pub(crate) fn nudge(&mut self, states: &[u8], mover: u8, step: f32) {
+        let table = self.head.table();
+        for (t, cells) in self.head.tuples.iter().enumerate() {
+            let at = (2 * t + mover as usize) * table + self.head.index(cells, states);
+            self.weights[at] += step;
+        }
+    }
+
+    /// The genome's bytes in a checkpoint: its head, then its weights.
+    pub(crate) fn to_bytes(&self, out: &mut Vec<u8>) {
+        let head = postcard::to_allocvec(&self.head).expect("a head serialises");
+        out.extend_from_slice(&(head.len() as u32).to_le_bytes());
+        out.extend_from_slice(&head);
+        out.extend_from_slice(&(self.weights.len() as u64).to_le_bytes());
+        for w in &self.weights {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    /// A genome read back from `bytes` at `at` (advanced past it).
+    pub(crate) fn from_bytes(bytes: &[u8], at: &mut usize, layout: &Layout) -> Option<Self> {
+        let take = |at: &mut usize, n: usize| -> Option<&[u8]> {
+            let slice = bytes.get(*at..at.checked_add(n)?)?;
+            *at += n;
+            Some(slice)
+        };
+        let len = u32::from_le_bytes(take(at, 4)?.try_into().ok()?) as usize;
+        let head: Head = postcard::from_bytes(take(at, len)?).ok()?;
+        let count = u64::from_le_bytes(take(at, 8)?.try_into().ok()?);
+        let count = usize::try_from(count).ok()?;
+        let raw = take(at, count.checked_mul(4)?)?;
+        let weights: Vec<f32> = raw
+            .chunks_exact(4)
+            .map(|w| f32::from_le_bytes(w.try_into().expect("4 bytes")))
+            .collect();
+        let genome = TensorGenome { head, weights };
+        genome.fits(layout).then_some(genome)
+    }
+
+    /// Whether the genome reads `layout`'s cells, its tables whole.
+    fn fits(&self, layout: &Layout) -> bool {
+        let head = &self.head;
+        let length = self.length();
+        head.states == layout.states()
+            && (1..=MAX_TUPLE_CELLS as usize).contains(&length)
+            && (head.states as u64)
+                .checked_pow(length as u32)
+                .unwrap_or(u64::MAX)
+                <= MAX_TABLE
+            && head
+                .tuples
+                .iter()
+                .all(|t| t.len() == length && t.iter().all(|&c| (c as usize) < layout.cells()))
+            && self.weights.len() == head.tuples.len() * 2 * head.table()
+            && self.weights.iter().all(|w| w.is_finite())
+    }
+
+    /// Writes the genome, with its game, layout and `history`, to `path`.
+    pub fn write(
+        &self,
+        path: &Path,
+        game: &str,
+        layout: &Layout,
+        history: &str,
+    ) -> Result<(), FileError> {
+        let head = FileHead {
+            game: game.to_string(),
+            layout: layout.clone(),
+            history: history.to_string(),
+            head: self.head.clone(),
+        };
+        let mut payload = Vec::with_capacity(self.weights.len() * 4);
+        for w in &self.weights {
+            payload.extend_from_slice(&w.to_le_bytes());
+        }
+        write_framed(path, OBSERVED_GENOME_FORMAT, &head, &payload)
+    }
+
+    /// Reads a genome file written by [`TensorGenome::write`].
+    pub fn read(path: &Path) -> Result<ObservedGenomeFile, FileError> {
+        let (head, payload): (FileHead, Vec<u8>) = read_framed(path, OBSERVED_GENOME_FORMAT)?;
+        let damaged = || {
+            FileError::new(
+                path,
+                crate::store::FileProblem::Malformed(
+                    "its tuples, tables and layout do not agree".into(),
+                ),
+            )
+        };
+        if !payload.len().is_multiple_of(4) {
+            return Err(damaged());
+        }
+        let genome = TensorGenome {
+            head: head.head,
+            weights: payload
+                .chunks_exact(4)
+                .map(|w| f32::from_le_bytes(w.try_into().expect("4 bytes")))
+                .collect(),
+        };
+        if !genome.fits(&head.layout) {
+            return Err(damaged());
+        }
+        Ok(ObservedGenomeFile {
+            game: head.game,
+            layout: head.layout,
+            history: head.history,
+            genome,
+        })
+    }
+
+    /// A child of `a` and `b` (of one shape): each tuple, with its
+    /// tables, from either, and the learning rates of one; then each
+    /// tuple redrawn (fresh cells, zero weights) with probability `rate`,
+    /// and the rates drifted.
+    pub(crate) fn child<R: Rng + ?Sized>(
+        a: &TensorGenome,
+        b: &TensorGenome,
+        layout: &Layout,
+        rate: f64,
+        rng: &mut R,
+    ) -> TensorGenome {
+        let mut child = a.clone();
+        let span = 2 * child.head.table();
+        let length = child.length() as u8;
+        for t in 0..child.tuples() {
+            if rng.random::<bool>() {
+                child.head.tuples[t].clone_from(&b.head.tuples[t]);
+                child.weights[t * span..(t + 1) * span]
+                    .copy_from_slice(&b.weights[t * span..(t + 1) * span]);
+            }
+            if rng.random::<f64>() < rate {
+                child.head.tuples[t] = walk(layout, length, rng);
+                child.weights[t * span..(t + 1) * span].fill(0.0);
+            }
+        }
+        if rng.random::<bool>() {
+            (child.head.alpha, child.head.epsilon) = (b.head.alpha, b.head.epsilon);
+        }
+        // Self-adapted rates: a log-normal drift, within bounds.
+        let drift = |rng: &mut R| (0.2 * (rng.random::<f32>() - 0.5) * 2.0).exp();
+        child.head.alpha = (child.head.alpha * drift(rng)).clamp(1e-4, 0.1);
+        child.head.epsilon = (child.head.epsilon * drift(rng)).clamp(0.01, 0.3);
+        child.head.games = a.head.games.max(b.head.games);
+        child
+    }
+
+    /// The share of tuples (by place) whose cells differ between `self`
+    /// and `other`.
+    pub(crate) fn difference(&self, other: &TensorGenome) -> f64 {
+        let n = self.tuples().min(other.tuples()).max(1);
+        let differ = self
+            .head
+            .tuples
+            .iter()
+            .zip(&other.head.tuples)
+            .filter(|(a, b)| a != b)
+            .count();
+        differ as f64 / n as f64
+    }
+}
+
+impl Head {
+    /// Weights in one table: states^length.
+    fn table(&self) -> usize {
+        let length = self.tuples.first().map_or(0, Vec::len);
+        (self.states as usize).pow(length as u32)
+    }
+
+    /// The state of the tuple `cells` in `states`, as a table index.
+    #[inline]
+    fn index(&self, cells: &[u16], states: &[u8]) -> usize {
+        cells.iter().rev().fold(0usize, |i, &c| {
+            i * self.states as usize + states[c as usize] as usize
+        })
+    }
+}
+
+/// A tuple: a random walk of `length` distinct adjacent cells (started
+/// again from a fresh cell when it runs into a corner).
+fn walk<R: Rng + ?Sized>(layout: &Layout, length: u8, rng: &mut R) -> Vec<u16> {
+    let mut around = Vec::with_capacity(8);
+    loop {
+        let mut tuple = vec![rng.random_range(0..layout.cells())];
+        while tuple.len() < length as usize {
+            let last = tuple[tuple.len() - 1];
+            layout.neighbours(last, &mut around);
+            around.retain(|c| !tuple.contains(c));
+            if around.is_empty() {
+                break;
+            }
+            tuple.push(around[rng.random_range(0..around.len())]);
+        }
+        if tuple.len() == length as usize {
+            return tuple.into_iter().map(|c| c as u16).collect();
+        }
+    }
+}
+
+/// What one player of an observed game is: a genome, its reading of
+/// cells, and buffers kept between decisions.
+pub(crate) struct Chooser<G: Observed> {
+    pub(crate) children: Vec<G::State>,
+    pub(crate) ends: Vec<Option<f32>>,
+    pub(crate) tensors: Vec<f32>,
+    /// Cell states of each child, `cells` apiece.
+    pub(crate) states: Vec<u8>,
+    pub(crate) values: Vec<ChildValue>,
+    /// The cell states of the afterstate a learner last left.
+    pub(crate) before: Vec<u8>,
+}
+
+impl<G: Observed> Default for Chooser<G> {
+    fn default() -> Self {
+        Chooser {
+            children: Vec::new(),
+            ends: Vec::new(),
+            tensors: Vec::new(),
+            states: Vec::new(),
+            values: Vec::new(),
+            before: Vec::new(),
+        }
+    }
+}
+
+impl<G: Observed> Chooser<G> {
+    /// Lists the children of `state` and values each with `genome` for
+    /// `mover`; false when it has none.
+    pub(crate) fn value_children(
+        &mut self,
+        game: &mut G,
+        layout: &Layout,
+        genome: &TensorGenome,
+        state: &G::State,
+        mover: u8,
+    ) -> Result<bool, G::Error> {
+        self.children.clear();
+        self.ends.clear();
+        self.tensors.clear();
+        game.children(state, &mut self.children, &mut self.ends, &mut self.tensors)?;
+        let (cells, len) = (layout.cells(), layout.tensor_len());
+        self.states.resize(self.children.len() * cells, 0);
+        self.values.clear();
+        for (i, end) in self.ends.iter().enumerate() {
+            let states = &mut self.states[i * cells..(i + 1) * cells];
+            let value = match *end {
+                Some(result) => ChildValue {
+                    value: result.clamp(-1.0, 1.0),
+                    over: true,
+                },
+                None => {
+                    let tensor = self.tensors.get(i * len..(i + 1) * len);
+                    layout.read(tensor.unwrap_or(&[]), states);
+                    ChildValue {
+                        value: genome.value(states, mover),
+                        over: false,
+                    }
+                }
+            };
+            self.values.push(value);
+        }
+        Ok(!self.children.is_empty())
+    }
+
+    /// The best child for `mover` (the first player the highest value, the
+    /// second the lowest; the first of equals).
+    pub(crate) fn best(&self, mover: u8) -> usize {
+        let sign = if mover == 0 { 1.0 } else { -1.0 };
+        let mut best = 0;
+        for (i, v) in self.values.iter().enumerate() {
+            if sign * v.value > sign * self.values[best].value {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// [`Chooser::best`], equals drawn at random (a learner's fresh
+    /// tables value every child alike: the first would always be played).
+    pub(crate) fn best_drawn<R: Rng>(&self, mover: u8, rng: &mut R) -> usize {
+        let top = self.values[self.best(mover)].value;
+        let equal = self.values.iter().filter(|v| v.value == top).count();
+        let k = rng.random_range(0..equal);
+        (0..self.values.len())
+            .filter(|&i| self.values[i].value == top)
+            .nth(k)
+            .unwrap_or(0)
+    }
+}

@@ -1,0 +1,316 @@
+//! Observed games: the layout read from tensors, the genome's file, and a
+//! run over a small game written here as an outside program would give it
+//! (tic-tac-toe, its tensor as OpenSpiel's: planes empty, X, O).
+
+use super::*;
+use crate::evolve::EvolveConfig;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// Tic-tac-toe as an outside game: cells 0 empty, 1 X, 2 O, and the
+/// player to move.
+struct Ttt;
+
+#[derive(Clone, Copy)]
+struct Board([u8; 9], u8);
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl Board {
+    fn winner(&self) -> Option<u8> {
+        LINES
+            .iter()
+            .find(|l| self.0[l[0]] != 0 && l.iter().all(|&c| self.0[c] == self.0[l[0]]))
+            .map(|l| self.0[l[0]])
+    }
+    fn result(&self) -> Option<f32> {
+        match self.winner() {
+            Some(1) => Some(1.0),
+            Some(_) => Some(-1.0),
+            None if self.0.iter().all(|&c| c != 0) => Some(0.0),
+            None => None,
+        }
+    }
+    fn tensor(&self, out: &mut Vec<f32>) {
+        for plane in 0..3u8 {
+            out.extend(self.0.iter().map(|&c| f32::from(c == plane)));
+        }
+    }
+}
+
+impl Observed for Ttt {
+    type State = Board;
+    type Error = std::convert::Infallible;
+    fn name(&self) -> String {
+        "test:tic_tac_toe".into()
+    }
+    fn players(&self) -> u8 {
+        2
+    }
+    fn tensor_shape(&self) -> Vec<usize> {
+        vec![3, 3, 3]
+    }
+    fn start(&mut self) -> Result<Board, Self::Error> {
+        Ok(Board([0; 9], 0))
+    }
+    fn to_move(&mut self, s: &Board) -> Result<Option<u8>, Self::Error> {
+        Ok(s.result().is_none().then_some(s.1))
+    }
+    fn children(
+        &mut self,
+        s: &Board,
+        children: &mut Vec<Board>,
+        ends: &mut Vec<Option<f32>>,
+        tensors: &mut Vec<f32>,
+    ) -> Result<(), Self::Error> {
+        for cell in (0..9).filter(|&c| s.0[c] == 0) {
+            let mut next = *s;
+            next.0[cell] = s.1 + 1;
+            next.1 = 1 - s.1;
+            children.push(next);
+            ends.push(next.result());
+            next.tensor(tensors);
+        }
+        Ok(())
+    }
+    fn moves(&mut self, s: &Board) -> Result<usize, Self::Error> {
+        Ok(s.0.iter().filter(|&&c| c == 0).count())
+    }
+    fn child(
+        &mut self,
+        s: &Board,
+        k: usize,
+        tensor: &mut Vec<f32>,
+    ) -> Result<(Board, Option<f32>), Self::Error> {
+        let (mut children, mut ends, mut tensors) = (Vec::new(), Vec::new(), Vec::new());
+        self.children(s, &mut children, &mut ends, &mut tensors)?;
+        tensor.clear();
+        tensor.extend_from_slice(&tensors[k * 27..(k + 1) * 27]);
+        Ok((children[k], ends[k]))
+    }
+}
+
+#[test]
+fn planes_that_never_differ_across_the_board_are_not_cells() {
+    // Two planes over a 2×2 board and a third that says whose turn it is.
+    let samples = [
+        [0., 1., 0., 0., 1., 0., 1., 1., 1., 1., 1., 1.],
+        [1., 0., 0., 1., 0., 0., 1., 1., 0., 0., 0., 0.],
+    ]
+    .concat();
+    let layout = Layout::probe("g", &[3, 2, 2], &samples).unwrap();
+    assert_eq!(layout.planes, vec![0, 1]);
+    assert_eq!((layout.cells(), layout.states()), (4, 3));
+    let mut states = [9u8; 4];
+    layout.read(&samples[12..], &mut states);
+    // Cell 0: plane 0 set; cell 2: plane 1; cell 3: both, the first wins.
+    assert_eq!(states, [1, 0, 2, 1]);
+}
+
+#[test]
+fn a_tensor_of_values_is_read_by_its_levels() {
+    let layout = Layout::probe("nim", &[4], &[0., 1., 3., 1., 5., 0., 0., 1.]).unwrap();
+    assert_eq!(layout.levels, vec![0., 1., 3., 5.]);
+    let mut states = [0u8; 4];
+    layout.read(&[5., 2.9, 0.4, 1.2], &mut states);
+    assert_eq!(states, [3, 2, 0, 1]);
+    let many: Vec<f32> = (0..100).map(|v| v as f32).collect();
+    let layout = Layout::probe("oware", &[10], &many).unwrap();
+    assert_eq!(layout.levels.len(), MAX_LEVELS);
+}
+
+#[test]
+fn an_unfit_tensor_is_refused_with_what_it_lacks() {
+    let e = Layout::probe("g", &[2, 2, 2, 2], &[0.; 16]).unwrap_err();
+    assert!(e.to_string().contains("4 dimensions"), "{e}");
+    let e = Layout::probe("g", &[2, 2, 2], &[1.; 16]).unwrap_err();
+    assert!(e.to_string().contains("no plane"), "{e}");
+    let layout = Layout::probe("g", &[3, 3, 3], &[[0.; 9], [1.; 9], [0.; 9]].concat());
+    assert!(layout.is_err());
+    // Tuples too long for their states.
+    let planes: Vec<f32> = (0..60 * 4)
+        .map(|i| f32::from(i % 4 == (i / 4) % 4))
+        .collect();
+    let layout = Layout::probe("g", &[60, 2, 2], &planes).unwrap();
+    let e = Shape {
+        tuples: 4,
+        length: 4,
+    }
+    .check("g", &layout)
+    .unwrap_err();
+    assert!(e.reason.contains("shorter tuples"), "{e}");
+}
+
+fn settings() -> EvolveConfig {
+    let mut cfg = ObservedRun::settings_for("test:tic_tac_toe", 2, 5);
+    cfg.population = 4;
+    cfg.elite = 2;
+    cfg.self_play = 30;
+    cfg.generations = 4;
+    cfg.bench_every = 0;
+    cfg
+}
+
+fn run_to_end(dir: &std::path::Path, cfg: EvolveConfig) -> ObservedRun {
+    let mut run = ObservedRun::start(&mut Ttt, cfg, ObservedSettings::default(), dir).unwrap();
+    while !run.done() {
+        run.step(&mut Ttt).unwrap();
+    }
+    run
+}
+
+/// The figures of a row that do not depend on the clock.
+fn figures(rows: &[crate::evolve::StatsRow]) -> Vec<(u64, u32, u64, u32, u64)> {
+    rows.iter()
+        .map(|r| (r.generation, r.best, r.mean.to_bits(), r.worst, r.games))
+        .collect()
+}
+
+#[test]
+fn a_resumed_run_equals_an_uninterrupted_one() {
+    let whole = tempfile::tempdir().unwrap();
+    let run = run_to_end(whole.path(), settings());
+    assert_eq!(run.rows().len(), 4);
+    // 4 × 30 self-play games and 12 round-robin games a generation.
+    assert!(run.rows().iter().all(|r| r.games == 132));
+    let champion = std::fs::read(run.champion_path()).unwrap();
+    let rows = figures(run.rows());
+    drop(run);
+
+    let parts = tempfile::tempdir().unwrap();
+    let mut first = settings();
+    first.generations = 2;
+    drop(run_to_end(parts.path(), first));
+    let mut resumed = ObservedRun::resume(&Ttt, parts.path(), Some(4)).unwrap();
+    assert_eq!(resumed.generation(), 2);
+    while !resumed.done() {
+        resumed.step(&mut Ttt).unwrap();
+    }
+    assert_eq!(figures(resumed.rows()), rows);
+    assert!(std::fs::read(resumed.champion_path()).unwrap() == champion);
+    // stats.csv holds the same rows.
+    let table = crate::evolve::stats::StatsTable::read(&parts.path().join("stats.csv")).unwrap();
+    assert_eq!(table.generations(), 4);
+}
+
+#[test]
+fn the_champion_file_reads_back_and_refuses_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_to_end(dir.path(), settings());
+    let file = TensorGenome::read(&run.champion_path()).unwrap();
+    assert_eq!(file.game, "test:tic_tac_toe");
+    assert_eq!(&file.genome, &run.population()[0]);
+    assert_eq!(file.layout.states(), 4);
+    let mut bytes = std::fs::read(run.champion_path()).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let damaged = dir.path().join("damaged.genome");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let e = TensorGenome::read(&damaged).unwrap_err().to_string();
+    assert!(
+        e.contains("damaged.genome") && e.contains("checksum"),
+        "{e}"
+    );
+}
+
+#[test]
+fn settings_an_observed_game_does_not_use_are_refused_by_name() {
+    let mut cfg = settings();
+    cfg.set_text("islands=2").unwrap();
+    let e = ObservedRun::check(&cfg, 2).unwrap_err().to_string();
+    assert!(e.starts_with("--islands 2:"), "{e}");
+    let mut cfg = settings();
+    cfg.set_text("fitness=vs:random:10").unwrap();
+    let e = ObservedRun::check(&cfg, 2).unwrap_err().to_string();
+    assert!(
+        e.contains("round-robin") || e.contains("round_robin"),
+        "{e}"
+    );
+    let mut cfg = settings();
+    cfg.set_text("population=0").unwrap();
+    let e = ObservedRun::check(&cfg, 2).unwrap_err().to_string();
+    assert!(e.starts_with("--population 0:"), "{e}");
+}
+
+/// Self-play learning makes a player that beats a random one: after
+/// 300 games, the genome wins or draws most games against random moves.
+#[test]
+fn self_play_learns_to_beat_random_moves() {
+    const GAMES: usize = 2000;
+    let mut game = Ttt;
+    let shape_layout = {
+        let samples: Vec<f32> = {
+            let mut t = Vec::new();
+            let b = Board([1, 2, 0, 0, 1, 0, 2, 0, 0], 0);
+            b.tensor(&mut t);
+            t
+        };
+        Layout::probe("t", &[3, 3, 3], &samples).unwrap()
+    };
+    let layout = shape_layout;
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    let shape = Shape::default_for(&layout);
+    let mut genome = TensorGenome::random(&layout, shape, &mut rng);
+    let mut chooser = genome::Chooser::default();
+    let score = |genome: &TensorGenome, rng: &mut Pcg64Mcg| {
+        let mut points = 0.0;
+        for g in 0..100 {
+            let me = (g % 2) as u8;
+            let mut s = Board([0; 9], 0);
+            loop {
+                if let Some(r) = s.result() {
+                    let mine = if me == 0 { r } else { -r };
+                    points += (mine + 1.0) / 2.0;
+                    break;
+                }
+                let mut children = Vec::new();
+                Ttt.children(&s, &mut children, &mut Vec::new(), &mut Vec::new())
+                    .unwrap();
+                s = if s.1 == me {
+                    children[choose(&mut Ttt, &layout, genome, &s).unwrap().unwrap()]
+                } else {
+                    children[rand::RngExt::random_range(rng, 0..children.len())]
+                };
+            }
+        }
+        points / 100.0
+    };
+    let before = score(&genome, &mut rng);
+    for _ in 0..GAMES {
+        run::learn_game(&mut game, &layout, &mut genome, &mut chooser, &mut rng, 100).unwrap();
+    }
+    let after = score(&genome, &mut rng);
+    assert!(after >= 0.8 && after > before, "{before} → {after}");
+    assert_eq!(genome.games(), GAMES as u64);
+}
+
+/// The benchmark: the champion against random moves every `bench_every`
+/// generations, in `stats.csv`'s `vs_random` column.
+#[test]
+fn the_champion_is_measured_against_random_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = settings();
+    cfg.generations = 4;
+    cfg.set_text("bench_every=2").unwrap();
+    cfg.set_text("bench_games=10").unwrap();
+    let run = run_to_end(dir.path(), cfg);
+    let measured: Vec<usize> = run.rows().iter().map(|r| r.bench.len()).collect();
+    assert_eq!(measured, [1, 0, 1, 0]);
+    let score = run.rows()[2].bench[0];
+    assert!((0.0..=1.0).contains(&score), "{score}");
+    let csv = std::fs::read_to_string(dir.path().join("stats.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",vs_random"), "{csv}");
+    let mut cfg = settings();
+    cfg.set_text("bench_against=rules").unwrap();
+    let e = ObservedRun::check(&cfg, 2).unwrap_err().to_string();
+    assert!(e.contains("random moves alone"), "{e}");
+}

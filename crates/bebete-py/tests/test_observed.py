@@ -1,0 +1,148 @@
+"""Any OpenSpiel game from Python: every registered sequential,
+deterministic game of perfect information with an observation tensor
+evolves, checkpoints, resumes exactly and plays whole games as a Bot; the
+games that do not fit are refused with what they lack."""
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import bebete  # noqa: E402
+from bebete import openspiel  # noqa: E402
+
+
+def fitting_games() -> list:
+    """OpenSpiel's games bebete can read: sequential, deterministic, of
+    perfect information, for one or two players, with an observation
+    tensor (32 in open_spiel 1.6)."""
+    kinds = pyspiel.GameType
+    names = []
+    for t in pyspiel.registered_games():
+        if (
+            t.dynamics == kinds.Dynamics.SEQUENTIAL
+            and t.chance_mode == kinds.ChanceMode.DETERMINISTIC
+            and t.information == kinds.Information.PERFECT_INFORMATION
+            and t.provides_observation_tensor
+            and t.default_loadable
+            and t.max_num_players >= 1
+            and t.min_num_players <= 2
+        ):
+            names.append(t.short_name)
+    return sorted(names)
+
+
+GAMES = fitting_games()
+
+#: A small run: 2 genomes, one self-play game each, games cut at 20 moves.
+SMALL = dict(population=2, elite=1, parents=1, self_play=1, max_moves=20, tuples=8, progress=False)
+
+
+def figures(run) -> list:
+    """The rows of stats.csv without the clock's columns."""
+    return [
+        {k: v for k, v in row.items() if not k.endswith("_s")} for row in run.stats
+    ]
+
+
+def test_the_installed_openspiel_has_the_games_named():
+    assert len(GAMES) >= 32, GAMES
+    for name in ("connect_four", "othello", "breakthrough", "chess", "go", "nim", "cliff_walking"):
+        assert name in GAMES
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_evolves_resumes_exactly_and_its_champion_plays(name, tmp_path):
+    game = pyspiel.load_game(name)
+    whole = bebete.evolve(game, seed=3, generations=3, run=tmp_path / "whole", **SMALL)
+    parts = bebete.evolve(game, seed=3, generations=2, run=tmp_path / "parts", **SMALL)
+    parts = bebete.resume(parts, generations=3, progress=False)
+    assert figures(parts) == figures(whole)
+    assert len(whole.stats) == 3
+    assert (parts.path / "best.genome").read_bytes() == (whole.path / "best.genome").read_bytes()
+    assert (whole.path / f"{whole.path.name}.png").is_file()
+    champion = whole.best
+    assert isinstance(champion, bebete.ObservedGenome)
+    assert champion.game == f"openspiel:{name}"
+    # A whole game as a Bot, against OpenSpiel's random bot, each side
+    # once where there are two (bounded: the longest games are cut by
+    # their own rules).
+    bot = openspiel.Bot(champion, game)
+    for seat in range(game.num_players()):
+        bots = [bot] * game.num_players()
+        if game.num_players() == 2:
+            bots[1 - seat] = pyspiel.make_uniform_random_bot(1 - seat, 5)
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal() and moves < 2000:
+            state.apply_action(bots[state.current_player()].step(state))
+            moves += 1
+        assert moves > 0
+
+
+@pytest.mark.parametrize(
+    "name,lacks",
+    [
+        ("backgammon", "it has chance"),
+        ("goofspiel", "simultaneous moves"),
+        ("dark_hex", "imperfect information"),
+        ("kuhn_poker", "it has chance"),
+    ],
+)
+def test_a_game_that_does_not_fit_is_refused_with_what_it_lacks(name, lacks, tmp_path):
+    with pytest.raises(ValueError, match=lacks):
+        bebete.evolve(pyspiel.load_game(name), seed=1, run=tmp_path / "r", progress=False)
+    assert not (tmp_path / "r").exists()
+
+
+def test_settings_are_the_engines_with_its_checks(tmp_path):
+    game = pyspiel.load_game("tic_tac_toe")
+    with pytest.raises(TypeError, match="'populaton'.*'population'"):
+        bebete.evolve(game, seed=1, populaton=4, run=tmp_path / "a")
+    with pytest.raises(ValueError, match="^population=0: must be 1-100000"):
+        bebete.evolve(game, seed=1, population=0, run=tmp_path / "b")
+    with pytest.raises(ValueError, match="^islands=2: an observed game evolves one population"):
+        bebete.evolve(game, seed=1, islands=2, run=tmp_path / "c", progress=False)
+    with pytest.raises(ValueError, match="shorter tuples"):
+        bebete.evolve(pyspiel.load_game("chess"), seed=1, tuple_length=6, run=tmp_path / "d", progress=False)
+    run = bebete.evolve(game, seed=1, generations=1, run=tmp_path / "e", progress=False, **{"keep": 1})
+    text = (run.path / "run.toml").read_text()
+    assert 'game = "openspiel:tic_tac_toe"' in text and "keep = 1" in text
+    assert "[observed]" in text
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        bebete.evolve(game, seed=1, generations=1, run=tmp_path / "e", progress=False)
+    again = bebete.evolve(game, seed=1, generations=1, run=tmp_path / "e", overwrite=True, progress=False)
+    assert len(again.stats) == 1
+
+
+def test_an_exception_in_each_stops_the_run_at_its_last_checkpoint(tmp_path):
+    game = pyspiel.load_game("tic_tac_toe")
+
+    def each(row):
+        if row["generation"] == 1:
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        bebete.evolve(game, seed=2, generations=5, run=tmp_path / "r", each=each, progress=False)
+    run = bebete.resume(tmp_path / "r", progress=False)
+    assert [row["generation"] for row in run.stats] == [0, 1, 2, 3, 4]
+
+
+def test_a_genome_of_another_game_is_refused(tmp_path):
+    run = bebete.evolve(pyspiel.load_game("tic_tac_toe"), seed=1, generations=1, run=tmp_path / "r", progress=False)
+    with pytest.raises(ValueError, match="not of OpenSpiel's connect_four"):
+        openspiel.Bot(run.best, pyspiel.load_game("connect_four"))
+
+
+def test_self_play_learns_tic_tac_toe(tmp_path):
+    """A hundred generations of eight learners (two seconds): the champion
+    beats random moves in most games, and the benchmark column says so
+    (measured: docs/python.md)."""
+    game = pyspiel.load_game("tic_tac_toe")
+    run = bebete.evolve(game, seed=1, generations=100, run=tmp_path / "r", progress=False)
+    tally = openspiel.match(
+        run.best, lambda seat, seed: pyspiel.make_uniform_random_bot(seat, seed), game, games=100
+    )
+    assert tally["score"] >= 0.8, tally
+    assert sum(tally[k] for k in ("wins", "draws", "losses")) == 100
+    measured = [row["vs_random"] for row in run.stats if row["vs_random"] is not None]
+    assert len(measured) == 10 and measured[-1] >= 0.7, measured
