@@ -548,8 +548,38 @@ fn othello(c: &mut Criterion) {
     }
 }
 
+/// An observed game's child as the engine values it: a Connect-Four-sized
+/// tensor of planes (`[3, 6, 7]`, OpenSpiel's) read as cells, then valued
+/// by the default genome (42 tuples of 6 cells): the Rust part of each
+/// legal child of each move of a learning game over OpenSpiel.
+fn observed_child(c: &mut Criterion) {
+    use bebete::observed::{Layout, Shape, TensorGenome};
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    // Tensors of random boards: each cell empty, the first's or the second's.
+    let tensors: Vec<Vec<f32>> = (0..64)
+        .map(|_| {
+            let cells: Vec<usize> = (0..42).map(|_| rng.random_range(0..3)).collect();
+            (0..3)
+                .flat_map(|p| cells.iter().map(move |&c| f32::from(c == p)))
+                .collect()
+        })
+        .collect();
+    let layout = Layout::probe("connect_four", &[3, 6, 7], &tensors.concat()).expect("a layout");
+    let genome = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
+    let mut states = vec![0u8; layout.cells()];
+    let mut i = 0;
+    c.bench_function("observed_child/connect_four_read_and_value", |b| {
+        b.iter(|| {
+            i = (i + 1) % tensors.len();
+            layout.read(black_box(&tensors[i]), &mut states);
+            black_box(genome.value(&states, 0))
+        })
+    });
+}
+
 criterion_group!(
     benches,
+    observed_child,
     exact_solver,
     checkers,
     othello,

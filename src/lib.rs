@@ -4,11 +4,11 @@
 //! `bebete::games` is `bebete_core::games`; this crate adds what a person
 //! uses the engine through. Module map, in layers (checked by
 //! `tests/integration/layers.rs`; see docs/architecture.md), above the engine's:
-//! 8. [`typed`]: what a person types, read and echoed safely;
-//! 9. [`plot`] (fitness curves) and [`play`] (terminal play);
-//! 10. `serve` (feature `serve`, on by default): the browser page and its
+//! 9. [`typed`]: what a person types, read and echoed safely;
+//! 10. [`plot`] (fitness curves) and [`play`] (terminal play);
+//! 11. `serve` (feature `serve`, on by default): the browser page and its
 //!    HTTP API;
-//! 11. [`cli`]: the command line.
+//! 12. [`cli`]: the command line.
 
 pub use bebete_core::{
     audit, bank, budget, dispatch, encoding, eval, evolve, explain, games, genome, labelling,

@@ -7,8 +7,9 @@ best of ROUNDS.
     python crates/bebete-py/benches/observed_speed.py [ROUNDS] [GAMES]
 
 Needs the package installed (pip install crates/bebete-py) and OpenSpiel.
-Prints, for connect_four, othello and breakthrough, the seconds per game
-of each and their ratio; figures go to docs/performance.md with the
+Prints, for connect_four, othello and breakthrough, the microseconds per
+move of each (a learner's greedy games and random games differ in
+length) and their ratio; figures go to docs/performance.md with the
 machine and the date.
 """
 
@@ -43,33 +44,38 @@ def bare(game, games: int, seed: int) -> int:
     return plies
 
 
-def learning(game, games: int, seed: int) -> float:
+def learning(game, games: int, seed: int) -> tuple:
     """bebete's learning games alone: one learner, one generation of
-    `games` self-play games (the layout's probe of 8 random games, timed
-    apart and taken off)."""
+    `games` self-play games (the layout's probe of 8 random games and one
+    game, timed apart and taken off). Seconds and moves."""
+    moves = []
     with tempfile.TemporaryDirectory() as scratch:
         settings = dict(population=1, elite=1, bench_every=0, progress=False, max_moves=1000)
         started = time.perf_counter()
         bebete.evolve(game, seed=seed, generations=1, self_play=1, run=f"{scratch}/p", **settings)
         probe = time.perf_counter() - started
         started = time.perf_counter()
-        bebete.evolve(game, seed=seed, generations=1, self_play=games + 1, run=f"{scratch}/r", **settings)
-        return time.perf_counter() - started - probe
+        bebete.evolve(
+            game, seed=seed, generations=1, self_play=games + 1, run=f"{scratch}/r",
+            each=lambda row: moves.append(row["learned"]), **settings,
+        )
+        return time.perf_counter() - started - probe, moves[0]
 
 
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-    print(f"{'game':<14} {'bare s/game':>12} {'bebete s/game':>14} {'bebete/bare':>12}")
+    print(f"{'game':<14} {'bare µs/move':>13} {'bebete µs/move':>15} {'bebete/bare':>12}")
     for name in ("connect_four", "othello", "breakthrough"):
         game = pyspiel.load_game(name)
         best_bare = best_bebete = float("inf")
         for r in range(rounds):
             started = time.perf_counter()
-            bare(game, games, r)
-            best_bare = min(best_bare, (time.perf_counter() - started) / games)
-            best_bebete = min(best_bebete, learning(game, games, r) / games)
-        print(f"{name:<14} {best_bare:>12.5f} {best_bebete:>14.5f} {best_bebete / best_bare:>12.2f}")
+            plies = bare(game, games, r)
+            best_bare = min(best_bare, (time.perf_counter() - started) / plies * 1e6)
+            seconds, moves = learning(game, games, r)
+            best_bebete = min(best_bebete, seconds / moves * 1e6)
+        print(f"{name:<14} {best_bare:>13.1f} {best_bebete:>15.1f} {best_bebete / best_bare:>12.2f}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ use bebete::observed::{
 };
 use bebete::plot::render;
 use pyo3::exceptions::{PyFileExistsError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::{Path, PathBuf};
@@ -89,7 +90,9 @@ impl<'py> Spiel<'py> {
     /// returns as they are (OpenSpiel's −1, 0, 1), a puzzle's from its
     /// worst to its best.
     fn result(&self, state: &Bound<'py, PyAny>) -> PyResult<f32> {
-        let returns: Vec<f64> = state.call_method0("returns")?.extract()?;
+        let returns: Vec<f64> = state
+            .call_method0(intern!(state.py(), "returns"))?
+            .extract()?;
         let r = returns.first().copied().unwrap_or(0.0);
         let scaled = if self.players == 2 || self.high <= self.low {
             r.clamp(-1.0, 1.0)
@@ -121,10 +124,15 @@ impl<'py> Observed for Spiel<'py> {
     }
 
     fn to_move(&mut self, state: &Self::State) -> PyResult<Option<u8>> {
-        if state.call_method0("is_terminal")?.extract::<bool>()? {
+        if state
+            .call_method0(intern!(state.py(), "is_terminal"))?
+            .extract::<bool>()?
+        {
             return Ok(None);
         }
-        let player: i64 = state.call_method0("current_player")?.extract()?;
+        let player: i64 = state
+            .call_method0(intern!(state.py(), "current_player"))?
+            .extract()?;
         match u8::try_from(player) {
             Ok(p) if p < self.players => Ok(Some(p)),
             _ => Err(PyValueError::new_err(format!(
@@ -144,15 +152,22 @@ impl<'py> Observed for Spiel<'py> {
         // Ctrl-C: Python's handler runs here, between OpenSpiel's calls.
         state.py().check_signals()?;
         let len: usize = self.shape.iter().product();
-        let actions: Vec<i64> = state.call_method0("legal_actions")?.extract()?;
+        let actions: Vec<i64> = state
+            .call_method0(intern!(state.py(), "legal_actions"))?
+            .extract()?;
         for action in actions {
-            let child = state.call_method1("child", (action,))?;
-            if child.call_method0("is_terminal")?.extract::<bool>()? {
+            let child = state.call_method1(intern!(state.py(), "child"), (action,))?;
+            if child
+                .call_method0(intern!(child.py(), "is_terminal"))?
+                .extract::<bool>()?
+            {
                 ends.push(Some(self.result(&child)?));
                 tensors.resize(tensors.len() + len, 0.0);
             } else {
                 ends.push(None);
-                let tensor: Vec<f32> = child.call_method1("observation_tensor", (0,))?.extract()?;
+                let tensor: Vec<f32> = child
+                    .call_method1(intern!(child.py(), "observation_tensor"), (0,))?
+                    .extract()?;
                 if tensor.len() != len {
                     return Err(PyValueError::new_err(format!(
                         "{}: an observation tensor of {} values, not the {len} its shape says",
@@ -168,7 +183,9 @@ impl<'py> Observed for Spiel<'py> {
     }
 
     fn moves(&mut self, state: &Self::State) -> PyResult<usize> {
-        state.call_method0("legal_actions")?.len()
+        state
+            .call_method0(intern!(state.py(), "legal_actions"))?
+            .len()
     }
 
     fn child(
@@ -177,10 +194,15 @@ impl<'py> Observed for Spiel<'py> {
         k: usize,
         tensor: &mut Vec<f32>,
     ) -> PyResult<(Self::State, Option<f32>)> {
-        let action = state.call_method0("legal_actions")?.get_item(k)?;
-        let child = state.call_method1("child", (action,))?;
+        let action = state
+            .call_method0(intern!(state.py(), "legal_actions"))?
+            .get_item(k)?;
+        let child = state.call_method1(intern!(state.py(), "child"), (action,))?;
         tensor.clear();
-        if child.call_method0("is_terminal")?.extract::<bool>()? {
+        if child
+            .call_method0(intern!(child.py(), "is_terminal"))?
+            .extract::<bool>()?
+        {
             let result = self.result(&child)?;
             return Ok((child, Some(result)));
         }
@@ -236,6 +258,9 @@ fn row_dict<'py>(py: Python<'py>, row: &StatsRow) -> PyResult<Bound<'py, PyDict>
     d.set_item("worst", row.worst)?;
     d.set_item("diversity", row.diversity)?;
     d.set_item("games", row.games)?;
+    if let Some(&score) = row.bench.first() {
+        d.set_item("vs_random", score)?;
+    }
     Ok(d)
 }
 
@@ -263,13 +288,16 @@ impl PyObservedRun {
             cfg.set(&key, crate::setting_value(&value)?)
                 .map_err(|e| PyValueError::new_err(format!("{key}={value}: {e}")))?;
         }
-        clear(&path, overwrite)?;
         let observed = ObservedSettings {
             tuples,
             tuple_length,
             max_moves: max_moves.unwrap_or(ObservedSettings::default().max_moves),
         };
-        let run = ObservedRun::start(&mut spiel, cfg, observed, &path).map_err(py_failure)?;
+        // Checked whole before a run already there is deleted: a refused
+        // setting loses nothing.
+        let planned = ObservedRun::plan(&mut spiel, cfg, observed).map_err(py_failure)?;
+        clear(&path, overwrite)?;
+        let run = planned.start(&path).map_err(py_failure)?;
         Ok(PyObservedRun { run: Some(run) })
     }
 
@@ -291,7 +319,9 @@ impl PyObservedRun {
             .as_mut()
             .ok_or_else(|| PyValueError::new_err("the run is closed"))?;
         let row = run.step(&mut spiel).map_err(py_failure)?;
-        row_dict(py, &row)
+        let d = row_dict(py, &row)?;
+        d.set_item("learned", run.learned())?;
+        Ok(d)
     }
 
     /// Whether the run has reached its planned generations.
@@ -392,6 +422,12 @@ impl PyObservedGenome {
     #[getter]
     fn game(&self) -> &str {
         &self.game
+    }
+
+    /// Self-play games it learned from.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.genome.games()
     }
 
     /// The file.

@@ -101,7 +101,7 @@ def test_settings_are_the_engines_with_its_checks(tmp_path):
     with pytest.raises(ValueError, match="^population=0: must be 1-100000"):
         bebete.evolve(game, seed=1, population=0, run=tmp_path / "b")
     with pytest.raises(ValueError, match="^islands=2: an observed game evolves one population"):
-        bebete.evolve(game, seed=1, islands=2, run=tmp_path / "c", progress=False)
+        bebete.evolve(game, seed=1, islands=2, population=4, elite=2, run=tmp_path / "c", progress=False)
     with pytest.raises(ValueError, match="shorter tuples"):
         bebete.evolve(pyspiel.load_game("chess"), seed=1, tuple_length=6, run=tmp_path / "d", progress=False)
     run = bebete.evolve(game, seed=1, generations=1, run=tmp_path / "e", progress=False, **{"keep": 1})
@@ -110,8 +110,12 @@ def test_settings_are_the_engines_with_its_checks(tmp_path):
     assert "[observed]" in text
     with pytest.raises(FileExistsError, match="overwrite=True"):
         bebete.evolve(game, seed=1, generations=1, run=tmp_path / "e", progress=False)
-    again = bebete.evolve(game, seed=1, generations=1, run=tmp_path / "e", overwrite=True, progress=False)
-    assert len(again.stats) == 1
+    # A refused setting loses nothing, overwrite or not.
+    with pytest.raises(ValueError, match="^population=0"):
+        bebete.evolve(game, seed=1, population=0, run=tmp_path / "e", overwrite=True, progress=False)
+    assert len(bebete.Run(tmp_path / "e").stats) == 1
+    again = bebete.evolve(game, seed=1, generations=2, run=tmp_path / "e", overwrite=True, progress=False)
+    assert len(again.stats) == 2
 
 
 def test_an_exception_in_each_stops_the_run_at_its_last_checkpoint(tmp_path):
@@ -125,6 +129,20 @@ def test_an_exception_in_each_stops_the_run_at_its_last_checkpoint(tmp_path):
         bebete.evolve(game, seed=2, generations=5, run=tmp_path / "r", each=each, progress=False)
     run = bebete.resume(tmp_path / "r", progress=False)
     assert [row["generation"] for row in run.stats] == [0, 1, 2, 3, 4]
+
+
+def test_a_run_stopped_in_its_first_generation_resumes(tmp_path):
+    game = pyspiel.load_game("tic_tac_toe")
+
+    def each(row):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        bebete.evolve(game, seed=2, generations=2, checkpoint_every=5, run=tmp_path / "r", each=each, progress=False)
+    # Its checkpoints: generation 0 as drawn, and the plan's end was not
+    # reached; it goes on from generation 0.
+    run = bebete.resume(tmp_path / "r", progress=False)
+    assert [row["generation"] for row in run.stats] == [0, 1]
 
 
 def test_a_genome_of_another_game_is_refused(tmp_path):

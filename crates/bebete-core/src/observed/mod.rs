@@ -26,7 +26,9 @@ mod genome;
 mod run;
 
 pub use genome::{ChildValue, OBSERVED_GENOME_FORMAT, ObservedGenomeFile, Shape, TensorGenome};
-pub use run::{Failure, OBSERVED_CHECKPOINT_FORMAT, ObservedRun, ObservedSettings, choose};
+pub use run::{
+    Failure, OBSERVED_CHECKPOINT_FORMAT, ObservedRun, ObservedSettings, Planned, choose,
+};
 
 use serde::{Deserialize, Serialize};
 

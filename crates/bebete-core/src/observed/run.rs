@@ -88,6 +88,8 @@ pub struct ObservedRun {
     rows: Vec<StatsRow>,
     /// Seconds writing files since the last row.
     io_s: f64,
+    /// Moves of the last generation's self-play games.
+    learned: u64,
 }
 
 /// A checkpoint's header, as JSON: every float reads back exactly.
@@ -105,10 +107,14 @@ struct Snapshot {
 
 impl ObservedRun {
     /// The settings an observed game's run starts from: the method's,
-    /// with a population of 4 learners (2 kept), 100 self-play games each
-    /// between generations (measured against 8 learners of 20 games and
-    /// one of 200 on tic-tac-toe: docs/python.md), one tuple in 20
-    /// redrawn in a child, 10 generations, a checkpoint every generation.
+    /// with one learner and 200 self-play games a generation, 10
+    /// generations, a checkpoint every generation, and the champion
+    /// against random moves every 10 (20 games). One learner because it
+    /// measured strongest for the same time: on connect_four after 150 s,
+    /// 0.59 against MCTS-100 where 4 learners (2 kept, 100 games each)
+    /// scored 0.075 (docs/python.md); `population`, `elite` and
+    /// `self_play` make it the engine's CTDL, with one tuple in 20
+    /// redrawn in a child.
     pub fn settings_for(game: &str, players: u8, seed: u64) -> EvolveConfig {
         let method = MethodSettings {
             mutation: 0.05,
@@ -117,9 +123,9 @@ impl ObservedRun {
             bench_every: 0,
         };
         let mut cfg = EvolveConfig::plain(GameId::Outside(game.into()), players, method, seed);
-        cfg.population = 4;
-        cfg.elite = 2;
-        cfg.self_play = 100;
+        cfg.population = 1;
+        cfg.elite = 1;
+        cfg.self_play = 200;
         // The champion against random moves, 20 games every 10
         // generations: the progress a closed round-robin cannot show.
         cfg.bench_against = if players == 2 {
@@ -213,6 +219,18 @@ impl ObservedRun {
         settings: ObservedSettings,
         dir: &Path,
     ) -> Result<ObservedRun, Failure<G::Error>> {
+        Self::plan(game, cfg, settings)?.start(dir)
+    }
+
+    /// Everything [`ObservedRun::start`] checks and reads before it
+    /// writes a file: the settings, the layout of the game's tensor, the
+    /// genomes' shape (a caller that must clear a directory first does so
+    /// only once the run is sure to start).
+    pub fn plan<G: Observed>(
+        game: &mut G,
+        cfg: EvolveConfig,
+        settings: ObservedSettings,
+    ) -> Result<Planned, Failure<G::Error>> {
         let players = game.players();
         Self::check(&cfg, players)?;
         check_moves(settings.max_moves)?;
@@ -224,6 +242,36 @@ impl ObservedRun {
             length: settings.tuple_length.unwrap_or(default.length),
         };
         shape.check(&name, &layout)?;
+        Ok(Planned {
+            cfg,
+            settings,
+            shape,
+            layout,
+            players,
+        })
+    }
+}
+
+/// A run checked and ready to start ([`ObservedRun::plan`]).
+pub struct Planned {
+    cfg: EvolveConfig,
+    settings: ObservedSettings,
+    shape: Shape,
+    layout: Layout,
+    players: u8,
+}
+
+impl Planned {
+    /// Starts the run in `dir` (which must hold no run): draws generation
+    /// 0 and writes `run.toml`, `stats.csv`'s header and its checkpoint.
+    pub fn start<E>(self, dir: &Path) -> Result<ObservedRun, Failure<E>> {
+        let Planned {
+            cfg,
+            settings,
+            shape,
+            layout,
+            players,
+        } = self;
         let lock = RunLock::acquire(dir)?;
         let run_dir = RunDir::new(dir);
         let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(cfg.seed, 0, u64::MAX));
@@ -242,14 +290,20 @@ impl ObservedRun {
             population,
             rows: Vec::new(),
             io_s: 0.0,
+            learned: 0,
         };
         run.write_run_toml()?;
         run.dir
             .write_stats(&run.cfg, &run.abilities(), &[])
             .map_err(Failure::File)?;
+        // Generation 0 as drawn: a run stopped in its first generation
+        // resumes from here.
+        run.checkpoint()?;
         Ok(run)
     }
+}
 
+impl ObservedRun {
     /// Resumes the run in `dir` from its newest checkpoint that reads
     /// whole, for `game` (which must be the run's), planned to
     /// `generations` when given.
@@ -308,6 +362,7 @@ impl ObservedRun {
             population,
             rows: snapshot.rows,
             io_s: 0.0,
+            learned: 0,
         };
         run.dir.clear_ended()?;
         run.write_run_toml()?;
@@ -374,6 +429,12 @@ impl ObservedRun {
         self.dir.root()
     }
 
+    /// Moves played in the last generation's self-play games (each
+    /// learned from).
+    pub fn learned(&self) -> u64 {
+        self.learned
+    }
+
     /// The rows so far.
     pub fn rows(&self) -> &[StatsRow] {
         &self.rows
@@ -393,10 +454,11 @@ impl ObservedRun {
         let started = Instant::now();
         let mut chooser = Chooser::<G>::default();
         let mut games = 0u64;
+        self.learned = 0;
         for (i, genome) in self.population.iter_mut().enumerate() {
             let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(self.cfg.seed, g, i as u64));
             for _ in 0..self.cfg.self_play {
-                learn_game(
+                self.learned += learn_game(
                     game,
                     &self.layout,
                     genome,
@@ -615,7 +677,11 @@ impl ObservedRun {
         for (_, stale) in old.into_iter().take(excess) {
             let _ = std::fs::remove_file(stale);
         }
-        self.write_champion()
+        // Before its first generation a run has no champion yet.
+        match self.generation {
+            0 => Ok(()),
+            _ => self.write_champion(),
+        }
     }
 
     fn game_name(&self) -> &str {
@@ -759,7 +825,8 @@ fn probe<G: Observed>(
 
 /// One self-play game of `genome`, learning by TD(0) after each greedy
 /// move: the previous afterstate's value moves toward the new one's (or
-/// the result); an exploratory move (ε) is not learned from.
+/// the result); an exploratory move (ε) is not learned from. Returns the
+/// moves played.
 pub(crate) fn learn_game<G: Observed, R: Rng>(
     game: &mut G,
     layout: &Layout,
@@ -767,9 +834,10 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
     chooser: &mut Chooser<G>,
     rng: &mut R,
     max_moves: u32,
-) -> Result<(), G::Error> {
+) -> Result<u64, G::Error> {
     let cells = layout.cells();
     let (alpha, epsilon) = genome.rates();
+    let mut moves = 0;
     let mut state = game.start()?;
     let mut previous: Option<(u8, f32)> = None;
     let mut before = std::mem::take(&mut chooser.before);
@@ -788,6 +856,7 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
             chooser.best_drawn(mover, rng)
         };
         let chosen = chooser.values[pick];
+        moves += 1;
         if !explore && let Some((side, value)) = previous {
             let step = alpha * (chosen.value - value) * (1.0 - value * value);
             genome.nudge(&before, side, step);
@@ -801,7 +870,7 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
     }
     chooser.before = before;
     genome.head.games += 1;
-    Ok(())
+    Ok(moves)
 }
 
 /// One greedy game, `players[0]` moving first: the first player's result

@@ -123,6 +123,11 @@ class ObservedGenome:
         """Its game, how it reads the tensor, its tuples, how it learned."""
         return self._genome.describe()
 
+    @property
+    def games(self) -> int:
+        """The self-play games it learned from."""
+        return self._genome.games
+
     def __repr__(self) -> str:
         return f"bebete.ObservedGenome({str(self.path)!r}, game={self.game!r})"
 
