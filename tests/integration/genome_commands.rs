@@ -551,3 +551,73 @@ fn game_lists_in_help_and_messages_come_from_the_registry() {
         );
     }
 }
+
+/// A genome of a game bebete was not built for (an OpenSpiel game evolved
+/// from Python): `genome info` describes it and says where it plays; the
+/// commands that would play it refuse it with the same words, and
+/// `resume` names such a run.
+#[test]
+fn an_observed_games_genome_is_described_and_refused_where_it_cannot_play() {
+    use bebete::observed::{Layout, Shape, TensorGenome};
+    use rand::SeedableRng;
+    let dir = tempfile::tempdir().unwrap();
+    // Connect-Four's tensor as OpenSpiel gives it: planes empty, first, second.
+    let tensor: Vec<f32> = (0..3)
+        .flat_map(|p| (0..42).map(move |c| f32::from(c % 3 == p)))
+        .collect();
+    let layout = Layout::probe("openspiel:connect_four", &[3, 6, 7], &tensor).unwrap();
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+    let genome = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
+    let path = dir.path().join("c4.genome");
+    genome
+        .write(
+            &path,
+            "openspiel:connect_four",
+            &layout,
+            "generation 3 (seed 1), 600 self-play games",
+        )
+        .unwrap();
+    let text = stdout_of(bebete(dir.path()).args(["genome", "info", "c4.genome"]));
+    for line in [
+        "game        openspiel:connect_four (a game bebete was not built for)",
+        "reads       tensor [3, 6, 7], planes [0, 1, 2]: 42 cells (6×7) of 4 states",
+        "tuples      42 of 6 cells",
+        "learning    by TD self-play: generation 3 (seed 1), 600 self-play games",
+        "plays with  the Python package (bebete.load, bebete.openspiel.Bot)",
+    ] {
+        assert!(text.contains(line), "{text}");
+    }
+    let json: Value = serde_json::from_str(&stdout_of(bebete(dir.path()).args([
+        "genome",
+        "info",
+        "c4.genome",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(json["game"], "openspiel:connect_four");
+    assert_eq!(json["tuples"], 42);
+    assert_eq!(json["layout"]["shape"], serde_json::json!([3, 6, 7]));
+    for words in [
+        &["eval", "c4.genome", "--games", "2"][..],
+        &["move", "c4.genome", "--position", "4"],
+    ] {
+        let refusal = refusal_of(bebete(dir.path()).args(words));
+        assert!(
+            refusal.contains("c4.genome: a genome of openspiel:connect_four, a game bebete was not built for: play it from Python"),
+            "{words:?}: {refusal}"
+        );
+    }
+    // A run of such a game: resumed from Python, and `resume` says so.
+    let run = dir.path().join("runs/c4");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(
+        run.join("run.toml"),
+        "game = \"openspiel:connect_four\"\nseed = 1\n",
+    )
+    .unwrap();
+    let refusal = refusal_of(bebete(dir.path()).args(["resume", "runs/c4"]));
+    assert!(
+        refusal.contains("resume it from Python, bebete.resume("),
+        "{refusal}"
+    );
+}

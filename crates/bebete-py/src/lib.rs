@@ -152,7 +152,7 @@ fn legal_moves(game: &str, position: &str) -> PyResult<Vec<String>> {
 }
 
 /// A generation's row, for the caller's function.
-fn row_dict<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn row_dict<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyDict>> {
     let row = PyDict::new(py);
     row.set_item("generation", report.generation)?;
     row.set_item("best", report.best)?;
@@ -166,7 +166,7 @@ fn row_dict<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyDict
 }
 
 /// What crosses from the run's thread to the caller's after a generation.
-struct Report {
+pub(crate) struct Report {
     generation: u64,
     best: u32,
     mean: f64,

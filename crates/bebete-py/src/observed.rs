@@ -249,15 +249,21 @@ impl PyObservedRun {
     }
 }
 
-/// A row of `stats.csv` as a dict.
-fn row_dict<'py>(py: Python<'py>, row: &StatsRow) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("generation", row.generation)?;
-    d.set_item("best", row.best)?;
-    d.set_item("mean", row.mean)?;
-    d.set_item("worst", row.worst)?;
-    d.set_item("diversity", row.diversity)?;
-    d.set_item("games", row.games)?;
+/// A generation's row as `each` is given it: a built-in game's numbers
+/// (`learned`: the moves of its self-play games), and `vs_random` when the
+/// champion was measured.
+fn row_dict<'py>(py: Python<'py>, row: &StatsRow, learned: u64) -> PyResult<Bound<'py, PyDict>> {
+    let report = crate::Report {
+        generation: row.generation,
+        best: row.best,
+        mean: row.mean,
+        worst: row.worst,
+        diversity: row.diversity,
+        island: 0,
+        games: row.games,
+        learned,
+    };
+    let d = crate::row_dict(py, &report)?;
     if let Some(&score) = row.bench.first() {
         d.set_item("vs_random", score)?;
     }
@@ -319,9 +325,7 @@ impl PyObservedRun {
             .as_mut()
             .ok_or_else(|| PyValueError::new_err("the run is closed"))?;
         let row = run.step(&mut spiel).map_err(py_failure)?;
-        let d = row_dict(py, &row)?;
-        d.set_item("learned", run.learned())?;
-        Ok(d)
+        row_dict(py, &row, run.learned())
     }
 
     /// Whether the run has reached its planned generations.

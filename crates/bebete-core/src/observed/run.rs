@@ -141,18 +141,7 @@ impl ObservedRun {
     /// Checks `cfg` for an observed game of `players`: the engine's
     /// checks, then what such a run does not do.
     pub fn check(cfg: &EvolveConfig, players: u8) -> Result<(), ConfigError> {
-        let abilities = Abilities {
-            solvable: false,
-            weighted_genes: false,
-            default_openings: 0,
-            banked: false,
-            players,
-            learns: true,
-            too_large_to_read: Some("an observed game"),
-            start_pieces: 0,
-            max_lookahead: 0,
-        };
-        cfg.validate_as(&cfg.game, abilities)?;
+        cfg.validate_as(&cfg.game, abilities(players))?;
         let refuse = |flag: &'static str, value: String, allowed: &str| {
             Err(ConfigError {
                 flag,
@@ -371,17 +360,7 @@ impl ObservedRun {
     }
 
     fn abilities(&self) -> Abilities {
-        Abilities {
-            solvable: false,
-            weighted_genes: false,
-            default_openings: 0,
-            banked: false,
-            players: self.players,
-            learns: true,
-            too_large_to_read: Some("an observed game"),
-            start_pieces: 0,
-            max_lookahead: 0,
-        }
+        abilities(self.players)
     }
 
     /// `run.toml`: the engine's settings, then the observed game's own.
@@ -715,6 +694,22 @@ impl ObservedRun {
     /// The path of `best.genome`.
     pub fn champion_path(&self) -> PathBuf {
         self.dir.best_genome()
+    }
+}
+
+/// What an observed game of `players` can do, for the engine's checks and
+/// `stats.csv`'s columns: it learns; nothing is solved, banked or audited.
+fn abilities(players: u8) -> Abilities {
+    Abilities {
+        solvable: false,
+        weighted_genes: false,
+        default_openings: 0,
+        banked: false,
+        players,
+        learns: true,
+        too_large_to_read: Some("an observed game"),
+        start_pieces: 0,
+        max_lookahead: 0,
     }
 }
 
