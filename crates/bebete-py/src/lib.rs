@@ -97,6 +97,15 @@ fn setting_value(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     )))
 }
 
+/// The game `run.toml` in `path` records (`None` without a readable one):
+/// the engine's own reading of a run's identity.
+#[pyfunction]
+fn run_game(path: PathBuf) -> Option<String> {
+    bebete::evolve::RunDir::new(path)
+        .recorded_identity()
+        .map(|(game, _)| game)
+}
+
 /// The registered games' names.
 #[pyfunction]
 fn games() -> Vec<String> {
@@ -332,6 +341,7 @@ fn eval(py: Python<'_>, words: Vec<String>) -> PyResult<Vec<(String, u64, u64, u
 fn _bebete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(run_game, m)?)?;
     m.add_function(wrap_pyfunction!(settings, m)?)?;
     m.add_function(wrap_pyfunction!(run_settings, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;

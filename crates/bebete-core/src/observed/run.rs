@@ -182,6 +182,20 @@ impl ObservedRun {
                 "a one-player observed game has no opponent to measure against: 0",
             );
         }
+        if let Some(target) = &cfg.target {
+            return refuse(
+                "target",
+                target.to_string(),
+                "an observed game's run goes to its plan of generations (a stopping rule is not built for it)",
+            );
+        }
+        if let Some(patience) = cfg.patience {
+            return refuse(
+                "patience",
+                patience.to_string(),
+                "an observed game's run goes to its plan of generations (a stopping rule is not built for it)",
+            );
+        }
         if cfg.learn_against.is_some() {
             return refuse(
                 "learn-against",
@@ -388,11 +402,6 @@ impl ObservedRun {
         &self.layout
     }
 
-    /// The genomes' shape.
-    pub fn shape(&self) -> Shape {
-        self.shape
-    }
-
     /// Generations run so far.
     pub fn generation(&self) -> u64 {
         self.generation
@@ -544,8 +553,7 @@ impl ObservedRun {
         // By the generation alone, as a built-in game's run measures: a run
         // resumed with a longer plan measures the generations an
         // uninterrupted one does.
-        let measured = self.cfg.bench_every > 0 && g.is_multiple_of(self.cfg.bench_every);
-        if !measured || self.cfg.bench_against.is_empty() {
+        if !crate::evolve::bench::due(&self.cfg, g) || self.cfg.bench_against.is_empty() {
             return Ok(Vec::new());
         }
         let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(self.cfg.seed, g, u64::MAX - 2));

@@ -236,6 +236,10 @@ fn settings_an_observed_game_does_not_use_are_refused_by_name() {
         "{e}"
     );
     let mut cfg = settings();
+    cfg.set_text("target=score:random:0.9").unwrap();
+    let e = ObservedRun::check(&cfg, 2).unwrap_err().to_string();
+    assert!(e.starts_with("--target ") && e.contains("its plan"), "{e}");
+    let mut cfg = settings();
     cfg.set_text("population=0").unwrap();
     let e = ObservedRun::check(&cfg, 2).unwrap_err().to_string();
     assert!(e.starts_with("--population 0:"), "{e}");

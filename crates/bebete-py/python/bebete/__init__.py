@@ -407,16 +407,8 @@ def _evolve_observed(game, seed, generations, run, each, progress, overwrite, se
 def _observed_game(path: Path) -> Optional[str]:
     """The OpenSpiel game a run directory's ``run.toml`` names, or None for
     a run of a built-in game."""
-    try:
-        text = (path / "run.toml").read_text()
-    except OSError:
-        return None
-    for line in text.splitlines():
-        key, _, value = line.partition("=")
-        if key.strip() == "game":
-            name = value.strip().strip('"')
-            return name[len("openspiel:"):] if name.startswith("openspiel:") else None
-    return None
+    name = _bebete.run_game(os.fspath(path)) or ""
+    return name[len("openspiel:"):] if name.startswith("openspiel:") else None
 
 
 def _resume_observed(path: Path, name: str, generations, each, progress) -> Run:

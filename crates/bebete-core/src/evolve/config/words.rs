@@ -106,10 +106,22 @@ pub(crate) mod optional {
         T::Err: Display,
         D: Deserializer<'de>,
     {
-        match d.deserialize_option(MaybeWords)?.as_deref().map(str::trim) {
-            None | Some("" | "none") => Ok(None),
-            Some(text) => parse(text).map(Some),
-        }
+        absent_as(d, &["", "none"])
+    }
+}
+
+/// An optional value whose absence is written as one of `absent`
+/// (`none`; `self` for the player a genome learns against).
+fn absent_as<'de, T, D>(d: D, absent: &[&str]) -> Result<Option<T>, D::Error>
+where
+    T: FromStr,
+    T::Err: Display,
+    D: Deserializer<'de>,
+{
+    match d.deserialize_option(MaybeWords)?.as_deref().map(str::trim) {
+        None => Ok(None),
+        Some(text) if absent.contains(&text) => Ok(None),
+        Some(text) => parse(text).map(Some),
     }
 }
 
@@ -133,10 +145,7 @@ pub(crate) mod opponent {
         T::Err: Display,
         D: Deserializer<'de>,
     {
-        match d.deserialize_option(MaybeWords)?.as_deref().map(str::trim) {
-            None | Some("self") => Ok(None),
-            Some(text) => parse(text).map(Some),
-        }
+        absent_as(d, &["self"])
     }
 }
 
