@@ -111,13 +111,21 @@ where
         .flat_map(|r| r.rows.iter().filter_map(|row| row[0]))
         .fold(1.0f64, f64::max);
     // Fitness, the benchmark when any run has one, diversity: one panel
-    // each, top to bottom.
+    // each, top to bottom. A population of one (a lone learner) has no
+    // round-robin to score and nothing to differ from: its benchmark is
+    // the whole picture.
     let has_bench = runs.iter().any(|r| !r.bench_columns().is_empty());
-    let mut contents = vec![fitness_panel(runs, &labels)];
+    let lone = runs.iter().all(|r| r.param("population") == "1");
+    let mut contents = Vec::new();
+    if !(lone && has_bench) {
+        contents.push(fitness_panel(runs, &labels));
+    }
     if has_bench {
         contents.push(bench_panel(runs));
     }
-    contents.push(diversity_panel(runs));
+    if !lone {
+        contents.push(diversity_panel(runs));
+    }
     // Diversity, usually a flat line near 0 after the first generations,
     // gets half the height of the others.
     let weights: Vec<u32> = contents

@@ -775,6 +775,34 @@ mod tests {
         assert_eq!(RunStats::load(&plan).unwrap().reached, None);
     }
 
+    /// A lone learner (population 1) is drawn by its benchmark alone: no
+    /// round-robin to score, no population to differ; without a benchmark
+    /// its fitness stays.
+    #[test]
+    fn a_lone_learner_is_drawn_by_its_benchmark() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut run = RunStats::load(&run_dir(dir.path(), "a", 1)).unwrap();
+        let whole = render_svg_of(vec![run.clone()]).unwrap();
+        assert!(whole.contains("Fitness points") && whole.contains("Diversity"));
+        run.params.insert("population".into(), 1.into());
+        let lone = render_svg_of(vec![run.clone()]).unwrap();
+        assert!(lone.contains("Champion against fixed opponents"), "{lone}");
+        assert!(!lone.contains("Fitness points") && !lone.contains("Diversity"));
+        let keep: Vec<bool> = run
+            .columns
+            .iter()
+            .map(|c| !Column::parse(c).is_some_and(|c| c.is_share()))
+            .collect();
+        let mut i = 0;
+        run.columns.retain(|_| (keep[i], i += 1).0);
+        for row in &mut run.rows {
+            let mut i = 0;
+            row.retain(|_| (keep[i], i += 1).0);
+        }
+        let unmeasured = render_svg_of(vec![run]).unwrap();
+        assert!(unmeasured.contains("Fitness points") && !unmeasured.contains("Diversity"));
+    }
+
     #[test]
     fn a_directory_without_stats_is_named() {
         let dir = tempfile::tempdir().unwrap();

@@ -164,3 +164,14 @@ def test_self_play_learns_tic_tac_toe(tmp_path):
     assert sum(tally[k] for k in ("wins", "draws", "losses")) == 100
     measured = [row["vs_random"] for row in run.stats if row["vs_random"] is not None]
     assert len(measured) == 10 and measured[-1] >= 0.7, measured
+
+
+def test_a_lone_learners_progress_says_how_it_plays_against_random(tmp_path, capfd):
+    # One learner plays no round-robin: its line shows its score against
+    # random moves, not points nobody scored.
+    game = pyspiel.load_game("tic_tac_toe")
+    bebete.evolve(game, seed=1, generations=2, self_play=5, bench_games=4, run=tmp_path / "r")
+    err = capfd.readouterr().err
+    assert "generation 0: vs random " in err, err
+    assert "best" not in err, err
+    assert (tmp_path / "r" / "r.png").exists()

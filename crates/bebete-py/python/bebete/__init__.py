@@ -230,14 +230,27 @@ def _with_progress(each: Each, progress: bool) -> Each:
         return each
     started = time.monotonic()
     shown = [None]
+    # The champion's last score against random moves, and its generation:
+    # measured every few generations, shown on every line after.
+    measured = [None]
 
     def show(row: dict):
         now = time.monotonic()
+        if row.get("vs_random") is not None:
+            measured[0] = (row["generation"], row["vs_random"])
         if shown[0] is None or now - shown[0] >= PROGRESS_EVERY:
             shown[0] = now
+            parts = []
+            # A lone learner plays no round-robin: nobody scores points.
+            if row["best"] or row["worst"] or row["mean"]:
+                parts.append(f"best {row['best']}, mean {row['mean']:.1f}")
+            if measured[0] is not None:
+                at, score = measured[0]
+                when = "" if at == row["generation"] else f" at generation {at}"
+                parts.append(f"vs random {score:.2f}{when}")
+            figures = ": " + ", ".join(parts) if parts else ""
             print(
-                f"generation {row['generation']}: best {row['best']}, "
-                f"mean {row['mean']:.1f} ({now - started:.0f} s)",
+                f"generation {row['generation']}{figures} ({now - started:.0f} s)",
                 file=sys.stderr,
                 flush=True,
             )
