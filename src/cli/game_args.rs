@@ -1,10 +1,25 @@
 //! The game-selection flags shared by every command that needs a game.
 
-use crate::games::{GameName, GameOptions, GameSpec, TakeRuleName, UnknownGame};
+use crate::games::{
+    GameName, GameOptions, GameSpec, OptionError, Spelling, TakeRuleName, UnknownGame,
+};
 use crate::genome::Genome;
 use crate::players::{PlayerError, PlayerSpec};
 use clap::{Args, ValueEnum};
 use std::path::Path;
+
+/// How the command line spells an option: `--max-take`, `--rows 3`.
+pub const FLAGS: Spelling = Spelling {
+    name: |name| format!("--{}", name.replace('_', "-")),
+    valued: |name, value| format!("--{} {value}", name.replace('_', "-")),
+};
+
+/// Options a game refused, said in flags (`--rows and --empty apply only
+/// to --game solitaire, not connect4`); another door (Python) finds the
+/// engine's error inside and says it its own way.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.spelled(FLAGS))]
+pub struct FlagError(pub OptionError);
 
 /// `--encoder`'s long help: each game's encoders, its default and the one
 /// `evolve`'s recommended settings use, read from the registry.
@@ -285,7 +300,7 @@ impl GameArgs {
     ) -> anyhow::Result<GameSpec> {
         let kind = self.game.unwrap_or(default);
         kind.from_options(&self.options(recommended))
-            .map_err(anyhow::Error::msg)
+            .map_err(|e| FlagError(e).into())
     }
 
     /// The flags as the games read them.

@@ -34,7 +34,7 @@ mod serve_cmd;
 mod solve;
 mod summary;
 
-pub use game_args::{GameArgs, RuleArg};
+pub use game_args::{FLAGS, FlagError, GameArgs, RuleArg};
 pub use output::{draw_seed, is_broken_pipe};
 
 use clap::{Parser, Subcommand};

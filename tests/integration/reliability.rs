@@ -104,7 +104,7 @@ fn bad_invocations_get_a_clear_error_and_status_2() {
             &[
                 "evolve", "--game", "nim", "--rule", "double", "--sticks", "1",
             ],
-            "--sticks 1: 2-255 with --rule double",
+            "--sticks 1: 2-255 under the double rule",
         ),
         (
             &[

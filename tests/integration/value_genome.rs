@@ -143,7 +143,7 @@ fn value_genome_flags_are_checked() {
         ),
         (
             vec!["--tuples", "10"],
-            "--tuples shapes a value genome: it needs --encoder ntuple",
+            "--tuples applies only to --encoder ntuple (it shapes a value genome)",
         ),
         (
             vec!["--encoder", "ntuple", "--tuples", "0"],

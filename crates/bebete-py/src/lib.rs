@@ -8,9 +8,10 @@
 
 mod observed;
 
-use bebete::cli::Command;
 use bebete::cli::api::{self, Control, EachGeneration, Ended, GenerationReport, Mover};
+use bebete::cli::{Command, FlagError};
 use bebete::eval::Watch;
+use bebete::games::Spelling;
 use bebete::store::{FileError, FileProblem};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError, PyValueError};
 use pyo3::prelude::*;
@@ -30,7 +31,17 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// read a `PermissionError`, another failure to read or write an
 /// `OSError`, and anything else (a bad value, a damaged or foreign file)
 /// a `ValueError`.
+/// How Python names an option: `max_take`, `rows=3`.
+const KEYWORDS: Spelling = Spelling {
+    name: str::to_string,
+    valued: |name, value| format!("{name}={value}"),
+};
+
 fn py_error(e: anyhow::Error) -> PyErr {
+    // A game's options, refused, are said as Python names them.
+    if let Some(refused) = e.chain().find_map(|c| c.downcast_ref::<FlagError>()) {
+        return PyValueError::new_err(refused.0.spelled(KEYWORDS));
+    }
     let message = format!("{e:#}");
     let io = e.chain().find_map(|c| {
         c.downcast_ref::<std::io::Error>().or_else(|| {

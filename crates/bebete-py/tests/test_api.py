@@ -131,6 +131,28 @@ def test_bad_settings_are_the_engines_refusals(cli, scratch, settings, message, 
     assert not Path("runs/bad").exists()
 
 
+@pytest.mark.parametrize(
+    "game,options,message,flag",
+    [
+        ("othello", {"encoder": "votes"}, "encoder=votes: othello encoders are", "--encoder votes: othello encoders are"),
+        ("ttt", {"empty": 3}, "rows and empty apply only to game=solitaire, not tictactoe", "--rows and --empty apply only to --game solitaire, not tictactoe"),
+        ("ttt", {"tuples": "8x4"}, "tuples applies only to encoder=ntuple", "--tuples applies only to --encoder ntuple"),
+    ],
+)
+def test_a_games_options_are_refused_in_each_doors_words(cli, scratch, game, options, message, flag):
+    # The engine names the option; Python says it as a keyword, the
+    # command line as a flag.
+    with pytest.raises(ValueError) as raised:
+        bebete.evolve(game, seed=1, run="runs/bad", **options)
+    assert message in str(raised.value)
+    assert "--" not in str(raised.value)
+    words = []
+    for name, value in options.items():
+        words += ["--" + name, str(value)]
+    _, _, err = cli("evolve", "--game", game, "--seed", "1", "--run", "runs/bad2", *words, cwd=scratch)
+    assert flag in err
+
+
 def test_every_setting_of_a_run_is_a_keyword_read_by_the_engine(scratch):
     names = bebete.run_settings()
     assert {"population", "keep", "selection", "bench_games", "migrants", "patience"} <= set(names)

@@ -205,17 +205,20 @@ impl Registered for GenomeGame<Matchsticks> {
         let sticks = options.sticks.unwrap_or(defaults.sticks);
         let rule = if double {
             if options.max_take.is_some() || options.last_loses || options.last_wins {
-                return Err(OptionError::misplaced(
-                    "--max-take, --last-loses and --last-wins",
-                    "apply only to --rule subtract (double: last stick wins, takes limited by the last take)".to_string(),
+                return Err(OptionError::only_where(
+                    &["max_take", "last_loses", "last_wins"],
+                    "rule",
+                    "subtract",
+                    None,
+                    Some("double: last stick wins, takes limited by the last take"),
                 ));
             }
             if sticks < 2 {
-                return Err(OptionError {
-                    flag: "--sticks",
-                    value: Some(sticks.to_string()),
-                    allowed: "2-255 with --rule double".to_string(),
-                });
+                return Err(OptionError::valued(
+                    "sticks",
+                    sticks.to_string(),
+                    "2-255 under the double rule",
+                ));
             }
             TakeRule::Double
         } else {
@@ -266,7 +269,7 @@ impl Registered for GenomeGame<Matchsticks> {
             &["rule", "sticks", "max_take", "last_loses"],
         )?;
         const RULES: [TakeRuleName; 2] = [TakeRuleName::Subtract, TakeRuleName::Double];
-        let last_loses = read.flag("rules.last_loses")?;
+        let last_loses = read.boolean("rules.last_loses")?;
         Ok(GameOptions {
             rule: read
                 .choice("rules.rule", &RULES.map(TakeRuleName::name))?
@@ -279,13 +282,13 @@ impl Registered for GenomeGame<Matchsticks> {
         })
     }
 
-    fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {
+    fn rule_options_given(options: &GameOptions) -> Option<&'static [&'static str]> {
         let given = options.rule.is_some()
             || options.sticks.is_some()
             || options.max_take.is_some()
             || options.last_loses
             || options.last_wins;
-        given.then_some("--rule, --sticks, --max-take, --last-loses and --last-wins")
+        given.then_some(&["rule", "sticks", "max_take", "last_loses", "last_wins"])
     }
 
     fn encoder_name(&self) -> &'static str {

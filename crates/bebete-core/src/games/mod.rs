@@ -48,7 +48,7 @@ pub use othello::{Othello, OthelloPosition, PASS as OTHELLO_PASS};
 pub(crate) use othello::{
     pattern_tuples, straight_tuples, symmetric_square as othello_symmetric_square,
 };
-pub use registry::{GameOptions, OptionError, Registered, RuleObject};
+pub use registry::{Fault, GameOptions, OptionError, Registered, RuleObject, Spelling};
 pub use solitaire::{
     Jump, MAX_ROWS as SOLITAIRE_MAX_ROWS, MIN_ROWS as SOLITAIRE_MIN_ROWS, PegBits, Solitaire,
     SolitairePosition, SolitaireRules, SolitaireRulesError, jumps as solitaire_jumps,

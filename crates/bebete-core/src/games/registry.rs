@@ -15,97 +15,200 @@
 
 use super::{GameSpec, InvalidRules, NTuple, TakeRuleName};
 
-/// The options that choose a game's rules and encoder, as the command line
-/// and the server collect them (all optional: each game has defaults).
+/// The options that choose a game's rules and encoder, as the command line,
+/// Python and the server collect them (all optional: each game has
+/// defaults), named as `run.toml` names them.
 #[derive(Clone, Debug, Default)]
 pub struct GameOptions {
-    /// `--encoder`: the encoder's name.
+    /// The encoder's name.
     pub encoder: Option<String>,
     /// Use `evolve`'s recommended encoder when `encoder` is absent.
     pub recommended: bool,
-    /// Value genomes: `--tuples`.
+    /// Value genomes: tuples.
     pub tuples: Option<u16>,
-    /// Value genomes: cells per tuple (`--tuples xL`).
+    /// Value genomes: cells per tuple.
     pub tuple_length: Option<u8>,
-    /// Matchsticks: `--rule`.
+    /// Matchsticks: the take rule.
     pub rule: Option<TakeRuleName>,
-    /// Matchsticks: `--sticks`.
+    /// Matchsticks: sticks at the start.
     pub sticks: Option<u8>,
-    /// Matchsticks: `--max-take`.
+    /// Matchsticks: the most sticks a move takes.
     pub max_take: Option<u8>,
-    /// Matchsticks: `--last-loses`.
+    /// Matchsticks: whoever takes the last stick loses.
     pub last_loses: bool,
-    /// Matchsticks: `--last-wins`.
+    /// Matchsticks: whoever takes the last stick wins.
     pub last_wins: bool,
-    /// Peg solitaire: `--rows`.
+    /// Peg solitaire: rows of the triangle.
     pub rows: Option<u8>,
-    /// Peg solitaire: `--empty`.
+    /// Peg solitaire: the empty hole at the start.
     pub empty: Option<u8>,
 }
 
 impl GameOptions {
-    /// A value genome's shape: `default` with `--tuples` and
+    /// A value genome's shape: `default` with `tuples` and
     /// cells per tuple applied, checked against a board of `cells`.
     pub(crate) fn value_shape(&self, default: NTuple, cells: usize) -> Result<NTuple, OptionError> {
         let shape = NTuple {
             tuples: self.tuples.unwrap_or(default.tuples),
             length: self.tuple_length.unwrap_or(default.length),
         };
-        shape.check(cells).map_err(|e| OptionError {
-            flag: e.flag(),
-            value: Some(e.value()),
-            allowed: e.to_string(),
-        })?;
+        shape
+            .check(cells)
+            .map_err(|e| OptionError::valued("tuples", e.value(), e.to_string()))?;
         Ok(shape)
     }
 
-    /// The error for an `--encoder` the game does not have.
+    /// The error for an `encoder` the game does not have.
     pub(crate) fn unknown_encoder(&self, game: &str, names: &[&str], default: &str) -> OptionError {
         let list = match names.split_last() {
             Some((last, [])) => format!("has one encoder, {last}"),
             Some((last, rest)) => format!("encoders are {} and {last}", rest.join(", ")),
             None => "has no encoders".to_string(),
         };
-        OptionError {
-            flag: "--encoder",
-            value: Some(self.encoder.clone().unwrap_or_default()),
-            allowed: format!("{game} {list} (default here: {default})"),
-        }
+        OptionError::valued(
+            "encoder",
+            self.encoder.clone().unwrap_or_default(),
+            format!("{game} {list} (default here: {default})"),
+        )
     }
 }
 
-/// Options a game cannot take: the flag at fault (or the flags, together),
-/// the value it was given, and what the game allows there. Written as the
-/// command line reads it: `--encoder votes: othello encoders are straight
-/// and ntuple (default here: straight)`, or, for flags out of place,
-/// `--rows and --empty apply only to --game solitaire, not connect4`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{flag}{}", match value {
-    Some(value) => format!(" {value}: {allowed}"),
-    None => format!(" {allowed}"),
-})]
+/// Options a game cannot take: the options at fault by the names
+/// `run.toml` gives them (`encoder`, `max_take`; the server's
+/// `rules.rows`), the value given, and what is wrong. The games name no
+/// door's syntax: each door spells the names its own way
+/// ([`OptionError::spelled`]): the command line's `--encoder votes:
+/// othello encoders are …` or `--rows and --empty apply only to --game
+/// solitaire, not connect4`, Python's `encoder=votes: …`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptionError {
-    /// `--encoder`, or flags that go together (`--rows and --empty`).
-    pub flag: &'static str,
-    /// The value given, when the fault is one flag's value.
+    /// The options at fault: one, or several that go together.
+    pub options: Vec<&'static str>,
+    /// The value given, when the fault is one option's value.
     pub value: Option<String>,
-    /// What the game allows for that value; without a value, what is
-    /// wrong with the flags, as the rest of a sentence that starts with
-    /// them.
-    pub allowed: String,
+    /// What is wrong.
+    pub fault: Fault,
+}
+
+/// What is wrong with the options of an [`OptionError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// The value is not one the game allows: what it allows, in words.
+    Allowed(String),
+    /// The options apply only where `option` is `only` (`game`
+    /// `solitaire`), not `here` (`connect4`) when that is worth saying;
+    /// `why` in words.
+    OnlyWhere {
+        /// The option that decides.
+        option: &'static str,
+        /// Its value where the options apply.
+        only: &'static str,
+        /// Its value here.
+        here: Option<String>,
+        /// Why, in words.
+        why: Option<&'static str>,
+    },
+}
+
+/// How a door writes an option: its name alone (`--max-take`,
+/// `max_take`), and given a value (`--rows 3`, `rows=3`).
+#[derive(Clone, Copy, Debug)]
+pub struct Spelling {
+    /// The name alone.
+    pub name: fn(&str) -> String,
+    /// The name with a value.
+    pub valued: fn(&str, &str) -> String,
+}
+
+impl Spelling {
+    /// The names as `run.toml` writes them, a value after a space
+    /// (`rows 3`): the error's `Display`.
+    pub const PLAIN: Spelling = Spelling {
+        name: str::to_string,
+        valued: |name, value| format!("{name} {value}"),
+    };
 }
 
 impl OptionError {
-    /// `flags` (given together) have no place here: `allowed` says where,
-    /// as the rest of a sentence (`apply only to …`).
-    pub(crate) fn misplaced(flags: &'static str, allowed: String) -> OptionError {
+    /// `option` cannot be `value`: `allowed` says what can.
+    pub(crate) fn valued(
+        option: &'static str,
+        value: impl Into<String>,
+        allowed: impl Into<String>,
+    ) -> OptionError {
         OptionError {
-            flag: flags,
+            options: vec![option],
+            value: Some(value.into()),
+            fault: Fault::Allowed(allowed.into()),
+        }
+    }
+
+    /// `options` (given together) apply only where `option` is `only`.
+    pub(crate) fn only_where(
+        options: &[&'static str],
+        option: &'static str,
+        only: &'static str,
+        here: Option<String>,
+        why: Option<&'static str>,
+    ) -> OptionError {
+        OptionError {
+            options: options.to_vec(),
             value: None,
-            allowed,
+            fault: Fault::OnlyWhere {
+                option,
+                only,
+                here,
+                why,
+            },
+        }
+    }
+
+    /// The error as a door writes its options.
+    pub fn spelled(&self, spelling: Spelling) -> String {
+        let names: Vec<String> = self.options.iter().map(|n| (spelling.name)(n)).collect();
+        let names = match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        match &self.fault {
+            Fault::Allowed(allowed) => match (&self.value, self.options.as_slice()) {
+                (Some(value), [one]) => format!("{}: {allowed}", (spelling.valued)(one, value)),
+                (Some(value), _) => format!("{names} {value}: {allowed}"),
+                (None, _) => format!("{names}: {allowed}"),
+            },
+            Fault::OnlyWhere {
+                option,
+                only,
+                here,
+                why,
+            } => {
+                let verb = if self.options.len() == 1 {
+                    "applies"
+                } else {
+                    "apply"
+                };
+                let mut text =
+                    format!("{names} {verb} only to {}", (spelling.valued)(option, only));
+                if let Some(here) = here {
+                    text.push_str(&format!(", not {here}"));
+                }
+                if let Some(why) = why {
+                    text.push_str(&format!(" ({why})"));
+                }
+                text
+            }
         }
     }
 }
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.spelled(Spelling::PLAIN))
+    }
+}
+
+impl std::error::Error for OptionError {}
 
 /// A game's rule parameters as a JSON object (the shape of
 /// [`Registered::rules_json`]), read key by key for
@@ -133,73 +236,62 @@ impl<'a> RuleObject<'a> {
             serde_json::Value::Null => None,
             serde_json::Value::Object(map) => Some(map),
             other => {
-                return Err(OptionError {
-                    flag: "rules",
-                    value: Some(other.to_string()),
-                    allowed: format!("an object: {}", allowed()),
-                });
+                return Err(OptionError::valued(
+                    "rules",
+                    other.to_string(),
+                    format!("an object: {}", allowed()),
+                ));
             }
         };
         if let Some(key) = map.and_then(|m| m.keys().find(|k| !keys.contains(&k.as_str()))) {
-            return Err(OptionError {
-                flag: "rules",
-                value: Some(format!("key '{key}'")),
-                allowed: allowed(),
-            });
+            return Err(OptionError::valued(
+                "rules",
+                format!("key '{key}'"),
+                allowed(),
+            ));
         }
         Ok(RuleObject { map })
     }
 
-    /// The value under the key `flag` names (`rules.KEY`).
-    fn get(&self, flag: &str) -> Option<&'a serde_json::Value> {
-        let key = flag.strip_prefix("rules.").unwrap_or(flag);
+    /// The value under the key `key` names (`rules.KEY`).
+    fn get(&self, key: &str) -> Option<&'a serde_json::Value> {
+        let key = key.strip_prefix("rules.").unwrap_or(key);
         self.map.and_then(|m| m.get(key))
     }
 
-    /// A whole number 0–255 under `flag`'s key (`rules.sticks` reads
+    /// A whole number 0–255 under `key`'s key (`rules.sticks` reads
     /// `sticks`; a refusal names `rules.sticks`).
-    pub fn byte(&self, flag: &'static str) -> Result<Option<u8>, OptionError> {
-        self.get(flag)
+    pub fn byte(&self, key: &'static str) -> Result<Option<u8>, OptionError> {
+        self.get(key)
             .map(|v| {
                 v.as_u64()
                     .and_then(|n| u8::try_from(n).ok())
-                    .ok_or_else(|| OptionError {
-                        flag,
-                        value: Some(v.to_string()),
-                        allowed: "a whole number 0-255".to_string(),
-                    })
+                    .ok_or_else(|| OptionError::valued(key, v.to_string(), "a whole number 0-255"))
             })
             .transpose()
     }
 
-    /// `true` or `false` under `flag`'s key.
-    pub fn flag(&self, flag: &'static str) -> Result<Option<bool>, OptionError> {
-        self.get(flag)
+    /// `true` or `false` under `key`'s key.
+    pub fn boolean(&self, key: &'static str) -> Result<Option<bool>, OptionError> {
+        self.get(key)
             .map(|v| {
-                v.as_bool().ok_or_else(|| OptionError {
-                    flag,
-                    value: Some(v.to_string()),
-                    allowed: "true or false".to_string(),
-                })
+                v.as_bool()
+                    .ok_or_else(|| OptionError::valued(key, v.to_string(), "true or false"))
             })
             .transpose()
     }
 
-    /// One of `names` under `flag`'s key, as its index.
+    /// One of `names` under `key`'s key, as its index.
     pub(crate) fn choice(
         &self,
-        flag: &'static str,
+        key: &'static str,
         names: &[&str],
     ) -> Result<Option<usize>, OptionError> {
-        self.get(flag)
+        self.get(key)
             .map(|v| {
                 v.as_str()
                     .and_then(|text| names.iter().position(|n| *n == text))
-                    .ok_or_else(|| OptionError {
-                        flag,
-                        value: Some(v.to_string()),
-                        allowed: names.join(" or "),
-                    })
+                    .ok_or_else(|| OptionError::valued(key, v.to_string(), names.join(" or ")))
             })
             .transpose()
     }
@@ -224,19 +316,19 @@ pub trait Registered: Copy + Into<GameSpec> {
     /// The game under each encoder and rule variant that the tests run
     /// over (published counts, move invariants, file round trips).
     fn variants() -> Vec<Self>;
-    /// The game the options choose. Errors name the flag and what it
+    /// The game the options choose. Errors name the option and what it
     /// allows.
     fn from_options(options: &GameOptions) -> Result<Self, OptionError>;
-    /// The flags of this game's own rules that `options` sets, as the
-    /// error for another game says them (`"--rows and --empty"`); `None`
-    /// when none is set.
-    fn rule_flags_given(_options: &GameOptions) -> Option<&'static str> {
+    /// The options of this game's own rules, named as the error for
+    /// another game says them (`["rows", "empty"]`), when `options` sets
+    /// any; `None` when none is set.
+    fn rule_options_given(_options: &GameOptions) -> Option<&'static [&'static str]> {
         None
     }
     /// The encoder's name, as `--encoder` takes it.
     fn encoder_name(&self) -> &'static str;
-    /// Sets in `options` the flags of this game's own rules (`--sticks`,
-    /// `--rows`, …) that choose it again; nothing for a game without rule
+    /// Sets in `options` the options of this game's own rules (`sticks`,
+    /// `rows`, …) that choose it again; nothing for a game without rule
     /// parameters. [`Registered::options`] adds the encoder's.
     fn rule_options(&self, _options: &mut GameOptions) {}
     /// The rule parameters as `genome info --json` and `solve --json`
@@ -338,16 +430,19 @@ macro_rules! registry {
             }
 
             /// The game `options` choose: refuses another game's rule
-            /// flags and the value genome's shape flags without a value
+            /// options and the value genome's shape options without a value
             /// genome.
             pub fn from_options(self, options: &GameOptions) -> Result<GameSpec, $crate::games::OptionError> {
                 $(
                     if GameName::$kind != self {
-                        if let Some(flags) = <$game as Registered>::rule_flags_given(options) {
-                            return Err($crate::games::OptionError::misplaced(flags, format!(
-                                "apply only to --game {}, not {self}",
-                                GameName::$kind
-                            )));
+                        if let Some(given) = <$game as Registered>::rule_options_given(options) {
+                            return Err($crate::games::OptionError::only_where(
+                                given,
+                                "game",
+                                GameName::$kind.name(),
+                                Some(self.to_string()),
+                                None,
+                            ));
                         }
                     }
                 )+
@@ -357,9 +452,12 @@ macro_rules! registry {
                 if spec.value_genome().is_none()
                     && (options.tuples.is_some() || options.tuple_length.is_some())
                 {
-                    return Err($crate::games::OptionError::misplaced(
-                        "--tuples",
-                        "shapes a value genome: it needs --encoder ntuple".to_string(),
+                    return Err($crate::games::OptionError::only_where(
+                        &["tuples"],
+                        "encoder",
+                        "ntuple",
+                        None,
+                        Some("it shapes a value genome"),
                     ));
                 }
                 Ok(spec)

@@ -90,15 +90,11 @@ pub enum SolitaireRulesError {
 
 impl From<SolitaireRulesError> for OptionError {
     fn from(e: SolitaireRulesError) -> OptionError {
-        let (flag, value) = match e {
-            SolitaireRulesError::Rows(rows) => ("--rows", rows),
-            SolitaireRulesError::Empty { empty, .. } => ("--empty", empty),
+        let (option, value) = match e {
+            SolitaireRulesError::Rows(rows) => ("rows", rows),
+            SolitaireRulesError::Empty { empty, .. } => ("empty", empty),
         };
-        OptionError {
-            flag,
-            value: Some(value.to_string()),
-            allowed: e.to_string(),
-        }
+        OptionError::valued(option, value.to_string(), e.to_string())
     }
 }
 
@@ -262,11 +258,11 @@ impl Registered for GenomeGame<Solitaire> {
 
     fn from_options(options: &GameOptions) -> Result<Self, OptionError> {
         if let Some(name) = options.encoder.as_deref().filter(|&n| n != "bits") {
-            return Err(OptionError {
-                flag: "--encoder",
-                value: Some(name.to_string()),
-                allowed: "solitaire has one encoder, bits (the pegs as a bit mask)".to_string(),
-            });
+            return Err(OptionError::valued(
+                "encoder",
+                name,
+                "solitaire has one encoder, bits (the pegs as a bit mask)",
+            ));
         }
         let defaults = SolitaireRules::default();
         let rules = SolitaireRules {
@@ -295,8 +291,8 @@ impl Registered for GenomeGame<Solitaire> {
         })
     }
 
-    fn rule_flags_given(options: &GameOptions) -> Option<&'static str> {
-        (options.rows.is_some() || options.empty.is_some()).then_some("--rows and --empty")
+    fn rule_options_given(options: &GameOptions) -> Option<&'static [&'static str]> {
+        (options.rows.is_some() || options.empty.is_some()).then_some(&["rows", "empty"])
     }
 
     fn encoder_name(&self) -> &'static str {

@@ -287,7 +287,7 @@ mod tests {
             (
                 GameName::Matchsticks,
                 json!({"rule": "double", "max_take": 2}),
-                "--max-take, --last-loses and --last-wins apply only to --rule subtract (double: last stick wins, takes limited by the last take)",
+                "max_take, last_loses and last_wins apply only to rule subtract (double: last stick wins, takes limited by the last take)",
             ),
         ] {
             assert_eq!(read(kind, rules), Err(error.to_string()), "{kind}");
@@ -338,31 +338,48 @@ mod tests {
         assert_eq!(GameName::parse("chess"), None);
     }
 
-    /// Another game's rule flags and the value genome's shape flags
-    /// without a value genome are refused, naming the flags.
+    /// Another game's rule options and the value genome's shape options
+    /// without a value genome are refused, naming the options as each
+    /// door spells them.
     #[test]
     fn options_of_another_game_are_refused() {
         let rows = GameOptions {
             rows: Some(5),
             ..GameOptions::default()
         };
+        let err = GameName::Connect4.from_options(&rows).unwrap_err();
         assert_eq!(
-            GameName::Connect4.from_options(&rows).unwrap_err(),
-            OptionError::misplaced(
-                "--rows and --empty",
-                "apply only to --game solitaire, not connect4".to_string()
+            err,
+            OptionError::only_where(
+                &["rows", "empty"],
+                "game",
+                "solitaire",
+                Some("connect4".to_string()),
+                None
             )
+        );
+        assert_eq!(
+            err.to_string(),
+            "rows and empty apply only to game solitaire, not connect4"
+        );
+        let flags = crate::games::Spelling {
+            name: |n| format!("--{}", n.replace('_', "-")),
+            valued: |n, v| format!("--{} {v}", n.replace('_', "-")),
+        };
+        assert_eq!(
+            err.spelled(flags),
+            "--rows and --empty apply only to --game solitaire, not connect4"
         );
         let tuples = GameOptions {
             tuples: Some(5),
             ..GameOptions::default()
         };
-        assert!(
+        assert_eq!(
             GameName::TicTacToe
                 .from_options(&tuples)
                 .unwrap_err()
-                .to_string()
-                .contains("needs --encoder ntuple")
+                .spelled(flags),
+            "--tuples applies only to --encoder ntuple (it shapes a value genome)"
         );
     }
 

@@ -72,13 +72,6 @@ pub enum ShapeError {
 }
 
 impl ShapeError {
-    /// The command-line flag that sets what is wrong.
-    pub(crate) fn flag(self) -> &'static str {
-        match self {
-            ShapeError::Tuples(_) | ShapeError::Length { .. } => "--tuples",
-        }
-    }
-
     /// The value given to that flag.
     pub fn value(self) -> String {
         match self {

@@ -255,21 +255,21 @@ impl Registered for GenomeGame<Othello> {
                     ..Othello::PATTERN_SHAPE
                 };
                 if !pattern_stages(shape.tuples) {
-                    return Err(OptionError {
-                        flag: "--tuples",
-                        value: Some(shape.tuples.to_string()),
-                        allowed: format!(
+                    return Err(OptionError::valued(
+                        "tuples",
+                        shape.tuples.to_string(),
+                        format!(
                             "the patterns encoder has {PATTERNS} tuples of 8 squares for each game stage: {PATTERNS} (one stage) up to {}, a multiple of {PATTERNS}",
                             PATTERNS as usize * MAX_STAGES
                         ),
-                    });
+                    ));
                 }
                 if let Some(length) = options.tuple_length.filter(|&l| l != shape.length) {
-                    return Err(OptionError {
-                        flag: "--tuples",
-                        value: Some(format!("x{length}")),
-                        allowed: "the patterns encoder's tuples are 8 squares (leave the xL out, or use --encoder straight or ntuple)".to_string(),
-                    });
+                    return Err(OptionError::valued(
+                        "tuples",
+                        format!("x{length}"),
+                        "the patterns encoder's tuples are 8 squares (leave the xL out, or choose the straight or ntuple encoder)",
+                    ));
                 }
                 ValueGenome::patterns(shape)
             }
@@ -277,20 +277,20 @@ impl Registered for GenomeGame<Othello> {
                 let length = options.tuple_length.unwrap_or(Othello::STRAIGHT_LENGTH);
                 let tuples = straight_count(length);
                 if tuples == 0 {
-                    return Err(OptionError {
-                        flag: "--tuples",
-                        value: Some(format!("x{length}")),
-                        allowed: "straight tuples are 2 to 8 squares long".to_string(),
-                    });
+                    return Err(OptionError::valued(
+                        "tuples",
+                        format!("x{length}"),
+                        "straight tuples are 2 to 8 squares long",
+                    ));
                 }
                 if let Some(given) = options.tuples.filter(|&t| t != tuples) {
-                    return Err(OptionError {
-                        flag: "--tuples",
-                        value: Some(given.to_string()),
-                        allowed: format!(
-                            "the straight encoder has every straight line of {length} squares, {tuples} tuples (leave --tuples out, or use --encoder ntuple)"
+                    return Err(OptionError::valued(
+                        "tuples",
+                        given.to_string(),
+                        format!(
+                            "the straight encoder has every straight line of {length} squares, {tuples} tuples (leave the count out, or choose the ntuple encoder)"
                         ),
-                    });
+                    ));
                 }
                 ValueGenome::straight(NTuple { tuples, length })
             }

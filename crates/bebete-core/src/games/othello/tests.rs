@@ -369,11 +369,14 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
         }
     );
     let err = GenomeGame::<Othello>::from_options(&options("straight", Some(5), None)).unwrap_err();
-    assert_eq!((err.flag, err.value.as_deref()), ("--tuples", Some("5")));
+    assert_eq!(
+        (&err.options[..], err.value.as_deref()),
+        (&["tuples"][..], Some("5"))
+    );
     let err = err.to_string();
     assert!(
         err.starts_with(
-            "--tuples 5: the straight encoder has every straight line of 4 squares, 21 tuples"
+            "tuples 5: the straight encoder has every straight line of 4 squares, 21 tuples"
         ),
         "{err}"
     );
@@ -415,29 +418,29 @@ fn options_choose_the_encoders_and_refuse_what_does_not_fit() {
         (
             Some(5),
             None,
-            "--tuples",
-            "--tuples 5: the patterns encoder has 7 tuples of 8 squares for each game stage: 7 (one stage) up to 112, a multiple of 7",
+            "tuples",
+            "tuples 5: the patterns encoder has 7 tuples of 8 squares for each game stage: 7 (one stage) up to 112, a multiple of 7",
         ),
         (
             Some(119),
             None,
-            "--tuples",
-            "--tuples 119: the patterns encoder has 7 tuples",
+            "tuples",
+            "tuples 119: the patterns encoder has 7 tuples",
         ),
         (
             None,
             Some(6),
-            "--tuples",
-            "--tuples x6: the patterns encoder's tuples are 8 squares",
+            "tuples",
+            "tuples x6: the patterns encoder's tuples are 8 squares",
         ),
     ] {
         let err =
             GenomeGame::<Othello>::from_options(&options("patterns", tuples, length)).unwrap_err();
-        assert_eq!(err.flag, flag);
+        assert_eq!(err.options, [flag]);
         assert!(err.to_string().starts_with(says), "{err}");
     }
     let err = GenomeGame::<Othello>::from_options(&options("subgrid", None, None)).unwrap_err();
-    assert_eq!(err.flag, "--encoder");
+    assert_eq!(err.options, ["encoder"]);
     let err = err.to_string();
     assert!(
         err.contains("othello encoders are patterns, straight and ntuple"),
