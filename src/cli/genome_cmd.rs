@@ -273,7 +273,17 @@ fn observed_info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
         file.game
     )?;
     writeln!(out, "reads       {}", file.layout.describe())?;
-    writeln!(out, "tuples      {} of {} cells", g.tuples(), g.length())?;
+    let whole = if g.tuples() == 1 && g.length() == file.layout.cells() {
+        " (the whole board: a table of every position)"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "tuples      {} of {} cells{whole}",
+        g.tuples(),
+        g.length()
+    )?;
     writeln!(out, "learning    by TD self-play: {}", file.history)?;
     writeln!(out, "rates       α {alpha:.4}, ε {epsilon:.3}")?;
     writeln!(out, "plays with  {PLAYS_WITH}")?;

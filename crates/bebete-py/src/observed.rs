@@ -470,10 +470,15 @@ pub(crate) fn describe(
     history: &str,
 ) -> String {
     let (alpha, epsilon) = genome.rates();
+    let tuples = match (genome.tuples(), genome.length()) {
+        (1, length) if length == layout.cells() => {
+            format!("one tuple of all {length} cells (a table of every position)")
+        }
+        (1, length) => format!("one tuple of {length} cells"),
+        (tuples, length) => format!("{tuples} tuples of {length} cells"),
+    };
     format!(
-        "{game}: a value genome of {} tuples of {} cells over its {}; learned by TD self-play: {history}; α {alpha:.4}, ε {epsilon:.3}",
-        genome.tuples(),
-        genome.length(),
+        "{game}: a value genome of {tuples} over its {}; learned by TD self-play: {history}; α {alpha:.4}, ε {epsilon:.3}",
         layout.describe()
     )
 }

@@ -15,7 +15,11 @@ pub const OBSERVED_GENOME_FORMAT: Framed = Framed {
 };
 
 /// The most cells in a tuple.
-pub(crate) const MAX_TUPLE_CELLS: u8 = 8;
+pub(crate) const MAX_TUPLE_CELLS: u8 = 12;
+
+/// The most weights a table of the whole board may have for the default
+/// shape to be that one table.
+pub(crate) const WHOLE_BOARD: u64 = 1 << 18;
 /// The most weights in one tuple's table (per side): 2^22.
 pub(crate) const MAX_TABLE: u64 = 1 << 22;
 
@@ -29,22 +33,61 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// The default for a layout: as many tuples as cells (16 to 48), each
-    /// as long as a table of at most 4,096 weights allows (2 to 6 cells,
-    /// and at most half the board's). Measured on tic-tac-toe and
-    /// Connect-Four (docs/python.md): 16 tuples of 4 cells beat 8 of 6 on
-    /// the small board, 42 of 6 beat 32 or 64 of 4 on the larger one.
+    /// The default for a layout. A board small enough to be one table of
+    /// at most 2^18 weights (262,144) is one tuple of every cell: the
+    /// genome is then the lookup table of the game's positions. Any other:
+    /// as many tuples as cells (16 to 48), each as long as a table of at
+    /// most 4,096 weights allows (2 to 6 cells, and at most half the
+    /// board's). Measured on tic-tac-toe and Connect-Four (docs/python.md):
+    /// the whole board beat 16 tuples of 4 cells on the small board, 42 of
+    /// 6 beat 32 or 64 of 4 on the larger one.
     pub fn default_for(layout: &Layout) -> Shape {
         let states = layout.states() as u64;
-        let most = (layout.cells() / 2).clamp(1, 6) as u8;
+        let cells = layout.cells();
+        if cells <= MAX_TUPLE_CELLS as usize
+            && states
+                .checked_pow(cells as u32)
+                .is_some_and(|t| t <= WHOLE_BOARD)
+        {
+            return Shape {
+                tuples: 1,
+                length: cells as u8,
+            };
+        }
+        Shape::many(layout)
+    }
+
+    /// Many short tuples: as many as cells (16 to 48), each as long as a
+    /// table of 4,096 weights allows (2 to 6 cells, at most half the
+    /// board's).
+    fn many(layout: &Layout) -> Shape {
+        let (states, cells) = (layout.states() as u64, layout.cells());
+        let most = (cells / 2).clamp(1, 6) as u8;
         let length = (2..=6u8)
             .rev()
             .find(|&l| states.pow(l as u32) <= 4096)
             .unwrap_or(2)
             .min(most);
         Shape {
-            tuples: layout.cells().clamp(16, 48) as u16,
+            tuples: cells.clamp(16, 48) as u16,
             length,
+        }
+    }
+
+    /// The shape of `tuples` and `length` where given, the default's
+    /// where not; tuples asked for without a length are each as long as
+    /// the default for many tuples (the whole board is one tuple's).
+    pub(crate) fn chosen(layout: &Layout, tuples: Option<u16>, length: Option<u8>) -> Shape {
+        let default = Shape::default_for(layout);
+        let many = Shape::many(layout);
+        let tuples = tuples.unwrap_or(default.tuples);
+        Shape {
+            tuples,
+            length: length.unwrap_or(if tuples == default.tuples {
+                default.length
+            } else {
+                many.length
+            }),
         }
     }
 

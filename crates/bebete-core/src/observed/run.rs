@@ -239,11 +239,7 @@ impl ObservedRun {
         check_moves(settings.max_moves)?;
         let name = game.name();
         let layout = probe(game, cfg.seed, settings.max_moves)?;
-        let default = Shape::default_for(&layout);
-        let shape = Shape {
-            tuples: settings.tuples.unwrap_or(default.tuples),
-            length: settings.tuple_length.unwrap_or(default.length),
-        };
+        let shape = Shape::chosen(&layout, settings.tuples, settings.tuple_length);
         shape.check(&name, &layout)?;
         Ok(Planned {
             cfg,

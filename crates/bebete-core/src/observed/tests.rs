@@ -318,3 +318,41 @@ fn the_champion_is_measured_against_random_moves() {
     let e = ObservedRun::check(&cfg, 2).unwrap_err().to_string();
     assert!(e.contains("random moves alone"), "{e}");
 }
+
+/// The default shape: a board small enough for one table of every
+/// position is one tuple of all its cells; a larger one many short tuples.
+#[test]
+fn a_small_board_is_one_table_and_a_large_one_many_tuples() {
+    let probe = |rows: usize, cols: usize| {
+        let cells = rows * cols;
+        let mut t = vec![0.0; 3 * cells];
+        t[2..cells].fill(1.0);
+        t[cells] = 1.0;
+        t[2 * cells + 1] = 1.0;
+        Layout::probe("g", &[3, rows, cols], &t).unwrap()
+    };
+    let small = probe(3, 3);
+    assert_eq!(
+        Shape::default_for(&small),
+        Shape {
+            tuples: 1,
+            length: 9
+        }
+    );
+    // Tuples asked for without a length: the short ones of many tuples.
+    assert_eq!(
+        Shape::chosen(&small, Some(8), None),
+        Shape {
+            tuples: 8,
+            length: 4
+        }
+    );
+    let large = probe(6, 7);
+    assert_eq!(
+        Shape::default_for(&large),
+        Shape {
+            tuples: 42,
+            length: 6
+        }
+    );
+}
