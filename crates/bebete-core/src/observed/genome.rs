@@ -149,11 +149,11 @@ pub(crate) struct Head {
 /// A child of a position as a genome sees it: its value for the first
 /// player (exact when the child is over) and the genome's own reading.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ChildValue {
+pub(crate) struct ChildValue {
     /// The value, −1..=1, from the first player's side.
-    pub value: f32,
+    pub(crate) value: f32,
     /// Whether the child ends the game (the value is its result).
-    pub over: bool,
+    pub(crate) over: bool,
 }
 
 /// The file of an observed game's genome: its game, layout and genome.

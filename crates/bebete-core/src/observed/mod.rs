@@ -25,10 +25,8 @@
 mod genome;
 mod run;
 
-pub use genome::{ChildValue, OBSERVED_GENOME_FORMAT, ObservedGenomeFile, Shape, TensorGenome};
-pub use run::{
-    Failure, OBSERVED_CHECKPOINT_FORMAT, ObservedRun, ObservedSettings, Planned, choose,
-};
+pub use genome::{OBSERVED_GENOME_FORMAT, ObservedGenomeFile, Shape, TensorGenome};
+pub use run::{Failure, ObservedRun, ObservedSettings, Planned, choose};
 
 use serde::{Deserialize, Serialize};
 
@@ -90,12 +88,12 @@ pub struct Unfit {
 }
 
 /// The most planes a tensor of planes may read as cell states.
-pub const MAX_PLANES: usize = 63;
+pub(crate) const MAX_PLANES: usize = 63;
 /// The most levels a tensor of values is read in: beyond, its range is
 /// cut in this many equal steps.
-pub const MAX_LEVELS: usize = 16;
+pub(crate) const MAX_LEVELS: usize = 16;
 /// The most cells a board may have.
-pub const MAX_CELLS: usize = 1 << 16;
+pub(crate) const MAX_CELLS: usize = 1 << 16;
 
 /// How a game's observation tensor is read as cells on a grid.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

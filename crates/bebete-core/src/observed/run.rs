@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// A checkpoint of an observed game's run.
-pub const OBSERVED_CHECKPOINT_FORMAT: Framed = Framed {
+pub(crate) const OBSERVED_CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BBTOBSC\0",
     version: 1,
     file: "observed-game checkpoint",

@@ -7,7 +7,7 @@
 //! which a one-player game gives; the command line reaches it through
 //! `dispatch::visit_puzzle` and never names the game.
 
-pub mod solitaire;
+pub(crate) mod solitaire;
 
 /// The board has more reachable positions than a solver keeps in memory.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -2,12 +2,12 @@
 //! genome and checkpoint files, atomic writes and the one-writer lock of a
 //! directory. The run directory itself belongs to the evolution layer.
 //! Beside them, the small pieces of the messages about files and everything
-//! else ([`words`]: an article, a size, a list of names).
+//! else (`words.rs`: an article, a size, a list of names).
 
 mod container;
 mod lock;
 pub mod run_files;
-pub mod words;
+pub(crate) mod words;
 
 pub use container::{
     FileError, FileProblem, Framed, decode_framed, decode_framed_versions, open_regular,

@@ -8,16 +8,16 @@
 //! can give one genome in a generation, how it is built for a run
 //! (resolving players, loading files) and how it evaluates a generation
 //! ([`Term::evaluate`]):
-//! - [`round_robin`]: every ordered pair plays once (the method);
-//! - [`sampled`]: each genome meets K others drawn from the population, once
+//! - `round_robin.rs`: every ordered pair plays once (the method);
+//! - `sampled.rs`: each genome meets K others drawn from the population, once
 //!   on each side (a tournament affordable for large populations);
-//! - [`versus`]: N games against a fixed player (2 points a win, 1 a draw);
-//! - [`hall_of_fame`]: N games against past champions ([`super::hall`]);
-//! - [`exhaustive`]: the share of every position of a solved game where the
+//! - `versus.rs`: N games against a fixed player (2 points a win, 1 a draw);
+//! - `hall_of_fame.rs`: N games against past champions ([`super::hall`]);
+//! - `exhaustive.rs`: the share of every position of a solved game where the
 //!   genome's move keeps the game's value (×1,000,000);
-//! - [`bank`]: the same on the training positions of a solver-labelled bank
+//! - `bank.rs`: the same on the training positions of a solver-labelled bank
 //!   (Connect-Four; [`super::tutor`]);
-//! - [`solo`] (one-player games): one game per genome, points for the
+//! - `solo.rs` (one-player games): one game per genome, points for the
 //!   pieces it removes.
 //!
 //! A new term is a new file here and one line in the table of `terms!`
@@ -27,13 +27,13 @@
 //! seeded from (run seed, generation, stream), and points are summed in a
 //! fixed order, so fitness does not depend on thread count.
 
-pub mod bank;
-pub mod exhaustive;
-pub mod hall_of_fame;
-pub mod round_robin;
-pub mod sampled;
-pub mod solo;
-pub mod versus;
+pub(crate) mod bank;
+pub(crate) mod exhaustive;
+pub(crate) mod hall_of_fame;
+pub(crate) mod round_robin;
+pub(crate) mod sampled;
+pub(crate) mod solo;
+pub(crate) mod versus;
 
 pub use exhaustive::ExhaustiveScores;
 

@@ -77,7 +77,7 @@ pub(crate) const MAX_POSITIONS: usize = 5_000_000;
 
 /// One game of a one-player game, played by a genome from the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SoloGame {
+pub(crate) struct SoloGame {
     /// Pieces left at the end.
     pub(crate) left: u32,
     /// Moves played.
@@ -118,7 +118,7 @@ pub(crate) fn play<G: TableGame>(game: &G, genes: &[u8], rules: PlayStyle) -> So
 
 /// The `solo` points of one game: 1,000 per piece removed, plus the
 /// mobility tie-break (a forfeit earns nothing).
-pub fn points<G: TableGame>(game: &G, played: SoloGame) -> u32 {
+pub(crate) fn points<G: TableGame>(game: &G, played: SoloGame) -> u32 {
     if played.forfeited {
         return 0;
     }

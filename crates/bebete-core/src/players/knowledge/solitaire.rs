@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 
 /// Peg solitaire: one player, so no preferences, threats or opponents; its
 /// exact solver reads the fewest pegs each jump can still end with from a
-/// table of every reachable position ([`SoloTable`]).
+/// table of every reachable position (`SoloTable`).
 impl Knowledge for Solitaire {
     const RULES_PLAYER: &'static str = "a random jump";
     const SOLVABLE: bool = false;
