@@ -35,7 +35,13 @@ pub(crate) mod sampled;
 pub(crate) mod solo;
 pub(crate) mod versus;
 
-pub use exhaustive::ExhaustiveScores;
+pub use bank::Bank;
+pub use exhaustive::{Exhaustive, ExhaustiveScores};
+pub use hall_of_fame::HallOfFame;
+pub use round_robin::RoundRobin;
+pub use sampled::Sampled;
+pub use solo::Solo;
+pub use versus::Versus;
 
 use super::tutor::Tutor;
 use super::{ConfigError, EvolveConfig, Hall, Population};
@@ -303,7 +309,7 @@ impl Fitness {
     ///
     /// ```
     /// use bebete_core::evolve::Fitness;
-    /// use bebete_core::evolve::fitness::{AnyTerm, versus::Versus};
+    /// use bebete_core::evolve::fitness::{AnyTerm, Versus};
     /// use bebete_core::players::PlayerSpec;
     ///
     /// let against = |player, games| AnyTerm::Versus(Versus { player, games });
