@@ -50,9 +50,10 @@ def evolve(game, minutes: float, scratch: str):
     return bebete.Run(f"{scratch}/run"), time.perf_counter() - started
 
 
-def score(champion, game, opponent, games: int) -> float:
+def score(champion, game, opponent, games: int, plies: int = 1) -> float:
     """The champion's score (a win 1, a draw ½) over `games` games, sides
-    alternating; `opponent(seat, seed)` makes the other bot."""
+    alternating, searching `plies` deep; `opponent(seat, seed)` makes the
+    other bot."""
     points = 0.0
     for i in range(games):
         seat = i % 2
@@ -62,7 +63,8 @@ def score(champion, game, opponent, games: int) -> float:
         while not state.is_terminal() and moves < MOST_MOVES:
             player = state.current_player()
             bot = bots[player]
-            state.apply_action(champion.action(game, state) if bot is None else bot.step(state))
+            move = champion.action(game, state, plies=plies) if bot is None else bot.step(state)
+            state.apply_action(move)
             moves += 1
         if state.is_terminal():
             mine, theirs = state.returns()[seat], state.returns()[1 - seat]

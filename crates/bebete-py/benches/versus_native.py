@@ -4,10 +4,11 @@ native Connect-Four value genome, both at one ply, in OpenSpiel's
 connect_four. Both decide deterministically, so each game starts from 2
 random moves (seeded by the game's number), sides alternating.
 
-    python crates/bebete-py/benches/versus_native.py CHAMPION [GAMES]
+    python crates/bebete-py/benches/versus_native.py CHAMPION [GAMES [PLIES]]
 
 CHAMPION is the observed genome (a run's best.genome, or one kept by
-benches/strength.py); the native genome is genomes/connect4-ntuple.genome.
+benches/strength.py), searching PLIES deep (1 unless given); the native
+genome is genomes/connect4-ntuple.genome, at its one ply.
 Prints the champion's tally.
 """
 
@@ -26,9 +27,10 @@ ROOT = Path(__file__).resolve().parents[3]
 def main() -> None:
     champion = bebete.load(sys.argv[1])
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    plies = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     game = pyspiel.load_game("connect_four")
     native = Bot(bebete.load(ROOT / "genomes" / "connect4-ntuple.genome"), game)
-    tally = {"games": games, "wins": 0, "draws": 0, "losses": 0}
+    tally = {"games": games, "plies": plies, "wins": 0, "draws": 0, "losses": 0}
     for i in range(games):
         rng = random.Random(i // 2)  # the same opening for both sides
         seat = i % 2
@@ -37,7 +39,7 @@ def main() -> None:
             state.apply_action(rng.choice(state.legal_actions()))
         while not state.is_terminal():
             if state.current_player() == seat:
-                state.apply_action(champion.action(game, state))
+                state.apply_action(champion.action(game, state, plies=plies))
             else:
                 state.apply_action(native.step(state))
         mine = state.returns()[seat]

@@ -11,7 +11,7 @@
 
 use bebete::evolve::{EvolveConfig, StatsRow};
 use bebete::observed::{
-    Failure, Layout, Observed, ObservedRun, ObservedSettings, TensorGenome, choose,
+    Failure, Layout, MAX_PLIES, Observed, ObservedRun, ObservedSettings, TensorGenome, choose,
 };
 use bebete::plot::render;
 use pyo3::exceptions::{PyFileExistsError, PyValueError};
@@ -447,8 +447,21 @@ impl PyObservedGenome {
     }
 
     /// The place, in `state.legal_actions()`, of the action it plays in
-    /// `state` of `game` (None when the state is over).
-    fn choose(&self, game: Bound<'_, PyAny>, state: Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    /// `state` of `game` (None when the state is over), searching `plies`
+    /// deep (1: each child valued).
+    #[pyo3(signature = (game, state, plies = 1))]
+    fn choose(
+        &self,
+        game: Bound<'_, PyAny>,
+        state: Bound<'_, PyAny>,
+        plies: i64,
+    ) -> PyResult<Option<usize>> {
+        let plies = u8::try_from(plies)
+            .ok()
+            .filter(|p| (1..=MAX_PLIES).contains(p))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("plies={plies}: must be 1-{MAX_PLIES}"))
+            })?;
         let mut spiel = Spiel::new(game)?;
         if spiel.name != self.game {
             return Err(PyValueError::new_err(format!(
@@ -458,7 +471,7 @@ impl PyObservedGenome {
                 spiel.name
             )));
         }
-        choose(&mut spiel, &self.layout, &self.genome, &state)
+        choose(&mut spiel, &self.layout, &self.genome, &state, plies)
     }
 }
 

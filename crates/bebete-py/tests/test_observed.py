@@ -3,6 +3,8 @@ deterministic game of perfect information with an observation tensor
 evolves, checkpoints, resumes exactly and plays whole games as a Bot; the
 games that do not fit are refused with what they lack."""
 
+from pathlib import Path
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -32,6 +34,9 @@ def fitting_games() -> list:
 
 
 GAMES = fitting_games()
+
+#: The shipped genomes.
+GENOMES = Path(__file__).resolve().parents[3] / "genomes"
 
 #: A small run: 2 genomes, one self-play game each, games cut at 20 moves.
 SMALL = dict(population=2, elite=1, parents=1, self_play=1, max_moves=20, tuples=8, progress=False)
@@ -175,3 +180,22 @@ def test_a_lone_learners_progress_says_how_it_plays_against_random(tmp_path, cap
     assert "generation 0: vs random " in err, err
     assert "best" not in err, err
     assert (tmp_path / "r" / "r.png").exists()
+
+
+def test_a_search_at_play_time_sees_the_reply_that_loses(tmp_path):
+    # Two plies block a threat whatever the genome learned: every other
+    # move lets the opponent win at once.
+    game = pyspiel.load_game("tic_tac_toe")
+    run = bebete.evolve(game, seed=1, generations=1, self_play=2, bench_games=2, run=tmp_path / "r", progress=False)
+    state = game.new_initial_state()
+    for action in (0, 4, 8, 2):  # X 0, O 4, X 8, O 2: O threatens 6
+        state.apply_action(action)
+    assert run.best.action(game, state, plies=2) == 6
+    assert run.best.action(game, state, plies=6) == 6
+    with pytest.raises(ValueError, match="plies=0: must be 1-6"):
+        run.best.action(game, state, plies=0)
+    # A Bot that searches plays whole games.
+    tally = openspiel.match(openspiel.Bot(run.best, game, plies=3), lambda seat, seed: pyspiel.make_uniform_random_bot(seat, seed), game, games=4)
+    assert tally["games"] == 4
+    with pytest.raises(ValueError, match="plies is for an OpenSpiel game's genome"):
+        openspiel.Bot(GENOMES / "tictactoe.genome", game, plies=2)

@@ -26,7 +26,7 @@ mod genome;
 mod run;
 
 pub use genome::{OBSERVED_GENOME_FORMAT, ObservedGenomeFile, Shape, TensorGenome};
-pub use run::{Failure, ObservedRun, ObservedSettings, Planned, choose};
+pub use run::{Failure, MAX_PLIES, ObservedRun, ObservedSettings, Planned, choose};
 
 use serde::{Deserialize, Serialize};
 

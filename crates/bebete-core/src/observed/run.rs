@@ -941,20 +941,93 @@ fn against_random<G: Observed, R: Rng>(
     Ok(0.0)
 }
 
+/// The most plies [`choose`] searches.
+pub const MAX_PLIES: u8 = 6;
+
 /// The move `genome` plays in `state`: the place of its choice among the
-/// children [`Observed::children`] lists, `None` when there is none.
+/// children [`Observed::children`] lists, `None` when there is none. At
+/// one ply it values each child; at `plies` more it searches that deep
+/// (minimax with alpha-beta, children tried best first by their one-ply
+/// value), valuing the positions at the horizon and scoring finished
+/// games by their result. The first of equally good moves is played.
 pub fn choose<G: Observed>(
     game: &mut G,
     layout: &Layout,
     genome: &TensorGenome,
     state: &G::State,
+    plies: u8,
 ) -> Result<Option<usize>, G::Error> {
     let Some(mover) = game.to_move(state)? else {
         return Ok(None);
     };
+    let plies = plies.clamp(1, MAX_PLIES);
+    let (best, _) = search(game, layout, genome, state, mover, plies, -2.0, 2.0)?;
+    Ok(best)
+}
+
+/// The best child of `state` for `mover` within `plies` and its value for
+/// the first player, between `alpha` and `beta` (a value outside them is a
+/// bound); `None` for a state without children.
+#[allow(clippy::too_many_arguments)]
+fn search<G: Observed>(
+    game: &mut G,
+    layout: &Layout,
+    genome: &TensorGenome,
+    state: &G::State,
+    mover: u8,
+    plies: u8,
+    mut alpha: f32,
+    mut beta: f32,
+) -> Result<(Option<usize>, f32), G::Error> {
     let mut chooser = Chooser::<G>::default();
     if !chooser.value_children(game, layout, genome, state, mover)? {
-        return Ok(None);
+        return Ok((None, 0.0));
     }
-    Ok(Some(chooser.best(mover)))
+    let sign = if mover == 0 { 1.0 } else { -1.0 };
+    let mut order: Vec<usize> = (0..chooser.values.len()).collect();
+    if plies > 1 {
+        // Best first by one ply (stable: equals keep the game's order).
+        order.sort_by(|&a, &b| {
+            (sign * chooser.values[b].value).total_cmp(&(sign * chooser.values[a].value))
+        });
+    }
+    let mut best: Option<(usize, f32)> = None;
+    for i in order {
+        let child = chooser.values[i];
+        let value = if child.over || plies == 1 {
+            child.value
+        } else {
+            match game.to_move(&chooser.children[i])? {
+                Some(next) => {
+                    search(
+                        game,
+                        layout,
+                        genome,
+                        &chooser.children[i],
+                        next,
+                        plies - 1,
+                        alpha,
+                        beta,
+                    )?
+                    .1
+                }
+                None => child.value,
+            }
+        };
+        if best.is_none_or(|(_, v)| sign * value > sign * v) {
+            best = Some((i, value));
+        }
+        if mover == 0 {
+            alpha = alpha.max(value);
+        } else {
+            beta = beta.min(value);
+        }
+        if plies > 1 && alpha >= beta {
+            break;
+        }
+    }
+    Ok(match best {
+        Some((i, value)) => (Some(i), value),
+        None => (None, 0.0),
+    })
 }

@@ -280,7 +280,7 @@ fn self_play_learns_to_beat_random_moves() {
                 Ttt.children(&s, &mut children, &mut Vec::new(), &mut Vec::new())
                     .unwrap();
                 s = if s.1 == me {
-                    children[choose(&mut Ttt, &layout, genome, &s).unwrap().unwrap()]
+                    children[choose(&mut Ttt, &layout, genome, &s, 1).unwrap().unwrap()]
                 } else {
                     children[rand::RngExt::random_range(rng, 0..children.len())]
                 };
@@ -355,4 +355,34 @@ fn a_small_board_is_one_table_and_a_large_one_many_tuples() {
             length: 6
         }
     );
+}
+
+/// A search of two plies sees the reply that loses: a genome that knows
+/// nothing (every weight 0) plays its first move at one ply, and blocks
+/// the opponent's line at two and deeper.
+#[test]
+fn a_search_of_two_plies_blocks_a_threat_one_ply_does_not_see() {
+    let layout = {
+        let mut t = Vec::new();
+        Board([1, 2, 0, 0, 1, 0, 2, 0, 0], 0).tensor(&mut t);
+        Layout::probe("t", &[3, 3, 3], &t).unwrap()
+    };
+    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    let blank = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
+    // X at 0 and 8, O at 4 and 2: O threatens 6; X cannot win at once.
+    let threat = Board([1, 0, 2, 0, 2, 0, 0, 0, 1], 0);
+    let empty: Vec<usize> = (0..9).filter(|&c| threat.0[c] == 0).collect();
+    let at = |plies| {
+        let k = choose(&mut Ttt, &layout, &blank, &threat, plies)
+            .unwrap()
+            .unwrap();
+        empty[k]
+    };
+    assert_eq!(at(1), 1, "the first legal move: nothing to tell them apart");
+    assert_eq!(at(2), 6, "the block");
+    // The search is no worse for being deeper: still the block.
+    assert_eq!(at(4), 6);
+    // Over, nothing to choose.
+    let won = Board([1, 1, 1, 2, 2, 0, 0, 0, 0], 1);
+    assert_eq!(choose(&mut Ttt, &layout, &blank, &won, 2).unwrap(), None);
 }

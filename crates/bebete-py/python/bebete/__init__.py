@@ -110,11 +110,13 @@ class ObservedGenome:
         #: Its game, as the run named it (``openspiel:connect_four``).
         self.game: str = self._genome.game
 
-    def action(self, game, state) -> int:
+    def action(self, game, state, plies: int = 1) -> int:
         """Its action in ``state`` (a state of ``game``, the
         ``pyspiel.Game`` it was evolved on): the legal action whose child
-        it values best for the player to move."""
-        place = self._genome.choose(game, state)
+        it values best for the player to move; with ``plies`` 2 to 6, the
+        best by a minimax search that deep (alpha-beta), the genome valuing
+        the positions at its horizon."""
+        place = self._genome.choose(game, state, plies)
         if place is None:
             raise ValueError("the state is over: no action to choose")
         return state.legal_actions()[place]

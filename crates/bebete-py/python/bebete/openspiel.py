@@ -229,15 +229,17 @@ class Bot(pyspiel.Bot):
     ``genome``: a ``bebete.Genome`` or a genome file; ``game``: the
     ``pyspiel`` game (or its name) it plays, one of ``GAMES``. Or the
     champion of a run over any OpenSpiel game (``bebete.ObservedGenome``,
-    or its file) and that game.
+    or its file) and that game; ``plies`` (1-6) is how deep such a genome
+    searches (1: each child valued, as it learned).
     """
 
-    def __init__(self, genome: Union[Genome, ObservedGenome, PathLike], game):
+    def __init__(self, genome: Union[Genome, ObservedGenome, PathLike], game, plies: int = 1):
         pyspiel.Bot.__init__(self)
         self.genome = genome if isinstance(genome, (Genome, ObservedGenome)) else load(genome)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
         name = game.get_type().short_name
+        self.plies = plies
         if isinstance(self.genome, ObservedGenome):
             if not self.genome.game.startswith(f"openspiel:{name}"):
                 raise ValueError(
@@ -245,6 +247,11 @@ class Bot(pyspiel.Bot):
                 )
             self.game = game
             return
+        if plies != 1:
+            raise ValueError(
+                f"plies={plies}: a built-in game's genome plays at the depth it was evolved for "
+                "(its lookahead); plies is for an OpenSpiel game's genome"
+            )
         if name not in GAMES:
             raise ValueError(f"{name}: bebete plays {', '.join(GAMES)}")
         if GAMES[name] != self.genome.game:
@@ -258,7 +265,7 @@ class Bot(pyspiel.Bot):
         several jumps the genome is asked again for the whole capture from
         the turn's start (it decides alike), and its next jump is played."""
         if isinstance(self.genome, ObservedGenome):
-            return self.genome.action(self.game, state)
+            return self.genome.action(self.game, state, plies=self.plies)
         steps = _steps(state)  # the history replayed once a step
         return action_of(state, self.genome.move(position(state, steps)), steps)
 
