@@ -331,30 +331,12 @@ fn a_small_board_is_one_table_and_a_large_one_many_tuples() {
         t[2 * cells + 1] = 1.0;
         Layout::probe("g", &[3, rows, cols], &t).unwrap()
     };
+    let shape = |tuples, length| Shape { tuples, length };
     let small = probe(3, 3);
-    assert_eq!(
-        Shape::default_for(&small),
-        Shape {
-            tuples: 1,
-            length: 9
-        }
-    );
+    assert_eq!(Shape::default_for(&small), shape(1, 9));
     // Tuples asked for without a length: the short ones of many tuples.
-    assert_eq!(
-        Shape::chosen(&small, Some(8), None),
-        Shape {
-            tuples: 8,
-            length: 4
-        }
-    );
-    let large = probe(6, 7);
-    assert_eq!(
-        Shape::default_for(&large),
-        Shape {
-            tuples: 42,
-            length: 6
-        }
-    );
+    assert_eq!(Shape::chosen(&small, Some(8), None), shape(8, 4));
+    assert_eq!(Shape::default_for(&probe(6, 7)), shape(42, 6));
 }
 
 /// A search of two plies sees the reply that loses: a genome that knows
