@@ -29,6 +29,8 @@ pub(crate) struct Spiel<'py> {
     shape: Vec<usize>,
     low: f64,
     high: f64,
+    /// Called with the self-play games done and planned after each one.
+    watch: Option<Bound<'py, PyAny>>,
 }
 
 /// The properties a game must have, each with the words of its refusal.
@@ -83,6 +85,7 @@ impl<'py> Spiel<'py> {
             shape,
             low,
             high,
+            watch: None,
         })
     }
 
@@ -180,6 +183,13 @@ impl<'py> Observed for Spiel<'py> {
             children.push(child);
         }
         Ok(())
+    }
+
+    fn played(&mut self, done: u64, planned: u64) -> PyResult<()> {
+        match &self.watch {
+            Some(watch) => watch.call1((done, planned)).map(drop),
+            None => Ok(()),
+        }
     }
 
     fn moves(&mut self, state: &Self::State) -> PyResult<usize> {
@@ -316,10 +326,18 @@ impl PyObservedRun {
         Ok(PyObservedRun { run: Some(run) })
     }
 
-    /// Runs one generation over `game`; its row of `stats.csv`.
-    fn step<'py>(&mut self, game: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    /// Runs one generation over `game`; its row of `stats.csv`. `watch`,
+    /// if given, is called with the self-play games done and planned
+    /// after each one.
+    #[pyo3(signature = (game, watch = None))]
+    fn step<'py>(
+        &mut self,
+        game: Bound<'py, PyAny>,
+        watch: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let py = game.py();
         let mut spiel = Spiel::new(game)?;
+        spiel.watch = watch;
         let run = self
             .run
             .as_mut()

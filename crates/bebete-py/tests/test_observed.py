@@ -199,3 +199,16 @@ def test_a_search_at_play_time_sees_the_reply_that_loses(tmp_path):
     assert tally["games"] == 4
     with pytest.raises(ValueError, match="plies is for an OpenSpiel game's genome"):
         openspiel.Bot(GENOMES / "tictactoe.genome", game, plies=2)
+
+
+def test_a_long_generation_says_how_far_its_self_play_has_gone(tmp_path, capfd, monkeypatch):
+    # A large board's generation takes minutes: a line says how many of
+    # its self-play games are done (every game here, with no wait).
+    monkeypatch.setattr(bebete, "PROGRESS_EVERY", 0.0)
+    game = pyspiel.load_game("tic_tac_toe")
+    bebete.evolve(game, seed=1, generations=1, self_play=5, bench_games=2, run=tmp_path / "r")
+    err = capfd.readouterr().err
+    assert "generation 0: 1 of 5 self-play games" in err, err
+    assert "generation 0: 5 of 5 self-play games" in err, err
+    bebete.evolve(game, seed=1, generations=1, self_play=5, bench_games=2, run=tmp_path / "q", progress=False)
+    assert "self-play games" not in capfd.readouterr().err

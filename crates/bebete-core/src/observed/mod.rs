@@ -75,6 +75,12 @@ pub trait Observed {
         k: usize,
         tensor: &mut Vec<f32>,
     ) -> Result<(Self::State, Option<f32>), Self::Error>;
+    /// Told after each self-play game of a generation: the games done
+    /// and the games the generation plays. Nothing by default; a door
+    /// shows progress through a long generation with it.
+    fn played(&mut self, _done: u64, _planned: u64) -> Result<(), Self::Error> {
+        Ok(())
+    }
 }
 
 /// Why a game cannot be read as cells, or a genome of it cannot be made.

@@ -439,6 +439,7 @@ impl ObservedRun {
         let mut chooser = Chooser::<G>::default();
         let mut games = 0u64;
         self.learned = 0;
+        let planned = self.population.len() as u64 * self.cfg.self_play as u64;
         for (i, genome) in self.population.iter_mut().enumerate() {
             let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(self.cfg.seed, g, i as u64));
             for _ in 0..self.cfg.self_play {
@@ -452,6 +453,7 @@ impl ObservedRun {
                 )
                 .map_err(Failure::Game)?;
                 games += 1;
+                game.played(games, planned).map_err(Failure::Game)?;
             }
         }
         let points = self.score(game, &mut chooser, &mut games)?;

@@ -434,17 +434,39 @@ def _resume_observed(path: Path, name: str, generations, each, progress) -> Run:
     return _observed_loop(observed, game, each, progress)
 
 
+class _GenerationWatch:
+    """Told of each self-play game of a generation: when one takes long (a
+    large board's), a line on stderr once it has run ``PROGRESS_EVERY``
+    seconds, then at most that often."""
+
+    def start(self, generation: int) -> None:
+        self.generation, self.shown = generation, time.monotonic()
+
+    def __call__(self, done: int, planned: int) -> None:
+        now = time.monotonic()
+        if now - self.shown >= PROGRESS_EVERY:
+            self.shown = now
+            print(
+                f"generation {self.generation}: {done} of {planned} self-play games",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
 def _observed_loop(observed, game, each: Each, progress: bool) -> Run:
     """Runs ``observed`` to its plan, a generation at a time; ends it with
     its plot, and on an exception (Ctrl-C, an error of the game or of
     ``each``) gives its directory back and raises it: the last checkpoint
     stands."""
     show = _with_progress(each, progress)
+    watch = _GenerationWatch() if progress else None
     path = observed.path
     try:
         with _sigterm_stops_the_run():
             while not observed.done:
-                row = observed.step(game)
+                if watch is not None:
+                    watch.start(observed.generation)
+                row = observed.step(game, watch)
                 if show is not None:
                     show(row)
     except BaseException:
