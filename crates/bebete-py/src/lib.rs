@@ -26,17 +26,17 @@ use std::time::Duration;
 /// How often a waiting call looks at Python's signals (Ctrl-C).
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
-/// An error of the engine as Python's, with the command line's message: a
-/// file that is not there is a `FileNotFoundError`, one that may not be
-/// read a `PermissionError`, another failure to read or write an
-/// `OSError`, and anything else (a bad value, a damaged or foreign file)
-/// a `ValueError`.
 /// How Python names an option: `max_take`, `rows=3`.
 const KEYWORDS: Spelling = Spelling {
     name: str::to_string,
     valued: |name, value| format!("{name}={value}"),
 };
 
+/// An error of the engine as Python's, with the command line's message
+/// (a game's refused options in Python's names): a file that is not there
+/// is a `FileNotFoundError`, one that may not be read a
+/// `PermissionError`, another failure to read or write an `OSError`, and
+/// anything else (a bad value, a damaged or foreign file) a `ValueError`.
 fn py_error(e: anyhow::Error) -> PyErr {
     // A game's options, refused, are said as Python names them.
     if let Some(refused) = e.chain().find_map(|c| c.downcast_ref::<FlagError>()) {

@@ -38,16 +38,7 @@ impl NewGame {
         })?;
         // The page sends rule parameters as `rules.KEY`; a refusal names them so.
         let unprocessable = |e: crate::games::OptionError| {
-            ApiError::unprocessable(e.spelled(crate::games::Spelling {
-                name: |name| match name.starts_with("rules") {
-                    true => name.to_string(),
-                    false => format!("rules.{name}"),
-                },
-                valued: |name, value| match name.starts_with("rules") {
-                    true => format!("{name} {value}"),
-                    false => format!("rules.{name} {value}"),
-                },
-            }))
+            ApiError::unprocessable(e.spelled(crate::games::Spelling::RULES_JSON))
         };
         let options = kind
             .rules_options(self.rules.as_ref().unwrap_or(&serde_json::Value::Null))

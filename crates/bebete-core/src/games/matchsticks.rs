@@ -269,13 +269,13 @@ impl Registered for GenomeGame<Matchsticks> {
             &["rule", "sticks", "max_take", "last_loses"],
         )?;
         const RULES: [TakeRuleName; 2] = [TakeRuleName::Subtract, TakeRuleName::Double];
-        let last_loses = read.boolean("rules.last_loses")?;
+        let last_loses = read.boolean("last_loses")?;
         Ok(GameOptions {
             rule: read
-                .choice("rules.rule", &RULES.map(TakeRuleName::name))?
+                .choice("rule", &RULES.map(TakeRuleName::name))?
                 .map(|i| RULES[i]),
-            sticks: read.byte("rules.sticks")?,
-            max_take: read.byte("rules.max_take")?,
+            sticks: read.byte("sticks")?,
+            max_take: read.byte("max_take")?,
             last_loses: last_loses == Some(true),
             last_wins: last_loses == Some(false),
             ..GameOptions::default()

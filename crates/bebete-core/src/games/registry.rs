@@ -127,6 +127,22 @@ impl Spelling {
         name: str::to_string,
         valued: |name, value| format!("{name} {value}"),
     };
+
+    /// The names as keys of the JSON `rules` object the server reads
+    /// (`rules.sticks 300`; the object itself is `rules`).
+    pub const RULES_JSON: Spelling = Spelling {
+        name: rules_key,
+        valued: |name, value| format!("{} {value}", rules_key(name)),
+    };
+}
+
+/// An option as a key of the `rules` object: `rules.sticks`; `rules` is
+/// the object itself.
+fn rules_key(name: &str) -> String {
+    match name {
+        "rules" => name.to_string(),
+        key => format!("rules.{key}"),
+    }
 }
 
 impl OptionError {
@@ -212,9 +228,9 @@ impl std::error::Error for OptionError {}
 
 /// A game's rule parameters as a JSON object (the shape of
 /// [`Registered::rules_json`]), read key by key for
-/// [`Registered::rules_options`]: each reader is given `rules.KEY`, which
-/// names the key it reads and the refusal (with the value and what the
-/// key takes).
+/// [`Registered::rules_options`]: each reader is given the key, which a
+/// refusal names (with the value and what the key takes; the server says
+/// it `rules.KEY`, [`Spelling::RULES_JSON`]).
 pub struct RuleObject<'a> {
     map: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
@@ -253,14 +269,12 @@ impl<'a> RuleObject<'a> {
         Ok(RuleObject { map })
     }
 
-    /// The value under the key `key` names (`rules.KEY`).
+    /// The value under `key`.
     fn get(&self, key: &str) -> Option<&'a serde_json::Value> {
-        let key = key.strip_prefix("rules.").unwrap_or(key);
         self.map.and_then(|m| m.get(key))
     }
 
-    /// A whole number 0–255 under `key`'s key (`rules.sticks` reads
-    /// `sticks`; a refusal names `rules.sticks`).
+    /// A whole number 0–255 under `key`.
     pub fn byte(&self, key: &'static str) -> Result<Option<u8>, OptionError> {
         self.get(key)
             .map(|v| {
@@ -271,7 +285,7 @@ impl<'a> RuleObject<'a> {
             .transpose()
     }
 
-    /// `true` or `false` under `key`'s key.
+    /// `true` or `false` under `key`.
     pub fn boolean(&self, key: &'static str) -> Result<Option<bool>, OptionError> {
         self.get(key)
             .map(|v| {
@@ -281,7 +295,7 @@ impl<'a> RuleObject<'a> {
             .transpose()
     }
 
-    /// One of `names` under `key`'s key, as its index.
+    /// One of `names` under `key`, as its index.
     pub(crate) fn choice(
         &self,
         key: &'static str,

@@ -285,8 +285,8 @@ impl Registered for GenomeGame<Solitaire> {
     fn rules_options(rules: &serde_json::Value) -> Result<GameOptions, OptionError> {
         let read = RuleObject::read(rules, Self::NAME, &["rows", "empty"])?;
         Ok(GameOptions {
-            rows: read.byte("rules.rows")?,
-            empty: read.byte("rules.empty")?,
+            rows: read.byte("rows")?,
+            empty: read.byte("empty")?,
             ..GameOptions::default()
         })
     }

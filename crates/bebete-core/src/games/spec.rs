@@ -230,7 +230,7 @@ mod tests {
             kind.rules_options(&rules)
                 .and_then(|o| kind.from_options(&o))
                 .map(|spec| spec.rules_json())
-                .map_err(|e| e.to_string())
+                .map_err(|e| e.spelled(crate::games::Spelling::RULES_JSON))
         };
         assert_eq!(
             read(
@@ -287,7 +287,7 @@ mod tests {
             (
                 GameName::Matchsticks,
                 json!({"rule": "double", "max_take": 2}),
-                "max_take, last_loses and last_wins apply only to rule subtract (double: last stick wins, takes limited by the last take)",
+                "rules.max_take, rules.last_loses and rules.last_wins apply only to rules.rule subtract (double: last stick wins, takes limited by the last take)",
             ),
         ] {
             assert_eq!(read(kind, rules), Err(error.to_string()), "{kind}");

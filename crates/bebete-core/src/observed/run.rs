@@ -182,17 +182,15 @@ impl ObservedRun {
                 "a one-player observed game has no opponent to measure against: 0",
             );
         }
-        if let Some(target) = &cfg.target {
+        let stopping = cfg
+            .target
+            .as_ref()
+            .map(|t| ("target", t.to_string()))
+            .or(cfg.patience.map(|p| ("patience", p.to_string())));
+        if let Some((flag, value)) = stopping {
             return refuse(
-                "target",
-                target.to_string(),
-                "an observed game's run goes to its plan of generations (a stopping rule is not built for it)",
-            );
-        }
-        if let Some(patience) = cfg.patience {
-            return refuse(
-                "patience",
-                patience.to_string(),
+                flag,
+                value,
                 "an observed game's run goes to its plan of generations (a stopping rule is not built for it)",
             );
         }
@@ -213,22 +211,11 @@ impl ObservedRun {
         Ok(())
     }
 
-    /// Starts a run of `game` in `dir` (which must hold no run): reads how
-    /// its tensor fits a board from random games, checks the settings and
-    /// draws generation 0.
-    pub fn start<G: Observed>(
-        game: &mut G,
-        cfg: EvolveConfig,
-        settings: ObservedSettings,
-        dir: &Path,
-    ) -> Result<ObservedRun, Failure<G::Error>> {
-        Self::plan(game, cfg, settings)?.start(dir)
-    }
-
-    /// Everything [`ObservedRun::start`] checks and reads before it
-    /// writes a file: the settings, the layout of the game's tensor, the
-    /// genomes' shape (a caller that must clear a directory first does so
-    /// only once the run is sure to start).
+    /// A run of `game`, checked and read before a file is written: the
+    /// settings, how its tensor fits a board (from random games), the
+    /// genomes' shape. [`Planned::start`] starts it (a caller that must
+    /// clear a directory first does so only once the run is sure to
+    /// start).
     pub fn plan<G: Observed>(
         game: &mut G,
         cfg: EvolveConfig,
@@ -951,7 +938,8 @@ pub const MAX_PLIES: u8 = 6;
 /// one ply it values each child; at `plies` more it searches that deep
 /// (minimax with alpha-beta, children tried best first by their one-ply
 /// value), valuing the positions at the horizon and scoring finished
-/// games by their result. The first of equally good moves is played.
+/// games by their result; `plies` outside 1 to [`MAX_PLIES`] is the
+/// nearest of them. The first of equally good moves is played.
 pub fn choose<G: Observed>(
     game: &mut G,
     layout: &Layout,
@@ -985,18 +973,20 @@ fn search<G: Observed>(
     if !chooser.value_children(game, layout, genome, state, mover)? {
         return Ok((None, 0.0));
     }
+    if plies == 1 {
+        let best = chooser.best(mover);
+        return Ok((Some(best), chooser.values[best].value));
+    }
     let sign = if mover == 0 { 1.0 } else { -1.0 };
     let mut order: Vec<usize> = (0..chooser.values.len()).collect();
-    if plies > 1 {
-        // Best first by one ply (stable: equals keep the game's order).
-        order.sort_by(|&a, &b| {
-            (sign * chooser.values[b].value).total_cmp(&(sign * chooser.values[a].value))
-        });
-    }
+    // Best first by one ply (stable: equals keep the game's order).
+    order.sort_by(|&a, &b| {
+        (sign * chooser.values[b].value).total_cmp(&(sign * chooser.values[a].value))
+    });
     let mut best: Option<(usize, f32)> = None;
     for i in order {
         let child = chooser.values[i];
-        let value = if child.over || plies == 1 {
+        let value = if child.over {
             child.value
         } else {
             match game.to_move(&chooser.children[i])? {
@@ -1024,7 +1014,7 @@ fn search<G: Observed>(
         } else {
             beta = beta.min(value);
         }
-        if plies > 1 && alpha >= beta {
+        if alpha >= beta {
             break;
         }
     }

@@ -161,7 +161,10 @@ fn settings() -> EvolveConfig {
 }
 
 fn run_to_end(dir: &std::path::Path, cfg: EvolveConfig) -> ObservedRun {
-    let mut run = ObservedRun::start(&mut Ttt, cfg, ObservedSettings::default(), dir).unwrap();
+    let mut run = ObservedRun::plan(&mut Ttt, cfg, ObservedSettings::default())
+        .unwrap()
+        .start::<std::convert::Infallible>(dir)
+        .unwrap();
     while !run.done() {
         run.step(&mut Ttt).unwrap();
     }
