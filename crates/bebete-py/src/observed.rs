@@ -11,7 +11,8 @@
 
 use bebete::evolve::{EvolveConfig, StatsRow};
 use bebete::observed::{
-    Failure, Layout, MAX_PLIES, Observed, ObservedRun, ObservedSettings, TensorGenome, choose,
+    After, Failure, Layout, MAX_PLIES, Observed, ObservedRun, ObservedSettings, TensorGenome,
+    choose,
 };
 use bebete::plot::render;
 use pyo3::exceptions::{PyFileExistsError, PyValueError};
@@ -149,7 +150,7 @@ impl<'py> Observed for Spiel<'py> {
         &mut self,
         state: &Self::State,
         children: &mut Vec<Self::State>,
-        ends: &mut Vec<Option<f32>>,
+        afters: &mut Vec<After>,
         tensors: &mut Vec<f32>,
     ) -> PyResult<()> {
         // Ctrl-C: Python's handler runs here, between OpenSpiel's calls.
@@ -160,14 +161,23 @@ impl<'py> Observed for Spiel<'py> {
             .extract()?;
         for action in actions {
             let child = state.call_method1(intern!(state.py(), "child"), (action,))?;
-            if child
-                .call_method0(intern!(child.py(), "is_terminal"))?
-                .extract::<bool>()?
-            {
-                ends.push(Some(self.result(&child)?));
+            // One call where the game goes on: a player's number, or
+            // OpenSpiel's negative ids (terminal among them).
+            let player: i64 = child
+                .call_method0(intern!(child.py(), "current_player"))?
+                .extract()?;
+            let after = match u8::try_from(player).ok().filter(|&p| p < self.players) {
+                Some(next) => After::ToMove(next),
+                // Over, or a player that is not one: `to_move` says which.
+                None => match self.to_move(&child)? {
+                    Some(next) => After::ToMove(next),
+                    None => After::Over(self.result(&child)?),
+                },
+            };
+            afters.push(after);
+            if let After::Over(_) = after {
                 tensors.resize(tensors.len() + len, 0.0);
             } else {
-                ends.push(None);
                 let tensor: Vec<f32> = child
                     .call_method1(intern!(child.py(), "observation_tensor"), (0,))?
                     .extract()?;

@@ -1,7 +1,7 @@
 //! The value genome of an observed game: tuples of cells, tables of
 //! weights, the moves it chooses, how it learns, and its file.
 
-use super::{Layout, Observed, Unfit};
+use super::{After, Layout, Observed, Unfit};
 use crate::store::{FileError, Framed, read_framed, write_framed};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
@@ -154,6 +154,10 @@ pub(crate) struct ChildValue {
     pub(crate) value: f32,
     /// Whether the child ends the game (the value is its result).
     pub(crate) over: bool,
+    /// The player to move in the child (its mover's, once it is over).
+    pub(crate) next: u8,
+    /// The side whose tables valued it: the player not to move there.
+    pub(crate) waiting: u8,
 }
 
 /// The file of an observed game's genome: its game, layout and genome.
@@ -215,23 +219,27 @@ impl TensorGenome {
         (self.head.alpha, self.head.epsilon)
     }
 
-    /// The value of cell `states` left by `mover` (0 or 1), for the first
-    /// player, −1..1.
-    pub fn value(&self, states: &[u8], mover: u8) -> f32 {
+    /// The value, for the first player (−1..1), of cell `states` with
+    /// `waiting` (0 or 1) the player not to move: in a game of turns the
+    /// one who just moved; where a move earns a second one, the mover's
+    /// opponent (a side's table knows who moves next only this way, the
+    /// tensor seldom says). A one-player game reads side 0.
+    pub fn value(&self, states: &[u8], waiting: u8) -> f32 {
         let table = self.head.table();
         let mut sum = 0.0;
         for (t, cells) in self.head.tuples.iter().enumerate() {
-            let base = (2 * t + mover as usize) * table;
+            let base = (2 * t + waiting as usize) * table;
             sum += self.weights[base + self.head.index(cells, states)];
         }
         sum.tanh()
     }
 
-    /// Adds `step` to every weight `states` (left by `mover`) reads.
-    pub(crate) fn nudge(&mut self, states: &[u8], mover: u8, step: f32) {
+    /// Adds `step` to every weight `states` (with `waiting` not to move)
+    /// reads.
+    pub(crate) fn nudge(&mut self, states: &[u8], waiting: u8, step: f32) {
         let table = self.head.table();
         for (t, cells) in self.head.tuples.iter().enumerate() {
-            let at = (2 * t + mover as usize) * table + self.head.index(cells, states);
+            let at = (2 * t + waiting as usize) * table + self.head.index(cells, states);
             self.weights[at] += step;
         }
     }
@@ -430,7 +438,7 @@ fn walk<R: Rng + ?Sized>(layout: &Layout, length: u8, rng: &mut R) -> Vec<u16> {
 /// cells, and buffers kept between decisions.
 pub(crate) struct Chooser<G: Observed> {
     pub(crate) children: Vec<G::State>,
-    pub(crate) ends: Vec<Option<f32>>,
+    pub(crate) afters: Vec<After>,
     pub(crate) tensors: Vec<f32>,
     /// Cell states of each child, `cells` apiece.
     pub(crate) states: Vec<u8>,
@@ -443,7 +451,7 @@ impl<G: Observed> Default for Chooser<G> {
     fn default() -> Self {
         Chooser {
             children: Vec::new(),
-            ends: Vec::new(),
+            afters: Vec::new(),
             tensors: Vec::new(),
             states: Vec::new(),
             values: Vec::new(),
@@ -464,25 +472,36 @@ impl<G: Observed> Chooser<G> {
         mover: u8,
     ) -> Result<bool, G::Error> {
         self.children.clear();
-        self.ends.clear();
+        self.afters.clear();
         self.tensors.clear();
-        game.children(state, &mut self.children, &mut self.ends, &mut self.tensors)?;
+        game.children(
+            state,
+            &mut self.children,
+            &mut self.afters,
+            &mut self.tensors,
+        )?;
         let (cells, len) = (layout.cells(), layout.tensor_len());
+        let alone = game.players() == 1;
         self.states.resize(self.children.len() * cells, 0);
         self.values.clear();
-        for (i, end) in self.ends.iter().enumerate() {
+        for (i, after) in self.afters.iter().enumerate() {
             let states = &mut self.states[i * cells..(i + 1) * cells];
-            let value = match *end {
-                Some(result) => ChildValue {
+            let value = match *after {
+                After::Over(result) => ChildValue {
                     value: result.clamp(-1.0, 1.0),
                     over: true,
+                    next: mover,
+                    waiting: mover,
                 },
-                None => {
+                After::ToMove(next) => {
                     let tensor = self.tensors.get(i * len..(i + 1) * len);
                     layout.read(tensor.unwrap_or(&[]), states);
+                    let waiting = if alone { 0 } else { 1 - next.min(1) };
                     ChildValue {
-                        value: genome.value(states, mover),
+                        value: genome.value(states, waiting),
                         over: false,
+                        next,
+                        waiting,
                     }
                 }
             };

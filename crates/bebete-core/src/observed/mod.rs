@@ -50,15 +50,16 @@ pub trait Observed {
     /// The player to move in `state` (0 or 1), `None` once it is over.
     fn to_move(&mut self, state: &Self::State) -> Result<Option<u8>, Self::Error>;
     /// Every legal child of `state`, in the order of the game's legal
-    /// moves, into `children`; for each, in `ends`, its result
-    /// for the first player (−1..=1) when the child is over, and in
-    /// `tensors` the first player's observation tensor of the child,
-    /// appended whole (the tensor of a finished child may be left zero).
+    /// moves, into `children`; for each, in `afters`, what follows it
+    /// (the game's result, or the player to move: the mover again, where
+    /// the game gives a second move), and in `tensors` the first player's
+    /// observation tensor of the child, appended whole (the tensor of a
+    /// finished child may be left zero).
     fn children(
         &mut self,
         state: &Self::State,
         children: &mut Vec<Self::State>,
-        ends: &mut Vec<Option<f32>>,
+        afters: &mut Vec<After>,
         tensors: &mut Vec<f32>,
     ) -> Result<(), Self::Error>;
     /// The number of legal moves of `state`.
@@ -81,6 +82,15 @@ pub trait Observed {
     fn played(&mut self, _done: u64, _planned: u64) -> Result<(), Self::Error> {
         Ok(())
     }
+}
+
+/// What follows a move in an [`Observed`] game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum After {
+    /// The game is over: its result for the first player, −1..=1.
+    Over(f32),
+    /// The game goes on with this player (0 or 1) to move.
+    ToMove(u8),
 }
 
 /// Why a game cannot be read as cells, or a genome of it cannot be made.

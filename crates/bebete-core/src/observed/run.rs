@@ -827,11 +827,12 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
     let (alpha, epsilon) = genome.rates();
     let mut moves = 0;
     let mut state = game.start()?;
+    let mut next = game.to_move(&state)?;
     let mut previous: Option<(u8, f32)> = None;
     let mut before = std::mem::take(&mut chooser.before);
     before.resize(cells, 0);
     for _ in 0..max_moves {
-        let Some(mover) = game.to_move(&state)? else {
+        let Some(mover) = next.take() else {
             break;
         };
         if !chooser.value_children(game, layout, genome, &state, mover)? {
@@ -853,7 +854,8 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
             break;
         }
         before.copy_from_slice(&chooser.states[pick * cells..(pick + 1) * cells]);
-        previous = Some((mover, chosen.value));
+        previous = Some((chosen.waiting, chosen.value));
+        next = Some(chosen.next);
         state = chooser.children.swap_remove(pick);
     }
     chooser.before = before;
@@ -989,22 +991,17 @@ fn search<G: Observed>(
         let value = if child.over {
             child.value
         } else {
-            match game.to_move(&chooser.children[i])? {
-                Some(next) => {
-                    search(
-                        game,
-                        layout,
-                        genome,
-                        &chooser.children[i],
-                        next,
-                        plies - 1,
-                        alpha,
-                        beta,
-                    )?
-                    .1
-                }
-                None => child.value,
-            }
+            search(
+                game,
+                layout,
+                genome,
+                &chooser.children[i],
+                child.next,
+                plies - 1,
+                alpha,
+                beta,
+            )?
+            .1
         };
         if best.is_none_or(|(_, v)| sign * value > sign * v) {
             best = Some((i, value));

@@ -69,7 +69,7 @@ impl Observed for Ttt {
         &mut self,
         s: &Board,
         children: &mut Vec<Board>,
-        ends: &mut Vec<Option<f32>>,
+        afters: &mut Vec<After>,
         tensors: &mut Vec<f32>,
     ) -> Result<(), Self::Error> {
         for cell in (0..9).filter(|&c| s.0[c] == 0) {
@@ -77,7 +77,7 @@ impl Observed for Ttt {
             next.0[cell] = s.1 + 1;
             next.1 = 1 - s.1;
             children.push(next);
-            ends.push(next.result());
+            afters.push(next.result().map_or(After::ToMove(next.1), After::Over));
             next.tensor(tensors);
         }
         Ok(())
@@ -91,11 +91,15 @@ impl Observed for Ttt {
         k: usize,
         tensor: &mut Vec<f32>,
     ) -> Result<(Board, Option<f32>), Self::Error> {
-        let (mut children, mut ends, mut tensors) = (Vec::new(), Vec::new(), Vec::new());
-        self.children(s, &mut children, &mut ends, &mut tensors)?;
+        let (mut children, mut afters, mut tensors) = (Vec::new(), Vec::new(), Vec::new());
+        self.children(s, &mut children, &mut afters, &mut tensors)?;
         tensor.clear();
         tensor.extend_from_slice(&tensors[k * 27..(k + 1) * 27]);
-        Ok((children[k], ends[k]))
+        let end = match afters[k] {
+            After::Over(result) => Some(result),
+            After::ToMove(_) => None,
+        };
+        Ok((children[k], end))
     }
 }
 
@@ -370,4 +374,134 @@ fn a_search_of_two_plies_blocks_a_threat_one_ply_does_not_see() {
     // Over, nothing to choose.
     let won = Board([1, 1, 1, 2, 2, 0, 0, 0, 0], 1);
     assert_eq!(choose(&mut Ttt, &layout, &blank, &won, 2).unwrap(), None);
+}
+
+/// Tic-tac-toe where X's first move earns a second: X moves twice, then
+/// the players take turns.
+struct OpeningTwice;
+
+impl Observed for OpeningTwice {
+    type State = Board;
+    type Error = std::convert::Infallible;
+    fn name(&self) -> String {
+        "test:opening_twice".into()
+    }
+    fn players(&self) -> u8 {
+        2
+    }
+    fn tensor_shape(&self) -> Vec<usize> {
+        Ttt.tensor_shape()
+    }
+    fn start(&mut self) -> Result<Board, Self::Error> {
+        Ttt.start()
+    }
+    fn to_move(&mut self, s: &Board) -> Result<Option<u8>, Self::Error> {
+        Ttt.to_move(s)
+    }
+    fn children(
+        &mut self,
+        s: &Board,
+        children: &mut Vec<Board>,
+        afters: &mut Vec<After>,
+        tensors: &mut Vec<f32>,
+    ) -> Result<(), Self::Error> {
+        Ttt.children(s, children, afters, tensors)?;
+        if s.0 == [0; 9] {
+            children.iter_mut().for_each(|c| c.1 = 0);
+            afters.iter_mut().for_each(|a| *a = After::ToMove(0));
+        }
+        Ok(())
+    }
+    fn moves(&mut self, s: &Board) -> Result<usize, Self::Error> {
+        Ttt.moves(s)
+    }
+    fn child(
+        &mut self,
+        s: &Board,
+        k: usize,
+        tensor: &mut Vec<f32>,
+    ) -> Result<(Board, Option<f32>), Self::Error> {
+        Ttt.child(s, k, tensor)
+    }
+}
+
+/// A position is valued by the tables of the side not to move: the one
+/// who just moved, but the mover's opponent where the mover moves again,
+/// so a second move is not valued as the opponent's turn (nor learned
+/// as one).
+#[test]
+fn a_move_that_earns_another_is_valued_with_the_mover_to_move() {
+    let layout = {
+        let mut t = Vec::new();
+        Board([1, 2, 0, 0, 1, 0, 2, 0, 0], 0).tensor(&mut t);
+        Layout::probe("t", &[3, 3, 3], &t).unwrap()
+    };
+    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    let mut genome = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
+    // X in the corner: good for X with X to move (O waiting), bad with
+    // O to move (X waiting), in this genome.
+    let mut corner = vec![0u8; layout.cells()];
+    layout.read(
+        &{
+            let mut t = Vec::new();
+            Board([1, 0, 0, 0, 0, 0, 0, 0, 0], 0).tensor(&mut t);
+            t
+        },
+        &mut corner,
+    );
+    genome.nudge(&corner, 1, 0.5);
+    genome.nudge(&corner, 0, -0.5);
+    let start = Board([0; 9], 0);
+    let mut chooser = genome::Chooser::default();
+    chooser
+        .value_children(&mut OpeningTwice, &layout, &genome, &start, 0)
+        .unwrap();
+    let first = chooser.values[0];
+    assert_eq!((first.next, first.waiting), (0, 1));
+    assert!(first.value > 0.4, "{first:?}");
+    let mut plain = genome::Chooser::default();
+    plain
+        .value_children(&mut Ttt, &layout, &genome, &start, 0)
+        .unwrap();
+    let first = plain.values[0];
+    assert_eq!((first.next, first.waiting), (1, 0));
+    assert!(first.value < -0.4, "{first:?}");
+    // Learning moves the table the position was valued by: a board of
+    // one X is met only with X to move again, so only side 1's entries
+    // for it are learned.
+    let read = |b: Board| {
+        let mut t = Vec::new();
+        b.tensor(&mut t);
+        let mut states = vec![0u8; layout.cells()];
+        layout.read(&t, &mut states);
+        states
+    };
+    let mut learner = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
+    // Every board of two X's, O to move, worth something to learn from.
+    for (a, b) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
+        let mut two = [0; 9];
+        (two[a], two[b]) = (1, 1);
+        learner.nudge(&read(Board(two, 1)), 0, 0.3);
+    }
+    for _ in 0..20 {
+        run::learn_game(
+            &mut OpeningTwice,
+            &layout,
+            &mut learner,
+            &mut chooser,
+            &mut rng,
+            100,
+        )
+        .unwrap();
+    }
+    let one_x: Vec<(f32, f32)> = (0..9)
+        .map(|c| {
+            let mut one = [0; 9];
+            one[c] = 1;
+            let states = read(Board(one, 0));
+            (learner.value(&states, 1), learner.value(&states, 0))
+        })
+        .collect();
+    assert!(one_x.iter().any(|&(x_next, _)| x_next != 0.0), "{one_x:?}");
+    assert!(one_x.iter().all(|&(_, o_next)| o_next == 0.0), "{one_x:?}");
 }
