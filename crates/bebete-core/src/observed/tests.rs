@@ -8,8 +8,17 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 /// Tic-tac-toe as an outside game: cells 0 empty, 1 X, 2 O, and the
-/// player to move.
-struct Ttt;
+/// player to move; with `opening_twice`, X's first move earns a second
+/// (X moves twice, then the players take turns).
+#[derive(Clone, Copy)]
+struct Ttt {
+    opening_twice: bool,
+}
+
+/// Tic-tac-toe as it is played.
+const TTT: Ttt = Ttt {
+    opening_twice: false,
+};
 
 #[derive(Clone, Copy)]
 struct Board([u8; 9], u8);
@@ -79,6 +88,10 @@ impl Observed for Ttt {
             children.push(next);
             afters.push(next.result().map_or(After::ToMove(next.1), After::Over));
             next.tensor(tensors);
+        }
+        if self.opening_twice && s.0 == [0; 9] {
+            children.iter_mut().for_each(|c| c.1 = 0);
+            afters.iter_mut().for_each(|a| *a = After::ToMove(0));
         }
         Ok(())
     }
@@ -165,12 +178,12 @@ fn settings() -> EvolveConfig {
 }
 
 fn run_to_end(dir: &std::path::Path, cfg: EvolveConfig) -> ObservedRun {
-    let mut run = ObservedRun::plan(&mut Ttt, cfg, ObservedSettings::default())
+    let mut run = ObservedRun::plan(&mut TTT, cfg, ObservedSettings::default())
         .unwrap()
         .start::<std::convert::Infallible>(dir)
         .unwrap();
     while !run.done() {
-        run.step(&mut Ttt).unwrap();
+        run.step(&mut TTT).unwrap();
     }
     run
 }
@@ -197,10 +210,10 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     let mut first = settings();
     first.generations = 2;
     drop(run_to_end(parts.path(), first));
-    let mut resumed = ObservedRun::resume(&Ttt, parts.path(), Some(4)).unwrap();
+    let mut resumed = ObservedRun::resume(&TTT, parts.path(), Some(4)).unwrap();
     assert_eq!(resumed.generation(), 2);
     while !resumed.done() {
-        resumed.step(&mut Ttt).unwrap();
+        resumed.step(&mut TTT).unwrap();
     }
     assert_eq!(figures(resumed.rows()), rows);
     assert!(std::fs::read(resumed.champion_path()).unwrap() == champion);
@@ -257,7 +270,7 @@ fn settings_an_observed_game_does_not_use_are_refused_by_name() {
 #[test]
 fn self_play_learns_to_beat_random_moves() {
     const GAMES: usize = 2000;
-    let mut game = Ttt;
+    let mut game = TTT;
     let shape_layout = {
         let samples: Vec<f32> = {
             let mut t = Vec::new();
@@ -284,10 +297,10 @@ fn self_play_learns_to_beat_random_moves() {
                     break;
                 }
                 let mut children = Vec::new();
-                Ttt.children(&s, &mut children, &mut Vec::new(), &mut Vec::new())
+                TTT.children(&s, &mut children, &mut Vec::new(), &mut Vec::new())
                     .unwrap();
                 s = if s.1 == me {
-                    children[choose(&mut Ttt, &layout, genome, &s, 1).unwrap().unwrap()]
+                    children[choose(&mut TTT, &layout, genome, &s, 1).unwrap().unwrap()]
                 } else {
                     children[rand::RngExt::random_range(rng, 0..children.len())]
                 };
@@ -362,7 +375,7 @@ fn a_search_of_two_plies_blocks_a_threat_one_ply_does_not_see() {
     let threat = Board([1, 0, 2, 0, 2, 0, 0, 0, 1], 0);
     let empty: Vec<usize> = (0..9).filter(|&c| threat.0[c] == 0).collect();
     let at = |plies| {
-        let k = choose(&mut Ttt, &layout, &blank, &threat, plies)
+        let k = choose(&mut TTT, &layout, &blank, &threat, plies)
             .unwrap()
             .unwrap();
         empty[k]
@@ -373,56 +386,7 @@ fn a_search_of_two_plies_blocks_a_threat_one_ply_does_not_see() {
     assert_eq!(at(4), 6);
     // Over, nothing to choose.
     let won = Board([1, 1, 1, 2, 2, 0, 0, 0, 0], 1);
-    assert_eq!(choose(&mut Ttt, &layout, &blank, &won, 2).unwrap(), None);
-}
-
-/// Tic-tac-toe where X's first move earns a second: X moves twice, then
-/// the players take turns.
-struct OpeningTwice;
-
-impl Observed for OpeningTwice {
-    type State = Board;
-    type Error = std::convert::Infallible;
-    fn name(&self) -> String {
-        "test:opening_twice".into()
-    }
-    fn players(&self) -> u8 {
-        2
-    }
-    fn tensor_shape(&self) -> Vec<usize> {
-        Ttt.tensor_shape()
-    }
-    fn start(&mut self) -> Result<Board, Self::Error> {
-        Ttt.start()
-    }
-    fn to_move(&mut self, s: &Board) -> Result<Option<u8>, Self::Error> {
-        Ttt.to_move(s)
-    }
-    fn children(
-        &mut self,
-        s: &Board,
-        children: &mut Vec<Board>,
-        afters: &mut Vec<After>,
-        tensors: &mut Vec<f32>,
-    ) -> Result<(), Self::Error> {
-        Ttt.children(s, children, afters, tensors)?;
-        if s.0 == [0; 9] {
-            children.iter_mut().for_each(|c| c.1 = 0);
-            afters.iter_mut().for_each(|a| *a = After::ToMove(0));
-        }
-        Ok(())
-    }
-    fn moves(&mut self, s: &Board) -> Result<usize, Self::Error> {
-        Ttt.moves(s)
-    }
-    fn child(
-        &mut self,
-        s: &Board,
-        k: usize,
-        tensor: &mut Vec<f32>,
-    ) -> Result<(Board, Option<f32>), Self::Error> {
-        Ttt.child(s, k, tensor)
-    }
+    assert_eq!(choose(&mut TTT, &layout, &blank, &won, 2).unwrap(), None);
 }
 
 /// A position is valued by the tables of the side not to move: the one
@@ -451,17 +415,20 @@ fn a_move_that_earns_another_is_valued_with_the_mover_to_move() {
     );
     genome.nudge(&corner, 1, 0.5);
     genome.nudge(&corner, 0, -0.5);
+    let mut twice = Ttt {
+        opening_twice: true,
+    };
     let start = Board([0; 9], 0);
     let mut chooser = genome::Chooser::default();
     chooser
-        .value_children(&mut OpeningTwice, &layout, &genome, &start, 0)
+        .value_children(&mut twice, &layout, &genome, &start, 0)
         .unwrap();
     let first = chooser.values[0];
     assert_eq!((first.next, first.waiting), (0, 1));
     assert!(first.value > 0.4, "{first:?}");
     let mut plain = genome::Chooser::default();
     plain
-        .value_children(&mut Ttt, &layout, &genome, &start, 0)
+        .value_children(&mut TTT, &layout, &genome, &start, 0)
         .unwrap();
     let first = plain.values[0];
     assert_eq!((first.next, first.waiting), (1, 0));
@@ -485,7 +452,7 @@ fn a_move_that_earns_another_is_valued_with_the_mover_to_move() {
     }
     for _ in 0..20 {
         run::learn_game(
-            &mut OpeningTwice,
+            &mut twice,
             &layout,
             &mut learner,
             &mut chooser,
