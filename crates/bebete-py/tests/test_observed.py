@@ -3,6 +3,7 @@ deterministic game of perfect information with an observation tensor
 evolves, checkpoints, resumes exactly and plays whole games as a Bot; the
 games that do not fit are refused with what they lack."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,40 @@ def test_every_game_evolves_resumes_exactly_and_its_champion_plays(name, tmp_pat
             state.apply_action(bots[state.current_player()].step(state))
             moves += 1
         assert moves > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_games_observer_gives_the_tensor_observation_tensor_gives(name):
+    # bebete reads a tensor through the game's observer, after checking it
+    # against `observation_tensor(0)` on the first state alone: along a
+    # random game they agree on every state.
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(name)
+    seen = make_observation(game)
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        seen.set_from(state, 0)
+        assert list(seen.tensor) == state.observation_tensor(0)
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_game_without_an_observer_runs_the_same_from_its_lists(tmp_path, monkeypatch):
+    # Without an observer each tensor is read as `observation_tensor(0)`'s
+    # list: the same cells, so the same run.
+    from open_spiel.python import observation
+
+    game = pyspiel.load_game("breakthrough")
+    fast = bebete.evolve(game, seed=5, generations=2, run=tmp_path / "fast", **SMALL)
+    asked = []
+    monkeypatch.setattr(observation, "make_observation", lambda *_: asked.append(1))
+    plain = bebete.evolve(game, seed=5, generations=2, run=tmp_path / "plain", **SMALL)
+    assert asked, "bebete did not ask for the game's observer"
+    assert figures(plain) == figures(fast)
+    assert (plain.path / "best.genome").read_bytes() == (fast.path / "best.genome").read_bytes()
 
 
 @pytest.mark.parametrize(
