@@ -5,7 +5,10 @@ GAMES games against
 OpenSpiel's MCTS with SIMS simulations a move and random rollouts, sides
 alternating; a game that reaches 1,000 moves is scored a draw.
 
-    python crates/bebete-py/benches/strength.py GAME MINUTES [RANDOM [SIMS GAMES]]
+    python crates/bebete-py/benches/strength.py GAME MINUTES [RANDOM [SIMS GAMES]] [NAME=VALUE …]
+
+Each NAME=VALUE is a setting of `bebete.evolve` in place of its default
+(`self_play=20` where a generation of 200 games outlasts the minutes).
 
 Prints one JSON line: the game, the generations run, the self-play games
 learned from, the two scores and the seconds each part took. The table
@@ -34,7 +37,7 @@ class _Enough(Exception):
     """Raised by `each` when the time is up."""
 
 
-def evolve(game, minutes: float, scratch: str):
+def evolve(game, minutes: float, scratch: str, settings: dict):
     """Runs the default settings until `minutes` have passed; the champion
     is the last checkpoint's (every generation's)."""
     started = time.perf_counter()
@@ -44,7 +47,7 @@ def evolve(game, minutes: float, scratch: str):
             raise _Enough
 
     try:
-        bebete.evolve(game, seed=1, generations=10**9, run=f"{scratch}/run", each=each, progress=False)
+        bebete.evolve(game, seed=1, generations=10**9, run=f"{scratch}/run", each=each, progress=False, **settings)
     except _Enough:
         pass
     return bebete.Run(f"{scratch}/run"), time.perf_counter() - started
@@ -75,16 +78,23 @@ def score(champion, game, opponent, games: int, plies: int = 1) -> float:
 
 
 def main() -> None:
-    name, minutes = sys.argv[1], float(sys.argv[2])
-    random_games = int(sys.argv[3]) if len(sys.argv) > 3 else 100
-    sims = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-    mcts_games = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    words = [a for a in sys.argv[1:] if "=" not in a]
+    settings = {}
+    for a in sys.argv[1:]:
+        if "=" in a:
+            key, value = a.split("=", 1)
+            settings[key] = int(value) if value.isdigit() else value
+    name, minutes = words[0], float(words[1])
+    random_games = int(words[2]) if len(words) > 2 else 100
+    sims = int(words[3]) if len(words) > 3 else 0
+    mcts_games = int(words[4]) if len(words) > 4 else 0
     game = pyspiel.load_game(name)
     with tempfile.TemporaryDirectory() as scratch:
-        run, evolved = evolve(game, minutes, scratch)
+        run, evolved = evolve(game, minutes, scratch, settings)
         champion = run.best
         started = time.perf_counter()
         result = {"game": name, "minutes": minutes, "generations": len(run.stats)}
+        result.update(settings)
         result["learned_games"] = champion.games
         if game.num_players() == 2:
             random_bot = lambda seat, seed: pyspiel.make_uniform_random_bot(seat, seed)  # noqa: E731
