@@ -565,16 +565,21 @@ fn observed_child(c: &mut Criterion) {
         })
         .collect();
     let layout = Layout::probe("connect_four", &[3, 6, 7], &tensors.concat()).expect("a layout");
-    let genome = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
     let mut states = vec![0u8; layout.cells()];
     let mut i = 0;
-    c.bench_function("observed_child/connect_four_read_and_value", |b| {
-        b.iter(|| {
-            i = (i + 1) % tensors.len();
-            layout.read(black_box(&tensors[i]), &mut states);
-            black_box(genome.value(&states, 0))
-        })
-    });
+    for (name, mirror) in [("", false), ("_mirrored", true)] {
+        let genome = TensorGenome::random(&layout, Shape::default_for(&layout), mirror, &mut rng);
+        c.bench_function(
+            &format!("observed_child/connect_four_read_and_value{name}"),
+            |b| {
+                b.iter(|| {
+                    i = (i + 1) % tensors.len();
+                    layout.read(black_box(&tensors[i]), &mut states);
+                    black_box(genome.value(&states, 0))
+                })
+            },
+        );
+    }
 }
 
 criterion_group!(

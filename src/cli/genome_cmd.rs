@@ -233,6 +233,8 @@ struct ObservedJson<'a> {
     layout: &'a crate::observed::Layout,
     tuples: usize,
     tuple_length: usize,
+    /// Whether each tuple also reads the board's mirror image.
+    mirrored: bool,
     learned: &'a str,
     alpha: f32,
     epsilon: f32,
@@ -257,6 +259,7 @@ fn observed_info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
             layout: &file.layout,
             tuples: g.tuples(),
             tuple_length: g.length(),
+            mirrored: g.mirrored(),
             learned: &file.history,
             alpha,
             epsilon,
@@ -275,6 +278,8 @@ fn observed_info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     writeln!(out, "reads       {}", file.layout.describe())?;
     let whole = if g.tuples() == 1 && g.length() == file.layout.cells() {
         " (the whole board: a table of every position)"
+    } else if g.mirrored() {
+        ", each read in both mirror images"
     } else {
         ""
     };

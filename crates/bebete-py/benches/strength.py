@@ -8,7 +8,8 @@ alternating; a game that reaches 1,000 moves is scored a draw.
     python crates/bebete-py/benches/strength.py GAME MINUTES [RANDOM [SIMS GAMES]] [NAME=VALUE …]
 
 Each NAME=VALUE is a setting of `bebete.evolve` in place of its default
-(`self_play=20` where a generation of 200 games outlasts the minutes).
+(`self_play=20` where a generation of 200 games outlasts the minutes,
+`mirror=True`).
 
 Prints one JSON line: the game, the generations run, the self-play games
 learned from, the two scores and the seconds each part took. The table
@@ -83,7 +84,8 @@ def main() -> None:
     for a in sys.argv[1:]:
         if "=" in a:
             key, value = a.split("=", 1)
-            settings[key] = int(value) if value.isdigit() else value
+            words_of = {"True": True, "False": False}
+            settings[key] = int(value) if value.isdigit() else words_of.get(value, value)
     name, minutes = words[0], float(words[1])
     random_games = int(words[2]) if len(words) > 2 else 100
     sims = int(words[3]) if len(words) > 3 else 0

@@ -364,7 +364,7 @@ impl PyObservedRun {
     /// Starts a run of `game` in `path` with the engine's `settings` (a
     /// dict of `run.toml` names) and the genome's shape.
     #[staticmethod]
-    #[pyo3(signature = (game, path, seed, settings, tuples=None, tuple_length=None, max_moves=None, overwrite=false))]
+    #[pyo3(signature = (game, path, seed, settings, tuples=None, tuple_length=None, max_moves=None, mirror=false, overwrite=false))]
     #[allow(clippy::too_many_arguments)]
     fn start(
         game: Bound<'_, PyAny>,
@@ -374,6 +374,7 @@ impl PyObservedRun {
         tuples: Option<u16>,
         tuple_length: Option<u8>,
         max_moves: Option<u32>,
+        mirror: bool,
         overwrite: bool,
     ) -> PyResult<PyObservedRun> {
         let mut spiel = Spiel::new(game)?;
@@ -387,6 +388,7 @@ impl PyObservedRun {
             tuples,
             tuple_length,
             max_moves: max_moves.unwrap_or(ObservedSettings::default().max_moves),
+            mirror,
         };
         // Checked whole before a run already there is deleted: a refused
         // setting loses nothing.
@@ -586,6 +588,11 @@ pub(crate) fn describe(
         }
         (1, length) => format!("one tuple of {length} cells"),
         (tuples, length) => format!("{tuples} tuples of {length} cells"),
+    };
+    let tuples = if genome.mirrored() {
+        format!("{tuples}, each read in both mirror images")
+    } else {
+        tuples
     };
     format!(
         "{game}: a value genome of {tuples} over its {}; learned by TD self-play: {history}; α {alpha:.4}, ε {epsilon:.3}",

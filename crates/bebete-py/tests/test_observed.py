@@ -134,6 +134,19 @@ def test_a_game_that_does_not_fit_is_refused_with_what_it_lacks(name, lacks, tmp
     assert not (tmp_path / "r").exists()
 
 
+def test_a_mirrored_genome_reads_both_images_where_the_board_has_columns(tmp_path):
+    game = pyspiel.load_game("connect_four")
+    run = bebete.evolve(game, seed=1, generations=1, run=tmp_path / "c4", mirror=True, **SMALL)
+    assert "each read in both mirror images" in run.best.describe()
+    assert "mirror = true" in (run.path / "run.toml").read_text()
+    plain = bebete.evolve(game, seed=1, generations=1, run=tmp_path / "plain", **SMALL)
+    assert "mirror" not in plain.best.describe()
+    with pytest.raises(ValueError, match="mirror=True: its tensor \\[39\\] is one line of values"):
+        bebete.evolve(pyspiel.load_game("nim"), seed=1, mirror=True, run=tmp_path / "nim", progress=False)
+    with pytest.raises(TypeError, match="mirror"):
+        bebete.evolve(game, seed=1, mirror="yes", run=tmp_path / "x", progress=False)
+
+
 def test_settings_are_the_engines_with_its_checks(tmp_path):
     game = pyspiel.load_game("tic_tac_toe")
     with pytest.raises(TypeError, match="'populaton'.*'population'"):

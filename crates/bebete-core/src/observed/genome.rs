@@ -2,7 +2,7 @@
 //! weights, the moves it chooses, how it learns, and its file.
 
 use super::{After, Layout, Observed, Unfit};
-use crate::store::{FileError, Framed, read_framed, write_framed};
+use crate::store::{FileError, Framed, decode_framed_versions, write_framed};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -10,7 +10,7 @@ use std::path::Path;
 /// The champion file of an observed game: its layout and genome.
 pub const OBSERVED_GENOME_FORMAT: Framed = Framed {
     magic: *b"BBTOBSG\0",
-    version: 1,
+    version: 2,
     file: "observed-game genome",
 };
 
@@ -144,6 +144,29 @@ pub(crate) struct Head {
     pub(crate) epsilon: f32,
     /// Self-play games learned from.
     pub(crate) games: u64,
+    /// Where the rules are the same in the board's mirror image (its
+    /// columns reversed): the cell each cell's image is, and every tuple
+    /// also reads the image with the same weights. Empty when not.
+    pub(crate) mirror: Vec<u16>,
+}
+
+/// A head of format 1, before the mirror.
+#[derive(Deserialize)]
+struct HeadV1 {
+    states: u32,
+    tuples: Vec<Vec<u16>>,
+    alpha: f32,
+    epsilon: f32,
+    games: u64,
+}
+
+/// A file's header of format 1.
+#[derive(Deserialize)]
+struct FileHeadV1 {
+    game: String,
+    layout: Layout,
+    history: String,
+    head: HeadV1,
 }
 
 /// A child of a position as a genome sees it: its value for the first
@@ -183,8 +206,15 @@ struct FileHead {
 
 impl TensorGenome {
     /// A fresh genome: `shape.tuples` random walks of `shape.length`
-    /// adjacent cells, zero weights, α 0.01 and ε 0.1.
-    pub fn random<R: Rng + ?Sized>(layout: &Layout, shape: Shape, rng: &mut R) -> TensorGenome {
+    /// adjacent cells, zero weights, α 0.01 and ε 0.1; with `mirror`,
+    /// each tuple reads the board and its mirror image (columns
+    /// reversed) with the same weights.
+    pub fn random<R: Rng + ?Sized>(
+        layout: &Layout,
+        shape: Shape,
+        mirror: bool,
+        rng: &mut R,
+    ) -> TensorGenome {
         let tuples = (0..shape.tuples)
             .map(|_| walk(layout, shape.length, rng))
             .collect();
@@ -194,6 +224,7 @@ impl TensorGenome {
             alpha: 0.01,
             epsilon: 0.1,
             games: 0,
+            mirror: if mirror { layout.mirror() } else { Vec::new() },
         };
         let weights = vec![0.0; head.tuples.len() * 2 * head.table()];
         TensorGenome { head, weights }
@@ -214,6 +245,11 @@ impl TensorGenome {
         self.head.games
     }
 
+    /// Whether each tuple also reads the board's mirror image.
+    pub fn mirrored(&self) -> bool {
+        !self.head.mirror.is_empty()
+    }
+
     /// Its learning rate and exploration.
     pub fn rates(&self) -> (f32, f32) {
         (self.head.alpha, self.head.epsilon)
@@ -227,9 +263,17 @@ impl TensorGenome {
     pub fn value(&self, states: &[u8], waiting: u8) -> f32 {
         let table = self.head.table();
         let mut sum = 0.0;
+        let mirror = &self.head.mirror;
         for (t, cells) in self.head.tuples.iter().enumerate() {
             let base = (2 * t + waiting as usize) * table;
-            sum += self.weights[base + self.head.index(cells, states)];
+            let w = self.weights[base + self.head.index(cells, states)];
+            sum += if mirror.is_empty() {
+                w
+            } else {
+                // One sum a tuple: a board and its image add the same two
+                // weights, so they are valued alike to the last bit.
+                w + self.weights[base + self.head.index_mirrored(cells, states)]
+            };
         }
         sum.tanh()
     }
@@ -238,9 +282,13 @@ impl TensorGenome {
     /// reads.
     pub(crate) fn nudge(&mut self, states: &[u8], waiting: u8, step: f32) {
         let table = self.head.table();
+        let mirrored = !self.head.mirror.is_empty();
         for (t, cells) in self.head.tuples.iter().enumerate() {
-            let at = (2 * t + waiting as usize) * table + self.head.index(cells, states);
-            self.weights[at] += step;
+            let base = (2 * t + waiting as usize) * table;
+            self.weights[base + self.head.index(cells, states)] += step;
+            if mirrored {
+                self.weights[base + self.head.index_mirrored(cells, states)] += step;
+            }
         }
     }
 
@@ -289,6 +337,9 @@ impl TensorGenome {
                 .tuples
                 .iter()
                 .all(|t| t.len() == length && t.iter().all(|&c| (c as usize) < layout.cells()))
+            && (head.mirror.is_empty()
+                || (head.mirror.len() == layout.cells()
+                    && head.mirror.iter().all(|&c| (c as usize) < layout.cells())))
             && self.weights.len() == head.tuples.len() * 2 * head.table()
             && self.weights.iter().all(|w| w.is_finite())
     }
@@ -316,7 +367,28 @@ impl TensorGenome {
 
     /// Reads a genome file written by [`TensorGenome::write`].
     pub fn read(path: &Path) -> Result<ObservedGenomeFile, FileError> {
-        let (head, payload): (FileHead, Vec<u8>) = read_framed(path, OBSERVED_GENOME_FORMAT)?;
+        let bytes = crate::store::read_regular(path)?;
+        let (head, payload): (FileHead, Vec<u8>) =
+            decode_framed_versions(bytes, OBSERVED_GENOME_FORMAT, |version, header| {
+                if version >= 2 {
+                    return postcard::from_bytes(header);
+                }
+                let old: FileHeadV1 = postcard::from_bytes(header)?;
+                Ok(FileHead {
+                    game: old.game,
+                    layout: old.layout,
+                    history: old.history,
+                    head: Head {
+                        states: old.head.states,
+                        tuples: old.head.tuples,
+                        alpha: old.head.alpha,
+                        epsilon: old.head.epsilon,
+                        games: old.head.games,
+                        mirror: Vec::new(),
+                    },
+                })
+            })
+            .map_err(|p| FileError::new(path, p))?;
         let damaged = || {
             FileError::new(
                 path,
@@ -409,6 +481,14 @@ impl Head {
     fn index(&self, cells: &[u16], states: &[u8]) -> usize {
         cells.iter().rev().fold(0usize, |i, &c| {
             i * self.states as usize + states[c as usize] as usize
+        })
+    }
+
+    /// The state of the tuple `cells` in the mirror image of `states`.
+    #[inline]
+    fn index_mirrored(&self, cells: &[u16], states: &[u8]) -> usize {
+        cells.iter().rev().fold(0usize, |i, &c| {
+            i * self.states as usize + states[self.mirror[c as usize] as usize] as usize
         })
     }
 }

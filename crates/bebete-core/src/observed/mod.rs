@@ -259,6 +259,14 @@ impl Layout {
         }
     }
 
+    /// Each cell's mirror image, its columns reversed: the cell it is.
+    pub(crate) fn mirror(&self) -> Vec<u16> {
+        let cols = self.cols as usize;
+        (0..self.cells())
+            .map(|c| ((c / cols) * cols + cols - 1 - c % cols) as u16)
+            .collect()
+    }
+
     /// The cells next to `cell` on the grid (the eight around it; along
     /// the line for a one-row board).
     pub(crate) fn neighbours(&self, cell: usize, out: &mut Vec<usize>) {

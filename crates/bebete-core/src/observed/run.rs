@@ -14,7 +14,8 @@ use crate::games::GameId;
 use crate::players::PlayerSpec;
 use crate::seed::derive_seed;
 use crate::store::{
-    FileError, FileProblem, Framed, LockError, RunLock, read_framed, write_atomic, write_framed,
+    FileError, FileProblem, Framed, LockError, RunLock, decode_framed_versions, write_atomic,
+    write_framed,
 };
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -25,7 +26,7 @@ use std::time::Instant;
 /// A checkpoint of an observed game's run.
 pub(crate) const OBSERVED_CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BBTOBSC\0",
-    version: 1,
+    version: 2,
     file: "observed-game checkpoint",
 };
 
@@ -42,6 +43,12 @@ pub struct ObservedSettings {
     pub tuple_length: Option<u8>,
     /// Moves after which a game is stopped and scored a draw.
     pub max_moves: u32,
+    /// The rules are the same in the board's mirror image (its columns
+    /// reversed): each tuple also reads the image, with the same weights,
+    /// as bebete's own Connect-Four genome does. The tensor cannot say
+    /// so; the caller does.
+    #[serde(default)]
+    pub mirror: bool,
 }
 
 impl Default for ObservedSettings {
@@ -50,6 +57,7 @@ impl Default for ObservedSettings {
             tuples: None,
             tuple_length: None,
             max_moves: 1000,
+            mirror: false,
         }
     }
 }
@@ -228,6 +236,16 @@ impl ObservedRun {
         let layout = probe(game, cfg.seed, settings.max_moves)?;
         let shape = Shape::chosen(&layout, settings.tuples, settings.tuple_length);
         shape.check(&name, &layout)?;
+        if settings.mirror && layout.shape.len() < 2 {
+            return Err(Unfit {
+                game: name,
+                reason: format!(
+                    "mirror=True: its tensor {:?} is one line of values, not a board with columns to mirror",
+                    layout.shape
+                ),
+            }
+            .into());
+        }
         Ok(Planned {
             cfg,
             settings,
@@ -262,7 +280,7 @@ impl Planned {
         let run_dir = RunDir::new(dir);
         let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(cfg.seed, 0, u64::MAX));
         let population = (0..cfg.population)
-            .map(|_| TensorGenome::random(&layout, shape, &mut rng))
+            .map(|_| TensorGenome::random(&layout, shape, settings.mirror, &mut rng))
             .collect();
         let run = ObservedRun {
             cfg,
@@ -368,6 +386,7 @@ impl ObservedRun {
             tuples: self.shape.tuples,
             tuple_length: self.shape.length,
             max_moves: self.settings.max_moves,
+            mirror: self.settings.mirror,
         })
         .expect("plain fields");
         text.push_str("\n[observed]\n");
@@ -713,6 +732,7 @@ struct ObservedToml {
     tuples: u16,
     tuple_length: u8,
     max_moves: u32,
+    mirror: bool,
 }
 
 fn check_moves<E>(max_moves: u32) -> Result<(), Failure<E>> {
@@ -756,7 +776,20 @@ fn newest_checkpoint(dir: &Path) -> Result<(PathBuf, Snapshot, Vec<u8>), FileErr
     found.sort();
     let mut last_error = None;
     for (_, path) in found.into_iter().rev() {
-        match read_framed::<String>(&path, OBSERVED_CHECKPOINT_FORMAT) {
+        let read = crate::store::read_regular(&path).and_then(|bytes| {
+            decode_framed_versions(bytes, OBSERVED_CHECKPOINT_FORMAT, |version, header| {
+                if version < OBSERVED_CHECKPOINT_FORMAT.version {
+                    return Ok(Err(FileProblem::OlderCheckpoint {
+                        found: version,
+                        supported: OBSERVED_CHECKPOINT_FORMAT.version,
+                    }));
+                }
+                postcard::from_bytes::<String>(header).map(Ok)
+            })
+            .and_then(|(head, payload)| head.map(|head| (head, payload)))
+            .map_err(|p| FileError::new(&path, p))
+        });
+        match read {
             Ok((head, payload)) => match serde_json::from_str::<Snapshot>(&head) {
                 Ok(snapshot) => return Ok((path, snapshot, payload)),
                 Err(e) => {

@@ -16,9 +16,11 @@ struct Ttt {
 }
 
 /// Tic-tac-toe as it is played.
-const TTT: Ttt = Ttt {
-    opening_twice: false,
-};
+fn ttt() -> Ttt {
+    Ttt {
+        opening_twice: false,
+    }
+}
 
 #[derive(Clone, Copy)]
 struct Board([u8; 9], u8);
@@ -178,12 +180,16 @@ fn settings() -> EvolveConfig {
 }
 
 fn run_to_end(dir: &std::path::Path, cfg: EvolveConfig) -> ObservedRun {
-    let mut run = ObservedRun::plan(&mut TTT, cfg, ObservedSettings::default())
+    run_with(dir, cfg, ObservedSettings::default())
+}
+
+fn run_with(dir: &std::path::Path, cfg: EvolveConfig, observed: ObservedSettings) -> ObservedRun {
+    let mut run = ObservedRun::plan(&mut ttt(), cfg, observed)
         .unwrap()
         .start::<std::convert::Infallible>(dir)
         .unwrap();
     while !run.done() {
-        run.step(&mut TTT).unwrap();
+        run.step(&mut ttt()).unwrap();
     }
     run
 }
@@ -210,16 +216,160 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     let mut first = settings();
     first.generations = 2;
     drop(run_to_end(parts.path(), first));
-    let mut resumed = ObservedRun::resume(&TTT, parts.path(), Some(4)).unwrap();
+    let mut resumed = ObservedRun::resume(&ttt(), parts.path(), Some(4)).unwrap();
     assert_eq!(resumed.generation(), 2);
     while !resumed.done() {
-        resumed.step(&mut TTT).unwrap();
+        resumed.step(&mut ttt()).unwrap();
     }
     assert_eq!(figures(resumed.rows()), rows);
     assert!(std::fs::read(resumed.champion_path()).unwrap() == champion);
     // stats.csv holds the same rows.
     let table = crate::evolve::stats::StatsTable::read(&parts.path().join("stats.csv")).unwrap();
     assert_eq!(table.generations(), 4);
+}
+
+#[test]
+fn a_mirrored_run_resumes_exactly_and_its_champion_says_so() {
+    let mirrored = ObservedSettings {
+        mirror: true,
+        ..ObservedSettings::default()
+    };
+    let whole = tempfile::tempdir().unwrap();
+    let run = run_with(whole.path(), settings(), mirrored);
+    let champion = std::fs::read(run.champion_path()).unwrap();
+    let rows = figures(run.rows());
+    drop(run);
+    let parts = tempfile::tempdir().unwrap();
+    let mut first = settings();
+    first.generations = 2;
+    drop(run_with(parts.path(), first, mirrored));
+    let mut resumed = ObservedRun::resume(&ttt(), parts.path(), Some(4)).unwrap();
+    while !resumed.done() {
+        resumed.step(&mut ttt()).unwrap();
+    }
+    assert_eq!(figures(resumed.rows()), rows);
+    assert!(std::fs::read(resumed.champion_path()).unwrap() == champion);
+    let file = TensorGenome::read(&resumed.champion_path()).unwrap();
+    assert!(file.genome.mirrored());
+    let toml = std::fs::read_to_string(parts.path().join("run.toml")).unwrap();
+    assert!(toml.contains("mirror = true"), "{toml}");
+}
+
+/// A Connect-Four board's layout: planes empty, first, second over 6×7.
+fn board_layout(rng: &mut Pcg64Mcg) -> Layout {
+    use rand::RngExt;
+    let tensors: Vec<f32> = (0..16)
+        .flat_map(|_| {
+            let cells: Vec<usize> = (0..42).map(|_| rng.random_range(0..3)).collect();
+            (0..3)
+                .flat_map(|p| cells.iter().map(move |&c| f32::from(c == p)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    Layout::probe("t", &[3, 6, 7], &tensors).unwrap()
+}
+
+#[test]
+fn a_mirrored_genome_values_a_board_and_its_mirror_image_alike() {
+    use rand::RngExt;
+    let mut rng = Pcg64Mcg::seed_from_u64(9);
+    let layout = board_layout(&mut rng);
+    let shape = Shape {
+        tuples: 12,
+        length: 4,
+    };
+    let board =
+        |rng: &mut Pcg64Mcg| -> Vec<u8> { (0..42).map(|_| rng.random_range(0..4)).collect() };
+    let image = |b: &[u8]| -> Vec<u8> { (0..42).map(|c| b[(c / 7) * 7 + 6 - c % 7]).collect() };
+    let mut plain = TensorGenome::random(&layout, shape, false, &mut rng);
+    let mut mirrored = TensorGenome::random(&layout, shape, true, &mut rng);
+    for _ in 0..200 {
+        let b = board(&mut rng);
+        let step = rng.random::<f32>() - 0.5;
+        plain.nudge(&b, 0, step);
+        mirrored.nudge(&b, 0, step);
+    }
+    let mut plain_differs = false;
+    for _ in 0..200 {
+        let b = board(&mut rng);
+        assert_eq!(mirrored.value(&b, 0), mirrored.value(&image(&b), 0));
+        plain_differs |= plain.value(&b, 0) != plain.value(&image(&b), 0);
+    }
+    assert!(
+        plain_differs,
+        "a genome without the mirror tells images apart"
+    );
+}
+
+#[test]
+fn a_genome_file_of_format_1_reads_and_an_older_checkpoint_is_refused() {
+    use crate::store::{Framed, write_framed};
+    #[derive(serde::Serialize)]
+    struct HeadV1 {
+        states: u32,
+        tuples: Vec<Vec<u16>>,
+        alpha: f32,
+        epsilon: f32,
+        games: u64,
+    }
+    #[derive(serde::Serialize)]
+    struct FileV1 {
+        game: String,
+        layout: Layout,
+        history: String,
+        head: HeadV1,
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(4);
+    let layout = board_layout(&mut rng);
+    let genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
+    let head = FileV1 {
+        game: "openspiel:connect_four".into(),
+        layout: layout.clone(),
+        history: "generation 1".into(),
+        head: HeadV1 {
+            states: genome.head.states,
+            tuples: genome.head.tuples.clone(),
+            alpha: genome.head.alpha,
+            epsilon: genome.head.epsilon,
+            games: genome.head.games,
+        },
+    };
+    let payload: Vec<u8> = genome
+        .weights
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let old = dir.path().join("old.genome");
+    let v1 = Framed {
+        version: 1,
+        ..OBSERVED_GENOME_FORMAT
+    };
+    write_framed(&old, v1, &head, &payload).unwrap();
+    let file = TensorGenome::read(&old).unwrap();
+    assert_eq!(file.genome, genome);
+    assert!(!file.genome.mirrored());
+
+    // A checkpoint of format 1 names its format and what to do.
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    let v1 = Framed {
+        version: 1,
+        ..run::OBSERVED_CHECKPOINT_FORMAT
+    };
+    std::fs::create_dir(run.join("checkpoints")).unwrap();
+    write_framed(
+        &run.join("checkpoints/gen-000001.obs"),
+        v1,
+        &"{}".to_string(),
+        &[],
+    )
+    .unwrap();
+    let e = ObservedRun::resume(&ttt(), &run, None)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("format 1") && e.contains("older bebete"), "{e}");
 }
 
 #[test]
@@ -270,7 +420,7 @@ fn settings_an_observed_game_does_not_use_are_refused_by_name() {
 #[test]
 fn self_play_learns_to_beat_random_moves() {
     const GAMES: usize = 2000;
-    let mut game = TTT;
+    let mut game = ttt();
     let shape_layout = {
         let samples: Vec<f32> = {
             let mut t = Vec::new();
@@ -283,7 +433,7 @@ fn self_play_learns_to_beat_random_moves() {
     let layout = shape_layout;
     let mut rng = Pcg64Mcg::seed_from_u64(3);
     let shape = Shape::default_for(&layout);
-    let mut genome = TensorGenome::random(&layout, shape, &mut rng);
+    let mut genome = TensorGenome::random(&layout, shape, false, &mut rng);
     let mut chooser = genome::Chooser::default();
     let score = |genome: &TensorGenome, rng: &mut Pcg64Mcg| {
         let mut points = 0.0;
@@ -297,10 +447,11 @@ fn self_play_learns_to_beat_random_moves() {
                     break;
                 }
                 let mut children = Vec::new();
-                TTT.children(&s, &mut children, &mut Vec::new(), &mut Vec::new())
+                ttt()
+                    .children(&s, &mut children, &mut Vec::new(), &mut Vec::new())
                     .unwrap();
                 s = if s.1 == me {
-                    children[choose(&mut TTT, &layout, genome, &s, 1).unwrap().unwrap()]
+                    children[choose(&mut ttt(), &layout, genome, &s, 1).unwrap().unwrap()]
                 } else {
                     children[rand::RngExt::random_range(rng, 0..children.len())]
                 };
@@ -370,12 +521,12 @@ fn a_search_of_two_plies_blocks_a_threat_one_ply_does_not_see() {
         Layout::probe("t", &[3, 3, 3], &t).unwrap()
     };
     let mut rng = Pcg64Mcg::seed_from_u64(1);
-    let blank = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
+    let blank = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
     // X at 0 and 8, O at 4 and 2: O threatens 6; X cannot win at once.
     let threat = Board([1, 0, 2, 0, 2, 0, 0, 0, 1], 0);
     let empty: Vec<usize> = (0..9).filter(|&c| threat.0[c] == 0).collect();
     let at = |plies| {
-        let k = choose(&mut TTT, &layout, &blank, &threat, plies)
+        let k = choose(&mut ttt(), &layout, &blank, &threat, plies)
             .unwrap()
             .unwrap();
         empty[k]
@@ -386,7 +537,7 @@ fn a_search_of_two_plies_blocks_a_threat_one_ply_does_not_see() {
     assert_eq!(at(4), 6);
     // Over, nothing to choose.
     let won = Board([1, 1, 1, 2, 2, 0, 0, 0, 0], 1);
-    assert_eq!(choose(&mut TTT, &layout, &blank, &won, 2).unwrap(), None);
+    assert_eq!(choose(&mut ttt(), &layout, &blank, &won, 2).unwrap(), None);
 }
 
 /// A position is valued by the tables of the side not to move: the one
@@ -401,7 +552,7 @@ fn a_move_that_earns_another_is_valued_with_the_mover_to_move() {
         Layout::probe("t", &[3, 3, 3], &t).unwrap()
     };
     let mut rng = Pcg64Mcg::seed_from_u64(1);
-    let mut genome = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
+    let mut genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
     // X in the corner: good for X with X to move (O waiting), bad with
     // O to move (X waiting), in this genome.
     let mut corner = vec![0u8; layout.cells()];
@@ -428,7 +579,7 @@ fn a_move_that_earns_another_is_valued_with_the_mover_to_move() {
     assert!(first.value > 0.4, "{first:?}");
     let mut plain = genome::Chooser::default();
     plain
-        .value_children(&mut TTT, &layout, &genome, &start, 0)
+        .value_children(&mut ttt(), &layout, &genome, &start, 0)
         .unwrap();
     let first = plain.values[0];
     assert_eq!((first.next, first.waiting), (1, 0));
@@ -443,7 +594,7 @@ fn a_move_that_earns_another_is_valued_with_the_mover_to_move() {
         layout.read(&t, &mut states);
         states
     };
-    let mut learner = TensorGenome::random(&layout, Shape::default_for(&layout), &mut rng);
+    let mut learner = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
     // Every board of two X's, O to move, worth something to learn from.
     for (a, b) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
         let mut two = [0; 9];

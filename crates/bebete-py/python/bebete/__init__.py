@@ -319,8 +319,10 @@ def evolve(
     tensor (OpenSpiel's own, or one written in Python with OpenSpiel's
     game API). Value genomes read its tensor as cells and learn by TD
     self-play between generations (docs/python.md); besides the run's
-    settings, ``tuples``, ``tuple_length`` and ``max_moves`` (a game that
-    long is stopped and scored a draw) shape it. The run's directory
+    settings, ``tuples``, ``tuple_length``, ``max_moves`` (a game that
+    long is stopped and scored a draw) and ``mirror=True`` (the rules are
+    the same with the board's columns reversed: each tuple also reads the
+    mirror image, with the same weights) shape it. The run's directory
     defaults to ``runs/NAME-SEED``; Ctrl-C stops it at once, and
     ``bebete.resume`` goes on from its last checkpoint (every generation
     by default).
@@ -395,7 +397,7 @@ def eval(
 
 
 #: The keywords of a run over an OpenSpiel game besides the engine's settings.
-_OBSERVED_SHAPE = ("tuples", "tuple_length", "max_moves")
+_OBSERVED_SHAPE = ("tuples", "tuple_length", "max_moves", "mirror")
 
 
 def _evolve_observed(game, seed, generations, run, each, progress, overwrite, settings) -> Run:
@@ -412,7 +414,7 @@ def _evolve_observed(game, seed, generations, run, each, progress, overwrite, se
         values["generations"] = generations
     if run is None:
         run = Path("runs") / f"{game.get_type().short_name}-{seed}"
-    shape = {n: settings.get(n) for n in _OBSERVED_SHAPE}
+    shape = {n: settings[n] for n in _OBSERVED_SHAPE if settings.get(n) is not None}
     observed = _bebete.ObservedRun.start(
         game, os.fspath(run), seed, values, overwrite=overwrite, **shape
     )
