@@ -150,23 +150,25 @@ pub(crate) struct Head {
     pub(crate) mirror: Vec<u16>,
 }
 
-/// A head of format 1, before the mirror.
+/// A head of format 1, before the mirror (tests write one).
 #[derive(Deserialize)]
-struct HeadV1 {
-    states: u32,
-    tuples: Vec<Vec<u16>>,
-    alpha: f32,
-    epsilon: f32,
-    games: u64,
+#[cfg_attr(test, derive(Serialize))]
+pub(crate) struct HeadV1 {
+    pub(crate) states: u32,
+    pub(crate) tuples: Vec<Vec<u16>>,
+    pub(crate) alpha: f32,
+    pub(crate) epsilon: f32,
+    pub(crate) games: u64,
 }
 
 /// A file's header of format 1.
 #[derive(Deserialize)]
-struct FileHeadV1 {
-    game: String,
-    layout: Layout,
-    history: String,
-    head: HeadV1,
+#[cfg_attr(test, derive(Serialize))]
+pub(crate) struct FileHeadV1 {
+    pub(crate) game: String,
+    pub(crate) layout: Layout,
+    pub(crate) history: String,
+    pub(crate) head: HeadV1,
 }
 
 /// A child of a position as a genome sees it: its value for the first

@@ -169,6 +169,13 @@ fn an_unfit_tensor_is_refused_with_what_it_lacks() {
     assert!(e.reason.contains("shorter tuples"), "{e}");
 }
 
+/// Tic-tac-toe's layout, from one position.
+fn ttt_layout() -> Layout {
+    let mut t = Vec::new();
+    Board([1, 2, 0, 0, 1, 0, 2, 0, 0], 0).tensor(&mut t);
+    Layout::probe("t", &[3, 3, 3], &t).unwrap()
+}
+
 fn settings() -> EvolveConfig {
     let mut cfg = ObservedRun::settings_for("test:tic_tac_toe", 2, 5);
     cfg.population = 4;
@@ -201,10 +208,12 @@ fn figures(rows: &[crate::evolve::StatsRow]) -> Vec<(u64, u32, u64, u32, u64)> {
         .collect()
 }
 
-#[test]
-fn a_resumed_run_equals_an_uninterrupted_one() {
+/// Runs 4 generations whole and 2 then 2 resumed, with `observed`;
+/// asserts they agree row for row and byte for byte, and returns the
+/// resumed run (its directory kept in `parts`).
+fn resumes_exactly(observed: ObservedSettings, parts: &std::path::Path) -> ObservedRun {
     let whole = tempfile::tempdir().unwrap();
-    let run = run_to_end(whole.path(), settings());
+    let run = run_with(whole.path(), settings(), observed);
     assert_eq!(run.rows().len(), 4);
     // 4 × 30 self-play games and 12 round-robin games a generation.
     assert!(run.rows().iter().all(|r| r.games == 132));
@@ -212,17 +221,23 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     let rows = figures(run.rows());
     drop(run);
 
-    let parts = tempfile::tempdir().unwrap();
     let mut first = settings();
     first.generations = 2;
-    drop(run_to_end(parts.path(), first));
-    let mut resumed = ObservedRun::resume(&ttt(), parts.path(), Some(4)).unwrap();
+    drop(run_with(parts, first, observed));
+    let mut resumed = ObservedRun::resume(&ttt(), parts, Some(4)).unwrap();
     assert_eq!(resumed.generation(), 2);
     while !resumed.done() {
         resumed.step(&mut ttt()).unwrap();
     }
     assert_eq!(figures(resumed.rows()), rows);
     assert!(std::fs::read(resumed.champion_path()).unwrap() == champion);
+    resumed
+}
+
+#[test]
+fn a_resumed_run_equals_an_uninterrupted_one() {
+    let parts = tempfile::tempdir().unwrap();
+    resumes_exactly(ObservedSettings::default(), parts.path());
     // stats.csv holds the same rows.
     let table = crate::evolve::stats::StatsTable::read(&parts.path().join("stats.csv")).unwrap();
     assert_eq!(table.generations(), 4);
@@ -234,21 +249,8 @@ fn a_mirrored_run_resumes_exactly_and_its_champion_says_so() {
         mirror: true,
         ..ObservedSettings::default()
     };
-    let whole = tempfile::tempdir().unwrap();
-    let run = run_with(whole.path(), settings(), mirrored);
-    let champion = std::fs::read(run.champion_path()).unwrap();
-    let rows = figures(run.rows());
-    drop(run);
     let parts = tempfile::tempdir().unwrap();
-    let mut first = settings();
-    first.generations = 2;
-    drop(run_with(parts.path(), first, mirrored));
-    let mut resumed = ObservedRun::resume(&ttt(), parts.path(), Some(4)).unwrap();
-    while !resumed.done() {
-        resumed.step(&mut ttt()).unwrap();
-    }
-    assert_eq!(figures(resumed.rows()), rows);
-    assert!(std::fs::read(resumed.champion_path()).unwrap() == champion);
+    let resumed = resumes_exactly(mirrored, parts.path());
     let file = TensorGenome::read(&resumed.champion_path()).unwrap();
     assert!(file.genome.mirrored());
     let toml = std::fs::read_to_string(parts.path().join("run.toml")).unwrap();
@@ -304,26 +306,12 @@ fn a_mirrored_genome_values_a_board_and_its_mirror_image_alike() {
 #[test]
 fn a_genome_file_of_format_1_reads_and_an_older_checkpoint_is_refused() {
     use crate::store::{Framed, write_framed};
-    #[derive(serde::Serialize)]
-    struct HeadV1 {
-        states: u32,
-        tuples: Vec<Vec<u16>>,
-        alpha: f32,
-        epsilon: f32,
-        games: u64,
-    }
-    #[derive(serde::Serialize)]
-    struct FileV1 {
-        game: String,
-        layout: Layout,
-        history: String,
-        head: HeadV1,
-    }
+    use genome::{FileHeadV1, HeadV1};
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Pcg64Mcg::seed_from_u64(4);
     let layout = board_layout(&mut rng);
     let genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
-    let head = FileV1 {
+    let head = FileHeadV1 {
         game: "openspiel:connect_four".into(),
         layout: layout.clone(),
         history: "generation 1".into(),
@@ -421,16 +409,7 @@ fn settings_an_observed_game_does_not_use_are_refused_by_name() {
 fn self_play_learns_to_beat_random_moves() {
     const GAMES: usize = 2000;
     let mut game = ttt();
-    let shape_layout = {
-        let samples: Vec<f32> = {
-            let mut t = Vec::new();
-            let b = Board([1, 2, 0, 0, 1, 0, 2, 0, 0], 0);
-            b.tensor(&mut t);
-            t
-        };
-        Layout::probe("t", &[3, 3, 3], &samples).unwrap()
-    };
-    let layout = shape_layout;
+    let layout = ttt_layout();
     let mut rng = Pcg64Mcg::seed_from_u64(3);
     let shape = Shape::default_for(&layout);
     let mut genome = TensorGenome::random(&layout, shape, false, &mut rng);
@@ -515,11 +494,7 @@ fn a_small_board_is_one_table_and_a_large_one_many_tuples() {
 /// the opponent's line at two and deeper.
 #[test]
 fn a_search_of_two_plies_blocks_a_threat_one_ply_does_not_see() {
-    let layout = {
-        let mut t = Vec::new();
-        Board([1, 2, 0, 0, 1, 0, 2, 0, 0], 0).tensor(&mut t);
-        Layout::probe("t", &[3, 3, 3], &t).unwrap()
-    };
+    let layout = ttt_layout();
     let mut rng = Pcg64Mcg::seed_from_u64(1);
     let blank = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
     // X at 0 and 8, O at 4 and 2: O threatens 6; X cannot win at once.
@@ -546,11 +521,7 @@ fn a_search_of_two_plies_blocks_a_threat_one_ply_does_not_see() {
 /// as one).
 #[test]
 fn a_move_that_earns_another_is_valued_with_the_mover_to_move() {
-    let layout = {
-        let mut t = Vec::new();
-        Board([1, 2, 0, 0, 1, 0, 2, 0, 0], 0).tensor(&mut t);
-        Layout::probe("t", &[3, 3, 3], &t).unwrap()
-    };
+    let layout = ttt_layout();
     let mut rng = Pcg64Mcg::seed_from_u64(1);
     let mut genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
     // X in the corner: good for X with X to move (O waiting), bad with
