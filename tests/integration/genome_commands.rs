@@ -580,7 +580,7 @@ fn an_observed_games_genome_is_described_and_refused_where_it_cannot_play() {
     let text = stdout_of(bebete(dir.path()).args(["genome", "info", "c4.genome"]));
     for line in [
         "game        openspiel:connect_four (a game bebete was not built for)",
-        "reads       tensor [3, 6, 7], planes [0, 1, 2]: 42 cells (6×7) of 4 states",
+        "reads       tensor [3, 6, 7], planes [1, 2]: 42 cells (6×7) of 3 states",
         "tuples      42 of 6 cells",
         "learning    by TD self-play: generation 3 (seed 1), 600 self-play games",
         "plays with  the Python package (bebete.load, bebete.openspiel.Bot)",

@@ -121,7 +121,9 @@ pub struct Layout {
     /// Columns of the grid.
     pub cols: u32,
     /// A tensor of planes: the planes read, in order (a cell's state is 1
-    /// plus the place of the first of them set there, 0 when none is).
+    /// plus the place of the first of them set there, 0 when none is;
+    /// where one plane of every cell is set, the first such plane is left
+    /// out and read as 0).
     /// Empty for a tensor of values.
     pub planes: Vec<u32>,
     /// A tensor of values: the levels a cell's value is read as (its
@@ -188,6 +190,25 @@ impl Layout {
                     "{} planes of its observation tensor differ across the board; a cell reads at most {MAX_PLANES}",
                     layout.planes.len()
                 )));
+            }
+            // Where every cell of every probed position has exactly one of
+            // the planes read set (Connect-Four's empty, first, second),
+            // the first is what no other being set means: a state fewer,
+            // the same positions told apart, tables a fraction the size
+            // (3^6 weights a tuple of 6 cells where 4^6 were, 4^6 of them
+            // never read).
+            let one_hot = samples.chunks_exact(size).all(|tensor| {
+                (0..cells).all(|c| {
+                    layout
+                        .planes
+                        .iter()
+                        .filter(|&&p| tensor[p as usize * cells + c] != 0.0)
+                        .count()
+                        == 1
+                })
+            });
+            if one_hot && layout.planes.len() > 1 {
+                layout.planes.remove(0);
             }
         } else {
             let mut values: Vec<f32> = samples.iter().map(|&v| v + 0.0).collect();

@@ -136,6 +136,55 @@ fn planes_that_never_differ_across_the_board_are_not_cells() {
 }
 
 #[test]
+fn where_one_plane_of_every_cell_is_set_the_first_is_left_out_and_nothing_changes() {
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let lean = board_layout(&mut rng);
+    assert_eq!((lean.planes.clone(), lean.states()), (vec![1, 2], 3));
+    // The same board read with all three planes.
+    let full = Layout {
+        planes: vec![0, 1, 2],
+        ..lean.clone()
+    };
+    let shape = Shape {
+        tuples: 12,
+        length: 5,
+    };
+    let seed = 11;
+    let mut a = TensorGenome::random(&lean, shape, true, &mut Pcg64Mcg::seed_from_u64(seed));
+    let mut b = TensorGenome::random(&full, shape, true, &mut Pcg64Mcg::seed_from_u64(seed));
+    assert_eq!(a.head.tuples, b.head.tuples);
+    assert!(
+        a.weights.len() * 4 < b.weights.len(),
+        "tables of 3^5, not 4^5"
+    );
+    let tensor = |rng: &mut Pcg64Mcg| -> Vec<f32> {
+        use rand::RngExt;
+        let cells: Vec<usize> = (0..42).map(|_| rng.random_range(0..3)).collect();
+        (0..3)
+            .flat_map(|p| cells.iter().map(move |&c| f32::from(c == p)))
+            .collect()
+    };
+    let (mut sa, mut sb) = (vec![0u8; 42], vec![0u8; 42]);
+    for k in 0..300 {
+        let t = tensor(&mut rng);
+        lean.read(&t, &mut sa);
+        full.read(&t, &mut sb);
+        assert_eq!(a.value(&sa, 1), b.value(&sb, 1));
+        let step = (k % 7) as f32 * 0.01 - 0.03;
+        a.nudge(&sa, 1, step);
+        b.nudge(&sb, 1, step);
+    }
+    // A cell with none of its planes set (not met in the probe) reads as
+    // the plane left out.
+    let mut none = tensor(&mut rng);
+    for p in 0..3 {
+        none[p * 42] = 0.0;
+    }
+    lean.read(&none, &mut sa);
+    assert_eq!(sa[0], 0);
+}
+
+#[test]
 fn a_tensor_of_values_is_read_by_its_levels() {
     let layout = Layout::probe("nim", &[4], &[0., 1., 3., 1., 5., 0., 0., 1.]).unwrap();
     assert_eq!(layout.levels, vec![0., 1., 3., 5.]);
@@ -367,7 +416,8 @@ fn the_champion_file_reads_back_and_refuses_damage() {
     let file = TensorGenome::read(&run.champion_path()).unwrap();
     assert_eq!(file.game, "test:tic_tac_toe");
     assert_eq!(&file.genome, &run.population()[0]);
-    assert_eq!(file.layout.states(), 4);
+    // Empty, X, O: one plane of each cell set, the empty one left out.
+    assert_eq!(file.layout.states(), 3);
     let mut bytes = std::fs::read(run.champion_path()).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
