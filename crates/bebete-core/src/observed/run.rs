@@ -14,7 +14,7 @@ use crate::games::GameId;
 use crate::players::PlayerSpec;
 use crate::seed::derive_seed;
 use crate::store::{
-    FileError, FileProblem, Framed, LockError, RunLock, decode_framed_versions, write_atomic,
+    FileError, FileProblem, Framed, LockError, RunLock, decode_checkpoint, write_atomic,
     write_framed,
 };
 use rand::{Rng, RngExt, SeedableRng};
@@ -777,16 +777,9 @@ fn newest_checkpoint(dir: &Path) -> Result<(PathBuf, Snapshot, Vec<u8>), FileErr
     let mut last_error = None;
     for (_, path) in found.into_iter().rev() {
         let read = crate::store::read_regular(&path).and_then(|bytes| {
-            decode_framed_versions(bytes, OBSERVED_CHECKPOINT_FORMAT, |version, header| {
-                if version < OBSERVED_CHECKPOINT_FORMAT.version {
-                    return Ok(Err(FileProblem::OlderCheckpoint {
-                        found: version,
-                        supported: OBSERVED_CHECKPOINT_FORMAT.version,
-                    }));
-                }
-                postcard::from_bytes::<String>(header).map(Ok)
+            decode_checkpoint(bytes, OBSERVED_CHECKPOINT_FORMAT, |h| {
+                postcard::from_bytes::<String>(h)
             })
-            .and_then(|(head, payload)| head.map(|head| (head, payload)))
             .map_err(|p| FileError::new(&path, p))
         });
         match read {

@@ -440,6 +440,27 @@ pub fn decode_framed<H: DeserializeOwned>(
     decode_framed_versions(bytes, format, |_, header| postcard::from_bytes(header))
 }
 
+/// [`decode_framed`] for a checkpoint, which before 1.0 is read only by
+/// the format that wrote it: an older one, whole, is refused with what to
+/// do ([`FileProblem::OlderCheckpoint`]); `parse` reads the header of the
+/// current format.
+pub(crate) fn decode_checkpoint<H>(
+    bytes: Vec<u8>,
+    format: Framed,
+    parse: impl FnOnce(&[u8]) -> postcard::Result<H>,
+) -> Result<(H, Vec<u8>), FileProblem> {
+    let (header, payload) = decode_framed_versions(bytes, format, |version, header| {
+        if version < format.version {
+            return Ok(Err(FileProblem::OlderCheckpoint {
+                found: version,
+                supported: format.version,
+            }));
+        }
+        parse(header).map(Ok)
+    })?;
+    Ok((header?, payload))
+}
+
 /// [`decode_framed`] for a kind whose header changed between versions:
 /// `parse` gets the file's version and the header bytes.
 pub fn decode_framed_versions<H>(

@@ -9,6 +9,7 @@ mod lock;
 pub mod run_files;
 pub(crate) mod words;
 
+pub(crate) use container::decode_checkpoint;
 pub use container::{
     FileError, FileProblem, Framed, decode_framed, decode_framed_versions, open_regular,
     peek_framed, peek_framed_in, read_framed, read_regular, remove_temporaries, write_atomic,

@@ -13,7 +13,7 @@ use super::{EvolveConfig, Population, StatsRow};
 use crate::encoding::TableGame;
 use crate::encoding::{TableGameVisitor, visit_table_game};
 use crate::games::BuiltIn;
-use crate::store::{FileError, FileProblem, Framed, decode_framed_versions, write_framed_streamed};
+use crate::store::{FileError, FileProblem, Framed, decode_checkpoint, write_framed_streamed};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -364,16 +364,9 @@ impl Checkpoint {
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Checkpoint, FileProblem> {
         // The header is read by position; its configuration's and rows'
         // JSON is read after.
-        let (header, genes) =
-            decode_framed_versions(bytes, CHECKPOINT_FORMAT, |version, header| {
-                if version < CHECKPOINT_FORMAT.version {
-                    return Ok(Err(FileProblem::OlderCheckpoint {
-                        found: version,
-                        supported: CHECKPOINT_FORMAT.version,
-                    }));
-                }
-                postcard::from_bytes::<StoredHeader>(header).map(StoredHeader::read)
-            })?;
+        let (header, genes) = decode_checkpoint(bytes, CHECKPOINT_FORMAT, |header| {
+            postcard::from_bytes::<StoredHeader>(header).map(StoredHeader::read)
+        })?;
         let malformed = FileProblem::Malformed;
         let mut header = header?;
         // A built-in game's configuration and gene count are checked here;
