@@ -237,6 +237,8 @@ struct ObservedJson<'a> {
     mirrored: bool,
     learned: &'a str,
     alpha: f32,
+    /// The learning rate now, fallen with the games learned.
+    alpha_now: f32,
     epsilon: f32,
     games_learned: u64,
     plays_with: &'static str,
@@ -262,6 +264,7 @@ fn observed_info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
             mirrored: g.mirrored(),
             learned: &file.history,
             alpha,
+            alpha_now: g.learning_rate(),
             epsilon,
             games_learned: g.games(),
             plays_with: PLAYS_WITH,
@@ -290,7 +293,11 @@ fn observed_info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
         g.length()
     )?;
     writeln!(out, "learning    by TD self-play: {}", file.history)?;
-    writeln!(out, "rates       α {alpha:.4}, ε {epsilon:.3}")?;
+    writeln!(
+        out,
+        "rates       α {alpha:.4} falling to {:.4}, ε {epsilon:.3}",
+        g.learning_rate()
+    )?;
     writeln!(out, "plays with  {PLAYS_WITH}")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -595,7 +595,8 @@ pub(crate) fn describe(
         tuples
     };
     format!(
-        "{game}: a value genome of {tuples} over its {}; learned by TD self-play: {history}; α {alpha:.4}, ε {epsilon:.3}",
-        layout.describe()
+        "{game}: a value genome of {tuples} over its {}; learned by TD self-play: {history}; α {alpha:.4} falling to {:.4}, ε {epsilon:.3}",
+        layout.describe(),
+        genome.learning_rate()
     )
 }

@@ -838,8 +838,9 @@ fn probe<G: Observed>(
 }
 
 /// One self-play game of `genome`, learning by TD(0) after each greedy
-/// move: the previous afterstate's value moves toward the new one's (or
-/// the result); an exploratory move (ε) is not learned from. Returns the
+/// move at its learning rate now ([`TensorGenome::learning_rate`]): the
+/// previous afterstate's value moves toward the new one's (or the
+/// result); an exploratory move (ε) is not learned from. Returns the
 /// moves played.
 pub(crate) fn learn_game<G: Observed, R: Rng>(
     game: &mut G,
@@ -850,7 +851,7 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
     max_moves: u32,
 ) -> Result<u64, G::Error> {
     let cells = layout.cells();
-    let (alpha, epsilon) = genome.rates();
+    let (alpha, epsilon) = (genome.learning_rate(), genome.rates().1);
     let mut moves = 0;
     let mut state = game.start()?;
     let mut next = game.to_move(&state)?;

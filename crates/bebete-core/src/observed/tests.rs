@@ -497,6 +497,25 @@ fn self_play_learns_to_beat_random_moves() {
     assert_eq!(genome.games(), GAMES as u64);
 }
 
+/// The learning rate falls with the games learned: √½ of α after 20,000,
+/// a tenth from 1,980,000 on; the genome's own α is kept.
+#[test]
+fn the_learning_rate_falls_with_the_games_learned() {
+    let layout = ttt_layout();
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    let mut genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
+    let alpha = genome.rates().0;
+    let at = |genome: &mut TensorGenome, games: u64| {
+        genome.head.games = games;
+        genome.learning_rate() / alpha
+    };
+    assert_eq!(at(&mut genome, 0), 1.0);
+    assert!((at(&mut genome, 20_000) - 0.5f32.sqrt()).abs() < 1e-6);
+    assert!((at(&mut genome, 1_980_000) - 0.1).abs() < 1e-6);
+    assert!((at(&mut genome, u64::MAX) - 0.1).abs() < 1e-6);
+    assert_eq!(genome.rates().0, alpha);
+}
+
 /// The benchmark: the champion against random moves every `bench_every`
 /// generations, in `stats.csv`'s `vs_random` column.
 #[test]
