@@ -14,7 +14,11 @@ Each NAME=VALUE is a setting of `bebete.evolve` in place of its default
 Prints one JSON line: the game, the generations run, the self-play games
 learned from, the two scores and the seconds each part took. The table
 in docs/python.md is made of such lines, with the machine and the date.
-With BEBETE_STRENGTH_KEEP=DIR the champion is kept as DIR/GAME.genome.
+With BEBETE_STRENGTH_KEEP=DIR the champion is kept as DIR/GAME.genome;
+with BEBETE_STRENGTH_MCTS=cpp the MCTS bot is OpenSpiel's C++ one
+(`pyspiel.MCTSBot`, the same search: UCT with c = 2, one random rollout a
+leaf, solved endings backed up), where the Python one is too slow to
+measure (amazons).
 """
 
 import json
@@ -112,6 +116,11 @@ def main() -> None:
             started = time.perf_counter()
 
             def mcts_bot(seat, seed):
+                if os.environ.get("BEBETE_STRENGTH_MCTS") == "cpp":
+                    # The same search in OpenSpiel's C++: UCT with c = 2,
+                    # one random rollout a leaf, solved endings backed up.
+                    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+                    return pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1000, True, seed, False)
                 rng = np.random.RandomState(seed)
                 return mcts.MCTSBot(game, 2, sims, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
 
