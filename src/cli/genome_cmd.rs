@@ -293,11 +293,7 @@ fn observed_info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
         g.length()
     )?;
     writeln!(out, "learning    by TD self-play: {}", file.history)?;
-    writeln!(
-        out,
-        "rates       α {alpha:.4} falling to {:.4}, ε {epsilon:.3}",
-        g.learning_rate()
-    )?;
+    writeln!(out, "rates       {}", g.rates_in_words())?;
     writeln!(out, "plays with  {PLAYS_WITH}")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -583,6 +583,8 @@ fn an_observed_games_genome_is_described_and_refused_where_it_cannot_play() {
         "reads       tensor [3, 6, 7], planes [1, 2]: 42 cells (6×7) of 3 states",
         "tuples      42 of 6 cells",
         "learning    by TD self-play: generation 3 (seed 1), 600 self-play games",
+        // A fresh genome has learned from no game: its rate has not fallen.
+        "rates       α 0.0100 falling to 0.0100, ε 0.100",
         "plays with  the Python package (bebete.load, bebete.openspiel.Bot)",
     ] {
         assert!(text.contains(line), "{text}");
@@ -596,6 +598,7 @@ fn an_observed_games_genome_is_described_and_refused_where_it_cannot_play() {
     .unwrap();
     assert_eq!(json["game"], "openspiel:connect_four");
     assert_eq!(json["tuples"], 42);
+    assert_eq!(json["alpha_now"], json["alpha"]);
     assert_eq!(json["layout"]["shape"], serde_json::json!([3, 6, 7]));
     for words in [
         &["eval", "c4.genome", "--games", "2"][..],

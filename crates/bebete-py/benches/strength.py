@@ -117,8 +117,6 @@ def main() -> None:
 
             def mcts_bot(seat, seed):
                 if os.environ.get("BEBETE_STRENGTH_MCTS") == "cpp":
-                    # The same search in OpenSpiel's C++: UCT with c = 2,
-                    # one random rollout a leaf, solved endings backed up.
                     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
                     return pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1000, True, seed, False)
                 rng = np.random.RandomState(seed)

@@ -581,7 +581,6 @@ pub(crate) fn describe(
     genome: &TensorGenome,
     history: &str,
 ) -> String {
-    let (alpha, epsilon) = genome.rates();
     let tuples = match (genome.tuples(), genome.length()) {
         (1, length) if length == layout.cells() => {
             format!("one tuple of all {length} cells (a table of every position)")
@@ -595,8 +594,8 @@ pub(crate) fn describe(
         tuples
     };
     format!(
-        "{game}: a value genome of {tuples} over its {}; learned by TD self-play: {history}; α {alpha:.4} falling to {:.4}, ε {epsilon:.3}",
+        "{game}: a value genome of {tuples} over its {}; learned by TD self-play: {history}; {}",
         layout.describe(),
-        genome.learning_rate()
+        genome.rates_in_words()
     )
 }

@@ -17,6 +17,8 @@ pub const OBSERVED_GENOME_FORMAT: Framed = Framed {
 /// Self-play games over which the learning rate falls to √½ of its start
 /// ([`TensorGenome::learning_rate`]).
 const RATE_GAMES: f64 = 20_000.0;
+/// The least the learning rate falls to, a share of its start.
+const RATE_FLOOR: f64 = 0.1;
 
 /// The most cells in a tuple.
 pub(crate) const MAX_TUPLE_CELLS: u8 = 12;
@@ -269,8 +271,18 @@ impl TensorGenome {
     /// 0.805 after 334,400 (docs/python.md).
     pub fn learning_rate(&self) -> f32 {
         let games = self.head.games as f64;
-        let fall = (RATE_GAMES / (RATE_GAMES + games)).sqrt().max(0.1);
+        let fall = (RATE_GAMES / (RATE_GAMES + games)).sqrt().max(RATE_FLOOR);
         self.head.alpha * fall as f32
+    }
+
+    /// Its rates in words, as `describe()` and `genome info` say them:
+    /// `α 0.0100 falling to 0.0091, ε 0.100`.
+    pub fn rates_in_words(&self) -> String {
+        let (alpha, epsilon) = self.rates();
+        format!(
+            "α {alpha:.4} falling to {:.4}, ε {epsilon:.3}",
+            self.learning_rate()
+        )
     }
 
     /// The value, for the first player (−1..1), of cell `states` with
