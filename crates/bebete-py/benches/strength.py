@@ -126,10 +126,11 @@ def main() -> None:
             result["mcts_games"] = mcts_games
             result["mcts_s"] = round(time.perf_counter() - started, 1)
         result["evolve_s"] = round(evolved, 1)
+        print(json.dumps(result), flush=True)
         keep = os.environ.get("BEBETE_STRENGTH_KEEP")
         if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
             shutil.copyfile(champion.path, Path(keep) / f"{name}.genome")
-        print(json.dumps(result), flush=True)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ pub const OBSERVED_GENOME_FORMAT: Framed = Framed {
 /// ([`TensorGenome::learning_rate`]).
 const RATE_GAMES: f64 = 20_000.0;
 /// The least the learning rate falls to, a share of its start.
-const RATE_FLOOR: f64 = 0.1;
+const RATE_FLOOR: f64 = 0.25;
 
 /// The most cells in a tuple.
 pub(crate) const MAX_TUPLE_CELLS: u8 = 12;
@@ -265,7 +265,7 @@ impl TensorGenome {
 
     /// The learning rate it learns at now: its α, falling with the
     /// self-play games it has learned from as √(20,000 / (20,000 +
-    /// games)), to a tenth at the least (after 1,980,000 games). With α
+    /// games)), to a quarter at the least (after 300,000 games). With α
     /// held, learning swung on the games that play fast: checkers'
     /// champion scored 0.98 against random moves after 80,000 games and
     /// 0.805 after 334,400 (docs/python.md).
@@ -553,8 +553,64 @@ pub(crate) struct Chooser<G: Observed> {
     /// Cell states of each child, `cells` apiece.
     pub(crate) states: Vec<u8>,
     pub(crate) values: Vec<ChildValue>,
-    /// The cell states of the afterstate a learner last left.
-    pub(crate) before: Vec<u8>,
+    /// The afterstates a learner left in its game, for TD(λ).
+    pub(crate) trace: Trace,
+}
+
+/// The last [`TRACE_DEPTH`] afterstates a learner left, newest last: the
+/// cell states of each (`cells` apiece), the side waiting in it, and the
+/// slope of its value (1 − v², the derivative of tanh).
+#[derive(Default)]
+pub(crate) struct Trace {
+    states: Vec<u8>,
+    waiting: Vec<u8>,
+    slopes: Vec<f32>,
+}
+
+/// How many afterstates a TD error reaches back: λ^7 < 1/100.
+const TRACE_DEPTH: usize = 7;
+
+/// The TD(λ) decay: each afterstate further back takes half the step
+/// (bebete's native Connect-Four genome learned at 0.51).
+pub(crate) const LAMBDA: f32 = 0.5;
+
+impl Trace {
+    /// Forgets every afterstate, keeping the buffers.
+    pub(crate) fn clear(&mut self) {
+        self.states.clear();
+        self.waiting.clear();
+        self.slopes.clear();
+    }
+
+    /// Adds the afterstate `states` (with `waiting` not to move and worth
+    /// `value`), the oldest dropped past [`TRACE_DEPTH`].
+    pub(crate) fn push(&mut self, states: &[u8], waiting: u8, value: f32) {
+        if self.waiting.len() == TRACE_DEPTH {
+            self.states.drain(..states.len());
+            self.waiting.remove(0);
+            self.slopes.remove(0);
+        }
+        self.states.extend_from_slice(states);
+        self.waiting.push(waiting);
+        self.slopes.push(1.0 - value * value);
+    }
+
+    /// Moves each afterstate's value by `alpha × error`, the newest by the
+    /// whole, each one further back by [`LAMBDA`] times the one after it,
+    /// each scaled by its slope.
+    pub(crate) fn learn(&self, genome: &mut TensorGenome, alpha: f32, error: f32) {
+        let cells = self.states.len() / self.waiting.len().max(1);
+        let mut decay = 1.0;
+        for k in (0..self.waiting.len()).rev() {
+            let step = alpha * error * self.slopes[k] * decay;
+            genome.nudge(
+                &self.states[k * cells..(k + 1) * cells],
+                self.waiting[k],
+                step,
+            );
+            decay *= LAMBDA;
+        }
+    }
 }
 
 impl<G: Observed> Default for Chooser<G> {
@@ -565,7 +621,7 @@ impl<G: Observed> Default for Chooser<G> {
             tensors: Vec::new(),
             states: Vec::new(),
             values: Vec::new(),
-            before: Vec::new(),
+            trace: Trace::default(),
         }
     }
 }

@@ -837,11 +837,12 @@ fn probe<G: Observed>(
     Ok(Layout::probe(&game.name(), &shape, &samples)?)
 }
 
-/// One self-play game of `genome`, learning by TD(0) after each greedy
+/// One self-play game of `genome`, learning by TD(λ) after each greedy
 /// move at its learning rate now ([`TensorGenome::learning_rate`]): the
-/// previous afterstate's value moves toward the new one's (or the
-/// result); an exploratory move (ε) is not learned from. Returns the
-/// moves played.
+/// values of the afterstates it left move toward the new one's (or the
+/// result), the last by the whole error and each further back by
+/// λ (a half) times less; an exploratory move (ε) is not learned from
+/// and cuts the trace. Returns the moves played.
 pub(crate) fn learn_game<G: Observed, R: Rng>(
     game: &mut G,
     layout: &Layout,
@@ -855,9 +856,9 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
     let mut moves = 0;
     let mut state = game.start()?;
     let mut next = game.to_move(&state)?;
-    let mut previous: Option<(u8, f32)> = None;
-    let mut before = std::mem::take(&mut chooser.before);
-    before.resize(cells, 0);
+    let mut previous: Option<f32> = None;
+    let mut trace = std::mem::take(&mut chooser.trace);
+    trace.clear();
     for _ in 0..max_moves {
         let Some(mover) = next.take() else {
             break;
@@ -873,19 +874,21 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
         };
         let chosen = chooser.values[pick];
         moves += 1;
-        if !explore && let Some((side, value)) = previous {
-            let step = alpha * (chosen.value - value) * (1.0 - value * value);
-            genome.nudge(&before, side, step);
+        if explore {
+            trace.clear();
+        } else if let Some(value) = previous {
+            trace.learn(genome, alpha, chosen.value - value);
         }
         if chosen.over {
             break;
         }
-        before.copy_from_slice(&chooser.states[pick * cells..(pick + 1) * cells]);
-        previous = Some((chosen.waiting, chosen.value));
+        let states = &chooser.states[pick * cells..(pick + 1) * cells];
+        trace.push(states, chosen.waiting, chosen.value);
+        previous = Some(chosen.value);
         next = Some(chosen.next);
         state = chooser.children.swap_remove(pick);
     }
-    chooser.before = before;
+    chooser.trace = trace;
     genome.head.games += 1;
     Ok(moves)
 }

@@ -454,7 +454,9 @@ fn settings_an_observed_game_does_not_use_are_refused_by_name() {
 }
 
 /// Self-play learning makes a player that beats a random one: after
-/// 300 games, the genome wins or draws most games against random moves.
+/// 2,000 games, the genome scores 0.8 or more in 1,000 games against
+/// random moves. (Eight seeds scored 0.83 to 0.94, 0.90 on average, where
+/// TD(0) scored 0.84 to 0.88, 0.85.)
 #[test]
 fn self_play_learns_to_beat_random_moves() {
     const GAMES: usize = 2000;
@@ -466,7 +468,7 @@ fn self_play_learns_to_beat_random_moves() {
     let mut chooser = genome::Chooser::default();
     let score = |genome: &TensorGenome, rng: &mut Pcg64Mcg| {
         let mut points = 0.0;
-        for g in 0..100 {
+        for g in 0..1000 {
             let me = (g % 2) as u8;
             let mut s = Board([0; 9], 0);
             loop {
@@ -486,7 +488,7 @@ fn self_play_learns_to_beat_random_moves() {
                 };
             }
         }
-        points / 100.0
+        points / 1000.0
     };
     let before = score(&genome, &mut rng);
     for _ in 0..GAMES {
@@ -498,7 +500,7 @@ fn self_play_learns_to_beat_random_moves() {
 }
 
 /// The learning rate falls with the games learned: √½ of α after 20,000,
-/// a tenth from 1,980,000 on; the genome's own α is kept.
+/// a quarter from 300,000 on; the genome's own α is kept.
 #[test]
 fn the_learning_rate_falls_with_the_games_learned() {
     let layout = ttt_layout();
@@ -511,9 +513,42 @@ fn the_learning_rate_falls_with_the_games_learned() {
     };
     assert_eq!(at(&mut genome, 0), 1.0);
     assert!((at(&mut genome, 20_000) - 0.5f32.sqrt()).abs() < 1e-6);
-    assert!((at(&mut genome, 1_980_000) - 0.1).abs() < 1e-6);
-    assert!((at(&mut genome, u64::MAX) - 0.1).abs() < 1e-6);
+    assert!((at(&mut genome, 300_000) - 0.25).abs() < 1e-6);
+    assert!((at(&mut genome, u64::MAX) - 0.25).abs() < 1e-6);
     assert_eq!(genome.rates().0, alpha);
+}
+
+/// TD(λ): a TD error moves the last afterstate by the whole step and each
+/// one further back by half as much again, as far as seven back.
+#[test]
+fn a_td_error_reaches_back_along_the_trace_by_halves() {
+    let layout = ttt_layout();
+    let mut rng = Pcg64Mcg::seed_from_u64(4);
+    // One tuple of the whole board: each board has its own weight.
+    let mut genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
+    let boards: Vec<Vec<u8>> = (0..9)
+        .map(|c| {
+            let mut cells = [0; 9];
+            cells[c] = 1;
+            let mut t = Vec::new();
+            Board(cells, 1).tensor(&mut t);
+            let mut states = vec![0u8; layout.cells()];
+            layout.read(&t, &mut states);
+            states
+        })
+        .collect();
+    let mut trace = genome::Trace::default();
+    for states in &boards {
+        trace.push(states, 0, genome.value(states, 0));
+    }
+    trace.learn(&mut genome, 0.5, 0.4);
+    let moved: Vec<f32> = boards.iter().map(|b| genome.value(b, 0).atanh()).collect();
+    // The two oldest of nine fell out of the trace of seven.
+    let mut want = vec![0.0, 0.0];
+    want.extend((0..7).rev().map(|k| 0.2 * genome::LAMBDA.powi(k)));
+    for (got, want) in moved.iter().zip(&want) {
+        assert!((got - want).abs() < 1e-5, "{moved:?} against {want:?}");
+    }
 }
 
 /// The benchmark: the champion against random moves every `bench_every`
