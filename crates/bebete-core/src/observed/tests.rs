@@ -387,26 +387,31 @@ fn a_genome_file_of_format_1_reads_and_an_older_checkpoint_is_refused() {
     assert_eq!(file.genome, genome);
     assert!(!file.genome.mirrored());
 
-    // A checkpoint of format 1 names its format and what to do.
-    let run = dir.path().join("run");
-    std::fs::create_dir(&run).unwrap();
-    let v1 = Framed {
-        version: 1,
-        ..run::OBSERVED_CHECKPOINT_FORMAT
-    };
-    std::fs::create_dir(run.join("checkpoints")).unwrap();
-    write_framed(
-        &run.join("checkpoints/gen-000001.obs"),
-        v1,
-        &"{}".to_string(),
-        &[],
-    )
-    .unwrap();
-    let e = ObservedRun::resume(&ttt(), &run, None)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(e.contains("format 1") && e.contains("older bebete"), "{e}");
+    // A checkpoint of format 1 or 2 (before TD(λ)) names its format and
+    // what to do.
+    for version in [1, 2] {
+        let run = dir.path().join(format!("run{version}"));
+        std::fs::create_dir_all(run.join("checkpoints")).unwrap();
+        let old = Framed {
+            version,
+            ..run::OBSERVED_CHECKPOINT_FORMAT
+        };
+        write_framed(
+            &run.join("checkpoints/gen-000001.obs"),
+            old,
+            &"{}".to_string(),
+            &[],
+        )
+        .unwrap();
+        let e = ObservedRun::resume(&ttt(), &run, None)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains(&format!("format {version}")) && e.contains("older bebete"),
+            "{e}"
+        );
+    }
 }
 
 #[test]
