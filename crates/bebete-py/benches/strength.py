@@ -9,7 +9,7 @@ alternating; a game that reaches 1,000 moves is scored a draw.
 
 Each NAME=VALUE is a setting of `bebete.evolve` in place of its default
 (`self_play=20` where a generation of 200 games outlasts the minutes,
-`mirror=True`).
+`mirror=True`); `seed=N` runs another seed than 1.
 
 Prints one JSON line: the game, the generations run, the self-play games
 learned from, the two scores and the seconds each part took. The table
@@ -46,13 +46,14 @@ def evolve(game, minutes: float, scratch: str, settings: dict):
     """Runs the default settings until `minutes` have passed; the champion
     is the last checkpoint's (every generation's)."""
     started = time.perf_counter()
+    settings = {"seed": 1, **settings}
 
     def each(_row):
         if time.perf_counter() - started > minutes * 60:
             raise _Enough
 
     try:
-        bebete.evolve(game, seed=1, generations=10**9, run=f"{scratch}/run", each=each, progress=False, **settings)
+        bebete.evolve(game, generations=10**9, run=f"{scratch}/run", each=each, progress=False, **settings)
     except _Enough:
         pass
     return bebete.Run(f"{scratch}/run"), time.perf_counter() - started

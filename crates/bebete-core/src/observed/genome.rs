@@ -1,7 +1,7 @@
 //! The value genome of an observed game: tuples of cells, tables of
 //! weights, the moves it chooses, how it learns, and its file.
 
-use super::{After, Layout, Observed, Unfit};
+use super::{After, Layout, LayoutV1, Observed, Unfit};
 use crate::store::{FileError, Framed, decode_framed_versions, write_framed};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
@@ -10,7 +10,7 @@ use std::path::Path;
 /// The champion file of an observed game: its layout and genome.
 pub const OBSERVED_GENOME_FORMAT: Framed = Framed {
     magic: *b"BBTOBSG\0",
-    version: 2,
+    version: 3,
     file: "observed-game genome",
 };
 
@@ -172,9 +172,19 @@ pub(crate) struct HeadV1 {
 #[cfg_attr(test, derive(Serialize))]
 pub(crate) struct FileHeadV1 {
     pub(crate) game: String,
-    pub(crate) layout: Layout,
+    pub(crate) layout: LayoutV1,
     pub(crate) history: String,
     pub(crate) head: HeadV1,
+}
+
+/// A file's header of format 2: format 3's before a layout had groups.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
+pub(crate) struct FileHeadV2 {
+    pub(crate) game: String,
+    pub(crate) layout: LayoutV1,
+    pub(crate) history: String,
+    pub(crate) head: Head,
 }
 
 /// A child of a position as a genome sees it: its value for the first
@@ -400,13 +410,22 @@ impl TensorGenome {
         let bytes = crate::store::read_regular(path)?;
         let (head, payload): (FileHead, Vec<u8>) =
             decode_framed_versions(bytes, OBSERVED_GENOME_FORMAT, |version, header| {
-                if version >= 2 {
+                if version >= 3 {
                     return postcard::from_bytes(header);
+                }
+                if version == 2 {
+                    let old: FileHeadV2 = postcard::from_bytes(header)?;
+                    return Ok(FileHead {
+                        game: old.game,
+                        layout: old.layout.into(),
+                        history: old.history,
+                        head: old.head,
+                    });
                 }
                 let old: FileHeadV1 = postcard::from_bytes(header)?;
                 Ok(FileHead {
                     game: old.game,
-                    layout: old.layout,
+                    layout: old.layout.into(),
                     history: old.history,
                     head: Head {
                         states: old.head.states,

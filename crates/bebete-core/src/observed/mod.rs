@@ -9,7 +9,10 @@
 //! (`[planes, rows, cols]`) gives each cell the first of its planes that
 //! is set there (planes that are the same over the whole board in every
 //! probed position, such as whose turn it is, are not read); a tensor of
-//! values (one or two dimensions) gives each entry the level of its value.
+//! values (one or two dimensions) gives each entry the level of its value,
+//! or, where its entries are flags that come in groups with exactly one
+//! set (a board's planes laid end to end, a heap's size as one flag of
+//! eight), each group is a cell whose state is which of its flags is set.
 //!
 //! The genome is the value genome's method on those cells
 //! ([`TensorGenome`]): tuples of adjacent cells drawn by random walks, a
@@ -127,8 +130,105 @@ pub struct Layout {
     /// Empty for a tensor of values.
     pub planes: Vec<u32>,
     /// A tensor of values: the levels a cell's value is read as (its
-    /// state is the nearest level's place), ascending.
+    /// state is the nearest level's place), ascending. Empty where the
+    /// tensor is read in groups.
     pub levels: Vec<f32>,
+    /// A tensor of flags read in groups: each cell's entries of the
+    /// tensor (its state is the place of the one set, 0 when none is; a
+    /// cell of one entry is 1 where it is set). A cell of none is a place
+    /// on the grid no entry fills. Empty for any other tensor.
+    pub groups: Vec<Vec<u32>>,
+}
+
+/// A [`Layout`] as files of the first formats wrote it, before groups.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
+pub(crate) struct LayoutV1 {
+    pub(crate) shape: Vec<u32>,
+    pub(crate) rows: u32,
+    pub(crate) cols: u32,
+    pub(crate) planes: Vec<u32>,
+    pub(crate) levels: Vec<f32>,
+}
+
+impl From<LayoutV1> for Layout {
+    fn from(old: LayoutV1) -> Layout {
+        Layout {
+            shape: old.shape,
+            rows: old.rows,
+            cols: old.cols,
+            planes: old.planes,
+            levels: old.levels,
+            groups: Vec::new(),
+        }
+    }
+}
+
+/// The most flags one group of a tensor of flags may hold.
+const MAX_GROUP: usize = 64;
+
+/// The groups of a tensor of flags (every entry 0 or 1 in every probed
+/// tensor of `samples`) in which exactly one flag is set in every probed
+/// position, so that reading which one loses nothing: first planes laid
+/// end to end (entry `c` and those a stride `s`, `2s`, … on: OpenSpiel's
+/// `[planes × cells]` flattened), the flags after them each a cell; or,
+/// where there is no such stride, runs of neighbouring entries, an entry
+/// in no such run a group of its own. With the stride of a
+/// square board (`s` a square), the groups are laid on its grid, what
+/// follows in rows of its width. `None` where no group holds two flags.
+fn flag_groups(samples: &[f32], size: usize) -> Option<(Vec<Vec<u32>>, usize)> {
+    if !samples.iter().all(|&v| v == 0.0 || v == 1.0) {
+        return None;
+    }
+    let tensors = || samples.chunks_exact(size);
+    let set =
+        |tensor: &[f32], entries: &[usize]| entries.iter().filter(|&&e| tensor[e] != 0.0).count();
+    let one_hot = |entries: &[usize]| tensors().all(|t| set(t, entries) == 1);
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut width = 0;
+    let stride = (2..=size / 2).find(|&s| {
+        let planes = size / s;
+        planes <= MAX_GROUP
+            && (0..s).all(|c| one_hot(&(0..planes).map(|p| c + p * s).collect::<Vec<_>>()))
+    });
+    let mut i = 0;
+    if let Some(s) = stride {
+        let planes = size / s;
+        groups.extend((0..s).map(|c| (0..planes).map(|p| (c + p * s) as u32).collect()));
+        i = planes * s;
+        let side = (s as f64).sqrt().round() as usize;
+        if side * side == s {
+            width = side;
+        }
+    }
+    while i < size {
+        let mut run = 1;
+        let mut entries = vec![i];
+        // After a board's planes, the flags left are cells of their own:
+        // a run of them as one cell would raise every cell's states.
+        while stride.is_none() && i + entries.len() < size && entries.len() < MAX_GROUP {
+            entries.push(i + entries.len());
+            if !tensors().all(|t| set(t, &entries) <= 1) {
+                break;
+            }
+            if one_hot(&entries) {
+                run = entries.len();
+            }
+        }
+        groups.push((i..i + run).map(|e| e as u32).collect());
+        i += run;
+    }
+    if groups.iter().all(|g| g.len() < 2) {
+        return None;
+    }
+    if width > 0 {
+        while !groups.len().is_multiple_of(width) {
+            groups.push(Vec::new());
+        }
+    } else {
+        width = groups.len();
+    }
+    Some((groups, width))
 }
 
 impl Layout {
@@ -166,6 +266,7 @@ impl Layout {
             cols: cols as u32,
             planes: Vec::new(),
             levels: Vec::new(),
+            groups: Vec::new(),
         };
         let cells = rows * cols;
         if planes > 0 {
@@ -210,6 +311,10 @@ impl Layout {
             if one_hot && layout.planes.len() > 1 {
                 layout.planes.remove(0);
             }
+        } else if let Some((groups, width)) = flag_groups(samples, size) {
+            layout.cols = width as u32;
+            layout.rows = (groups.len() / width) as u32;
+            layout.groups = groups;
         } else {
             let mut values: Vec<f32> = samples.iter().map(|&v| v + 0.0).collect();
             values.sort_by(f32::total_cmp);
@@ -236,7 +341,9 @@ impl Layout {
 
     /// States a cell can be in.
     pub fn states(&self) -> u32 {
-        if self.planes.is_empty() {
+        if !self.groups.is_empty() {
+            self.groups.iter().map(Vec::len).max().unwrap_or(0).max(2) as u32
+        } else if self.planes.is_empty() {
             self.levels.len() as u32
         } else {
             self.planes.len() as u32 + 1
@@ -251,6 +358,18 @@ impl Layout {
     /// The cell states of `tensor` into `states` (one per cell).
     pub fn read(&self, tensor: &[f32], states: &mut [u8]) {
         let cells = self.cells();
+        if !self.groups.is_empty() {
+            for (state, group) in states.iter_mut().zip(&self.groups) {
+                *state = match group[..] {
+                    [one] => u8::from(tensor[one as usize] != 0.0),
+                    _ => group
+                        .iter()
+                        .position(|&e| tensor[e as usize] != 0.0)
+                        .unwrap_or(0) as u8,
+                };
+            }
+            return;
+        }
         if self.planes.is_empty() {
             for (state, &v) in states.iter_mut().zip(tensor) {
                 *state = self.level(v);
@@ -306,7 +425,12 @@ impl Layout {
 
     /// The layout in words: `[3, 6, 7] read as 42 cells of 4 states`.
     pub fn describe(&self) -> String {
-        let read = if self.planes.is_empty() {
+        let read = if !self.groups.is_empty() {
+            format!(
+                "its flags in {} groups (which one is set)",
+                self.groups.iter().filter(|g| !g.is_empty()).count()
+            )
+        } else if self.planes.is_empty() {
             format!("{} levels of value", self.levels.len())
         } else {
             format!("planes {:?}", self.planes)

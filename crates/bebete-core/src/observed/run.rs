@@ -23,12 +23,13 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// A checkpoint of an observed game's run. Format 3 is 2's bytes with
-/// learning by TD(λ): a run of format 2 learned by TD(0) and would not
-/// go on as it began, so it is refused like any older one.
+/// A checkpoint of an observed game's run. Format 4's layout may read a
+/// tensor of flags in groups; a run of format 3 (or before: 2 learned by
+/// TD(0)) would not go on as it began, so it is refused like any older
+/// one.
 pub(crate) const OBSERVED_CHECKPOINT_FORMAT: Framed = Framed {
     magic: *b"BBTOBSC\0",
-    version: 3,
+    version: 4,
     file: "observed-game checkpoint",
 };
 

@@ -196,6 +196,61 @@ fn a_tensor_of_values_is_read_by_its_levels() {
     assert_eq!(layout.levels.len(), MAX_LEVELS);
 }
 
+/// A tensor of flags in groups with one set in each: planes laid end to
+/// end (tic-tac-toe's 27 flags) are the board's cells on its grid; runs
+/// of neighbouring flags (a player, then two heaps' sizes) are a line.
+#[test]
+fn a_tensor_of_flags_is_read_in_groups_one_set_in_each() {
+    let boards = [[0u8, 1, 2, 0, 0, 1, 2, 2, 1], [1, 1, 0, 2, 0, 0, 0, 2, 0]];
+    let flat: Vec<f32> = boards
+        .iter()
+        .flat_map(|b| (0..3u8).flat_map(move |p| b.iter().map(move |&c| f32::from(c == p))))
+        .collect();
+    let layout = Layout::probe("ttt", &[27], &flat).unwrap();
+    assert_eq!((layout.rows, layout.cols, layout.states()), (3, 3, 3));
+    assert_eq!(layout.groups[4], vec![4, 13, 22]);
+    let mut states = [9u8; 9];
+    layout.read(&flat[27..], &mut states);
+    assert_eq!(states, boards[1]);
+    assert!(
+        layout
+            .describe()
+            .contains("its flags in 9 groups (which one is set): 9 cells (3×3) of 3 states"),
+        "{}",
+        layout.describe()
+    );
+
+    // A player (2 flags), a heap of 0 or 1 (2 flags), a heap of 0 to 3
+    // (4 flags).
+    let mut samples = Vec::new();
+    for (player, one, three) in (0..16).map(|k| (k % 2, k / 2 % 2, k / 4)) {
+        let mut t = [0f32; 8];
+        t[player] = 1.0;
+        t[2 + one] = 1.0;
+        t[4 + three] = 1.0;
+        samples.extend(t);
+    }
+    let layout = Layout::probe("nim", &[8], &samples).unwrap();
+    assert_eq!(
+        layout.groups,
+        vec![vec![0, 1], vec![2, 3], vec![4, 5, 6, 7]]
+    );
+    assert_eq!((layout.rows, layout.cols, layout.states()), (1, 3, 4));
+    let mut states = [9u8; 3];
+    layout.read(&samples[8 * 13..8 * 14], &mut states);
+    assert_eq!(states, [1, 0, 3]);
+    // One flag set of them all (a walker's square) is one cell.
+    let walker: Vec<f32> = (0..8)
+        .flat_map(|k| (0..8).map(move |e| f32::from(e == k)))
+        .collect();
+    let layout = Layout::probe("cliff", &[2, 4], &walker).unwrap();
+    assert_eq!((layout.cells(), layout.states()), (1, 8));
+    // Flags that are not one-hot stay entries read by their levels.
+    let layout = Layout::probe("g", &[4], &[1., 1., 1., 1., 0., 1., 1., 0.]).unwrap();
+    assert!(layout.groups.is_empty());
+    assert_eq!(layout.levels, vec![0., 1.]);
+}
+
 #[test]
 fn an_unfit_tensor_is_refused_with_what_it_lacks() {
     let e = Layout::probe("g", &[2, 2, 2, 2], &[0.; 16]).unwrap_err();
@@ -353,16 +408,23 @@ fn a_mirrored_genome_values_a_board_and_its_mirror_image_alike() {
 }
 
 #[test]
-fn a_genome_file_of_format_1_reads_and_an_older_checkpoint_is_refused() {
+fn genome_files_of_formats_1_and_2_read_and_an_older_checkpoint_is_refused() {
     use crate::store::{Framed, write_framed};
-    use genome::{FileHeadV1, HeadV1};
+    use genome::{FileHeadV1, FileHeadV2, HeadV1};
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Pcg64Mcg::seed_from_u64(4);
     let layout = board_layout(&mut rng);
     let genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
+    let old_layout = || LayoutV1 {
+        shape: layout.shape.clone(),
+        rows: layout.rows,
+        cols: layout.cols,
+        planes: layout.planes.clone(),
+        levels: layout.levels.clone(),
+    };
     let head = FileHeadV1 {
         game: "openspiel:connect_four".into(),
-        layout: layout.clone(),
+        layout: old_layout(),
         history: "generation 1".into(),
         head: HeadV1 {
             states: genome.head.states,
@@ -384,12 +446,25 @@ fn a_genome_file_of_format_1_reads_and_an_older_checkpoint_is_refused() {
     };
     write_framed(&old, v1, &head, &payload).unwrap();
     let file = TensorGenome::read(&old).unwrap();
-    assert_eq!(file.genome, genome);
+    assert_eq!((&file.genome, &file.layout), (&genome, &layout));
     assert!(!file.genome.mirrored());
+    let head = FileHeadV2 {
+        game: "openspiel:connect_four".into(),
+        layout: old_layout(),
+        history: "generation 1".into(),
+        head: genome.head.clone(),
+    };
+    let v2 = Framed {
+        version: 2,
+        ..OBSERVED_GENOME_FORMAT
+    };
+    write_framed(&old, v2, &head, &payload).unwrap();
+    let file = TensorGenome::read(&old).unwrap();
+    assert_eq!((&file.genome, &file.layout), (&genome, &layout));
 
-    // A checkpoint of format 1 or 2 (before TD(λ)) names its format and
-    // what to do.
-    for version in [1, 2] {
+    // A checkpoint of format 1, 2 (TD(0)) or 3 (exploration held, no
+    // groups) names its format and what to do.
+    for version in [1, 2, 3] {
         let run = dir.path().join(format!("run{version}"));
         std::fs::create_dir_all(run.join("checkpoints")).unwrap();
         let old = Framed {
