@@ -167,24 +167,15 @@ pub(crate) struct HeadV1 {
     pub(crate) games: u64,
 }
 
-/// A file's header of format 1.
+/// A file's header of format 1 (`H` = [`HeadV1`]) or 2 (`H` = [`Head`]):
+/// format 3's before a layout had groups.
 #[derive(Deserialize)]
 #[cfg_attr(test, derive(Serialize))]
-pub(crate) struct FileHeadV1 {
+pub(crate) struct OldFileHead<H> {
     pub(crate) game: String,
     pub(crate) layout: LayoutV1,
     pub(crate) history: String,
-    pub(crate) head: HeadV1,
-}
-
-/// A file's header of format 2: format 3's before a layout had groups.
-#[derive(Deserialize)]
-#[cfg_attr(test, derive(Serialize))]
-pub(crate) struct FileHeadV2 {
-    pub(crate) game: String,
-    pub(crate) layout: LayoutV1,
-    pub(crate) history: String,
-    pub(crate) head: Head,
+    pub(crate) head: H,
 }
 
 /// A child of a position as a genome sees it: its value for the first
@@ -414,7 +405,7 @@ impl TensorGenome {
                     return postcard::from_bytes(header);
                 }
                 if version == 2 {
-                    let old: FileHeadV2 = postcard::from_bytes(header)?;
+                    let old: OldFileHead<Head> = postcard::from_bytes(header)?;
                     return Ok(FileHead {
                         game: old.game,
                         layout: old.layout.into(),
@@ -422,7 +413,7 @@ impl TensorGenome {
                         head: old.head,
                     });
                 }
-                let old: FileHeadV1 = postcard::from_bytes(header)?;
+                let old: OldFileHead<HeadV1> = postcard::from_bytes(header)?;
                 Ok(FileHead {
                     game: old.game,
                     layout: old.layout.into(),

@@ -410,60 +410,60 @@ fn a_mirrored_genome_values_a_board_and_its_mirror_image_alike() {
 #[test]
 fn genome_files_of_formats_1_and_2_read_and_an_older_checkpoint_is_refused() {
     use crate::store::{Framed, write_framed};
-    use genome::{FileHeadV1, FileHeadV2, HeadV1};
+    use genome::{HeadV1, OldFileHead};
+    /// Writes a genome file of `version` with `head` over `layout` (as
+    /// those formats wrote it) and reads it back.
+    fn read_old<H: serde::Serialize>(
+        path: &std::path::Path,
+        version: u16,
+        layout: &Layout,
+        head: H,
+        payload: &[u8],
+    ) -> ObservedGenomeFile {
+        let head = OldFileHead {
+            game: "openspiel:connect_four".into(),
+            layout: LayoutV1 {
+                shape: layout.shape.clone(),
+                rows: layout.rows,
+                cols: layout.cols,
+                planes: layout.planes.clone(),
+                levels: layout.levels.clone(),
+            },
+            history: "generation 1".into(),
+            head,
+        };
+        let framed = Framed {
+            version,
+            ..OBSERVED_GENOME_FORMAT
+        };
+        write_framed(path, framed, &head, payload).unwrap();
+        TensorGenome::read(path).unwrap()
+    }
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Pcg64Mcg::seed_from_u64(4);
     let layout = board_layout(&mut rng);
     let genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
-    let old_layout = || LayoutV1 {
-        shape: layout.shape.clone(),
-        rows: layout.rows,
-        cols: layout.cols,
-        planes: layout.planes.clone(),
-        levels: layout.levels.clone(),
-    };
-    let head = FileHeadV1 {
-        game: "openspiel:connect_four".into(),
-        layout: old_layout(),
-        history: "generation 1".into(),
-        head: HeadV1 {
-            states: genome.head.states,
-            tuples: genome.head.tuples.clone(),
-            alpha: genome.head.alpha,
-            epsilon: genome.head.epsilon,
-            games: genome.head.games,
-        },
-    };
     let payload: Vec<u8> = genome
         .weights
         .iter()
         .flat_map(|w| w.to_le_bytes())
         .collect();
     let old = dir.path().join("old.genome");
-    let v1 = Framed {
-        version: 1,
-        ..OBSERVED_GENOME_FORMAT
+    let v1 = HeadV1 {
+        states: genome.head.states,
+        tuples: genome.head.tuples.clone(),
+        alpha: genome.head.alpha,
+        epsilon: genome.head.epsilon,
+        games: genome.head.games,
     };
-    write_framed(&old, v1, &head, &payload).unwrap();
-    let file = TensorGenome::read(&old).unwrap();
+    let file = read_old(&old, 1, &layout, v1, &payload);
     assert_eq!((&file.genome, &file.layout), (&genome, &layout));
     assert!(!file.genome.mirrored());
-    let head = FileHeadV2 {
-        game: "openspiel:connect_four".into(),
-        layout: old_layout(),
-        history: "generation 1".into(),
-        head: genome.head.clone(),
-    };
-    let v2 = Framed {
-        version: 2,
-        ..OBSERVED_GENOME_FORMAT
-    };
-    write_framed(&old, v2, &head, &payload).unwrap();
-    let file = TensorGenome::read(&old).unwrap();
+    let file = read_old(&old, 2, &layout, genome.head.clone(), &payload);
     assert_eq!((&file.genome, &file.layout), (&genome, &layout));
 
-    // A checkpoint of format 1, 2 (TD(0)) or 3 (exploration held, no
-    // groups) names its format and what to do.
+    // A checkpoint of format 1, 2 (TD(0)) or 3 (before groups) names its
+    // format and what to do.
     for version in [1, 2, 3] {
         let run = dir.path().join(format!("run{version}"));
         std::fs::create_dir_all(run.join("checkpoints")).unwrap();
