@@ -568,7 +568,8 @@ fn observed_child(c: &mut Criterion) {
     let mut states = vec![0u8; layout.cells()];
     let mut i = 0;
     for (name, mirror) in [("", false), ("_mirrored", true)] {
-        let genome = TensorGenome::random(&layout, Shape::default_for(&layout), mirror, &mut rng);
+        let genome =
+            TensorGenome::random(&layout, Shape::default_for(&layout), mirror, 2, &mut rng);
         c.bench_function(
             &format!("observed_child/connect_four_read_and_value{name}"),
             |b| {

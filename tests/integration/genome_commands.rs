@@ -567,7 +567,7 @@ fn an_observed_games_genome_is_described_and_refused_where_it_cannot_play() {
         .collect();
     let layout = Layout::probe("openspiel:connect_four", &[3, 6, 7], &tensor).unwrap();
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
-    let genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, &mut rng);
+    let genome = TensorGenome::random(&layout, Shape::default_for(&layout), false, 2, &mut rng);
     let path = dir.path().join("c4.genome");
     genome
         .write(

@@ -20,6 +20,12 @@ const RATE_GAMES: f64 = 20_000.0;
 /// The least the learning rate falls to, a share of its start.
 const RATE_FLOOR: f64 = 0.25;
 
+/// What a fresh genome of a one-player game values every position: nearly
+/// the best end, so that its learner tries what it has not seen before it
+/// settles for an end it has (optimistic initial values). A two-player
+/// game's fresh values are a draw.
+pub(crate) const HOPE: f32 = 0.9;
+
 /// The most cells in a tuple.
 pub(crate) const MAX_TUPLE_CELLS: u8 = 12;
 
@@ -214,14 +220,18 @@ struct FileHead {
 }
 
 impl TensorGenome {
-    /// A fresh genome: `shape.tuples` random walks of `shape.length`
-    /// adjacent cells, zero weights, α 0.01 and ε 0.1; with `mirror`,
-    /// each tuple reads the board and its mirror image (columns
-    /// reversed) with the same weights.
+    /// A fresh genome for a game of `players`: `shape.tuples` random
+    /// walks of `shape.length` adjacent cells, α 0.01 and ε 0.1; with
+    /// `mirror`, each tuple reads the board and its mirror image (columns
+    /// reversed) with the same weights. Its weights are zero, so a fresh
+    /// table values every position a draw; a one-player game's start
+    /// hopeful instead (0.9, nearly its best end), or its learner would prefer any end it
+    /// has seen to the positions it has not.
     pub fn random<R: Rng + ?Sized>(
         layout: &Layout,
         shape: Shape,
         mirror: bool,
+        players: u8,
         rng: &mut R,
     ) -> TensorGenome {
         let tuples = (0..shape.tuples)
@@ -235,7 +245,7 @@ impl TensorGenome {
             games: 0,
             mirror: if mirror { layout.mirror() } else { Vec::new() },
         };
-        let weights = vec![0.0; head.tuples.len() * 2 * head.table()];
+        let weights = vec![head.fresh_weight(players); head.tuples.len() * 2 * head.table()];
         TensorGenome { head, weights }
     }
 
@@ -460,16 +470,19 @@ impl TensorGenome {
 
     /// A child of `a` and `b` (of one shape): each tuple, with its
     /// tables, from either, and the learning rates of one; then each
-    /// tuple redrawn (fresh cells, zero weights) with probability `rate`,
-    /// and the rates drifted.
+    /// tuple redrawn (fresh cells, fresh weights as [`TensorGenome::random`]
+    /// draws them for a game of `players`) with probability `rate`, and the
+    /// rates drifted.
     pub(crate) fn child<R: Rng + ?Sized>(
         a: &TensorGenome,
         b: &TensorGenome,
         layout: &Layout,
+        players: u8,
         rate: f64,
         rng: &mut R,
     ) -> TensorGenome {
         let mut child = a.clone();
+        let fresh = child.head.fresh_weight(players);
         let span = 2 * child.head.table();
         let length = child.length() as u8;
         for t in 0..child.tuples() {
@@ -480,7 +493,7 @@ impl TensorGenome {
             }
             if rng.random::<f64>() < rate {
                 child.head.tuples[t] = walk(layout, length, rng);
-                child.weights[t * span..(t + 1) * span].fill(0.0);
+                child.weights[t * span..(t + 1) * span].fill(fresh);
             }
         }
         if rng.random::<bool>() {
@@ -510,6 +523,16 @@ impl TensorGenome {
 }
 
 impl Head {
+    /// A fresh weight for a game of `players`: 0, or for one player the
+    /// weight whose reads sum to [`HOPE`]'s value.
+    fn fresh_weight(&self, players: u8) -> f32 {
+        if players != 1 || self.tuples.is_empty() {
+            return 0.0;
+        }
+        let reads = self.tuples.len() * if self.mirror.is_empty() { 1 } else { 2 };
+        HOPE.atanh() / reads as f32
+    }
+
     /// Weights in one table: states^length.
     fn table(&self) -> usize {
         let length = self.tuples.first().map_or(0, Vec::len);

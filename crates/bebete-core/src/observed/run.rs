@@ -283,7 +283,7 @@ impl Planned {
         let run_dir = RunDir::new(dir);
         let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(cfg.seed, 0, u64::MAX));
         let population = (0..cfg.population)
-            .map(|_| TensorGenome::random(&layout, shape, settings.mirror, &mut rng))
+            .map(|_| TensorGenome::random(&layout, shape, settings.mirror, players, &mut rng))
             .collect();
         let run = ObservedRun {
             cfg,
@@ -622,6 +622,7 @@ impl ObservedRun {
                 &self.population[a],
                 &self.population[b],
                 &self.layout,
+                self.players,
                 rate,
                 &mut rng,
             ));
@@ -840,6 +841,12 @@ fn probe<G: Observed>(
     Ok(Layout::probe(&game.name(), &shape, &samples)?)
 }
 
+/// What a one-player game's learner values the position a move ahead
+/// at, against the one it left: a puzzle's positions say nothing of the
+/// moves already made, so without it a walk round in a circle keeps the
+/// value of the end it once led to, and the learner learns to walk it.
+const PUZZLE_DISCOUNT: f32 = 0.99;
+
 /// One self-play game of `genome`, learning by TD(λ) after each greedy
 /// move at its learning rate now ([`TensorGenome::learning_rate`]): the
 /// values of the afterstates it left move toward the new one's (or the
@@ -856,6 +863,11 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
 ) -> Result<u64, G::Error> {
     let cells = layout.cells();
     let (alpha, epsilon) = (genome.learning_rate(), genome.rates().1);
+    let discount = if game.players() == 1 {
+        PUZZLE_DISCOUNT
+    } else {
+        1.0
+    };
     let mut moves = 0;
     let mut state = game.start()?;
     let mut next = game.to_move(&state)?;
@@ -880,7 +892,7 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
         if explore {
             trace.clear();
         } else if let Some(value) = previous {
-            trace.learn(genome, alpha, chosen.value - value);
+            trace.learn(genome, alpha, discount * chosen.value - value);
         }
         if chosen.over {
             break;
