@@ -225,8 +225,8 @@ impl TensorGenome {
     /// `mirror`, each tuple reads the board and its mirror image (columns
     /// reversed) with the same weights. Its weights are zero, so a fresh
     /// table values every position a draw; a one-player game's start
-    /// hopeful instead (0.9, nearly its best end), or its learner would prefer any end it
-    /// has seen to the positions it has not.
+    /// hopeful instead (0.9, nearly its best end), or its learner would
+    /// prefer any end it has seen to the positions it has not.
     pub fn random<R: Rng + ?Sized>(
         layout: &Layout,
         shape: Shape,

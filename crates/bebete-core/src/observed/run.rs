@@ -852,7 +852,8 @@ const PUZZLE_DISCOUNT: f32 = 0.99;
 /// values of the afterstates it left move toward the new one's (or the
 /// result), the last by the whole error and each further back by
 /// λ (a half) times less; an exploratory move (ε) is not learned from
-/// and cuts the trace. Returns the moves played.
+/// and cuts the trace. A puzzle's move toward [`PUZZLE_DISCOUNT`] of the
+/// new one's. Returns the moves played.
 pub(crate) fn learn_game<G: Observed, R: Rng>(
     game: &mut G,
     layout: &Layout,
