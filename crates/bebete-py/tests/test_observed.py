@@ -274,3 +274,30 @@ def test_a_long_generation_says_how_far_its_self_play_has_gone(tmp_path, capfd, 
     assert "generation 0: 5 of 5 self-play games" in err, err
     bebete.evolve(game, seed=1, generations=1, self_play=5, bench_games=2, run=tmp_path / "q", progress=False)
     assert "self-play games" not in capfd.readouterr().err
+
+
+def test_the_exact_score_against_random_moves_orders_its_players():
+    """benches/exact_vs_random.py on tic_tac_toe: a draw with perfect play
+    (the published value), and for each seat the best reply to random
+    moves scores at least the best value-keeping player, which scores at
+    least the first value-keeping one."""
+    import re
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    script = ROOT / "crates" / "bebete-py" / "benches" / "exact_vs_random.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "tic_tac_toe"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    lines = out.splitlines()
+    assert lines[0] == "tic_tac_toe: the first player's value with perfect play +0", out
+    for seat, line in enumerate(lines[1:3]):
+        best, perfect, best_perfect = map(float, re.findall(r"\d\.\d{4}", line))
+        assert line.startswith(f"seat {seat}:"), out
+        assert 1 >= best >= best_perfect >= perfect > 0.5, out
