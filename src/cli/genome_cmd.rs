@@ -292,7 +292,7 @@ fn observed_info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
         g.tuples(),
         g.length()
     )?;
-    writeln!(out, "learning    by TD self-play: {}", file.history)?;
+    writeln!(out, "learning    by TD: {}", file.history)?;
     writeln!(out, "rates       {}", g.rates_in_words())?;
     writeln!(out, "plays with  {PLAYS_WITH}")?;
     Ok(ExitCode::SUCCESS)

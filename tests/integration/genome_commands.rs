@@ -582,7 +582,7 @@ fn an_observed_games_genome_is_described_and_refused_where_it_cannot_play() {
         "game        openspiel:connect_four (a game bebete was not built for)",
         "reads       tensor [3, 6, 7], planes [1, 2]: 42 cells (6×7) of 3 states",
         "tuples      42 of 6 cells",
-        "learning    by TD self-play: generation 3 (seed 1), 600 self-play games",
+        "learning    by TD: generation 3 (seed 1), 600 self-play games",
         // A fresh genome has learned from no game: its rate has not fallen.
         "rates       α 0.0100 falling to 0.0100, ε 0.100",
         "plays with  the Python package (bebete.load, bebete.openspiel.Bot)",

@@ -594,7 +594,7 @@ pub(crate) fn describe(
         tuples
     };
     format!(
-        "{game}: a value genome of {tuples} over its {}; learned by TD self-play: {history}; {}",
+        "{game}: a value genome of {tuples} over its {}; learned by TD: {history}; {}",
         layout.describe(),
         genome.rates_in_words()
     )

@@ -301,3 +301,19 @@ def test_the_exact_score_against_random_moves_orders_its_players():
         best, perfect, best_perfect = map(float, re.findall(r"\d\.\d{4}", line))
         assert line.startswith(f"seat {seat}:"), out
         assert 1 >= best >= best_perfect >= perfect > 0.5, out
+
+
+def test_a_learner_may_learn_against_random_moves(tmp_path):
+    """learn_against="random": the learner's games are against random
+    moves, it resumes exactly, and its champion says how it learned; any
+    other player there is a ValueError naming the setting."""
+    game = pyspiel.load_game("tic_tac_toe")
+    settings = dict(learn_against="random", self_play=20, progress=False)
+    whole = bebete.evolve(game, seed=2, generations=4, run=tmp_path / "whole", **settings)
+    parts = bebete.evolve(game, seed=2, generations=2, run=tmp_path / "parts", **settings)
+    parts = bebete.resume(parts, generations=4, progress=False)
+    assert figures(parts) == figures(whole)
+    assert (parts.path / "best.genome").read_bytes() == (whole.path / "best.genome").read_bytes()
+    assert "learned by TD: generation 4 (seed 2), 80 games against random moves" in whole.best.describe()
+    with pytest.raises(ValueError, match="learn_against=rules"):
+        bebete.evolve(game, seed=2, run=tmp_path / "rules", learn_against="rules", progress=False)

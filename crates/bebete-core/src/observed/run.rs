@@ -205,12 +205,22 @@ impl ObservedRun {
                 "an observed game's run goes to its plan of generations (a stopping rule is not built for it)",
             );
         }
-        if cfg.learn_against.is_some() {
-            return refuse(
-                "learn-against",
-                "a player".into(),
-                "an observed game's genomes learn by self-play",
-            );
+        match &cfg.learn_against {
+            Some(PlayerSpec::Random) if players == 1 => {
+                return refuse(
+                    "learn-against",
+                    "random".into(),
+                    "a one-player observed game has no opponent to learn against",
+                );
+            }
+            Some(other) if *other != PlayerSpec::Random => {
+                return refuse(
+                    "learn-against",
+                    other.to_string(),
+                    "an observed game's genomes learn by self-play, or against random moves (random)",
+                );
+            }
+            _ => {}
         }
         if cfg.init != crate::evolve::Init::Random {
             return refuse(
@@ -449,6 +459,7 @@ impl ObservedRun {
         let mut games = 0u64;
         self.learned = 0;
         let planned = self.population.len() as u64 * self.cfg.self_play as u64;
+        let against_random = self.cfg.learn_against == Some(PlayerSpec::Random);
         for (i, genome) in self.population.iter_mut().enumerate() {
             let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(self.cfg.seed, g, i as u64));
             for _ in 0..self.cfg.self_play {
@@ -459,6 +470,7 @@ impl ObservedRun {
                     &mut chooser,
                     &mut rng,
                     self.settings.max_moves,
+                    against_random.then_some((games % 2) as u8),
                 )
                 .map_err(Failure::Game)?;
                 games += 1;
@@ -685,8 +697,12 @@ impl ObservedRun {
 
     /// Writes `best.genome`: the last generation's best.
     fn write_champion(&self) -> Result<(), FileError> {
+        let games = match self.cfg.learn_against {
+            Some(_) => "games against random moves",
+            None => "self-play games",
+        };
         let history = format!(
-            "generation {} (seed {}), {} self-play games",
+            "generation {} (seed {}), {} {games}",
             self.generation,
             self.cfg.seed,
             self.population[0].games()
@@ -853,7 +869,11 @@ const PUZZLE_DISCOUNT: f32 = 0.99;
 /// result), the last by the whole error and each further back by
 /// λ (a half) times less; an exploratory move (ε) is not learned from
 /// and cuts the trace. A puzzle's move toward [`PUZZLE_DISCOUNT`] of the
-/// new one's. Returns the moves played.
+/// new one's. With `random` a seat (0 or 1), the genome plays that seat
+/// against uniform random moves and learns from its own moves alone: the
+/// TD error runs from one of its afterstates to its next, or to the
+/// game's end. Returns the moves played.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn learn_game<G: Observed, R: Rng>(
     game: &mut G,
     layout: &Layout,
@@ -861,6 +881,7 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
     chooser: &mut Chooser<G>,
     rng: &mut R,
     max_moves: u32,
+    random: Option<u8>,
 ) -> Result<u64, G::Error> {
     let cells = layout.cells();
     let (alpha, epsilon) = (genome.learning_rate(), genome.rates().1);
@@ -879,6 +900,24 @@ pub(crate) fn learn_game<G: Observed, R: Rng>(
         let Some(mover) = next.take() else {
             break;
         };
+        if random.is_some_and(|seat| seat != mover) {
+            let legal = game.moves(&state)?;
+            if legal == 0 {
+                break;
+            }
+            let pick = rng.random_range(0..legal);
+            let (child, end) = game.child(&state, pick, &mut chooser.tensors)?;
+            moves += 1;
+            if let Some(result) = end {
+                if let Some(value) = previous {
+                    trace.learn(genome, alpha, result - value);
+                }
+                break;
+            }
+            next = game.to_move(&child)?;
+            state = child;
+            continue;
+        }
         if !chooser.value_children(game, layout, genome, &state, mover)? {
             break;
         }
@@ -938,7 +977,7 @@ pub(crate) fn play<G: Observed>(
 
 /// One game of `genome` (moving as `side`) against uniform random moves:
 /// its result, −1..=1 (0 when the game reaches `max_moves`).
-fn against_random<G: Observed, R: Rng>(
+pub(crate) fn against_random<G: Observed, R: Rng>(
     game: &mut G,
     layout: &Layout,
     genome: &TensorGenome,
