@@ -206,21 +206,22 @@ impl ObservedRun {
             );
         }
         match &cfg.learn_against {
-            Some(PlayerSpec::Random) if players == 1 => {
+            None => {}
+            Some(PlayerSpec::Random) if players == 2 => {}
+            Some(PlayerSpec::Random) => {
                 return refuse(
                     "learn-against",
                     "random".into(),
                     "a one-player observed game has no opponent to learn against",
                 );
             }
-            Some(other) if *other != PlayerSpec::Random => {
+            Some(other) => {
                 return refuse(
                     "learn-against",
                     other.to_string(),
                     "an observed game's genomes learn by self-play, or against random moves (random)",
                 );
             }
-            _ => {}
         }
         if cfg.init != crate::evolve::Init::Random {
             return refuse(
